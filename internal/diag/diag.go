@@ -1,0 +1,202 @@
+// Package diag defines the one diagnostic type that every part of
+// journal-lint produces and every output format renders: a stable code
+// (format spec §8), a severity, a message, the root-relative path of the file
+// and the exact range in it, related locations and help text.
+//
+// Positions use byte offsets as the source of truth; lines and columns are
+// derived from them (see [LineIndex]).
+package diag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is one position in a file. The zero value means "unknown".
+type Pos struct {
+	// Offset is the 0-based byte offset from the start of the file.
+	Offset int
+	// Line is the 1-based line number; 0 means unknown.
+	Line int
+	// Column is the 1-based column counted in Unicode code points; 0 means unknown.
+	Column int
+}
+
+// IsValid reports whether p names a known position (Line > 0).
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String returns "line:column", or "-" for an unknown position.
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
+}
+
+// Range is a half-open range [Start, End) in one file. The zero value means
+// "no range" (a diagnostic about the whole file or the root).
+type Range struct {
+	Start Pos
+	End   Pos
+}
+
+// IsValid reports whether r has a known start position.
+func (r Range) IsValid() bool { return r.Start.IsValid() }
+
+// Contains reports whether the byte offset off lies in [Start.Offset, End.Offset).
+func (r Range) Contains(off int) bool { return off >= r.Start.Offset && off < r.End.Offset }
+
+// Slice returns the bytes of src covered by r, clamped to src; it never panics.
+func (r Range) Slice(src []byte) []byte {
+	s, e := r.Start.Offset, r.End.Offset
+	if s < 0 {
+		s = 0
+	}
+	if e > len(src) {
+		e = len(src)
+	}
+	if s > e {
+		return nil
+	}
+	return src[s:e]
+}
+
+// Severity is how much a diagnostic matters. The zero value is invalid, so a
+// forgotten severity is caught rather than silently meaning "error".
+type Severity int
+
+// The severities, from most to least severe.
+const (
+	SeverityInvalid Severity = iota
+	Error
+	Warning
+	Info
+)
+
+// String returns "error", "warning", "info", or "invalid".
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	}
+	return "invalid"
+}
+
+// ParseSeverity returns the severity named "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return SeverityInvalid, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// AtLeast reports whether s is at least as severe as min (Error > Warning > Info).
+func (s Severity) AtLeast(min Severity) bool { return s != SeverityInvalid && s <= min }
+
+// Related is a secondary location that explains a diagnostic, such as the
+// predecessor file of a chain violation.
+type Related struct {
+	// Path is root-relative with forward slashes; empty for the root itself.
+	Path    string
+	Range   Range
+	Message string
+}
+
+// Diagnostic is one finding about one place.
+type Diagnostic struct {
+	// Code is the stable rule ID in "category/name" form (format spec §8).
+	Code     string
+	Severity Severity
+	// Message is a short lowercase sentence fragment without a final period.
+	Message string
+	// Path is the root-relative path with forward slashes; empty for a
+	// diagnostic about the root itself.
+	Path string
+	// Range is the exact subject; the zero Range means the whole file.
+	Range   Range
+	Related []Related
+	// Help is optional longer guidance: how to fix it.
+	Help string
+}
+
+// String formats d as "path:line:col: severity: message [code]", leaving out
+// the parts that are unknown.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		if d.Range.IsValid() {
+			fmt.Fprintf(&b, ":%d:%d", d.Range.Start.Line, d.Range.Start.Column)
+		}
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%s: %s [%s]", d.Severity, d.Message, d.Code)
+	return b.String()
+}
+
+// List is an ordered collection of diagnostics. Its zero value is ready to
+// use. A List is an error when it is non-empty; use [List.Err] to get a real
+// nil for an empty list.
+type List []Diagnostic
+
+// Error returns the first diagnostic and how many more follow.
+func (l List) Error() string {
+	switch len(l) {
+	case 0:
+		return "no diagnostics"
+	case 1:
+		return l[0].String()
+	}
+	return fmt.Sprintf("%s (and %d more)", l[0], len(l)-1)
+}
+
+// Err returns l as an error, or nil when l is empty.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// HasErrors reports whether any diagnostic in l has severity Error.
+func (l List) HasErrors() bool {
+	for _, d := range l {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders l by path, line, column, code and message, in place. Diagnostics
+// without a path (about the root) come first.
+func (l List) Sort() {
+	sort.SliceStable(l, func(i, j int) bool { return Less(l[i], l[j]) })
+}
+
+// Less is the order of [List.Sort].
+func Less(a, b Diagnostic) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Range.Start.Line != b.Range.Start.Line {
+		return a.Range.Start.Line < b.Range.Start.Line
+	}
+	if a.Range.Start.Column != b.Range.Start.Column {
+		return a.Range.Start.Column < b.Range.Start.Column
+	}
+	if a.Code != b.Code {
+		return a.Code < b.Code
+	}
+	return a.Message < b.Message
+}

@@ -1,0 +1,109 @@
+// Package journal is the public API for reading Nenjim Journals: the
+// read-only query service [Service] and its lifecycle manager
+// [ServiceManager]. It exports exactly these two interfaces.
+//
+// # Mapping to the requirements
+//
+// The requirements (journal-management-requirements.md) name Java packages;
+// in Go they map as follows:
+//
+//	com.r35157.nenjim.service.journal      → journal (Service, ServiceManager)
+//	  JournalService                       → [Service]
+//	  JournalServiceManager                → [ServiceManager]
+//	.model                                 → journal/model
+//	.valuetypes                            → journal/valuetypes
+//	.exception                             → journal/journalerr
+//	.impl.ref (constructor and options)    → journal/impl/ref
+//	.impl.ref helpers (parser, ingestion,  → internal/... (not importable
+//	  chain store, filesystem loader)        from other modules)
+//
+// "An empty optional rather than null" is a (value, bool) result; "an
+// immutable empty collection" is an empty, non-nil slice that the caller owns.
+//
+// # Use
+//
+// Build a manager with journal/impl/ref, start it, and hand its Service to
+// code that only reads:
+//
+//	m, err := ref.NewServiceManager("data/nenjim/journals")
+//	if err != nil { ... }
+//	if err := m.Start(ctx); err != nil { ... } // every diagnostic: errors.As(err, &*journalerr.InvalidError)
+//	defer m.Stop(ctx)
+//	svc, _ := m.Service()
+//	head, ok := svc.Latest(coordinate)
+package journal
+
+import (
+	"context"
+
+	"github.com/r35157/journal-lint/journal/model"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// Service is the read-only, filesystem-independent query API over accepted
+// Journal revisions (requirement "Filesystem-independent read-only Journal
+// service"). Every method is safe for concurrent use, never blocks on a
+// refresh, and sees one consistent snapshot per call. Results are immutable
+// values; unknown things yield (zero, false) or an empty non-nil slice.
+type Service interface {
+	// Coordinates returns every known artifact coordinate in ascending
+	// byte order; never nil.
+	Coordinates() []vt.Coordinate
+
+	// Revisions returns every accepted revision of coordinate c in ascending
+	// Journal-version order (genesis first, head last); an empty non-nil
+	// slice when c is unknown.
+	Revisions(c vt.Coordinate) []model.Revision
+
+	// Latest returns the chain head of c, or false when c is unknown.
+	Latest(c vt.Coordinate) (model.Revision, bool)
+
+	// Revision returns the revision of c with exactly Journal version v, or
+	// false. O(log n) in the chain length.
+	Revision(c vt.Coordinate, v vt.JournalVersion) (model.Revision, bool)
+
+	// AsOf returns the newest revision of c whose Journal version is at or
+	// before v: the complete worldview from that chain position, not a newer
+	// snapshot filtered by publication time. False when c is unknown or every
+	// revision is later than v. O(log n) in the chain length.
+	AsOf(c vt.Coordinate, v vt.JournalVersion) (model.Revision, bool)
+
+	// Release returns release version of c as the revision with exactly
+	// Journal version rev knows it (license, content, dependencies,
+	// exclusions, preferences, description, publication time, effective
+	// policy), or false when the coordinate, the revision or the release is
+	// unknown there.
+	Release(c vt.Coordinate, rev vt.JournalVersion, version vt.Version) (model.Release, bool)
+}
+
+// ServiceManager is the lifecycle and administrative API (requirement
+// "Journal service lifecycle manager"). It never creates, rewrites or
+// deletes anything under its root. It is safe for concurrent use.
+type ServiceManager interface {
+	// Start performs the complete initial chronological load of the root and
+	// succeeds only if every file is valid (requirement "Filesystem-backed
+	// lifecycle loading"). On failure nothing is exposed, and the error is a
+	// *journalerr.InvalidError carrying every diagnostic, or matches
+	// journalerr.ErrInvalidRoot. Starting a started manager fails with an
+	// error matching journalerr.ErrUnavailable.
+	Start(ctx context.Context) error
+
+	// Stop stops the manager; afterwards Service and Refresh fail with
+	// journalerr.ErrUnavailable. Stop on a stopped manager is a no-op. It
+	// never touches files.
+	Stop(ctx context.Context) error
+
+	// Refresh reloads the root all-or-nothing: new valid successors become
+	// visible, unchanged files are idempotent, and any invalid, changed or
+	// vanished file makes it fail with a *journalerr.InvalidError and leaves
+	// the service's state exactly as it was. It fails with
+	// journalerr.ErrUnavailable unless the manager is started.
+	Refresh(ctx context.Context) error
+
+	// Root returns the normalized absolute Journal root.
+	Root() string
+
+	// Service returns the read-only query service while the manager is
+	// started, or an error matching journalerr.ErrUnavailable otherwise.
+	Service() (Service, error)
+}
