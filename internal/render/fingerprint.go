@@ -1,0 +1,81 @@
+package render
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"strconv"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// fingerprintDomain separates these hashes from any other SHA-256 use and
+// names the scheme, so that a change of scheme changes every value.
+const fingerprintDomain = "journal-lint/fingerprint/v1"
+
+// SARIFFingerprintKey is the key under which SARIF results carry the
+// fingerprint in partialFingerprints.
+const SARIFFingerprintKey = "journalLint/v1"
+
+// Fingerprint returns a stable identifier of d as 64 lowercase hex digits:
+// the SHA-256 of the code, the path and the text that d.Range covers in src,
+// plus the message only when that text is empty (no range, an empty range,
+// or src nil). Line and column numbers are not part of it, so the value
+// survives edits elsewhere in the file; carriage returns are dropped from the
+// text, so it survives a checkout with other line endings. Two diagnostics
+// with the same code on the same text of the same file get the same value;
+// [Fingerprints] tells such repeats apart.
+func Fingerprint(d diag.Diagnostic, src []byte) string {
+	h := sha256.New()
+	field(h, []byte(fingerprintDomain))
+	field(h, []byte(d.Code))
+	field(h, []byte(d.Path))
+	var text []byte
+	if d.Range.IsValid() {
+		text = bytes.ReplaceAll(d.Range.Slice(src), []byte("\r"), nil)
+	}
+	field(h, text)
+	if len(text) == 0 {
+		field(h, []byte(d.Message))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// field writes b to h with a length prefix, so that fields cannot run into
+// each other.
+func field(h hash.Hash, b []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+	h.Write(n[:])
+	h.Write(b)
+}
+
+// Fingerprints returns the fingerprint of each diagnostic of r, index by
+// index: the override in r.Fingerprints when there is a non-empty one, else
+// [Fingerprint] of the diagnostic and its source. When a value repeats, its
+// k-th repeat (k = 1, 2, …, in the order of r.Diagnostics) becomes the
+// SHA-256 of the value and k, so every diagnostic gets a distinct value and
+// the first keeps the plain one. All formats use these values.
+func Fingerprints(r Report) []string {
+	out := make([]string, len(r.Diagnostics))
+	seen := make(map[string]int, len(r.Diagnostics))
+	for i, d := range r.Diagnostics {
+		fp := r.Fingerprints[i]
+		if fp == "" {
+			fp = Fingerprint(d, r.source(d.Path))
+		}
+		k := seen[fp]
+		seen[fp] = k + 1
+		if k > 0 {
+			h := sha256.New()
+			field(h, []byte(fingerprintDomain+"/repeat"))
+			field(h, []byte(fp))
+			field(h, []byte(strconv.Itoa(k)))
+			fp = hex.EncodeToString(h.Sum(nil))
+		}
+		out[i] = fp
+	}
+	return out
+}

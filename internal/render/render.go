@@ -1,0 +1,280 @@
+// Package render writes a list of diagnostics in one of the output formats
+// of journal-lint: human-readable text with source snippets, a stable JSON
+// document, SARIF 2.1.0 for code-scanning tools, and GitHub Actions workflow
+// commands (plus a Markdown step summary).
+//
+// Rendering is separate from producing diagnostics: the caller gathers a
+// [Report] (the diagnostics, counts, a way to read source text and rule
+// metadata) and calls [Write] with a [Format] chosen by [ParseFormat].
+//
+// # Positions
+//
+// Lines and columns are 1-based and columns count Unicode code points, as in
+// package diag. Ranges are half-open: the end position is the first character
+// after the subject. Formats that need something else convert at the edge
+// (see the format's documentation on [Format]).
+//
+// # Fingerprints
+//
+// Every diagnostic gets a stable identifier, [Fingerprint], that does not
+// change when unrelated lines move. The JSON format writes it as
+// "fingerprint" and SARIF as partialFingerprints["journalLint/v1"], so every
+// machine-readable format identifies a finding the same way.
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// Format is an output format. The zero value is [Text].
+type Format int
+
+// The output formats.
+const (
+	// Text is for people: "path:line:col: severity: message [code]" with a
+	// source snippet and a caret line, related notes, help, and a summary.
+	Text Format = iota
+	// JSON is a stable document for programs; fields may be added, never
+	// renamed or removed.
+	JSON
+	// SARIF is SARIF 2.1.0 for code-scanning tools such as GitHub code
+	// scanning.
+	SARIF
+	// GitHub is GitHub Actions workflow commands (::error, ::warning,
+	// ::notice) that become annotations on a workflow run.
+	GitHub
+)
+
+var formatNames = [...]string{Text: "text", JSON: "json", SARIF: "sarif", GitHub: "github"}
+
+// Formats returns every format in the order of their names in help texts.
+func Formats() []Format { return []Format{Text, JSON, SARIF, GitHub} }
+
+// String returns the name of f as [ParseFormat] accepts it ("text", "json",
+// "sarif", "github"), or "Format(N)" for a value that is no format.
+func (f Format) String() string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat returns the format named s: "text", "json", "sarif" or
+// "github", compared without regard to case and surrounding spaces. Any other
+// string gives an error that lists the accepted names, fit for a usage
+// message about the --format flag.
+func ParseFormat(s string) (Format, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, f := range Formats() {
+		if f.String() == name {
+			return f, nil
+		}
+	}
+	return Text, fmt.Errorf("unknown output format %q (want text, json, sarif or github)", s)
+}
+
+// Summary holds the counts of what was checked. The counts of errors,
+// warnings and infos are not here: the renderers count the diagnostics.
+type Summary struct {
+	// Files is the number of Journal files read.
+	Files int
+	// Artifacts is the number of distinct artifact coordinates found.
+	Artifacts int
+	// Revisions is the number of revisions (accepted Journal files) found.
+	Revisions int
+}
+
+// RuleInfo describes one rule (one diagnostic code) for formats that carry
+// rule metadata (SARIF).
+type RuleInfo struct {
+	// Code is the stable rule ID, such as "chain/fork".
+	Code string
+	// DefaultSeverity is the severity the rule reports unless configured.
+	DefaultSeverity diag.Severity
+	// Summary is a one-line description without a final period.
+	Summary string
+	// Doc is the full documentation in Markdown.
+	Doc string
+	// HelpURI is an absolute URI of the rule's documentation, or empty.
+	HelpURI string
+}
+
+// ToolInfo names the tool that produced a report.
+type ToolInfo struct {
+	// Name is the tool name, "journal-lint".
+	Name string
+	// Version is the tool version, such as "1.2.0"; may be empty.
+	Version string
+	// InformationURI is an absolute URI of the tool's home page; may be empty.
+	InformationURI string
+}
+
+// Report is everything the renderers need. Only Diagnostics is required;
+// every other field may be left zero.
+type Report struct {
+	// Root is the absolute path of the checked Journal root, in the form of
+	// the operating system.
+	Root string
+	// Diagnostics are the findings, already sorted (see [diag.List.Sort]).
+	// Their paths are root-relative with forward slashes.
+	Diagnostics diag.List
+	// Summary holds the counts of files, artifacts and revisions.
+	Summary Summary
+	// Source returns the bytes of the file at a root-relative path, for
+	// snippets and fingerprints, or nil when they are unknown. Nil means no
+	// source is known at all.
+	Source func(path string) []byte
+	// Rule returns the metadata of the rule with the given code and whether
+	// it is known. Nil means no rule is known; the renderers then describe a
+	// rule by its code alone.
+	Rule func(code string) (RuleInfo, bool)
+	// Tool names the producing tool.
+	Tool ToolInfo
+	// Fingerprints overrides the fingerprint of the diagnostic at an index of
+	// Diagnostics; a missing or empty entry means the computed one (see
+	// [Fingerprints]).
+	Fingerprints map[int]string
+}
+
+// source returns the bytes of path, or nil when unknown.
+func (r *Report) source(path string) []byte {
+	if r.Source == nil || path == "" {
+		return nil
+	}
+	return r.Source(path)
+}
+
+// rule returns the metadata of code; an unknown rule gets its code only.
+func (r *Report) rule(code string) (RuleInfo, bool) {
+	if r.Rule != nil {
+		if ri, ok := r.Rule(code); ok {
+			if ri.Code == "" {
+				ri.Code = code
+			}
+			return ri, true
+		}
+	}
+	return RuleInfo{Code: code}, false
+}
+
+// Options adjusts how a report is written.
+type Options struct {
+	// Color enables ANSI colours in the text format. The caller decides, for
+	// example with [ColorWanted]; the other formats ignore it.
+	Color bool
+	// PathPrefix is prepended, with a slash, to every root-relative path in
+	// the text and github formats: the root as seen from the working
+	// directory or the repository root, such as "journals". Empty means
+	// paths stay root-relative. JSON and SARIF always write root-relative
+	// paths together with the root.
+	PathPrefix string
+}
+
+// displayPath returns the root-relative path p with the prefix of o.
+func (o Options) displayPath(p string) string {
+	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
+	if pre == "" || pre == "." {
+		return p
+	}
+	if p == "" {
+		return pre
+	}
+	return pre + "/" + p
+}
+
+// Write renders r in format f to w. It returns an error for a format that is
+// not one of the [Format] constants, or the first error from w; output may
+// be partly written when w fails.
+func Write(w io.Writer, f Format, r Report, opts Options) error {
+	switch f {
+	case Text:
+		return writeText(w, &r, opts)
+	case JSON:
+		return writeJSON(w, &r)
+	case SARIF:
+		return writeSARIF(w, &r)
+	case GitHub:
+		return writeGitHub(w, &r, opts)
+	}
+	return fmt.Errorf("render: unknown format %v", f)
+}
+
+// ColorWanted reports whether coloured output should go to f: never when the
+// NO_COLOR environment variable has any non-empty value (no-color.org);
+// always when FORCE_COLOR is set to a value other than "0" or "false";
+// otherwise when f is a terminal and TERM is not "dumb". env looks up
+// environment variables; nil means [os.Getenv]. A nil f is no terminal.
+func ColorWanted(f *os.File, env func(string) string) bool {
+	if env == nil {
+		env = os.Getenv
+	}
+	if env("NO_COLOR") != "" {
+		return false
+	}
+	switch v := strings.ToLower(env("FORCE_COLOR")); v {
+	case "", "0", "false":
+	default:
+		return true
+	}
+	if f == nil || env("TERM") == "dumb" {
+		return false
+	}
+	fd := f.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// severity returns the severity of d as rendered: an invalid severity is
+// shown as an error, so that a forgotten severity is never hidden.
+func severity(s diag.Severity) diag.Severity {
+	switch s {
+	case diag.Error, diag.Warning, diag.Info:
+		return s
+	}
+	return diag.Error
+}
+
+// counts is the tally of a report's diagnostics by severity.
+type counts struct{ errors, warnings, infos int }
+
+func tally(l diag.List) counts {
+	var c counts
+	for _, d := range l {
+		switch severity(d.Severity) {
+		case diag.Error:
+			c.errors++
+		case diag.Warning:
+			c.warnings++
+		default:
+			c.infos++
+		}
+	}
+	return c
+}
+
+// SummaryLine returns the one-line summary of r that ends the text format,
+// such as "3 errors, 1 warning, 0 infos in 12 files (4 artifacts, 9
+// revisions)", without a newline. An invalid severity counts as an error.
+func SummaryLine(r Report) string {
+	c := tally(r.Diagnostics)
+	s := r.Summary
+	return fmt.Sprintf("%s, %s, %s in %s (%s, %s)",
+		plural(c.errors, "error", "errors"),
+		plural(c.warnings, "warning", "warnings"),
+		plural(c.infos, "info", "infos"),
+		plural(s.Files, "file", "files"),
+		plural(s.Artifacts, "artifact", "artifacts"),
+		plural(s.Revisions, "revision", "revisions"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

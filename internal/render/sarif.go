@@ -1,0 +1,302 @@
+package render
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// SARIFSchemaURI is the "$schema" of the SARIF format: the OASIS SARIF 2.1.0
+// schema (errata 01).
+const SARIFSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// SARIFRootBaseID is the uriBaseId of every artifact location in the SARIF
+// format; run.originalUriBaseIds maps it to the file URI of the root.
+const SARIFRootBaseID = "ROOT"
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                   `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                      `json:"columnKind"`
+	Results            []sarifResult               `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string               `json:"id"`
+	Name                 string               `json:"name"`
+	ShortDescription     *sarifMultiformat    `json:"shortDescription,omitempty"`
+	FullDescription      *sarifMultiformat    `json:"fullDescription,omitempty"`
+	Help                 *sarifMultiformat    `json:"help,omitempty"`
+	HelpURI              string               `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifConfiguration   `json:"defaultConfiguration"`
+	Properties           *sarifRuleProperties `json:"properties,omitempty"`
+}
+
+type sarifRuleProperties struct {
+	Tags []string `json:"tags,omitempty"`
+}
+
+type sarifMultiformat struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations,omitempty"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+}
+
+type sarifLocation struct {
+	ID               *int                   `json:"id,omitempty"`
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
+	Message          *sarifMessage          `json:"message,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+	Region           *sarifRegion     `json:"region,omitempty"`
+}
+
+type sarifArtifactLoc struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+// sarifRegion uses byteOffset/byteLength rather than charOffset/charLength:
+// SARIF counts "characters" in the run's columnKind, while our offsets are
+// bytes, which SARIF supports directly.
+type sarifRegion struct {
+	StartLine   int  `json:"startLine"`
+	StartColumn int  `json:"startColumn,omitempty"`
+	EndLine     int  `json:"endLine,omitempty"`
+	EndColumn   int  `json:"endColumn,omitempty"`
+	ByteOffset  *int `json:"byteOffset,omitempty"`
+	ByteLength  *int `json:"byteLength,omitempty"`
+}
+
+// sarifLevel maps a severity to a SARIF level: error, warning or note.
+func sarifLevel(s diag.Severity) string {
+	switch severity(s) {
+	case diag.Warning:
+		return "warning"
+	case diag.Info:
+		return "note"
+	}
+	return "error"
+}
+
+// ruleName turns a code such as "chain/non-increasing-version" into the
+// identifier-like name "ChainNonIncreasingVersion".
+func ruleName(code string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range code {
+		if r == '/' || r == '-' || r == '_' || r == '.' || r == ' ' {
+			up = true
+			continue
+		}
+		if up {
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// rootURI returns the file URI of the directory root, ending in a slash, or
+// "" when root is empty.
+func rootURI(root string) string {
+	if root == "" {
+		return ""
+	}
+	p := filepath.ToSlash(root)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive path: file:///C:/...
+	}
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// relURI returns the root-relative path p as a relative URI reference with
+// its special characters escaped.
+func relURI(p string) string {
+	return (&url.URL{Path: p}).String()
+}
+
+// sarifRegionOf returns the region of rg, or nil for no range. Columns below
+// 1 (unknown) are left out; so is an end that is unknown or before the start.
+func sarifRegionOf(rg diag.Range) *sarifRegion {
+	if !rg.IsValid() {
+		return nil
+	}
+	reg := &sarifRegion{StartLine: rg.Start.Line}
+	if rg.Start.Column >= 1 {
+		reg.StartColumn = rg.Start.Column
+	}
+	s, e := rg.Start, rg.End
+	endOK := e.IsValid() && (e.Line > s.Line || (e.Line == s.Line && e.Column >= s.Column))
+	if endOK {
+		reg.EndLine = e.Line
+		if e.Column >= 1 && reg.StartColumn > 0 {
+			reg.EndColumn = e.Column
+		}
+	}
+	if s.Offset >= 0 {
+		off := s.Offset
+		reg.ByteOffset = &off
+		if endOK && e.Offset >= s.Offset {
+			n := e.Offset - s.Offset
+			reg.ByteLength = &n
+		}
+	}
+	return reg
+}
+
+// sarifPhysical returns the physical location of path and rg, or nil for the
+// root itself.
+func sarifPhysical(path string, rg diag.Range) *sarifPhysicalLocation {
+	if path == "" {
+		return nil
+	}
+	return &sarifPhysicalLocation{
+		ArtifactLocation: sarifArtifactLoc{URI: relURI(path), URIBaseID: SARIFRootBaseID},
+		Region:           sarifRegionOf(rg),
+	}
+}
+
+func writeSARIF(w io.Writer, r *Report) error {
+	// Rules: every code reported, sorted, so ruleIndex is stable.
+	var codes []string
+	seen := map[string]bool{}
+	for _, d := range r.Diagnostics {
+		if !seen[d.Code] {
+			seen[d.Code] = true
+			codes = append(codes, d.Code)
+		}
+	}
+	sort.Strings(codes)
+	index := make(map[string]int, len(codes))
+	rules := make([]sarifRule, 0, len(codes))
+	for i, code := range codes {
+		index[code] = i
+		rules = append(rules, newSARIFRule(r, code))
+	}
+
+	fps := Fingerprints(*r)
+	results := make([]sarifResult, 0, len(r.Diagnostics))
+	for i, d := range r.Diagnostics {
+		res := sarifResult{
+			RuleID:              d.Code,
+			RuleIndex:           index[d.Code],
+			Level:               sarifLevel(d.Severity),
+			Message:             sarifMessage{Text: nonEmpty(d.Message, d.Code)},
+			PartialFingerprints: map[string]string{SARIFFingerprintKey: fps[i]},
+		}
+		if pl := sarifPhysical(d.Path, d.Range); pl != nil {
+			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
+		}
+		for j, rel := range d.Related {
+			id := j + 1
+			loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical(rel.Path, rel.Range)}
+			if rel.Message != "" {
+				loc.Message = &sarifMessage{Text: rel.Message}
+			}
+			res.RelatedLocations = append(res.RelatedLocations, loc)
+		}
+		results = append(results, res)
+	}
+
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           nonEmpty(r.Tool.Name, "journal-lint"),
+			Version:        r.Tool.Version,
+			InformationURI: r.Tool.InformationURI,
+			Rules:          rules,
+		}},
+		ColumnKind: "unicodeCodePoints",
+		Results:    results,
+	}
+	if u := rootURI(r.Root); u != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {URI: u}}
+	}
+	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// newSARIFRule describes the rule of code, from r.Rule when it knows it.
+func newSARIFRule(r *Report, code string) sarifRule {
+	ri, known := r.rule(code)
+	rule := sarifRule{
+		ID:                   code,
+		Name:                 ruleName(code),
+		HelpURI:              ri.HelpURI,
+		DefaultConfiguration: sarifConfiguration{Level: "error"},
+	}
+	if known {
+		rule.DefaultConfiguration.Level = sarifLevel(ri.DefaultSeverity)
+	}
+	if ri.Summary != "" {
+		rule.ShortDescription = &sarifMultiformat{Text: ri.Summary}
+	}
+	if full := nonEmpty(ri.Doc, ri.Summary); full != "" {
+		rule.FullDescription = &sarifMultiformat{Text: full}
+	}
+	if ri.Doc != "" {
+		rule.Help = &sarifMultiformat{Text: ri.Doc, Markdown: ri.Doc}
+	} else if ri.Summary != "" {
+		rule.Help = &sarifMultiformat{Text: ri.Summary}
+	}
+	if cat, _, ok := strings.Cut(code, "/"); ok && cat != "" {
+		rule.Properties = &sarifRuleProperties{Tags: []string{cat}}
+	}
+	return rule
+}
+
+func nonEmpty(s, fallback string) string {
+	if s != "" {
+		return s
+	}
+	return fallback
+}

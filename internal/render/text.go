@@ -1,0 +1,287 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// tabWidth is the distance between tab stops in snippets.
+const tabWidth = 4
+
+// maxSnippetRunes is how many code points of a long source line a snippet
+// shows at most; the rest is cut and marked with an ellipsis.
+const maxSnippetRunes = 160
+
+// snippetLead is how many code points before the range a cut line keeps.
+const snippetLead = 40
+
+// ANSI escape sequences of the text format.
+const (
+	ansiReset   = "\x1b[0m"
+	ansiDim     = "\x1b[2m"
+	ansiError   = "\x1b[1;31m"
+	ansiWarning = "\x1b[1;33m"
+	ansiInfo    = "\x1b[1;36m"
+)
+
+// textWriter renders the text format.
+type textWriter struct {
+	w     *bufio.Writer
+	r     *Report
+	opts  Options
+	index map[string]*diag.LineIndex // by path; nil entry when no source
+}
+
+func writeText(w io.Writer, r *Report, opts Options) error {
+	t := &textWriter{w: bufio.NewWriter(w), r: r, opts: opts, index: map[string]*diag.LineIndex{}}
+	for _, d := range r.Diagnostics {
+		t.diagnostic(d)
+	}
+	if len(r.Diagnostics) > 0 {
+		t.w.WriteString("\n")
+	}
+	t.w.WriteString(SummaryLine(*r))
+	t.w.WriteString("\n")
+	return t.w.Flush()
+}
+
+// paint wraps s in the ANSI colour code when colours are on.
+func (t *textWriter) paint(code, s string) string {
+	if !t.opts.Color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func severityColor(s diag.Severity) string {
+	switch s {
+	case diag.Warning:
+		return ansiWarning
+	case diag.Info:
+		return ansiInfo
+	}
+	return ansiError
+}
+
+// location formats "path:line:col: " (or less, when unknown) for path p and
+// range rg; the root itself has no location.
+func (t *textWriter) location(p string, rg diag.Range) string {
+	if p == "" {
+		return ""
+	}
+	s := clean(t.opts.displayPath(p))
+	if rg.IsValid() {
+		s += fmt.Sprintf(":%d:%d", rg.Start.Line, max(rg.Start.Column, 1))
+	}
+	return s + ": "
+}
+
+func (t *textWriter) diagnostic(d diag.Diagnostic) {
+	sev := severity(d.Severity)
+	color := severityColor(sev)
+	fmt.Fprintf(t.w, "%s%s: %s %s\n",
+		t.location(d.Path, d.Range),
+		t.paint(color, sev.String()),
+		clean(d.Message),
+		t.paint(ansiDim, "["+clean(d.Code)+"]"))
+	if d.Path != "" && d.Range.IsValid() {
+		if x := t.lines(d.Path); x != nil {
+			if line, carets, ok := snippet(x, d.Range); ok {
+				fmt.Fprintf(t.w, "    %s\n    %s\n", line, t.paint(color, carets))
+			}
+		}
+	}
+	for _, rel := range d.Related {
+		fmt.Fprintf(t.w, "    %snote: %s\n", t.location(rel.Path, rel.Range), clean(rel.Message))
+	}
+	if d.Help != "" {
+		help := strings.ReplaceAll(clean(d.Help), "\n", "\n          ")
+		fmt.Fprintf(t.w, "    help: %s\n", help)
+	}
+}
+
+// lines returns the line index of path, or nil when its source is unknown.
+func (t *textWriter) lines(path string) *diag.LineIndex {
+	x, ok := t.index[path]
+	if !ok {
+		if src := t.r.source(path); src != nil {
+			x = diag.NewLineIndex(src)
+		}
+		t.index[path] = x
+	}
+	return x
+}
+
+// clean replaces the control characters of s, other than tab and newline,
+// and invalid UTF-8 with U+FFFD, so that a message quoting a file cannot
+// send escape sequences to a terminal.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if r == utf8.RuneError || (r != '\t' && r != '\n' && unsafeRune(r)) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\t' && r != '\n' && unsafeRune(r) {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not be written to a terminal as is:
+// control characters and format characters (which include the bidirectional
+// overrides that can make displayed text differ from the real text).
+func unsafeRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
+
+// cell is one code point of a snippet line as displayed.
+type cell struct {
+	text  string // what to print
+	width int    // terminal columns it takes
+}
+
+// snippet returns the source line of rg's start, as displayed, and the caret
+// line that underlines rg on it: "^" under the first character and "~" under
+// the rest of the range on that line (a range that goes on past the line is
+// underlined to the line's end; an empty range gets a single "^"). Tabs are
+// expanded to tab stops and unsafe characters shown as U+FFFD in both lines
+// alike, so the carets line up. ok is false when the line does not exist.
+// snippet never panics, whatever rg holds.
+func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
+	if x == nil || rg.Start.Line < 1 {
+		return "", "", false
+	}
+	raw := x.Line(rg.Start.Line)
+	if raw == nil {
+		return "", "", false
+	}
+	// Decode the line into code points, as LineIndex counts columns: an
+	// invalid UTF-8 byte is one column.
+	var runes []rune
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		runes = append(runes, r)
+		i += n
+	}
+	n := len(runes)
+	start := clamp(rg.Start.Column-1, 0, n)
+	end := start
+	switch {
+	case rg.End.Line == rg.Start.Line && rg.End.Column > rg.Start.Column:
+		end = clamp(rg.End.Column-1, start, n)
+	case rg.End.Line > rg.Start.Line:
+		end = n
+	}
+
+	// Cut long lines to a window around the start of the range.
+	from, to := 0, n
+	if n > maxSnippetRunes {
+		from = clamp(start-snippetLead, 0, n)
+		to = clamp(from+maxSnippetRunes, from, n)
+	}
+
+	var lb, cb strings.Builder
+	col := 0 // display column, for tab stops
+	if from > 0 {
+		lb.WriteString("…")
+		col++
+	}
+	caretFrom, caretTo := -1, -1
+	for i := from; i <= to; i++ {
+		if i == start {
+			caretFrom = col
+		}
+		if i == end {
+			caretTo = col
+		}
+		if i == to {
+			break
+		}
+		c := display(runes[i], col)
+		lb.WriteString(c.text)
+		col += c.width
+	}
+	if to < n {
+		lb.WriteString("…")
+	}
+	if caretFrom < 0 { // the range starts outside the window: cannot happen, but be safe
+		caretFrom = 0
+	}
+	if caretTo < 0 { // the range ends after the window
+		caretTo = col
+	}
+	cb.WriteString(strings.Repeat(" ", caretFrom))
+	cb.WriteString("^")
+	if w := caretTo - caretFrom; w > 1 {
+		cb.WriteString(strings.Repeat("~", w-1))
+	}
+	return lb.String(), cb.String(), true
+}
+
+// display returns how r shows in a snippet when it starts at display column
+// col (0-based).
+func display(r rune, col int) cell {
+	switch {
+	case r == '\t':
+		w := tabWidth - col%tabWidth
+		return cell{strings.Repeat(" ", w), w}
+	case r == utf8.RuneError || unsafeRune(r):
+		return cell{"\uFFFD", 1}
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return cell{string(r), 0}
+	case wide(r):
+		return cell{string(r), 2}
+	}
+	return cell{string(r), 1}
+}
+
+// wide reports whether r takes two terminal columns: the common East Asian
+// wide and fullwidth blocks and emoji. It is an approximation that only
+// affects how carets line up.
+func wide(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case r <= 0x115F, // Hangul Jamo initials
+		0x2E80 <= r && r <= 0x303E, // CJK radicals, punctuation
+		0x3041 <= r && r <= 0x33FF, // kana, CJK compatibility
+		0x3400 <= r && r <= 0x4DBF, // CJK extension A
+		0x4E00 <= r && r <= 0x9FFF, // CJK unified ideographs
+		0xA000 <= r && r <= 0xA4CF, // Yi
+		0xAC00 <= r && r <= 0xD7A3, // Hangul syllables
+		0xF900 <= r && r <= 0xFAFF, // CJK compatibility ideographs
+		0xFE30 <= r && r <= 0xFE4F, // CJK compatibility forms
+		0xFF00 <= r && r <= 0xFF60, // fullwidth forms
+		0xFFE0 <= r && r <= 0xFFE6,
+		0x1F300 <= r && r <= 0x1F64F, // pictographs, emoticons
+		0x1F900 <= r && r <= 0x1F9FF, // supplemental pictographs
+		0x20000 <= r && r <= 0x3FFFD: // CJK extensions B and later
+		return true
+	}
+	return false
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
