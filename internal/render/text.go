@@ -93,7 +93,9 @@ func (t *textWriter) diagnostic(d diag.Diagnostic) {
 	if d.Path != "" && d.Range.IsValid() {
 		if x := t.lines(d.Path); x != nil {
 			if line, carets, ok := snippet(x, d.Range); ok {
-				fmt.Fprintf(t.w, "    %s\n    %s\n", line, t.paint(color, carets))
+				marks := strings.TrimLeft(carets, " ")
+				pad := carets[:len(carets)-len(marks)]
+				fmt.Fprintf(t.w, "    %s\n    %s%s\n", line, pad, t.paint(color, marks))
 			}
 		}
 	}
