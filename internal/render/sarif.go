@@ -206,10 +206,10 @@ func sarifPhysical(path string, rg diag.Range) *sarifPhysicalLocation {
 func writeSARIF(w io.Writer, r *Report) error {
 	// Rules: every code reported, sorted, so ruleIndex is stable.
 	var codes []string
-	seen := map[string]bool{}
+	firstSeverity := map[string]diag.Severity{}
 	for _, d := range r.Diagnostics {
-		if !seen[d.Code] {
-			seen[d.Code] = true
+		if _, ok := firstSeverity[d.Code]; !ok {
+			firstSeverity[d.Code] = d.Severity
 			codes = append(codes, d.Code)
 		}
 	}
@@ -218,7 +218,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 	rules := make([]sarifRule, 0, len(codes))
 	for i, code := range codes {
 		index[code] = i
-		rules = append(rules, newSARIFRule(r, code))
+		rules = append(rules, newSARIFRule(r, code, firstSeverity[code]))
 	}
 
 	fps := Fingerprints(*r)
@@ -266,16 +266,17 @@ func writeSARIF(w io.Writer, r *Report) error {
 }
 
 // newSARIFRule describes the rule of code, from r.Rule when it knows it.
-func newSARIFRule(r *Report, code string) sarifRule {
+// The default level of an unknown rule is that of its first result, sev.
+func newSARIFRule(r *Report, code string, sev diag.Severity) sarifRule {
 	ri, known := r.rule(code)
+	if known && ri.DefaultSeverity != diag.SeverityInvalid {
+		sev = ri.DefaultSeverity
+	}
 	rule := sarifRule{
 		ID:                   code,
 		Name:                 ruleName(code),
 		HelpURI:              ri.HelpURI,
-		DefaultConfiguration: sarifConfiguration{Level: "error"},
-	}
-	if known {
-		rule.DefaultConfiguration.Level = sarifLevel(ri.DefaultSeverity)
+		DefaultConfiguration: sarifConfiguration{Level: sarifLevel(sev)},
 	}
 	if ri.Summary != "" {
 		rule.ShortDescription = &sarifMultiformat{Text: ri.Summary}
