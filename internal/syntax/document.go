@@ -6,7 +6,19 @@
 // input, always returns a non-nil Document) and tolerant: it reports every
 // problem it finds, not only the first.
 //
-// THIS FILE IS THE CONTRACT other packages build against; the parser fills it.
+// # Grammar
+//
+// The accepted text is exactly format spec §2 (lines, encoding, tokens), §3
+// (header and release-block structure) and §4 (values), plus the semantic
+// rules 2–7 of §5. There are no deviations and no lax mode: an unknown
+// KEYWORD is always an error, because the spec (§2) makes it one; a future
+// format version announces itself through JOURNAL_FORMAT instead.
+//
+// # Positions
+//
+// Every range holds 0-based byte offsets and 1-based lines and columns, the
+// columns counted in Unicode code points (an invalid byte counts as one),
+// exactly as [diag.LineIndex] computes them.
 package syntax
 
 import (
@@ -37,6 +49,11 @@ type Arg struct {
 	Quoted bool
 	// Range covers Raw.
 	Range diag.Range
+
+	// bad marks an argument whose own syntax is already reported (a
+	// malformed quoted string, or bytes with an encoding error), so that no
+	// follow-up diagnostic is reported for it.
+	bad bool
 }
 
 // Directive is one directive line.
@@ -44,6 +61,9 @@ type Directive struct {
 	// Keyword is the KEYWORD as written.
 	Keyword      string
 	KeywordRange diag.Range
+	// Kind is the known directive Keyword names, or KindUnknown for a
+	// keyword the format does not define (including a lowercase one).
+	Kind Kind
 	// Args are the arguments in order. LICENSE has one argument: the rest of
 	// the line after the keyword and its separating blanks, trailing blanks
 	// removed.

@@ -1,10 +1,431 @@
 package syntax
 
-import "github.com/r35157/journal-lint/internal/diag"
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
 
-// Parse parses and validates src (format spec §2–§5, including the semantic
-// rules of §5) and returns the Document and every diagnostic, sorted. path is
-// used only in diagnostics. TEMPORARY STUB.
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/journal/model"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// Parse parses and validates one Journal text and returns its Document and
+// every diagnostic it finds, sorted with [diag.List.Sort]. path is used only
+// as the Path of the diagnostics (root-relative, forward slashes); Parse does
+// no I/O and keeps src (which must not change afterwards) in the Document.
+//
+// Parse never panics and always returns a non-nil Document. Every
+// diagnostic has severity [diag.Error] and one of these codes:
+//
+//   - [diag.TooLarge] for a text over [MaxSize] bytes (format spec §2); it
+//     is then the only diagnostic, about the whole file, and nothing else is
+//     parsed;
+//   - [diag.SyntaxEmpty] for an empty text or one of only blanks and line
+//     terminators (requirements: ingestion rejects empty or blank input);
+//   - syntax/encoding, syntax/line-ending, syntax/unknown-directive and
+//     syntax/arguments for the line and token rules of format spec §2;
+//   - syntax/misplaced-directive, syntax/duplicate-directive and
+//     syntax/missing-directive for the structure of format spec §3 and rule
+//     §5.3;
+//   - value/… for a value that breaks its §4 grammar (the code is "value/"
+//     plus the [vt.SyntaxError] Kind; value/format for JOURNAL_FORMAT other
+//     than 1);
+//   - semantic/… for the rules 2 and 4–7 of format spec §5 (see semantic.go).
+//
+// The Document is filled as far as the text allows: Digest, LineEnding,
+// Directives, Header and Releases always; Coordinate, JournalVersion and
+// Predecessor whenever their own directive parsed, even if other parts of
+// the text are invalid; Revision only when there is no diagnostic at all
+// (RevisionOK).
 func Parse(path string, src []byte) (*Document, diag.List) {
-	return &Document{Path: path, Src: src, Lines: diag.NewLineIndex(src)}, nil
+	doc := &Document{Path: path, Src: src, Digest: vt.DigestOf(src)}
+	if len(src) > MaxSize {
+		doc.Lines = diag.NewLineIndex(src)
+		return doc, diag.List{{
+			Code:     diag.TooLarge,
+			Severity: diag.Error,
+			Message:  fmt.Sprintf("text is %d bytes, more than the limit of %d bytes (16 MiB)", len(src), MaxSize),
+			Path:     path,
+			Help:     "a Journal file must not exceed 16 MiB (format spec §2)",
+		}}
+	}
+	doc.Lines = diag.NewLineIndex(src)
+	p := &parser{path: path, src: src, s: string(src), doc: doc}
+	p.scanLines()
+	if p.nonBlankLines == 0 {
+		p.report(diag.SyntaxEmpty, diag.Range{}, "empty journal text",
+			"a Journal starts with JOURNAL_FORMAT 1, ARTIFACT, JOURNAL_VERSION and DESCRIPTION")
+	} else {
+		p.finishStructure()
+		p.checkSemantics()
+		if len(p.diags) == 0 {
+			p.build()
+		}
+	}
+	p.diags.Sort()
+	return doc, p.diags
+}
+
+// values holds the parsed arguments of one directive, by position. No
+// directive has two arguments of the same type, so one field per type
+// suffices.
+type values struct {
+	ok         [3]bool
+	coordinate vt.Coordinate
+	timestamp  vt.Timestamp
+	digest     vt.Digest
+	version    vt.Version
+	constraint vt.Constraint
+	license    vt.License
+	uri        vt.URI
+	name       vt.Name
+	verdict    vt.Verdict
+	quoted     string
+	hasQuoted  bool
+}
+
+// item is one directive of a release block with its parsed values.
+type item struct {
+	d *Directive
+	v values
+}
+
+// release is the parse state of one release block.
+type release struct {
+	block       *ReleaseBlock
+	license     *item
+	description *item
+	published   *item
+	policy      *item
+	contents    []item
+	depends     []item
+	excludes    []item
+	prefers     []item
+}
+
+// state is the structural state of a parse (format spec §3).
+type state struct {
+	description string
+	descOK      bool
+	info        vt.URI
+	infoOK      bool
+	policy      model.Policy
+	policyOK    bool
+	rels        []*release
+	cur         *release
+}
+
+// directive checks the arguments of d, parses its values and places it in
+// the header or the current release block.
+func (p *parser) directive(d *Directive, argErr bool) {
+	if d.Kind == KindUnknown {
+		if cur := p.state.cur; cur != nil {
+			cur.block.Directives = append(cur.block.Directives, d)
+		}
+		return
+	}
+	v := p.checkArgs(d, argErr)
+	p.place(d, v)
+}
+
+// checkArgs checks the number and form of the arguments of d against its
+// grammar (format spec §3) and parses each value (§4).
+func (p *parser) checkArgs(d *Directive, argErr bool) values {
+	var v values
+	spec := argSpecs[d.Kind]
+	args := d.Args
+	if !argErr {
+		if len(args) < spec.min {
+			p.report(diag.SyntaxArguments, d.KeywordRange,
+				fmt.Sprintf("missing %s for %s", argKindNames[spec.kinds[len(args)]], d.Keyword),
+				"usage: "+spec.usage)
+		} else if len(args) > len(spec.kinds) {
+			first, last := args[len(spec.kinds)], args[len(args)-1]
+			p.report(diag.SyntaxArguments, p.rng(first.Range.Start.Offset, last.Range.End.Offset),
+				fmt.Sprintf("too many arguments for %s", d.Keyword), "usage: "+spec.usage)
+		}
+	}
+	for i, a := range args {
+		if i >= len(spec.kinds) {
+			break
+		}
+		if a.bad {
+			continue
+		}
+		k := spec.kinds[i]
+		if k == argQuoted {
+			if !a.Quoted {
+				p.report(diag.SyntaxArguments, a.Range,
+					fmt.Sprintf("%s needs a quoted string here, found a bare token", d.Keyword),
+					"usage: "+spec.usage)
+				continue
+			}
+			v.quoted, v.hasQuoted, v.ok[i] = a.Text, true, true
+			continue
+		}
+		if a.Quoted {
+			p.report(diag.SyntaxArguments, a.Range,
+				fmt.Sprintf("the %s of %s is written without quotes", argKindNames[k], d.Keyword),
+				"usage: "+spec.usage)
+			continue
+		}
+		var err error
+		t := a.Text
+		switch k {
+		case argFormat:
+			if t != "1" {
+				p.report(diag.ValueFormat, a.Range, fmt.Sprintf("unsupported journal format %s", quoteShort(t)),
+					"this tool reads format version 1: write JOURNAL_FORMAT 1")
+				continue
+			}
+		case argCoordinate:
+			v.coordinate, err = vt.ParseCoordinate(t)
+		case argTimestamp:
+			v.timestamp, err = vt.ParseTimestamp(t)
+		case argDigest:
+			v.digest, err = vt.ParseDigest(t)
+		case argVersion:
+			v.version, err = vt.ParseVersion(t)
+		case argConstraint:
+			v.constraint, err = vt.ParseConstraint(t)
+		case argLicense:
+			v.license, err = vt.ParseLicense(t)
+		case argURI:
+			v.uri, err = vt.ParseURI(t)
+		case argName:
+			v.name, err = vt.ParseName(t)
+		case argVerdict:
+			v.verdict, err = vt.ParseVerdict(t)
+		}
+		if err != nil {
+			p.valueError(a, k, err)
+			continue
+		}
+		v.ok[i] = true
+	}
+	return v
+}
+
+var valueKinds = [...]string{
+	argFormat:     "format",
+	argCoordinate: vt.KindCoordinate,
+	argTimestamp:  vt.KindTimestamp,
+	argDigest:     vt.KindDigest,
+	argVersion:    vt.KindVersion,
+	argConstraint: vt.KindConstraint,
+	argLicense:    vt.KindLicense,
+	argURI:        vt.KindURI,
+	argName:       vt.KindName,
+	argVerdict:    vt.KindVerdict,
+}
+
+// valueError reports err, the failure to parse argument a as a k: code
+// "value/"+Kind, the range narrowed to start at the reported offset.
+func (p *parser) valueError(a Arg, k argKind, err error) {
+	kind := valueKinds[k]
+	msg := fmt.Sprintf("invalid %s %s", kind, quoteShort(a.Text))
+	off := -1
+	var se *vt.SyntaxError
+	if errors.As(err, &se) {
+		if se.Kind != "" {
+			kind = se.Kind
+		}
+		msg = fmt.Sprintf("invalid %s %s: %s", kind, quoteShort(a.Text), se.Reason)
+		off = se.Offset
+	} else {
+		msg += ": " + err.Error()
+	}
+	r := a.Range
+	if off > 0 && off < len(a.Raw) {
+		st := a.Range.Start.Offset + off
+		for st > a.Range.Start.Offset && !utf8.RuneStart(p.src[st]) {
+			st--
+		}
+		r = p.rng(st, a.Range.End.Offset)
+	}
+	p.report("value/"+kind, r, msg, "")
+}
+
+// headerSlot returns the Header field for a header kind.
+func (p *parser) headerSlot(k Kind) **Directive {
+	h := &p.doc.Header
+	switch k {
+	case KindJournalFormat:
+		return &h.Format
+	case KindArtifact:
+		return &h.Artifact
+	case KindJournalVersion:
+		return &h.JournalVersion
+	case KindPredecessor:
+		return &h.Predecessor
+	case KindDescription:
+		return &h.Description
+	case KindInfo:
+		return &h.Info
+	}
+	return &h.Policy
+}
+
+// place puts d in the header or the current release block and reports the
+// structural errors of format spec §3: order, duplicates, misplacement.
+func (p *parser) place(d *Directive, v values) {
+	st := &p.state
+	switch {
+	case d.Kind == KindRelease:
+		if p.firstRelease == nil {
+			p.firstRelease = d
+		}
+		b := &ReleaseBlock{Release: d, Version: v.version, VersionOK: v.ok[0]}
+		p.doc.Releases = append(p.doc.Releases, b)
+		st.cur = &release{block: b}
+		st.rels = append(st.rels, st.cur)
+		return
+	case d.Kind.headerOnly() || d.Kind.isHeader() && st.cur == nil:
+		p.placeHeader(d, v)
+		return
+	case st.cur == nil:
+		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+			fmt.Sprintf("%s before the first RELEASE", d.Keyword),
+			"release directives belong to a release block: start it with RELEASE <version>")
+		return
+	}
+	cur := st.cur
+	cur.block.Directives = append(cur.block.Directives, d)
+	it := item{d: d, v: v}
+	once := func(slot **item) {
+		if *slot != nil {
+			p.duplicate(d, (*slot).d, "a release has at most one "+d.Keyword+" (format spec §5 rule 3)")
+			return
+		}
+		c := it
+		*slot = &c
+	}
+	switch d.Kind {
+	case KindLicense:
+		once(&cur.license)
+	case KindDescription:
+		once(&cur.description)
+	case KindPublished:
+		once(&cur.published)
+	case KindPolicy:
+		once(&cur.policy)
+	case KindContent:
+		cur.contents = append(cur.contents, it)
+	case KindDepends:
+		cur.depends = append(cur.depends, it)
+	case KindExcludes:
+		cur.excludes = append(cur.excludes, it)
+	case KindPrefers:
+		cur.prefers = append(cur.prefers, it)
+	}
+}
+
+// duplicate reports d as a second occurrence of first.
+func (p *parser) duplicate(d, first *Directive, help string) {
+	p.report(diag.SyntaxDuplicateDirective, d.KeywordRange,
+		fmt.Sprintf("duplicate %s", d.Keyword), help,
+		diag.Related{Range: first.KeywordRange, Message: "first stated here"})
+}
+
+// placeHeader handles a header directive (format spec §3: once each, in
+// order, before the first RELEASE).
+func (p *parser) placeHeader(d *Directive, v values) {
+	st := &p.state
+	slot := p.headerSlot(d.Kind)
+	if st.cur != nil {
+		st.cur.block.Directives = append(st.cur.block.Directives, d)
+		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+			fmt.Sprintf("%s after the first RELEASE", d.Keyword),
+			"header directives come before the first RELEASE",
+			diag.Related{Range: p.firstRelease.KeywordRange, Message: "first RELEASE here"})
+		if *slot != nil {
+			return
+		}
+	} else {
+		if *slot != nil {
+			p.duplicate(d, *slot, "the header states "+d.Keyword+" once (format spec §3)")
+			return
+		}
+		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
+			p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+				fmt.Sprintf("%s must come before %s", d.Keyword, m.Keyword),
+				"header order: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY",
+				diag.Related{Range: m.KeywordRange, Message: m.Keyword + " stated here"})
+		} else {
+			p.maxHeader = d
+		}
+	}
+	*slot = d
+	doc := p.doc
+	switch d.Kind {
+	case KindArtifact:
+		doc.Coordinate, doc.CoordinateOK = v.coordinate, v.ok[0]
+	case KindJournalVersion:
+		doc.JournalVersion, doc.JournalVersionOK = v.timestamp, v.ok[0]
+	case KindPredecessor:
+		doc.Predecessor, doc.PredecessorOK = v.digest, v.ok[0]
+	case KindDescription:
+		st.description, st.descOK = v.quoted, v.ok[0]
+	case KindInfo:
+		st.info, st.infoOK = v.uri, v.ok[0]
+	case KindPolicy:
+		st.policy, st.policyOK = model.NewPolicy(v.verdict, v.quoted), v.ok[0]
+	}
+}
+
+// finishStructure reports what is missing once the whole text is read:
+// required header directives (format spec §3) and, per release, LICENSE and
+// CONTENT (§5.3).
+func (p *parser) finishStructure() {
+	h := &p.doc.Header
+	slots := [...]*Directive{
+		KindJournalFormat:  h.Format,
+		KindArtifact:       h.Artifact,
+		KindJournalVersion: h.JournalVersion,
+		KindPredecessor:    h.Predecessor,
+		KindDescription:    h.Description,
+		KindInfo:           h.Info,
+		KindPolicy:         h.Policy,
+	}
+	for _, k := range []Kind{KindJournalFormat, KindArtifact, KindJournalVersion, KindDescription} {
+		if slots[k] != nil {
+			continue
+		}
+		// Point where it belongs: at the next header directive present, else
+		// the first RELEASE, else the end of the text.
+		var at *Directive
+		for n := k + 1; n <= KindPolicy && at == nil; n++ {
+			if slots[n] != nil && (p.firstRelease == nil || slots[n].Line < p.firstRelease.Line) {
+				at = slots[n]
+			}
+		}
+		if at == nil {
+			at = p.firstRelease
+		}
+		var r diag.Range
+		if at != nil {
+			r = at.KeywordRange
+		} else {
+			end := p.doc.Lines.Pos(len(p.src))
+			r = diag.Range{Start: end, End: end}
+		}
+		help := "the header is: " + argSpecs[k].usage
+		p.report(diag.SyntaxMissingDirective, r, fmt.Sprintf("missing %s", k), help)
+	}
+	for _, rel := range p.state.rels {
+		d := rel.block.Release
+		name := "release"
+		if rel.block.VersionOK {
+			name = "release " + rel.block.Version.String()
+		}
+		if rel.license == nil {
+			p.report(diag.SyntaxMissingDirective, d.Range, name+" has no LICENSE",
+				"every release has exactly one LICENSE <spdx-expression>")
+		}
+		if len(rel.contents) == 0 {
+			p.report(diag.SyntaxMissingDirective, d.Range, name+" has no CONTENT",
+				"every release has at least one CONTENT <name> <digest>")
+		}
+	}
 }

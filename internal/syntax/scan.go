@@ -1,0 +1,684 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// Limits of format spec §2.
+const (
+	// MaxSize is the largest accepted text in bytes (format spec §2: 16 MiB).
+	MaxSize = 16 << 20
+	// MaxQuoted is the largest accepted decoded quoted string in bytes
+	// (format spec §2).
+	MaxQuoted = 8192
+)
+
+// maxPerCode bounds how many diagnostics of one code one text can produce,
+// so that a hostile input (say 16 MiB of NUL bytes or of one-letter lines)
+// cannot make the parser allocate gigabytes of diagnostics. Real Journals
+// stay far below it; when it is reached, one last diagnostic says so.
+const maxPerCode = 10000
+
+// span is a half-open byte range [start, end) of the source.
+type span struct{ start, end int }
+
+// parser holds the state of one Parse call.
+type parser struct {
+	path  string
+	src   []byte
+	s     string // src as one string: arguments are substrings of it
+	doc   *Document
+	diags diag.List
+	count map[string]int
+
+	// current line
+	line      int  // 1-based
+	ls        int  // offset of its first byte
+	lineASCII bool // the line's content is pure ASCII
+	bad       []span
+
+	// every terminator, for the LF/CRLF consistency check
+	nLF, nCRLF     int
+	lfAt, crlfAt   []int // first terminator offsets of each style (bounded)
+	firstTermCRLF  bool
+	sawTerminator  bool
+	nonBlankLines  int
+	dirSlab        []Directive
+	argSlab        []Arg
+	state          state
+	decodeScratch  []byte
+	firstRelease   *Directive
+	maxHeader      *Directive // header directive of the highest order seen so far
+	releaseStarted bool
+}
+
+// blank reports whether c is white space inside a line (format spec §2).
+func blank(c byte) bool { return c == ' ' || c == '\t' }
+
+// pos returns the position of byte offset off, which lies on the current
+// line (its terminator included). Columns count code points exactly as
+// diag.LineIndex does.
+func (p *parser) pos(off int) diag.Pos {
+	if p.lineASCII {
+		return diag.Pos{Offset: off, Line: p.line, Column: off - p.ls + 1}
+	}
+	col := 1
+	for i := p.ls; i < off; {
+		_, n := utf8.DecodeRune(p.src[i:])
+		if i+n > off {
+			break
+		}
+		i += n
+		col++
+	}
+	return diag.Pos{Offset: off, Line: p.line, Column: col}
+}
+
+// rng returns the range [start, end) on the current line.
+func (p *parser) rng(start, end int) diag.Range {
+	return diag.Range{Start: p.pos(start), End: p.pos(end)}
+}
+
+// report adds an error diagnostic. related and help may be empty.
+func (p *parser) report(code string, r diag.Range, msg, help string, related ...diag.Related) {
+	if p.count == nil {
+		p.count = make(map[string]int)
+	}
+	n := p.count[code]
+	p.count[code] = n + 1
+	if n > maxPerCode {
+		return
+	}
+	if n == maxPerCode {
+		msg = "too many " + code + " diagnostics; the rest are not reported"
+		help = ""
+		related = nil
+	}
+	for i := range related {
+		related[i].Path = p.path
+	}
+	p.diags = append(p.diags, diag.Diagnostic{
+		Code:     code,
+		Severity: diag.Error,
+		Message:  msg,
+		Path:     p.path,
+		Range:    r,
+		Related:  related,
+		Help:     help,
+	})
+}
+
+// scanLines runs over the text once, line by line: it checks encoding and
+// line endings (format spec §2) and hands every directive line to
+// p.directiveLine.
+func (p *parser) scanLines() {
+	src := p.src
+	n := len(src)
+	start := 0
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		p.line, p.ls, p.lineASCII = 1, 0, false
+		p.report(diag.SyntaxEncoding, p.rng(0, 3), "byte-order mark at the start of the text",
+			"save the file as UTF-8 without a byte-order mark")
+		start = 3
+	}
+	ls := 0
+	for line := 1; ls < n; line++ {
+		le, next := n, n
+		if i := bytes.IndexByte(src[ls:], '\n'); i >= 0 {
+			le, next = ls+i, ls+i+1
+		}
+		ce := le // content end
+		p.line, p.ls = line, ls
+		if le < n {
+			if le > ls && src[le-1] == '\r' {
+				ce = le - 1
+				p.terminator(ce, true)
+			} else {
+				p.terminator(le, false)
+			}
+		}
+		p.checkBytes(ls, ce)
+		cs := ls
+		if ls == 0 {
+			cs = start
+		}
+		p.directiveLine(cs, ce)
+		ls = next
+	}
+	p.finishLineEndings()
+}
+
+// terminator records a line terminator at off (the CR of CRLF, or the LF).
+func (p *parser) terminator(off int, crlf bool) {
+	const keep = maxPerCode + 1
+	if !p.sawTerminator {
+		p.sawTerminator = true
+		p.firstTermCRLF = crlf
+	}
+	if crlf {
+		p.nCRLF++
+		if len(p.crlfAt) < keep {
+			p.crlfAt = append(p.crlfAt, off)
+		}
+	} else {
+		p.nLF++
+		if len(p.lfAt) < keep {
+			p.lfAt = append(p.lfAt, off)
+		}
+	}
+}
+
+// finishLineEndings sets Document.LineEnding and reports the terminators of
+// the minority style (format spec §2: one style throughout). On a tie the
+// style of the first terminator wins.
+func (p *parser) finishLineEndings() {
+	doc := p.doc
+	switch {
+	case p.nCRLF == 0 && p.nLF == 0:
+		if doc.LineEnding != Mixed {
+			doc.LineEnding = NoTerminator
+		}
+		return
+	case p.nCRLF == 0:
+		if doc.LineEnding != Mixed {
+			doc.LineEnding = LF
+		}
+		return
+	case p.nLF == 0:
+		if doc.LineEnding != Mixed {
+			doc.LineEnding = CRLF
+		}
+		return
+	}
+	doc.LineEnding = Mixed
+	useCRLF := p.nCRLF > p.nLF || (p.nCRLF == p.nLF && p.firstTermCRLF)
+	wrong, size, msg, help := p.lfAt, 1, "line ends with LF but the text mostly uses CRLF", "end every line with CRLF, or every line with LF"
+	majority := p.crlfAt[0]
+	if !useCRLF {
+		wrong, size, msg = p.crlfAt, 2, "line ends with CRLF but the text mostly uses LF"
+		majority = p.lfAt[0]
+	}
+	mpos := doc.Lines.Pos(majority)
+	for _, off := range wrong {
+		st := doc.Lines.Pos(off)
+		r := diag.Range{Start: st, End: doc.Lines.Pos(off + size)}
+		p.report(diag.SyntaxLineEnding, r, msg, help, diag.Related{
+			Range:   diag.Range{Start: mpos, End: doc.Lines.Pos(majority + 3 - size)},
+			Message: "first line ending of the prevailing style",
+		})
+	}
+}
+
+// checkBytes checks the content of one line (terminator excluded) for
+// invalid UTF-8, forbidden control characters and lone CRs (format spec
+// §2), records the bad spans for the tokenizer and sets p.lineASCII.
+func (p *parser) checkBytes(ls, ce int) {
+	src := p.src
+	p.bad = p.bad[:0]
+	i := ls
+	for i < ce {
+		if c := src[i]; c >= 0x20 && c < 0x7f || c == '\t' {
+			i++
+			continue
+		}
+		break
+	}
+	p.lineASCII = true
+	if i == ce {
+		return
+	}
+	// Slow path: the line holds non-ASCII text or a control character.
+	for k := i; k < ce; k++ {
+		if src[k] >= 0x80 {
+			p.lineASCII = false
+			break
+		}
+	}
+	for i < ce {
+		c := src[i]
+		if c < 0x80 {
+			if c >= 0x20 && c < 0x7f || c == '\t' {
+				i++
+				continue
+			}
+			if c == '\r' {
+				p.bad = append(p.bad, span{i, i + 1})
+				p.doc.LineEnding = Mixed
+				p.report(diag.SyntaxLineEnding, p.rng(i, i+1), "carriage return not followed by a line feed",
+					"end lines with LF or CRLF; a lone CR is not a line ending")
+				i++
+				continue
+			}
+			j := i + 1
+			for j < ce && src[j] == c {
+				j++
+			}
+			p.bad = append(p.bad, span{i, j})
+			p.report(diag.SyntaxEncoding, p.rng(i, j), fmt.Sprintf("forbidden control character U+%04X", c),
+				controlHelp(c))
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:ce])
+		if r == utf8.RuneError && size == 1 {
+			j := i + 1
+			for j < ce && src[j] >= 0x80 {
+				if r2, n2 := utf8.DecodeRune(src[j:ce]); r2 != utf8.RuneError || n2 != 1 {
+					break
+				}
+				j++
+			}
+			p.bad = append(p.bad, span{i, j})
+			p.report(diag.SyntaxEncoding, p.rng(i, j), "invalid UTF-8", "the text must be valid UTF-8")
+			i = j
+			continue
+		}
+		if r >= 0x80 && r <= 0x9f {
+			p.bad = append(p.bad, span{i, i + size})
+			p.report(diag.SyntaxEncoding, p.rng(i, i+size), fmt.Sprintf("forbidden control character U+%04X", r),
+				"C1 control characters U+0080–U+009F are not allowed")
+		}
+		i += size
+	}
+}
+
+func controlHelp(c byte) string {
+	if c == 0 {
+		return "a NUL byte: is this a binary file?"
+	}
+	return "control characters other than TAB and line endings are not allowed; inside a quoted string use a JSON escape"
+}
+
+// overlapsBad reports whether [start, end) overlaps a span with an encoding
+// or line-ending error on the current line.
+func (p *parser) overlapsBad(start, end int) bool {
+	for _, b := range p.bad {
+		if b.start < end && start < b.end {
+			return true
+		}
+	}
+	return false
+}
+
+// newDirective returns a fresh directive from the slab.
+func (p *parser) newDirective() *Directive {
+	if len(p.dirSlab) == 0 {
+		p.dirSlab = make([]Directive, 256)
+	}
+	d := &p.dirSlab[0]
+	p.dirSlab = p.dirSlab[1:]
+	return d
+}
+
+// directiveLine handles the content [cs, ce) of one line: blank, comment
+// or directive (format spec §2).
+func (p *parser) directiveLine(cs, ce int) {
+	s := p.s
+	i := cs
+	for i < ce && blank(s[i]) {
+		i++
+	}
+	if i == ce {
+		return
+	}
+	p.nonBlankLines++
+	if s[i] == '#' {
+		return
+	}
+	e := ce
+	for e > i && blank(s[e-1]) {
+		e--
+	}
+	k := i
+	for k < e && !blank(s[k]) && s[k] != '"' {
+		k++
+	}
+	if k == i { // the line starts with a quote
+		for k < e && !blank(s[k]) {
+			k++
+		}
+	}
+	d := p.newDirective()
+	d.Keyword = s[i:k]
+	d.KeywordRange = p.rng(i, k)
+	d.Range = p.rng(i, e)
+	d.Line = p.line
+	d.Kind = KindOf(d.Keyword)
+	p.doc.Directives = append(p.doc.Directives, d)
+
+	if len(p.argSlab) < 8 {
+		p.argSlab = make([]Arg, 1024)
+	}
+	args := p.argSlab[:0:len(p.argSlab)]
+
+	argErr := false
+	switch {
+	case p.overlapsBad(i, k):
+		// Already reported as an encoding error; do not guess what it is.
+		d.Kind = KindUnknown
+		args = p.splitQuiet(args, k, e)
+		argErr = true
+	case d.Kind == KindUnknown:
+		p.unknownKeyword(d)
+		args = p.splitQuiet(args, k, e)
+		argErr = true
+	case d.Kind == KindLicense:
+		j := k
+		for j < e && blank(s[j]) {
+			j++
+		}
+		if j < e {
+			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], Range: p.rng(j, e), bad: p.overlapsBad(j, e)})
+		}
+	default:
+		args, argErr = p.tokenize(args, k, e)
+	}
+	d.Args = args[:len(args):len(args)]
+	if len(args) > 0 && len(args) <= len(p.argSlab) && &args[0] == &p.argSlab[0] {
+		p.argSlab = p.argSlab[len(args):]
+	}
+	p.directive(d, argErr)
+}
+
+// unknownKeyword reports an unknown or malformed KEYWORD (format spec §2).
+func (p *parser) unknownKeyword(d *Directive) {
+	kw := d.Keyword
+	help := "known directives: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY, RELEASE, LICENSE, CONTENT, PUBLISHED, DEPENDS, EXCLUDES, PREFERS"
+	if up := asciiUpper(kw); up != kw && KindOf(up) != KindUnknown {
+		help = "keywords are case-sensitive: write " + up
+	}
+	msg := fmt.Sprintf("unknown directive %s", quoteShort(kw))
+	if !validKeyword(kw) {
+		msg = fmt.Sprintf("invalid keyword %s", quoteShort(kw))
+	}
+	p.report(diag.SyntaxUnknownDirective, d.KeywordRange, msg, help)
+}
+
+// validKeyword reports whether kw matches [A-Z][A-Z_]* (format spec §2).
+func validKeyword(kw string) bool {
+	if kw == "" || kw[0] < 'A' || kw[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(kw); i++ {
+		if c := kw[i]; (c < 'A' || c > 'Z') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// quoteShort quotes s for a message, shortened to 64 bytes.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		cut := 64
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q...", s[:cut])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// splitQuiet splits [k, e) into blank-separated tokens without judging
+// them: the arguments of a directive whose grammar is unknown.
+func (p *parser) splitQuiet(args []Arg, k, e int) []Arg {
+	s := p.s
+	j := k
+	for j < e {
+		for j < e && blank(s[j]) {
+			j++
+		}
+		t := j
+		for j < e && !blank(s[j]) {
+			j++
+		}
+		if j > t {
+			args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: true})
+		}
+	}
+	return args
+}
+
+// tokenize splits the arguments [k, e) of a known directive other than
+// LICENSE into bare tokens and at most one final quoted string (format spec
+// §2). It reports malformed arguments and returns argErr when the argument
+// list itself could not be split reliably.
+func (p *parser) tokenize(args []Arg, k, e int) ([]Arg, bool) {
+	s := p.s
+	j := k
+	for j < e {
+		if !blank(s[j]) {
+			// The previous token stopped at a quote.
+			msg := "missing space before quoted string"
+			if len(args) > 0 {
+				msg = "quote inside a bare argument"
+				args[len(args)-1].bad = true
+			}
+			p.report(diag.SyntaxArguments, p.rng(j, j+1), msg,
+				"arguments are separated by spaces or tabs; only the last argument may be a quoted string")
+			return args, true
+		}
+		for j < e && blank(s[j]) {
+			j++
+		}
+		if j >= e {
+			break
+		}
+		if s[j] == '"' {
+			a, end, ok := p.quoted(j, e)
+			args = append(args, a)
+			if !ok {
+				return args, true
+			}
+			if end < e {
+				q := end
+				for q < e && blank(s[q]) {
+					q++
+				}
+				p.report(diag.SyntaxArguments, p.rng(q, e), "text after the quoted string",
+					"a quoted string must be the last argument")
+				return args, true
+			}
+			return args, false
+		}
+		t := j
+		for j < e && !blank(s[j]) && s[j] != '"' {
+			j++
+		}
+		args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: p.overlapsBad(t, j)})
+	}
+	return args, false
+}
+
+// quoted reads the JSON string (RFC 8259 §7) that starts with the quote at
+// q and must end before e. It reports every problem of format spec §2:
+// unterminated string, raw TAB, bad escape, decoded control character,
+// unpaired surrogate, more than MaxQuoted decoded bytes. end is the offset
+// after the closing quote; ok is false when the string is unterminated.
+func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
+	s := p.s
+	buf := p.decodeScratch[:0]
+	escaped := false
+	bad := false
+	j := q + 1
+	for j < e {
+		c := s[j]
+		switch {
+		case c == '"':
+			end = j + 1
+			a = Arg{Raw: s[q:end], Quoted: true, Range: p.rng(q, end)}
+			if escaped {
+				a.Text = string(buf)
+			} else {
+				a.Text = s[q+1 : j]
+			}
+			p.decodeScratch = buf[:0]
+			n := len(buf)
+			if !escaped {
+				n = j - q - 1
+			}
+			if n > MaxQuoted {
+				p.report(diag.SyntaxArguments, a.Range,
+					fmt.Sprintf("quoted string is %d bytes long when decoded, more than %d", n, MaxQuoted), "")
+				bad = true
+			}
+			if bad || p.overlapsBad(q, end) {
+				a.bad = true
+			}
+			return a, end, true
+		case c == '\\':
+			if !escaped {
+				escaped = true
+				buf = append(buf, s[q+1:j]...)
+			}
+			var n int
+			var okEsc bool
+			buf, n, okEsc = p.escape(buf, j, e)
+			if !okEsc {
+				bad = true
+			}
+			j += n
+		case c == '\t':
+			p.report(diag.SyntaxArguments, p.rng(j, j+1), "raw tab inside a quoted string",
+				`write a tab inside a quoted string as \t`)
+			bad = true
+			if escaped {
+				buf = append(buf, c)
+			}
+			j++
+		default:
+			// Other control characters, DEL, C1 and invalid UTF-8 are
+			// encoding errors already reported by checkBytes.
+			if escaped {
+				buf = append(buf, c)
+			}
+			j++
+		}
+	}
+	p.decodeScratch = buf[:0]
+	p.report(diag.SyntaxArguments, p.rng(q, e), "unterminated quoted string",
+		"a quoted string ends with an unescaped \" on the same line")
+	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, Range: p.rng(q, e), bad: true}, e, false
+}
+
+// escape decodes the escape sequence at s[j] == '\\' (before e), appends its
+// text to buf and returns the number of bytes it spans. It reports a bad
+// escape, a forbidden decoded control character or an unpaired surrogate.
+func (p *parser) escape(buf []byte, j, e int) ([]byte, int, bool) {
+	s := p.s
+	if j+1 >= e {
+		// A backslash just before the end: the string is unterminated,
+		// which the caller reports.
+		return buf, 1, true
+	}
+	var r rune
+	n := 2
+	switch s[j+1] {
+	case '"', '\\', '/':
+		return append(buf, s[j+1]), 2, true
+	case 'n':
+		return append(buf, '\n'), 2, true
+	case 't':
+		return append(buf, '\t'), 2, true
+	case 'b':
+		r = '\b'
+	case 'f':
+		r = '\f'
+	case 'r':
+		r = '\r'
+	case 'u':
+		v, okHex := hex4(s, j+2, e)
+		if !okHex {
+			end := j + 2
+			for end < e && end < j+6 && isHex(s[end]) {
+				end++
+			}
+			if end < e && end < j+6 {
+				end++
+				for end < e && !utf8.RuneStart(s[end]) {
+					end++
+				}
+			}
+			p.report(diag.SyntaxArguments, p.rng(j, end), `invalid \u escape: want four hex digits`, "")
+			return buf, end - j, false
+		}
+		r, n = rune(v), 6
+		switch {
+		case r >= 0xd800 && r <= 0xdbff:
+			if j+7 < e && s[j+6] == '\\' && s[j+7] == 'u' {
+				if lo, okLo := hex4(s, j+8, e); okLo && lo >= 0xdc00 && lo <= 0xdfff {
+					r = 0x10000 + (r-0xd800)<<10 + (rune(lo) - 0xdc00)
+					return utf8.AppendRune(buf, r), 12, true
+				}
+			}
+			p.report(diag.SyntaxArguments, p.rng(j, j+6),
+				fmt.Sprintf(`unpaired surrogate \u%s`, s[j+2:j+6]), "a high surrogate must be followed by a low surrogate escape")
+			return buf, 6, false
+		case r >= 0xdc00 && r <= 0xdfff:
+			p.report(diag.SyntaxArguments, p.rng(j, j+6),
+				fmt.Sprintf(`unpaired surrogate \u%s`, s[j+2:j+6]), "a low surrogate must follow a high surrogate escape")
+			return buf, 6, false
+		}
+	default:
+		end := j + 2
+		for end < e && !utf8.RuneStart(s[end]) {
+			end++
+		}
+		p.report(diag.SyntaxArguments, p.rng(j, end), fmt.Sprintf("invalid escape %s", quoteShort(s[j:end])),
+			`valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX`)
+		return buf, end - j, false
+	}
+	if forbiddenDecoded(r) {
+		p.report(diag.SyntaxArguments, p.rng(j, j+n),
+			fmt.Sprintf("quoted string contains control character U+%04X", r),
+			"a quoted string may contain no control characters other than LF (\\n) and TAB (\\t)")
+		return buf, n, false
+	}
+	return utf8.AppendRune(buf, r), n, true
+}
+
+// forbiddenDecoded reports whether r is a control character that decoded
+// quoted text must not contain (format spec §2: all but LF and TAB).
+func forbiddenDecoded(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// hex4 decodes the four hex digits s[i:i+4], which must end before e.
+func hex4(s string, i, e int) (int, bool) {
+	if i+4 > e {
+		return 0, false
+	}
+	v := 0
+	for k := i; k < i+4; k++ {
+		c := s[k]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | int(d)
+	}
+	return v, true
+}

@@ -1,0 +1,224 @@
+package syntax
+
+import (
+	"fmt"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// This file holds the semantic rules of format spec §5 that go beyond one
+// directive: rules 2 and 4–7. Rule 1 (header complete and in order, format
+// 1) and rule 3 (per-release LICENSE/CONTENT/… counts) are structural and
+// reported by parse.go with syntax/… and value/format codes, as §8 assigns.
+// Every rule here looks only at values that parsed; a value that did not
+// parse already has its own value/… diagnostic.
+
+// checkSemantics runs rules 2 and 4–7 over the whole text.
+func (p *parser) checkSemantics() {
+	p.checkDuplicateReleases()
+	for _, rel := range p.state.rels {
+		p.checkContents(rel)
+		p.checkReferences(rel)
+		p.checkPublished(rel)
+	}
+}
+
+// keyed is one parsed value of a list with the directive that states it.
+type keyed struct {
+	key string
+	d   *Directive
+	arg int
+}
+
+// firstByKey returns, for each element of list after the first with its
+// key, the index of that first element; -1 when the element is the first.
+// Lists are short, so small ones are searched linearly.
+func firstByKey(list []keyed) []int {
+	out := make([]int, len(list))
+	if len(list) <= 16 {
+		for i := range list {
+			out[i] = -1
+			for j := 0; j < i; j++ {
+				if list[j].key == list[i].key {
+					out[i] = j
+					break
+				}
+			}
+		}
+		return out
+	}
+	seen := make(map[string]int, len(list))
+	for i, k := range list {
+		if j, ok := seen[k.key]; ok {
+			out[i] = j
+			continue
+		}
+		seen[k.key] = i
+		out[i] = -1
+	}
+	return out
+}
+
+// checkDuplicateReleases reports a release version stated twice
+// (format spec §5 rule 2: semantic/duplicate-release).
+func (p *parser) checkDuplicateReleases() {
+	var list []keyed
+	for _, rel := range p.state.rels {
+		if rel.block.VersionOK {
+			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0})
+		}
+	}
+	for i, j := range firstByKey(list) {
+		if j < 0 {
+			continue
+		}
+		p.report(diag.SemanticDuplicateRelease, list[i].d.Args[0].Range,
+			fmt.Sprintf("duplicate release %s", list[i].key),
+			"each release version appears once in a revision (format spec §5 rule 2)",
+			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+	}
+}
+
+// checkContents reports a CONTENT name repeated within one release
+// (format spec §5 rule 4: semantic/duplicate-content).
+func (p *parser) checkContents(rel *release) {
+	if len(rel.contents) < 2 {
+		return
+	}
+	var list []keyed
+	for _, it := range rel.contents {
+		if it.v.ok[0] {
+			list = append(list, keyed{it.v.name.String(), it.d, 0})
+		}
+	}
+	for i, j := range firstByKey(list) {
+		if j < 0 {
+			continue
+		}
+		p.report(diag.SemanticDuplicateContent, list[i].d.Args[0].Range,
+			fmt.Sprintf("duplicate content name %s", quoteShort(list[i].key)),
+			"CONTENT names are unique within a release (format spec §5 rule 4)",
+			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+	}
+}
+
+// coordinates returns the parsed coordinates of a reference list, and
+// reports each that is the Journal's own ARTIFACT (semantic/self-reference)
+// or repeats an earlier one of the same list (semantic/duplicate-reference),
+// format spec §5 rule 5. The result holds first occurrences only.
+func (p *parser) coordinates(items []item) []keyed {
+	var list []keyed
+	for _, it := range items {
+		if it.v.ok[0] {
+			list = append(list, keyed{it.v.coordinate.String(), it.d, 0})
+		}
+	}
+	own := ""
+	if p.doc.CoordinateOK {
+		own = p.doc.Coordinate.String()
+	}
+	firsts := list[:0:0]
+	for i, j := range firstByKey(list) {
+		k := list[i]
+		if k.key == own {
+			p.report(diag.SemanticSelfReference, k.d.Args[0].Range,
+				fmt.Sprintf("%s names the journal's own artifact %s", k.d.Keyword, k.key),
+				"a release cannot depend on, exclude or prefer its own artifact (format spec §5 rule 5)",
+				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
+		}
+		if j >= 0 {
+			p.report(diag.SemanticDuplicateReference, k.d.Args[0].Range,
+				fmt.Sprintf("%s lists %s twice", k.d.Keyword, k.key),
+				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (format spec §5 rule 5)", k.d.Keyword),
+				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+			continue
+		}
+		firsts = append(firsts, k)
+	}
+	return firsts
+}
+
+// checkReferences checks the DEPENDS, EXCLUDES and PREFERS lists of one
+// release: format spec §5 rules 5 and 6.
+func (p *parser) checkReferences(rel *release) {
+	if len(rel.depends)+len(rel.excludes)+len(rel.prefers) == 0 {
+		return
+	}
+	deps := p.coordinates(rel.depends)
+	excl := p.coordinates(rel.excludes)
+	prefs := p.coordinates(rel.prefers)
+
+	find := func(list []keyed, key string) *Directive {
+		for _, k := range list {
+			if k.key == key {
+				return k.d
+			}
+		}
+		return nil
+	}
+	conflict := func(a, b *Directive, key string) {
+		// Report at the later of the two lines, pointing back at the other.
+		if b.Line < a.Line {
+			a, b = b, a
+		}
+		p.report(diag.SemanticReferenceConflict, b.Args[0].Range,
+			fmt.Sprintf("%s is both in %s and in %s", key, a.Keyword, b.Keyword),
+			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (format spec §5 rule 5)",
+			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
+	}
+	for _, e := range excl {
+		if d := find(deps, e.key); d != nil {
+			conflict(d, e.d, e.key)
+		}
+		if d := find(prefs, e.key); d != nil {
+			conflict(e.d, d, e.key)
+		}
+	}
+
+	// Rule 6: a preferred version satisfies the constraint of the same
+	// coordinate's DEPENDS.
+	for _, pk := range prefs {
+		dep := find(deps, pk.key)
+		if dep == nil {
+			continue
+		}
+		pit := itemOf(rel.prefers, pk.d)
+		dit := itemOf(rel.depends, dep)
+		if pit == nil || dit == nil || !pit.v.ok[1] || !dit.v.ok[1] {
+			continue
+		}
+		if !dit.v.constraint.Contains(pit.v.version) {
+			p.report(diag.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
+				fmt.Sprintf("preferred version %s of %s is outside the DEPENDS constraint %s",
+					pit.v.version.String(), pk.key, dit.v.constraint.String()),
+				"prefer a version the constraint accepts, or widen the constraint (format spec §5 rule 6)",
+				diag.Related{Range: dep.Args[1].Range, Message: "constraint stated here"})
+		}
+	}
+}
+
+// itemOf returns the item of items stated by d.
+func itemOf(items []item, d *Directive) *item {
+	for i := range items {
+		if items[i].d == d {
+			return &items[i]
+		}
+	}
+	return nil
+}
+
+// checkPublished reports a PUBLISHED later than the revision's
+// JOURNAL_VERSION (format spec §5 rule 7: semantic/published-after-version).
+func (p *parser) checkPublished(rel *release) {
+	pub := rel.published
+	if pub == nil || !pub.v.ok[0] || !p.doc.JournalVersionOK {
+		return
+	}
+	if pub.v.timestamp.Compare(p.doc.JournalVersion) > 0 {
+		p.report(diag.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
+			fmt.Sprintf("published %s is later than the journal version %s",
+				pub.v.timestamp.String(), p.doc.JournalVersion.String()),
+			"a revision cannot know a release published after it was written (format spec §5 rule 7)",
+			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range, Message: "JOURNAL_VERSION stated here"})
+	}
+}
