@@ -1,0 +1,117 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// depsUnsatisfiable is deps/unsatisfiable: a DEPENDS constraint matches no
+// release known in the head revision of the depended-on artifact.
+var depsUnsatisfiable = Rule{
+	Code:            "deps/unsatisfiable",
+	DefaultSeverity: diag.Warning,
+	Summary:         "no known release of a dependency satisfies the DEPENDS constraint",
+	Doc: `When the depended-on artifact has a Journal in the tree, its head revision
+lists every release its author knows. If none of them satisfies the DEPENDS
+constraint, a resolver working from this tree cannot pick a version: the
+constraint is mistyped (` + "`[1.2.0,1.3.0)`" + ` for ` + "`[1.2.0,2.0.0)`" + `), or names a release
+that has not been recorded yet.
+
+Only artifacts in the tree are checked (an unknown coordinate is
+deps/unknown-artifact), and only the versions in the head revision count. The
+range is the constraint.
+
+The examples assume a tree in which the head of ` + "`org.example.core`" + ` knows the
+releases 1.2.0 and 1.4.2.
+
+Failing example:
+
+` + "```journal" + `
+JOURNAL_FORMAT 1
+ARTIFACT com.example.widget
+JOURNAL_VERSION 20260110T080000Z
+DESCRIPTION "A tiny UI toolkit"
+
+RELEASE 1.0.0
+LICENSE Apache-2.0
+CONTENT widget-1.0.0.jar sha256:3333333333333333333333333333333333333333333333333333333333333333
+DEPENDS org.example.core [2.0.0,3.0.0)
+` + "```" + `
+
+Passing example:
+
+` + "```journal" + `
+JOURNAL_FORMAT 1
+ARTIFACT com.example.widget
+JOURNAL_VERSION 20260110T080000Z
+DESCRIPTION "A tiny UI toolkit"
+
+RELEASE 1.0.0
+LICENSE Apache-2.0
+CONTENT widget-1.0.0.jar sha256:3333333333333333333333333333333333333333333333333333333333333333
+DEPENDS org.example.core [1.2.0,2.0.0)
+` + "```" + `
+`,
+	Check: checkUnsatisfiable,
+}
+
+// maxListedVersions bounds the versions named in a help text.
+const maxListedVersions = 8
+
+func checkUnsatisfiable(p *Pass) {
+	if p.Tree == nil {
+		return
+	}
+	for _, d := range releaseDirectives(p.Doc, "DEPENDS") {
+		carg, ok1 := bareArg(d, 0)
+		karg, ok2 := bareArg(d, 1)
+		if !ok1 || !ok2 {
+			continue
+		}
+		c, err := vt.ParseCoordinate(carg.Text)
+		if err != nil || isSelf(p, c) || !p.Tree.Has(c) {
+			continue
+		}
+		k, err := vt.ParseConstraint(karg.Text)
+		if err != nil {
+			continue
+		}
+		known := p.Tree.Releases(c)
+		satisfied := false
+		for _, v := range known {
+			if k.Contains(v) {
+				satisfied = true
+				break
+			}
+		}
+		if satisfied {
+			continue
+		}
+		p.Report(diag.Diagnostic{
+			Range:   karg.Range,
+			Message: fmt.Sprintf("no known release of %s satisfies %s", c, karg.Text),
+			Help:    "fix the constraint, or record the missing release in the Journal of " + c.String() + "; " + knownVersions(known),
+		})
+	}
+}
+
+// knownVersions describes the versions a head knows, for a help text: the
+// highest ones when there are many.
+func knownVersions(vs []vt.Version) string {
+	if len(vs) == 0 {
+		return "its head knows no release"
+	}
+	parts := make([]string, 0, maxListedVersions)
+	prefix := "known releases: "
+	if len(vs) > maxListedVersions {
+		prefix = fmt.Sprintf("highest %d of %d known releases: ", maxListedVersions, len(vs))
+		vs = vs[len(vs)-maxListedVersions:]
+	}
+	for _, v := range vs {
+		parts = append(parts, v.String())
+	}
+	return prefix + strings.Join(parts, ", ")
+}
