@@ -157,7 +157,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		if k == argQuoted {
 			if !a.Quoted {
 				p.report(diag.SyntaxArguments, a.Range,
-					fmt.Sprintf("%s needs a quoted string here, found a bare token", d.Keyword),
+					fmt.Sprintf("expected a quoted string for %s, found a bare token", d.Keyword),
 					"usage: "+spec.usage)
 				continue
 			}
@@ -286,7 +286,7 @@ func (p *parser) place(d *Directive, v values) {
 		return
 	case st.cur == nil:
 		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
-			fmt.Sprintf("%s before the first RELEASE", d.Keyword),
+			fmt.Sprintf("release directive %s before the first RELEASE", d.Keyword),
 			"release directives belong to a release block: start it with RELEASE <version>")
 		return
 	}
@@ -336,7 +336,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 	if st.cur != nil {
 		st.cur.block.Directives = append(st.cur.block.Directives, d)
 		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
-			fmt.Sprintf("%s after the first RELEASE", d.Keyword),
+			fmt.Sprintf("header directive %s after the first RELEASE", d.Keyword),
 			"header directives come before the first RELEASE",
 			diag.Related{Range: p.firstRelease.KeywordRange, Message: "first RELEASE here"})
 		if *slot != nil {
@@ -349,7 +349,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 		}
 		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
 			p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
-				fmt.Sprintf("%s must come before %s", d.Keyword, m.Keyword),
+				fmt.Sprintf("header directive %s must come before %s", d.Keyword, m.Keyword),
 				"header order: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY",
 				diag.Related{Range: m.KeywordRange, Message: m.Keyword + " stated here"})
 		} else {

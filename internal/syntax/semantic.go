@@ -122,13 +122,13 @@ func (p *parser) coordinates(items []item) []keyed {
 		k := list[i]
 		if k.key == own {
 			p.report(diag.SemanticSelfReference, k.d.Args[0].Range,
-				fmt.Sprintf("%s names the journal's own artifact %s", k.d.Keyword, k.key),
+				fmt.Sprintf("reference to the journal's own artifact %s in %s", k.key, k.d.Keyword),
 				"a release cannot depend on, exclude or prefer its own artifact (format spec §5 rule 5)",
 				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
 		}
 		if j >= 0 {
 			p.report(diag.SemanticDuplicateReference, k.d.Args[0].Range,
-				fmt.Sprintf("%s lists %s twice", k.d.Keyword, k.key),
+				fmt.Sprintf("coordinate %s listed twice in %s", k.key, k.d.Keyword),
 				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (format spec §5 rule 5)", k.d.Keyword),
 				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
 			continue
@@ -162,7 +162,7 @@ func (p *parser) checkReferences(rel *release) {
 			a, b = b, a
 		}
 		p.report(diag.SemanticReferenceConflict, b.Args[0].Range,
-			fmt.Sprintf("%s is both in %s and in %s", key, a.Keyword, b.Keyword),
+			fmt.Sprintf("coordinate %s is both in %s and in %s", key, a.Keyword, b.Keyword),
 			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (format spec §5 rule 5)",
 			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
 	}
