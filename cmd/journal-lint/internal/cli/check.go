@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// informationURI is the tool's home page in SARIF output and rule help links.
+const informationURI = "https://github.com/r35157/journal-lint"
+
+func checkCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "check",
+		Usage: "check a Journal tree and report every violation",
+		UsageText: "journal-lint check [flags] [ROOT]\n\n" +
+			"Loads ROOT (default: the config's root, else " + defaultRoot + ") through the same pipeline\n" +
+			"as the Journal service, keeps going after every problem, and reports every diagnostic.\n" +
+			"Exit codes: 0 no error, 1 errors (or more warnings than --max-warnings), 2 usage or\n" +
+			"configuration error, 3 journal-lint failed.\n\n" +
+			"Examples:\n" +
+			"   journal-lint check data/nenjim/journals --examples\n" +
+			"   journal-lint check --format sarif > journal-lint.sarif\n" +
+			"   journal-lint check --format json --max-warnings 0 journals",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT`: text, json, sarif or github (default: the config's format, else text)"},
+			&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
+			&ucli.BoolFlag{Name: "examples", Usage: "load *.journal.example files as Journals too"},
+			&ucli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more than `N` warnings (-1: no limit)"},
+			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
+			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration as YAML and exit"},
+		},
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *ucli.Context) error {
+	if c.NArg() > 1 {
+		return usageErrorf("check takes at most one ROOT, got %d arguments", c.NArg())
+	}
+	s, err := loadSettings(c, c.Args().First())
+	if err != nil {
+		return err
+	}
+	if c.Bool("print-config") {
+		out, err := s.cfg.Marshal()
+		if err != nil {
+			return internalErrorf("printing the configuration: %v", err)
+		}
+		_, err = c.App.Writer.Write(out)
+		return err
+	}
+	formatName := s.cfg.Format
+	if c.IsSet("format") || formatName == "" {
+		formatName = c.String("format")
+	}
+	if formatName == "" {
+		formatName = "text"
+	}
+	format, err := render.ParseFormat(formatName)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	color, err := colorChoice(c.String("color"), c.App.Writer)
+	if err != nil {
+		return err
+	}
+	maxWarnings := s.cfg.MaxWarnings
+	if c.IsSet("max-warnings") {
+		maxWarnings = c.Int("max-warnings")
+	}
+
+	res, err := check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now()})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return err
+		}
+		return usageErrorf("%v", err)
+	}
+	report := render.Report{
+		Root:        s.root,
+		Diagnostics: res.Diagnostics,
+		Summary:     render.Summary{Files: res.Files, Artifacts: res.Artifacts, Revisions: res.Revisions},
+		Source:      res.Source,
+		Rule:        ruleInfo,
+		Tool:        render.ToolInfo{Name: "journal-lint", Version: Version(), InformationURI: informationURI},
+	}
+	opts := render.Options{Color: color, PathPrefix: displayPrefix(s.root)}
+	if err := render.Write(c.App.Writer, format, report, opts); err != nil {
+		return internalErrorf("writing output: %v", err)
+	}
+	if format == render.GitHub {
+		if err := writeStepSummary(report); err != nil {
+			return internalErrorf("writing the step summary: %v", err)
+		}
+	}
+	warnings := 0
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Error {
+			return findings()
+		}
+		if d.Severity == diag.Warning {
+			warnings++
+		}
+	}
+	if maxWarnings >= 0 && warnings > maxWarnings {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: %d warnings, more than --max-warnings %d\n", warnings, maxWarnings)
+		return findings()
+	}
+	return nil
+}
+
+// writeStepSummary appends the Markdown summary to $GITHUB_STEP_SUMMARY when
+// it is set (GitHub shows only a few annotations per step).
+func writeStepSummary(r render.Report) error {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := render.WriteStepSummary(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// colorChoice decides whether text output is coloured.
+func colorChoice(mode string, w any) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		f, _ := w.(*os.File)
+		return render.ColorWanted(f, nil), nil
+	}
+	return false, usageErrorf("--color must be auto, always or never, not %q", mode)
+}
+
+// displayPrefix is the root as seen from the working directory, with forward
+// slashes, when the root lies below it; otherwise the absolute root.
+func displayPrefix(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.ToSlash(root)
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(root)
+	}
+	if rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// ruleInfo describes a rule for the renderers.
+func ruleInfo(code string) (render.RuleInfo, bool) {
+	r, ok := rules.Lookup(code)
+	if !ok {
+		if code == config.UnusedIgnoreCode {
+			return render.RuleInfo{Code: code, DefaultSeverity: diag.Warning,
+				Summary: "an ignore entry of the configuration matched no diagnostic",
+				Doc:     "An `ignore:` entry in .journal-lint.yaml that suppressed nothing is stale: remove it."}, true
+		}
+		return render.RuleInfo{}, false
+	}
+	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.Doc,
+		HelpURI: informationURI + "/blob/main/docs/rules.md#" + anchor(r.Code)}, true
+}
+
+// anchor is the Markdown heading anchor of a rule code in docs/rules.md.
+func anchor(code string) string {
+	return strings.NewReplacer("/", "", ".", "").Replace(code)
+}

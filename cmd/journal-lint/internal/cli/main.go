@@ -1,0 +1,157 @@
+// Package cli is the journal-lint command line: an urfave/cli/v2 app whose
+// commands never call os.Exit. [Main] runs it and maps every outcome to one
+// of the documented exit codes in one place.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Exit codes of journal-lint (documented in the README).
+const (
+	// ExitOK: no error-severity diagnostic (and warnings within --max-warnings).
+	ExitOK = 0
+	// ExitFindings: at least one error-severity diagnostic, or more warnings
+	// than --max-warnings allows, or diff findings at the --fail-on level.
+	ExitFindings = 1
+	// ExitUsage: bad command line, bad configuration, or input that cannot
+	// be compared or read as asked.
+	ExitUsage = 2
+	// ExitInternal: journal-lint itself failed (an I/O error writing output,
+	// a bug).
+	ExitInternal = 3
+)
+
+// exitError carries an exit code through urfave/cli back to Main.
+type exitError struct {
+	code int
+	err  error // nil: nothing more to print
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf returns an error that makes Main print msg and exit with ExitUsage.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// internalErrorf returns an error that makes Main exit with ExitInternal.
+func internalErrorf(format string, args ...any) error {
+	return &exitError{code: ExitInternal, err: fmt.Errorf(format, args...)}
+}
+
+// findings returns the silent error for "diagnostics were reported".
+func findings() error { return &exitError{code: ExitFindings} }
+
+// version is the journal-lint version; release builds set it with
+// -ldflags "-X github.com/r35157/journal-lint/cmd/journal-lint/internal/cli.version=v1.2.3".
+var version = ""
+
+// Version returns the journal-lint version: the linker-set value, else the
+// module version from the build information, else "devel".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// Main runs journal-lint with args (args[0] is the program name), writing to
+// stdout and stderr, and returns the exit code. It never calls os.Exit and
+// never lets a panic escape as a trace for a user mistake: a panic is
+// reported as an internal error (ExitInternal).
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "journal-lint: internal error: %v\n%s", r, debug.Stack())
+			code = ExitInternal
+		}
+	}()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, interspersed(app, args))
+	return exitCode(err, stderr)
+}
+
+// exitCode maps the error of a run to an exit code, printing it.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "journal-lint: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "journal-lint: interrupted")
+		return ExitInternal
+	}
+	// Errors urfave/cli returns itself (unknown flags, bad values, missing
+	// arguments) are usage errors.
+	fmt.Fprintf(stderr, "journal-lint: %v\n", err)
+	return ExitUsage
+}
+
+func newApp(stdout, stderr io.Writer) *ucli.App {
+	app := &ucli.App{
+		Name:    "journal-lint",
+		Usage:   "check Nenjim Journal repositories",
+		Version: Version(),
+		Description: "journal-lint loads a Journal tree (<root>/<coordinate>/<timestamp>.journal) through the\n" +
+			"same validation pipeline as the Journal service and reports every violation.\n\n" +
+			"Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 journal-lint failed.",
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		HideVersion:          false,
+		ExitErrHandler:       func(*ucli.Context, error) {}, // Main maps errors; never os.Exit here
+		OnUsageError:         onUsageError,
+		Commands: []*ucli.Command{
+			checkCommand(),
+			digestCommand(),
+			logCommand(),
+			showCommand(),
+			rulesCommand(),
+			versionCommand(),
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageErrorf("unknown command %q (see journal-lint --help)", c.Args().First())
+			}
+			return ucli.ShowAppHelp(c)
+		},
+		CommandNotFound: func(c *ucli.Context, name string) {
+			fmt.Fprintf(c.App.ErrWriter, "journal-lint: unknown command %q (see journal-lint --help)\n", name)
+		},
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = onUsageError
+	}
+	return app
+}
+
+func onUsageError(c *ucli.Context, err error, _ bool) error {
+	return usageErrorf("%v (see %s --help)", err, c.Command.FullName())
+}

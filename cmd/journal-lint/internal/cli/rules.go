@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/rules"
+)
+
+func rulesCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "rules",
+		Usage: "list every rule, or print one rule's documentation",
+		UsageText: "journal-lint rules [CODE]\n\n" +
+			"Without CODE: every rule with its code, default severity and summary. Validity rules\n" +
+			"(fs/, syntax/, value/, semantic/, chain/) are always errors.\n\n" +
+			"Examples:\n   journal-lint rules\n   journal-lint rules chain/fork",
+		Action: func(c *ucli.Context) error {
+			w := c.App.Writer
+			switch c.NArg() {
+			case 0:
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "CODE\tSEVERITY\tSUMMARY")
+				for _, r := range rules.All() {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Code, r.DefaultSeverity, r.Summary)
+				}
+				return tw.Flush()
+			case 1:
+				r, ok := rules.Lookup(c.Args().First())
+				if !ok {
+					return usageErrorf("no rule %q (journal-lint rules lists them)", c.Args().First())
+				}
+				kind := "lint rule"
+				if r.Validity {
+					kind = "validity rule: always an error, cannot be turned off or ignored"
+				}
+				fmt.Fprintf(w, "%s (%s, default severity %s)\n\n%s\n\n%s\n", r.Code, kind, r.DefaultSeverity, r.Summary, r.Doc)
+				for _, o := range r.Options {
+					fmt.Fprintf(w, "\nOption %s (%s, default %s): %s\n", o.Name, o.Kind, o.Default, o.Summary)
+				}
+				return nil
+			}
+			return usageErrorf("rules takes at most one CODE")
+		},
+	}
+}

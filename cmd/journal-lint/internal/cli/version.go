@@ -1,0 +1,23 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+func versionCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "version",
+		Usage:     "print the journal-lint version",
+		UsageText: "journal-lint version\n\nExample:\n   journal-lint version",
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageErrorf("version takes no arguments")
+			}
+			fmt.Fprintf(c.App.Writer, "journal-lint %s (%s, %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,130 @@
+// Package check is the engine behind `journal-lint check`: it runs the one
+// validation path (package load) in collect-all mode, adds the lint rules of
+// package rules, and applies the configuration (severity overrides, rules
+// turned off, ignore entries). It never changes what is valid: validity
+// diagnostics pass through the configuration untouched.
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// Options control one check run.
+type Options struct {
+	// Root is the absolute, clean Journal root.
+	Root string
+	// Examples loads *.journal.example files as Journals too.
+	Examples bool
+	// Config is the effective configuration; nil means config.Default().
+	Config *config.Config
+	// Now is the current time for time rules; zero means time.Now().
+	Now time.Time
+}
+
+// Result is what a check found.
+type Result struct {
+	// Load is the loader's result (files, documents, accepted state).
+	Load *load.Result
+	// Diagnostics are every diagnostic after configuration, sorted by path,
+	// line, column and code.
+	Diagnostics diag.List
+	// Files, Artifacts and Revisions count the Journal files read, the
+	// artifacts and the accepted revisions.
+	Files, Artifacts, Revisions int
+
+	sources map[string][]byte
+}
+
+// Registry returns what config.Validate needs to know about the rules.
+func Registry() config.Registry {
+	var codes []string
+	opts := map[string]config.OptionSpec{}
+	for _, r := range rules.All() {
+		codes = append(codes, r.Code)
+		if len(r.Options) > 0 {
+			spec := config.OptionSpec{}
+			for _, o := range r.Options {
+				spec[o.Name] = config.OptionAny
+			}
+			opts[r.Code] = spec
+		}
+	}
+	codes = append(codes, config.UnusedIgnoreCode)
+	return config.Registry{Codes: codes, Options: opts}
+}
+
+// Run checks the tree under opts.Root. Its only error is a cancelled ctx or
+// an invalid rule option (which config validation normally catches first).
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	lr, err := load.Load(ctx, opts.Root, load.Options{Examples: opts.Examples})
+	if err != nil {
+		return nil, err
+	}
+	var docs []*syntax.Document
+	sources := make(map[string][]byte, len(lr.Files))
+	for _, f := range lr.Files {
+		if f.Doc != nil {
+			docs = append(docs, f.Doc)
+			sources[f.Path] = f.Doc.Src
+		}
+	}
+	var valid []*syntax.Document
+	for _, d := range docs {
+		if d.RevisionOK {
+			valid = append(valid, d)
+		}
+	}
+	rc := rules.RunConfig{
+		Now: opts.Now,
+		Enabled: func(code string) bool {
+			_, on := cfg.Severity(code, diag.Warning)
+			return on
+		},
+		Options: ruleOptions(cfg),
+	}
+	if err := rc.Validate(); err != nil {
+		return nil, fmt.Errorf("rule options: %w", err)
+	}
+	all := append(diag.List{}, lr.Diagnostics...)
+	all = append(all, rules.Run(docs, rules.TreeOf(valid), rc)...)
+	out, unused := config.Apply(cfg, all)
+	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
+	out.Sort()
+	return &Result{
+		Load:        lr,
+		Diagnostics: out,
+		Files:       len(lr.Files),
+		Artifacts:   lr.State.Artifacts(),
+		Revisions:   lr.State.RevisionCount(),
+		sources:     sources,
+	}, nil
+}
+
+// ruleOptions turns the configuration's options into the rules' raw texts.
+func ruleOptions(cfg *config.Config) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for code, ro := range cfg.Options {
+		m := map[string]string{}
+		for name, o := range ro.Values {
+			m[name] = fmt.Sprint(o.Value)
+		}
+		out[code] = m
+	}
+	return out
+}
+
+// Source returns the bytes of the file at root-relative path, or nil when
+// it was not read.
+func (r *Result) Source(path string) []byte { return r.sources[path] }
