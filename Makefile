@@ -1,0 +1,33 @@
+# journal-lint: common tasks. `make help` lists them.
+GO ?= go
+PKGS := ./...
+
+.PHONY: help test lint bench fuzz vectors build
+
+help:
+	@echo "make test     run every test with the race detector (what CI runs)"
+	@echo "make lint     gofmt check and go vet"
+	@echo "make bench    parser throughput, as-of queries, check on generated trees"
+	@echo "make fuzz     fuzz the parser (FUZZTIME, default 10m)"
+	@echo "make vectors  run the public vectors through journal-lint check"
+	@echo "make build    build bin/journal-lint"
+
+test:
+	$(GO) test -race -count=1 $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+FUZZTIME ?= 10m
+fuzz:
+	$(GO) test ./internal/syntax -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+vectors:
+	../shared/tools/check-vectors
+
+build:
+	$(GO) build -o bin/journal-lint ./cmd/journal-lint
