@@ -1,13 +1,13 @@
 // Package check is the engine behind `journal-lint check`: it runs the one
-// validation path (package load) in collect-all mode, adds the lint rules of
-// package rules, and applies the configuration (severity overrides, rules
-// turned off, ignore entries). It never changes what is valid: validity
-// diagnostics pass through the configuration untouched.
+// validation path (package load) in collect-all mode, then its analyzers
+// (the lint rules of package rules, and the others listed in [analyzers]),
+// and applies the configuration (severity overrides, rules turned off,
+// ignore entries). It never changes what is valid: validity diagnostics pass
+// through the configuration untouched.
 package check
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/config"
@@ -43,6 +43,26 @@ type Result struct {
 	sources map[string][]byte
 }
 
+// run is the state an analyzer sees: the options, the effective
+// configuration and the load result with its parsed documents.
+type run struct {
+	opts Options
+	cfg  *config.Config
+	load *load.Result
+	// docs are the parsed documents in load order (by path); valid are
+	// those whose text is a valid Journal.
+	docs, valid []*syntax.Document
+}
+
+// An analyzer adds diagnostics to a check after loading. Each lives in its
+// own file of this package.
+type analyzer func(ctx context.Context, r *run) (diag.List, error)
+
+// analyzers run in this order; their diagnostics are merged and sorted.
+var analyzers = []analyzer{
+	lintRules,
+}
+
 // Registry returns what config.Validate needs to know about the rules.
 func Registry() config.Registry {
 	var codes []string
@@ -61,8 +81,9 @@ func Registry() config.Registry {
 	return config.Registry{Codes: codes, Options: opts}
 }
 
-// Run checks the tree under opts.Root. Its only error is a cancelled ctx or
-// an invalid rule option (which config validation normally catches first).
+// Run checks the tree under opts.Root. Its errors are a cancelled ctx or an
+// analyzer that could not run (such as an invalid rule option, which config
+// validation normally catches first).
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -72,33 +93,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var docs []*syntax.Document
+	r := &run{opts: opts, cfg: cfg, load: lr}
 	sources := make(map[string][]byte, len(lr.Files))
 	for _, f := range lr.Files {
 		if f.Doc != nil {
-			docs = append(docs, f.Doc)
+			r.docs = append(r.docs, f.Doc)
 			sources[f.Path] = f.Doc.Src
+			if f.Doc.RevisionOK {
+				r.valid = append(r.valid, f.Doc)
+			}
 		}
-	}
-	var valid []*syntax.Document
-	for _, d := range docs {
-		if d.RevisionOK {
-			valid = append(valid, d)
-		}
-	}
-	rc := rules.RunConfig{
-		Now: opts.Now,
-		Enabled: func(code string) bool {
-			_, on := cfg.Severity(code, diag.Warning)
-			return on
-		},
-		Options: ruleOptions(cfg),
-	}
-	if err := rc.Validate(); err != nil {
-		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all := append(diag.List{}, lr.Diagnostics...)
-	all = append(all, rules.Run(docs, rules.TreeOf(valid), rc)...)
+	for _, a := range analyzers {
+		ds, err := a(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ds...)
+	}
 	out, unused := config.Apply(cfg, all)
 	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
 	out.Sort()
@@ -110,19 +123,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Revisions:   lr.State.RevisionCount(),
 		sources:     sources,
 	}, nil
-}
-
-// ruleOptions turns the configuration's options into the rules' raw texts.
-func ruleOptions(cfg *config.Config) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for code, ro := range cfg.Options {
-		m := map[string]string{}
-		for name, o := range ro.Values {
-			m[name] = fmt.Sprint(o.Value)
-		}
-		out[code] = m
-	}
-	return out
 }
 
 // Source returns the bytes of the file at root-relative path, or nil when
