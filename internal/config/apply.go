@@ -1,0 +1,120 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// compiledIgnore is an ignore entry with its patterns compiled.
+type compiledIgnore struct {
+	code, path *regexp.Regexp // path nil: every path
+	ok         bool
+}
+
+// compile compiles e's patterns; ok is false when one is malformed (only
+// possible for entries built in code), and such an entry matches nothing.
+func compile(e IgnoreEntry) compiledIgnore {
+	code, err := compileCodeGlob(e.Code)
+	if err != nil {
+		return compiledIgnore{}
+	}
+	c := compiledIgnore{code: code, ok: true}
+	if e.Path != "" {
+		if c.path, err = compilePathGlob(e.Path); err != nil {
+			return compiledIgnore{}
+		}
+	}
+	return c
+}
+
+// matches reports whether d is suppressed by c.
+func (c compiledIgnore) matches(d diag.Diagnostic) bool {
+	return c.ok && c.code.MatchString(d.Code) && (c.path == nil || c.path.MatchString(d.Path))
+}
+
+// Matches reports whether the entry suppresses d (ignoring that validity
+// codes are never suppressed; [Apply] takes care of that).
+func (e IgnoreEntry) Matches(d diag.Diagnostic) bool { return compile(e).matches(d) }
+
+// Apply applies cfg to ds and returns the diagnostics that remain, in their
+// order, and the ignore entries that matched nothing, in file order. ds is
+// not modified.
+//
+// For a diagnostic whose code is not a validity code: a rule set to off
+// drops it; a rule set to a severity changes its severity; otherwise, an
+// ignore entry whose code pattern matches its code and whose path pattern
+// matches its path drops it. Every matching entry counts as used. A
+// diagnostic dropped by off never reaches the ignore entries, so an entry
+// that only covers a rule that is off is reported as unused. Diagnostics
+// with validity codes pass through untouched. A nil cfg changes nothing.
+func Apply(cfg *Config, ds diag.List) (out diag.List, unused []IgnoreEntry) {
+	if cfg == nil {
+		return append(diag.List(nil), ds...), nil
+	}
+	ignores := make([]compiledIgnore, len(cfg.Ignore))
+	for i, e := range cfg.Ignore {
+		ignores[i] = compile(e)
+	}
+	used := make([]bool, len(cfg.Ignore))
+	out = make(diag.List, 0, len(ds))
+	for _, d := range ds {
+		if diag.IsValidity(d.Code) {
+			out = append(out, d)
+			continue
+		}
+		sev, on := cfg.Severity(d.Code, d.Severity)
+		if !on {
+			continue
+		}
+		d.Severity = sev
+		drop := false
+		for i, c := range ignores {
+			if c.matches(d) {
+				used[i], drop = true, true
+			}
+		}
+		if !drop {
+			out = append(out, d)
+		}
+	}
+	for i, e := range cfg.Ignore {
+		if !used[i] {
+			unused = append(unused, e)
+		}
+	}
+	return out, unused
+}
+
+// UnusedIgnoreDiagnostics returns one [UnusedIgnoreCode] warning per entry of
+// unused (as returned by [Apply]). Path is the configuration file as given
+// to [Load] (cfg.Source) and Range the entry's position; the message names
+// the entry's code and path patterns. A rules override for
+// config/unused-ignore applies: off returns nothing.
+func UnusedIgnoreDiagnostics(cfg *Config, unused []IgnoreEntry) diag.List {
+	sev, on := cfg.Severity(UnusedIgnoreCode, diag.Warning)
+	if !on || len(unused) == 0 {
+		return nil
+	}
+	var src string
+	if cfg != nil {
+		src = cfg.Source
+	}
+	out := make(diag.List, 0, len(unused))
+	for _, e := range unused {
+		where := "any path"
+		if e.Path != "" {
+			where = fmt.Sprintf("path %q", e.Path)
+		}
+		out = append(out, diag.Diagnostic{
+			Code:     UnusedIgnoreCode,
+			Severity: sev,
+			Message:  fmt.Sprintf("ignore entry for code %q and %s matched no diagnostic", e.Code, where),
+			Path:     src,
+			Range:    e.Pos.Range(),
+			Help:     "remove the entry, or fix its code or path pattern",
+		})
+	}
+	return out
+}

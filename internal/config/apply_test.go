@@ -1,0 +1,173 @@
+package config
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+const applyConfig = `rules:
+  style/crlf: off
+  license/noassertion: error
+  history/release-license-changed: info
+ignore:
+  - code: style/trailing-whitespace
+    path: "legacy/**"
+    reason: imported as-is from the old registry
+  - code: "time/*"
+    path: "**/*.example"
+    reason: examples are fixed in time
+  - code: style/tabs
+    reason: never matches anything
+  - code: style/crlf
+    reason: redundant, the rule is off
+  - code: "*/*"
+    path: "quarantine/**"
+    reason: being rewritten
+`
+
+// d builds a diagnostic for the tests.
+func d(code string, sev diag.Severity, path string) diag.Diagnostic {
+	return diag.Diagnostic{Code: code, Severity: sev, Path: path, Message: code + " at " + path}
+}
+
+// brief renders diagnostics as "code severity path" for comparison.
+func brief(ds diag.List) []string {
+	var out []string
+	for _, x := range ds {
+		out = append(out, x.Code+" "+x.Severity.String()+" "+x.Path)
+	}
+	return out
+}
+
+func TestApply(t *testing.T) {
+	cfg, err := Parse("conf/.journal-lint.yaml", []byte(applyConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := diag.List{
+		d("style/crlf", diag.Warning, "a/1.journal"),                      // off: dropped
+		d("license/noassertion", diag.Warning, "a/1.journal"),             // raised to error
+		d("history/release-license-changed", diag.Warning, "a/2.journal"), // lowered to info
+		d("style/trailing-whitespace", diag.Warning, "legacy/x/1.journal"),
+		d("style/trailing-whitespace", diag.Warning, "new/1.journal"), // path does not match
+		d("time/future-version", diag.Warning, "a/3.journal.example"),
+		d("time/future-version", diag.Warning, "a/3.journal"),
+		d("syntax/encoding", diag.Error, "quarantine/1.journal"), // validity: never ignored
+		d("value/license", diag.Error, "legacy/x/1.journal"),
+		d("style/other", diag.Info, "quarantine/2.journal"),
+		d("style/other", diag.Info, ""), // the root: "**" patterns still need a path
+	}
+	orig := slices.Clone(in)
+	out, unused := Apply(cfg, in)
+	want := []string{
+		"license/noassertion error a/1.journal",
+		"history/release-license-changed info a/2.journal",
+		"style/trailing-whitespace warning new/1.journal",
+		"time/future-version warning a/3.journal",
+		"syntax/encoding error quarantine/1.journal",
+		"value/license error legacy/x/1.journal",
+		"style/other info ",
+	}
+	if got := brief(out); !slices.Equal(got, want) {
+		t.Errorf("Apply:\n got %q\nwant %q", got, want)
+	}
+	if !slices.EqualFunc(in, orig, func(a, b diag.Diagnostic) bool { return a.Code == b.Code && a.Severity == b.Severity }) {
+		t.Error("Apply modified its input")
+	}
+	var codes []string
+	for _, e := range unused {
+		codes = append(codes, e.Code)
+	}
+	if !slices.Equal(codes, []string{"style/tabs", "style/crlf"}) {
+		t.Errorf("unused = %q", codes)
+	}
+
+	ds := UnusedIgnoreDiagnostics(cfg, unused)
+	if len(ds) != 2 {
+		t.Fatalf("UnusedIgnoreDiagnostics: %v", ds)
+	}
+	u := ds[0]
+	if u.Code != UnusedIgnoreCode || u.Severity != diag.Warning || u.Path != "conf/.journal-lint.yaml" ||
+		u.Range.Start.Line != 12 || u.Range.Start.Column != 5 ||
+		!strings.Contains(u.Message, `"style/tabs"`) || !strings.Contains(u.Message, "any path") {
+		t.Errorf("unused diagnostic = %+v", u)
+	}
+	if got := u.String(); got != `conf/.journal-lint.yaml:12:5: warning: ignore entry for code "style/tabs" and any path matched no diagnostic [config/unused-ignore]` {
+		t.Errorf("String() = %s", got)
+	}
+}
+
+func TestUnusedIgnoreNamesPath(t *testing.T) {
+	cfg, err := Parse("c.yaml", []byte("ignore:\n  - code: style/x\n    path: old/**\n    reason: r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unused := Apply(cfg, nil)
+	ds := UnusedIgnoreDiagnostics(cfg, unused)
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, `code "style/x" and path "old/**"`) || ds[0].Range.Start.Line != 2 {
+		t.Errorf("got %v", ds)
+	}
+	// The warning itself obeys rules.
+	cfg.Rules[UnusedIgnoreCode] = Rule{Code: UnusedIgnoreCode, Level: LevelError}
+	if ds := UnusedIgnoreDiagnostics(cfg, unused); len(ds) != 1 || ds[0].Severity != diag.Error {
+		t.Errorf("override to error: %v", ds)
+	}
+	cfg.Rules[UnusedIgnoreCode] = Rule{Code: UnusedIgnoreCode, Level: LevelOff}
+	if ds := UnusedIgnoreDiagnostics(cfg, unused); ds != nil {
+		t.Errorf("off: %v", ds)
+	}
+}
+
+func TestApplyProtectsValidity(t *testing.T) {
+	// Load refuses these, but a configuration built in code must not get
+	// around the protection either.
+	cfg := Default()
+	cfg.Rules["syntax/encoding"] = Rule{Code: "syntax/encoding", Level: LevelOff}
+	cfg.Rules["chain/fork"] = Rule{Code: "chain/fork", Level: LevelInfo}
+	cfg.Ignore = []IgnoreEntry{
+		{Code: "fs/*", Reason: "no"},
+		{Code: "*/*", Path: "**", Reason: "everything"},
+	}
+	in := diag.List{
+		d("syntax/encoding", diag.Error, "a/1.journal"),
+		d("chain/fork", diag.Error, "a/2.journal"),
+		d("fs/unexpected-entry", diag.Error, "junk"),
+		d("style/crlf", diag.Warning, "a/1.journal"),
+	}
+	out, unused := Apply(cfg, in)
+	want := []string{
+		"syntax/encoding error a/1.journal",
+		"chain/fork error a/2.journal",
+		"fs/unexpected-entry error junk",
+	}
+	if got := brief(out); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if len(unused) != 1 || unused[0].Code != "fs/*" {
+		t.Errorf("unused = %+v", unused)
+	}
+}
+
+func TestApplyNilConfig(t *testing.T) {
+	in := diag.List{d("style/crlf", diag.Warning, "a")}
+	out, unused := Apply(nil, in)
+	if len(out) != 1 || unused != nil {
+		t.Errorf("Apply(nil) = %v, %v", out, unused)
+	}
+	if UnusedIgnoreDiagnostics(nil, nil) != nil {
+		t.Error("UnusedIgnoreDiagnostics(nil, nil) not nil")
+	}
+}
+
+func TestIgnoreEntryMatches(t *testing.T) {
+	e := IgnoreEntry{Code: "style/*", Path: "legacy/**"}
+	if !e.Matches(d("style/crlf", diag.Warning, "legacy/a/b")) || e.Matches(d("style/crlf", diag.Warning, "other/a")) {
+		t.Error("Matches")
+	}
+	if (IgnoreEntry{Code: "not a code"}).Matches(d("style/crlf", diag.Warning, "")) {
+		t.Error("a malformed entry matched")
+	}
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is one problem in a configuration file, at a line and column of it.
+type Error struct {
+	// File is the configuration file's path as given to [Load] or [Parse].
+	File string
+	// Line is 1-based; 0 means the problem is about the whole file.
+	Line int
+	// Column is 1-based; 0 means unknown (YAML syntax errors report lines only).
+	Column int
+	// Msg describes the problem: a lowercase sentence without a final period.
+	Msg string
+	// Err is the underlying cause, such as a file system error; usually nil.
+	Err error
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Error returns "file:line:col: msg", leaving out the parts that are unknown.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(":")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "%d:", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, "%d:", e.Column)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString(" ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ErrorList is every problem found in one configuration file, in the order
+// of the file. [Load], [Parse], [Validate] and [ValidateOptions] return one
+// when anything is wrong.
+type ErrorList []*Error
+
+// Error returns the problems, one per line.
+func (l ErrorList) Error() string {
+	s := make([]string, len(l))
+	for i, e := range l {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// Unwrap returns the problems, so that errors.As finds an [*Error].
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Err returns l as an error, or nil when l is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// suggest returns the candidate nearest to s by edit distance when it is
+// near enough to be a plausible typo, or the one candidate that s is a
+// prefix of (an abbreviation such as "warn"), or "".
+func suggest(s string, candidates []string) string {
+	var prefixed []string
+	for _, c := range candidates {
+		if s != "" && strings.HasPrefix(c, s) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := max(2, len(s)/3)
+	if bestD < 0 || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,162 @@
+package config
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// OptionKind is the type of value a rule option takes.
+type OptionKind int
+
+// The option kinds.
+const (
+	// OptionAny accepts any YAML value.
+	OptionAny OptionKind = iota
+	// OptionString accepts a string.
+	OptionString
+	// OptionInt accepts an integer.
+	OptionInt
+	// OptionBool accepts true or false.
+	OptionBool
+	// OptionDuration accepts a Go duration string such as "48h".
+	OptionDuration
+)
+
+// OptionSpec maps the option names of one rule to their kinds.
+type OptionSpec map[string]OptionKind
+
+// Registry is what [Validate] needs to know about the rules, which this
+// package cannot know itself.
+type Registry struct {
+	// Known reports whether code exists. Nil means "is listed in Codes".
+	Known func(code string) bool
+	// Codes lists every known code. Code globs in ignore entries must match
+	// at least one of them, and they feed "did you mean" suggestions. When
+	// it is empty, code globs are not checked.
+	Codes []string
+	// Options gives the options each code accepts; a known code absent from
+	// it takes no options. A nil Options skips the check of option names and
+	// values.
+	Options map[string]OptionSpec
+}
+
+// known reports whether code exists in r; this package's own codes always do.
+func (r Registry) known(code string) bool {
+	if slices.Contains(Codes(), code) {
+		return true
+	}
+	if r.Known != nil {
+		return r.Known(code)
+	}
+	return slices.Contains(r.Codes, code)
+}
+
+// Validate checks cfg against the rule registry: every code in rules,
+// options and ignore must be known, every code glob in ignore must match at
+// least one known code, and (when reg.Options is set) every option must be
+// one its rule accepts, with a value of the right kind. It returns an
+// [ErrorList] in file order, or nil.
+func Validate(cfg *Config, reg Registry) error {
+	if cfg == nil {
+		return nil
+	}
+	var errs ErrorList
+	all := append(slices.Clone(reg.Codes), Codes()...)
+	unknown := func(p Position, where, code string) {
+		msg := fmt.Sprintf("%s: unknown rule code %q", where, code)
+		if s := suggest(code, all); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		errs = append(errs, cfg.errorAt(p, "%s", msg))
+	}
+	for _, r := range cfg.Rules {
+		if !reg.known(r.Code) {
+			unknown(r.Pos, "rules", r.Code)
+		}
+	}
+	for _, o := range cfg.Options {
+		if !reg.known(o.Code) {
+			unknown(o.Pos, "options", o.Code)
+			continue
+		}
+		if reg.Options != nil {
+			errs = append(errs, checkOptions(cfg, o, reg.Options[o.Code])...)
+		}
+	}
+	for _, e := range cfg.Ignore {
+		p := e.CodePos
+		if !hasMeta(e.Code) {
+			if !reg.known(e.Code) {
+				unknown(p, "ignore", e.Code)
+			}
+			continue
+		}
+		if len(all) == len(Codes()) {
+			continue // no list to check globs against
+		}
+		re, err := compileCodeGlob(e.Code)
+		if err != nil {
+			continue // reported by Load
+		}
+		if !slices.ContainsFunc(all, re.MatchString) {
+			errs = append(errs, cfg.errorAt(p, "ignore: code glob %q matches no known rule code", e.Code))
+		}
+	}
+	sortErrors(errs)
+	return errs.Err()
+}
+
+// checkOptions checks the options of one rule against its spec.
+func checkOptions(cfg *Config, o RuleOptions, spec OptionSpec) ErrorList {
+	var errs ErrorList
+	names := make([]string, 0, len(spec))
+	for n := range spec {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, v := range o.Values {
+		kind, ok := spec[v.Name]
+		if !ok {
+			msg := fmt.Sprintf("rule %s takes no options", o.Code)
+			if len(names) > 0 {
+				msg = fmt.Sprintf("unknown option %q of rule %s (allowed: %s)", v.Name, o.Code, strings.Join(names, ", "))
+				if s := suggest(v.Name, names); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+			}
+			errs = append(errs, cfg.errorAt(v.NamePos, "%s", msg))
+			continue
+		}
+		var err error
+		switch kind {
+		case OptionString:
+			_, err = v.String()
+		case OptionInt:
+			_, err = v.Int()
+		case OptionBool:
+			_, err = v.Bool()
+		case OptionDuration:
+			var d time.Duration
+			if d, err = v.Duration(); err == nil && d <= 0 {
+				err = cfg.errorAt(v.Pos, "option %s: must be a positive duration", v.Name)
+			}
+		}
+		if err != nil {
+			e := err.(*Error)
+			e.Msg = o.Code + ": " + e.Msg
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}
+
+// sortErrors orders errs by line and column.
+func sortErrors(errs ErrorList) {
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Msg, b.Msg))
+	})
+}
