@@ -115,7 +115,7 @@ type Want struct {
 }
 
 var (
-	wantLine  = regexp.MustCompile(`^\s*#\s*want(\s+here)?\s+(.*)$`)
+	wantLine  = regexp.MustCompile(`^\s*#\s*want\b(.*)$`)
 	wantToken = regexp.MustCompile("^\\s*(?:(\\d+)(?:-(\\d+))?\\s+)?(\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)")
 )
 
@@ -139,7 +139,14 @@ func ParseWants(src []byte) ([]Want, error) {
 			pending = nil
 			continue
 		}
-		here, rest := m[1] != "", m[2]
+		rest := strings.TrimSpace(m[1])
+		here := rest == "here" || strings.HasPrefix(rest, "here ")
+		if here {
+			rest = strings.TrimPrefix(rest, "here")
+		}
+		if strings.TrimSpace(rest) == "" {
+			return nil, fmt.Errorf("line %d: want comment without an expectation", n)
+		}
 		for strings.TrimSpace(rest) != "" {
 			t := wantToken.FindStringSubmatch(rest)
 			if t == nil {
