@@ -324,7 +324,7 @@ func TestStepSummaryEscapesAndCaps(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{
-		`| error | p\|q | a\`+"`"+`b | pipe \| star \* \<b\>bold\</b\><br>line |`,
+		`| error | p\|q | a\` + "`" + `b | pipe \| star \* \<b\>bold\</b\><br>line |`,
 		"… and 6 more not shown.",
 	} {
 		if !strings.Contains(out, want) {
@@ -398,7 +398,9 @@ func TestFingerprintsDistinctAndOverride(t *testing.T) {
 	if again := Fingerprints(r); !cmp.Equal(fps, again) {
 		t.Error("Fingerprints is not deterministic")
 	}
-	var doc struct{ Diagnostics []struct{ Fingerprint string } }
+	var doc struct {
+		Diagnostics []struct{ Fingerprint string }
+	}
 	if err := json.Unmarshal(render(t, JSON, r, Options{}), &doc); err != nil {
 		t.Fatal(err)
 	}
