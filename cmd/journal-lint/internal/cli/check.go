@@ -181,10 +181,5 @@ func ruleInfo(code string) (render.RuleInfo, bool) {
 		return render.RuleInfo{}, false
 	}
 	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.Doc,
-		HelpURI: informationURI + "/blob/main/docs/rules.md#" + anchor(r.Code)}, true
-}
-
-// anchor is the Markdown heading anchor of a rule code in docs/rules.md.
-func anchor(code string) string {
-	return strings.NewReplacer("/", "", ".", "").Replace(code)
+		HelpURI: informationURI + "/blob/main/docs/rules.md#" + rules.Anchor(r.Code)}, true
 }
