@@ -44,10 +44,19 @@ const (
 	// renamed or removed.
 	JSON
 	// SARIF is SARIF 2.1.0 for code-scanning tools such as GitHub code
-	// scanning.
+	// scanning. Regions carry startLine/startColumn, the exclusive
+	// endLine/endColumn of SARIF (the same convention as diag.Range), and
+	// byteOffset/byteLength rather than charOffset/charLength, since our
+	// offsets count bytes. A diagnostic about the root itself has no
+	// locations, which SARIF allows; note that GitHub code scanning refuses
+	// a whole upload that holds such a result ("expected at least one
+	// location").
 	SARIF
 	// GitHub is GitHub Actions workflow commands (::error, ::warning,
-	// ::notice) that become annotations on a workflow run.
+	// ::notice) that become annotations on a workflow run. col and
+	// endColumn are written only for a range on one line, as GitHub
+	// requires; endColumn is the exclusive end column of the range (GitHub
+	// does not document which it expects).
 	GitHub
 )
 
