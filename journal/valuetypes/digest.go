@@ -1,0 +1,113 @@
+package valuetypes
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// digestPrefix starts every digest (format spec §4).
+const digestPrefix = "sha256:"
+
+// Digest is a SHA-256 digest written "sha256:" + 64 lowercase hex digits
+// (format spec §4 "digest"; §1 defines the revision digest, used by
+// PREDECESSOR and CONTENT). The zero value is the absent digest; it differs
+// from the (valid) digest whose 32 bytes are all zero.
+type Digest struct {
+	sum [32]byte
+	ok  bool
+}
+
+// ParseDigest parses s as a digest (format spec §4): exactly "sha256:"
+// followed by 64 lowercase hexadecimal digits (0-9, a-f). It returns the
+// Digest, or a *SyntaxError of Kind "digest" whose Offset is the first bad
+// byte (the first differing byte of a wrong prefix, 71 for trailing bytes, len(s) when too short).
+func ParseDigest(s string) (Digest, error) {
+	fail := func(reason string, off int) (Digest, error) {
+		return Digest{}, synErr(KindDigest, s, reason, off)
+	}
+	const n = len(digestPrefix) + 2*sha256.Size
+	for i := 0; i < len(digestPrefix); i++ {
+		if i >= len(s) || s[i] != digestPrefix[i] {
+			return fail("must start with sha256:", i)
+		}
+	}
+	for i := len(digestPrefix); i < len(s) && i < n; i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'F' {
+			return fail("hex digits must be lowercase", i)
+		}
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return fail("expected a hex digit", i)
+		}
+	}
+	if len(s) < n {
+		return fail("expected 64 hex digits", len(s))
+	}
+	if len(s) > n {
+		return fail("more than 64 hex digits", n)
+	}
+	var d Digest
+	if _, err := hex.Decode(d.sum[:], []byte(s[len(digestPrefix):])); err != nil {
+		return fail("expected a hex digit", -1) // unreachable: checked above
+	}
+	d.ok = true
+	return d, nil
+}
+
+// DigestOf returns the SHA-256 digest of exactly the bytes b (format spec §1:
+// nothing is normalised first). It never fails.
+func DigestOf(b []byte) Digest { return Digest{sum: sha256.Sum256(b), ok: true} }
+
+// DigestFromSum returns the Digest whose 32 bytes are sum.
+func DigestFromSum(sum [32]byte) Digest { return Digest{sum: sum, ok: true} }
+
+// String returns "sha256:" + 64 lowercase hex digits, or "" for the zero
+// Digest.
+func (d Digest) String() string {
+	if !d.ok {
+		return ""
+	}
+	return digestPrefix + hex.EncodeToString(d.sum[:])
+}
+
+// IsZero reports whether d is the zero (absent) Digest.
+func (d Digest) IsZero() bool { return !d.ok }
+
+// Sum returns the 32 digest bytes (all zero for the zero Digest).
+func (d Digest) Sum() [32]byte { return d.sum }
+
+// Equal reports whether d and o are the same digest (same as d == o).
+func (d Digest) Equal(o Digest) bool { return d == o }
+
+// Compare returns -1, 0 or +1 comparing the digest bytes (which is the byte
+// order of the text); the zero Digest sorts first.
+func (d Digest) Compare(o Digest) int {
+	if d.ok != o.ok {
+		if !d.ok {
+			return -1
+		}
+		return 1
+	}
+	return bytes.Compare(d.sum[:], o.sum[:])
+}
+
+// MarshalText implements encoding.TextMarshaler: the canonical text, or
+// empty text for the zero Digest. It never fails.
+func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: empty text gives the
+// zero Digest, anything else is parsed with ParseDigest. On error d is
+// unchanged and the *SyntaxError is returned.
+func (d *Digest) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*d = Digest{}
+		return nil
+	}
+	v, err := ParseDigest(string(text))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
