@@ -146,8 +146,10 @@ func TestSARIFContent(t *testing.T) {
 		if want := map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "note"}[dg.Severity]; res.Level != want {
 			t.Errorf("result %d: level %q, want %q", i, res.Level, want)
 		}
-		if (dg.Path == "") != (len(res.Locations) == 0) {
-			t.Errorf("result %d: path %q but %d locations", i, dg.Path, len(res.Locations))
+		if len(res.Locations) != 1 {
+			t.Errorf("result %d: %d locations; code scanning needs exactly one", i, len(res.Locations))
+		} else if dg.Path == "" && !strings.Contains(string(res.Locations[0]), `"./"`) {
+			t.Errorf("result %d: a root diagnostic points at %s, want the root \"./\"", i, res.Locations[0])
 		}
 		if len(res.RelatedLocations) != len(dg.Related) {
 			t.Errorf("result %d: %d related locations, want %d", i, len(res.RelatedLocations), len(dg.Related))

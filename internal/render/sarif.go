@@ -193,9 +193,13 @@ func sarifRegionOf(rg diag.Range) *sarifRegion {
 
 // sarifPhysical returns the physical location of path and rg, or nil for the
 // root itself.
+// sarifPhysical returns the location of path and range rg. A diagnostic
+// about the root itself (no path) points at the root directory, "./" under
+// the ROOT base: GitHub code scanning rejects a whole upload when one result
+// has no location.
 func sarifPhysical(path string, rg diag.Range) *sarifPhysicalLocation {
 	if path == "" {
-		return nil
+		return &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLoc{URI: "./", URIBaseID: SARIFRootBaseID}}
 	}
 	return &sarifPhysicalLocation{
 		ArtifactLocation: sarifArtifactLoc{URI: relURI(path), URIBaseID: SARIFRootBaseID},
