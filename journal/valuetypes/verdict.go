@@ -15,11 +15,11 @@ type Verdict int
 const (
 	// VerdictInvalid is the zero value: no verdict.
 	VerdictInvalid Verdict = iota
-	// Allow: the release may be used.
+	// Allow means the release may be used.
 	Allow
-	// Deprecated: the release may be used but should be replaced.
+	// Deprecated means the release may still be used but should be replaced.
 	Deprecated
-	// Deny: the release must not be used.
+	// Deny means the release must not be used.
 	Deny
 )
 
