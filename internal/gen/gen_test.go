@@ -1,0 +1,151 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+)
+
+func loadTree(t *testing.T, root string, examples bool) *load.Result {
+	t.Helper()
+	res, err := load.Load(context.Background(), root, load.Options{Examples: examples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	a, err := Generate(Options{Files: 40, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Generate(Options{Files: 40, Seed: 9})
+	c, _ := Generate(Options{Files: 40, Seed: 10})
+	if len(a.Files) != 40 {
+		t.Fatalf("got %d files, want 40", len(a.Files))
+	}
+	same := func(x, y *Tree) bool {
+		return slices.EqualFunc(x.Files, y.Files, func(f, g File) bool { return f.Path == g.Path && bytes.Equal(f.Data, g.Data) })
+	}
+	if !same(a, b) {
+		t.Error("equal options gave different trees")
+	}
+	if same(a, c) {
+		t.Error("different seeds gave the same tree")
+	}
+	if _, err := Generate(Options{}); err == nil {
+		t.Error("Files 0 accepted")
+	}
+}
+
+// TestGeneratedTreesAreValidAndRealistic loads generated trees of many
+// sizes through the one validation path.
+func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := range uint64(30) {
+		files := 1 + int(seed%12)
+		if seed == 29 {
+			files = 300
+		}
+		root := t.TempDir()
+		tr, err := Write(root, Options{Files: files, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := loadTree(t, root, false)
+		if !res.Valid() {
+			t.Fatalf("seed %d: generated tree is invalid: %v", seed, res.Diagnostics)
+		}
+		if got := res.State.RevisionCount(); got != files {
+			t.Errorf("seed %d: %d revisions accepted, want %d", seed, got, files)
+		}
+		if res.State.Artifacts() != tr.Artifacts {
+			t.Errorf("seed %d: %d artifacts, generator says %d", seed, res.State.Artifacts(), tr.Artifacts)
+		}
+		if files >= 3 && tr.Artifacts < 2 {
+			t.Errorf("seed %d: %d files in one artifact; want two for cross-artifact faults", seed, files)
+		}
+		for _, f := range tr.Files {
+			for _, kw := range []string{"PREDECESSOR ", "DEPENDS ", "EXCLUDES ", "PREFERS ", "POLICY ", "PUBLISHED ", "INFO ", ",[", " OR ", "\r\n"} {
+				if bytes.Contains(f.Data, []byte(kw)) {
+					seen[kw] = true
+				}
+			}
+		}
+	}
+	for _, kw := range []string{"PREDECESSOR ", "DEPENDS ", "EXCLUDES ", "PREFERS ", "POLICY ", "PUBLISHED ", "INFO ", ",[", " OR "} {
+		if !seen[kw] {
+			t.Errorf("no generated tree uses %q", strings.TrimSpace(kw))
+		}
+	}
+}
+
+// TestInjectEveryCode injects each fault into small trees and checks that
+// the loader reports its code as an error.
+func TestInjectEveryCode(t *testing.T) {
+	for _, code := range Codes() {
+		t.Run(code, func(t *testing.T) {
+			expressed := false
+			for seed := range uint64(6) {
+				root := filepath.Join(t.TempDir(), "root")
+				if _, err := Write(root, Options{Files: 3 + int(seed), Seed: seed}); err != nil {
+					t.Fatal(err)
+				}
+				f, err := Inject(root, code, seed)
+				if errors.Is(err, ErrNotExpressible) {
+					t.Skip(err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Cleanup != nil {
+					t.Cleanup(func() { f.Cleanup() })
+				}
+				expressed = true
+				if f.Code != code {
+					t.Fatalf("Inject(%s) says %s", code, f.Code)
+				}
+				res := loadTree(t, root, f.Examples)
+				if !slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool {
+					return d.Code == code && d.Severity == diag.Error && (f.Path == "" || d.Path == f.Path)
+				}) {
+					t.Errorf("seed %d: injected %s (%s at %q); the loader reported %v", seed, code, f.Note, f.Path, res.Diagnostics)
+				}
+			}
+			if !expressed {
+				t.Error("never expressed")
+			}
+		})
+	}
+}
+
+func TestInjectUnknownCode(t *testing.T) {
+	if _, err := Inject(t.TempDir(), "chain/nonsense", 1); err == nil || errors.Is(err, ErrNotExpressible) {
+		t.Errorf("got %v, want an unknown-code error", err)
+	}
+}
+
+func TestMutateChangesOneFile(t *testing.T) {
+	root := t.TempDir()
+	tr, err := Write(root, Options{Files: 5, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(20) {
+		path, err := Mutate(root, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(tr.Files, func(f File) bool { return f.Path == path }) {
+			t.Errorf("Mutate named %q, not a file of the tree", path)
+		}
+	}
+}
