@@ -40,17 +40,17 @@ type fault func(t *tree, r *rand.Rand) (Fault, error)
 // faults maps every validity code of format spec §8 (and syntax/empty,
 // which this project adds) to its injector.
 var faults = map[string]fault{
-	"fs/root-missing":         rootMissing,
-	"fs/root-not-directory":   rootNotDirectory,
-	"fs/root-unreadable":      rootUnreadable,
-	"fs/unexpected-entry":     unexpectedEntry,
-	"fs/bad-filename":         badFilename,
-	"fs/filename-mismatch":    filenameMismatch,
-	"fs/directory-mismatch":   directoryMismatch,
-	"fs/unreadable-file":      unreadableFile,
-	"fs/too-large":            tooLarge,
-	"syntax/encoding":         encoding,
-	"syntax/line-ending":      lineEnding,
+	"fs/root-missing":       rootMissing,
+	"fs/root-not-directory": rootNotDirectory,
+	"fs/root-unreadable":    rootUnreadable,
+	"fs/unexpected-entry":   unexpectedEntry,
+	"fs/bad-filename":       badFilename,
+	"fs/filename-mismatch":  filenameMismatch,
+	"fs/directory-mismatch": directoryMismatch,
+	"fs/unreadable-file":    unreadableFile,
+	"fs/too-large":          tooLarge,
+	"syntax/encoding":       encoding,
+	"syntax/line-ending":    lineEnding,
 	"syntax/unknown-directive": func(t *tree, r *rand.Rand) (Fault, error) {
 		return t.edit(r, "syntax/unknown-directive", func(f *jfile) string {
 			if i := f.release(r); i >= 0 && r.IntN(2) == 0 {
