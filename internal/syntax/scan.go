@@ -42,18 +42,18 @@ type parser struct {
 	bad       []span
 
 	// every terminator, for the LF/CRLF consistency check
-	nLF, nCRLF     int
-	lfAt, crlfAt   []int // first terminator offsets of each style (bounded)
-	firstTermCRLF  bool
-	sawTerminator  bool
-	nonBlankLines  int
-	dirSlab        []Directive
-	argSlab        []Arg
-	state          state
-	decodeScratch  []byte
-	firstRelease   *Directive
-	maxHeader      *Directive // header directive of the highest order seen so far
-	releaseStarted bool
+	nLF, nCRLF    int
+	lfAt, crlfAt  []int // first terminator offsets of each style (bounded)
+	firstTermCRLF bool
+	sawTerminator bool
+	nonBlankLines int
+	dirSlab       []Directive
+	argSlab       []Arg
+	state         state
+	decodeScratch []byte
+	firstRelease  *Directive
+	maxHeader     *Directive // header directive of the highest order seen so far
+	chunk         int        // slab size: about the number of lines, 16 to 4096
 }
 
 // blank reports whether c is white space inside a line (format spec §2).
@@ -125,6 +125,9 @@ func (p *parser) scanLines() {
 			"save the file as UTF-8 without a byte-order mark")
 		start = 3
 	}
+	lines := bytes.Count(src, []byte{'\n'}) + 1
+	p.chunk = min(max(lines, 16), 4096)
+	p.doc.Directives = make([]*Directive, 0, lines)
 	ls := 0
 	for line := 1; ls < n; line++ {
 		le, next := n, n
@@ -307,7 +310,7 @@ func (p *parser) overlapsBad(start, end int) bool {
 // newDirective returns a fresh directive from the slab.
 func (p *parser) newDirective() *Directive {
 	if len(p.dirSlab) == 0 {
-		p.dirSlab = make([]Directive, 256)
+		p.dirSlab = make([]Directive, p.chunk)
 	}
 	d := &p.dirSlab[0]
 	p.dirSlab = p.dirSlab[1:]
@@ -351,7 +354,7 @@ func (p *parser) directiveLine(cs, ce int) {
 	p.doc.Directives = append(p.doc.Directives, d)
 
 	if len(p.argSlab) < 8 {
-		p.argSlab = make([]Arg, 1024)
+		p.argSlab = make([]Arg, 3*p.chunk)
 	}
 	args := p.argSlab[:0:len(p.argSlab)]
 

@@ -1,0 +1,65 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// bigJournal builds a realistic valid text of n releases from the largest
+// valid vector: its header, then n copies of its richest release block,
+// each with its own version.
+func bigJournal(tb testing.TB, n int) []byte {
+	tb.Helper()
+	src, err := os.ReadFile(filepath.Join(vectorDir, "valid-basic", "com.example.widget", "20260301T080000Z.journal"))
+	if err != nil {
+		tb.Skip("shared vectors not present:", err)
+	}
+	head, _, ok := bytes.Cut(src, []byte("\nRELEASE "))
+	if !ok {
+		tb.Fatal("vector has no release")
+	}
+	var b bytes.Buffer
+	b.Write(head)
+	b.WriteString("\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `
+RELEASE %d.%d.0
+LICENSE MIT OR Apache-2.0
+CONTENT widget-%d.%d.0.jar sha256:4444444444444444444444444444444444444444444444444444444444444444
+CONTENT widget-%d.%d.0-sources.jar sha256:5555555555555555555555555555555555555555555555555555555555555555
+DESCRIPTION "Release number %d: fixes and \"improvements\""
+PUBLISHED 20260125T000000Z
+POLICY deprecated "superseded"
+DEPENDS org.example.core [1.2.0,1.3.0),[1.4.0,2.0.0) "runtime helpers"
+DEPENDS org.example.logging 2.0.1
+EXCLUDES org.example.legacy-shim "pulled in by core, never used"
+PREFERS org.example.core 1.4.2
+`, i/100+1, i%100, i/100+1, i%100, i/100+1, i%100, i)
+	}
+	return b.Bytes()
+}
+
+// TestBigJournal checks that the benchmark input is valid.
+func TestBigJournal(t *testing.T) {
+	src := bigJournal(t, 2000)
+	doc := mustParse(t, "big.journal", src)
+	if len(doc.Revision.Releases()) != 2000 {
+		t.Errorf("%d releases", len(doc.Revision.Releases()))
+	}
+}
+
+// BenchmarkParse measures throughput on a 2,000-release Journal.
+func BenchmarkParse(b *testing.B) {
+	src := bigJournal(b, 2000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, ds := Parse("big.journal", src)
+		if len(ds) != 0 {
+			b.Fatal(ds)
+		}
+	}
+}
