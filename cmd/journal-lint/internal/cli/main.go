@@ -130,6 +130,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		OnUsageError:         onUsageError,
 		Commands: []*ucli.Command{
 			checkCommand(),
+			diffCommand(),
 			digestCommand(),
 			logCommand(),
 			showCommand(),

@@ -1,0 +1,346 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/diff"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/journal/model"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// diffCommand is `journal-lint diff` (issue 4): semantic diffs between
+// revisions, with a CI gate on what changed.
+func diffCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "diff",
+		Usage: "show what a revision changes in an artifact's worldview",
+		UsageText: "journal-lint diff [flags] OLD.journal NEW.journal\n" +
+			"   journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n\n" +
+			"Compares revisions as models: releases by version, content by name, dependencies,\n" +
+			"exclusions and preferences by coordinate. With two files it compares them; with a\n" +
+			"COORDINATE it compares the head with its predecessor, --from and --to pick any two\n" +
+			"revisions by Journal version, and --all compares every consecutive pair, oldest first.\n" +
+			"Levels come from the history/<kind> rules and may be changed in .journal-lint.yaml.\n\n" +
+			"Exit codes: 0 no change at or above --fail-on, 1 such changes, 2 usage error or input\n" +
+			"that cannot be compared (unreadable, or not a valid Journal), 3 journal-lint failed.\n\n" +
+			"Examples:\n" +
+			"   journal-lint diff old.journal new.journal\n" +
+			"   journal-lint diff --root data/nenjim/journals --examples --all net.example.quill\n" +
+			"   journal-lint diff --format markdown --fail-on warning com.example.widget\n" +
+			"   journal-lint diff --schema",
+		Flags: append(rootFlags(),
+			&ucli.StringFlag{Name: "from", Usage: "the old revision: Journal version `V` (COORDINATE mode)"},
+			&ucli.StringFlag{Name: "to", Usage: "the new revision: Journal version `V` (COORDINATE mode; default the head)"},
+			&ucli.BoolFlag{Name: "all", Usage: "compare every consecutive pair of the chain, oldest first (COORDINATE mode)"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, markdown or github"},
+			&ucli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a change at or above `LEVEL` exists: error, warning, info or none"},
+			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
+			&ucli.BoolFlag{Name: "schema", Usage: "print the JSON Schema of --format json and exit"},
+		),
+		Action: runDiff,
+	}
+}
+
+func runDiff(c *ucli.Context) error {
+	if c.Bool("schema") {
+		if c.NArg() > 0 {
+			return usageErrorf("--schema takes no arguments")
+		}
+		if _, err := c.App.Writer.Write(diff.Schema()); err != nil {
+			return internalErrorf("writing output: %v", err)
+		}
+		return nil
+	}
+	format, err := diff.ParseFormat(c.String("format"))
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	failOn, failOnAny, err := parseFailOn(c.String("fail-on"))
+	if err != nil {
+		return err
+	}
+	color, err := colorChoice(c.String("color"), c.App.Writer)
+	if err != nil {
+		return err
+	}
+	var (
+		results []*diff.Result
+		prefix  string
+		cfg     *config.Config
+	)
+	switch c.NArg() {
+	case 2:
+		if c.Bool("all") || c.IsSet("from") || c.IsSet("to") || c.IsSet("root") {
+			return usageErrorf("--all, --from, --to and --root apply to COORDINATE mode, not to two files")
+		}
+		s, err := loadSettings(c, "")
+		if err != nil {
+			return err
+		}
+		cfg = s.cfg
+		r, err := diffFiles(c, c.Args().Get(0), c.Args().Get(1))
+		if err != nil {
+			return err
+		}
+		results = []*diff.Result{r}
+	case 0, 1:
+		if c.NArg() == 0 && !c.Bool("all") {
+			return usageErrorf("diff needs OLD NEW (two files), one COORDINATE, or --all for every chain")
+		}
+		s, err := loadSettings(c, c.String("root"))
+		if err != nil {
+			return err
+		}
+		cfg = s.cfg
+		if results, err = diffChain(c, s); err != nil {
+			return err
+		}
+		prefix = displayPrefix(s.root)
+	default:
+		return usageErrorf("diff needs OLD NEW (two files) or one COORDINATE, got %d arguments", c.NArg())
+	}
+	applyLevels(cfg, results)
+	opts := diff.WriteOptions{Color: color, PathPrefix: prefix}
+	if err := diff.Write(c.App.Writer, format, results, opts); err != nil {
+		return internalErrorf("writing output: %v", err)
+	}
+	if failOnAny {
+		for _, r := range results {
+			for _, ch := range r.Changes {
+				if ch.Level.AtLeast(failOn) {
+					return findings()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parseFailOn returns the level of --fail-on, and false for none.
+func parseFailOn(s string) (diag.Severity, bool, error) {
+	if s == "none" {
+		return diag.SeverityInvalid, false, nil
+	}
+	sev, err := diag.ParseSeverity(s)
+	if err != nil {
+		return sev, false, usageErrorf("--fail-on must be error, warning, info or none, not %q", s)
+	}
+	return sev, true, nil
+}
+
+// applyLevels applies the rules: overrides of history/<kind> to every
+// change and drops the changes of rules set to off.
+func applyLevels(cfg *config.Config, results []*diff.Result) {
+	for _, r := range results {
+		kept := r.Changes[:0]
+		for _, ch := range r.Changes {
+			sev, on := cfg.Severity(ch.Kind.Code(), ch.Level)
+			if !on {
+				continue
+			}
+			ch.Level = sev
+			kept = append(kept, ch)
+		}
+		r.Changes = kept
+	}
+}
+
+// cannotCompare prints the diagnostics of an invalid input and returns the
+// usage error (exit 2) that says the input could not be compared.
+func cannotCompare(c *ucli.Context, err error) error {
+	var ie *diff.InvalidError
+	if errors.As(err, &ie) {
+		for _, d := range ie.Diagnostics {
+			fmt.Fprintln(c.App.ErrWriter, d)
+		}
+		return usageErrorf("cannot compare: %s is not a valid journal (%s)", ie.Path, plural(len(ie.Diagnostics), "diagnostic"))
+	}
+	return usageErrorf("cannot compare: %v", err)
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// diffFiles compares two files given on the command line.
+func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
+	var docs [2]*syntax.Document
+	for i, p := range []string{oldPath, newPath} {
+		fi, err := os.Stat(p)
+		if err == nil && !fi.Mode().IsRegular() {
+			return nil, usageErrorf("cannot compare: %s is not a regular file", p)
+		}
+		if err == nil && fi.Size() > load.MaxSize {
+			return nil, usageErrorf("cannot compare: %s is larger than 16 MiB", p)
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, usageErrorf("cannot compare: %v", err)
+		}
+		if docs[i], err = diff.Parse(p, src); err != nil {
+			return nil, cannotCompare(c, err)
+		}
+	}
+	r, err := diff.Compare(docs[0], docs[1], diff.Options{})
+	if err != nil {
+		return nil, cannotCompare(c, err)
+	}
+	return r, nil
+}
+
+// diffChain compares revisions of the chain of the COORDINATE argument, or
+// of every chain of the tree for --all without a COORDINATE.
+func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
+	if c.Bool("all") && (c.IsSet("from") || c.IsSet("to")) {
+		return nil, usageErrorf("--all compares the whole chain and excludes --from and --to")
+	}
+	if c.NArg() == 0 && (c.IsSet("from") || c.IsSet("to")) {
+		return nil, usageErrorf("--from and --to need a COORDINATE")
+	}
+	var only *vt.Coordinate
+	if c.NArg() == 1 {
+		co, err := vt.ParseCoordinate(c.Args().First())
+		if err != nil {
+			return nil, usageErrorf("%v (diff takes two files or one COORDINATE)", err)
+		}
+		only = &co
+	}
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
+	if err != nil {
+		return nil, err
+	}
+	if only == nil {
+		var out []*diff.Result
+		for _, co := range lr.State.Coordinates() {
+			rs, err := diffOne(c, s, lr, co)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rs...)
+		}
+		if out == nil {
+			out = []*diff.Result{}
+		}
+		return out, nil
+	}
+	return diffOne(c, s, lr, *only)
+}
+
+// diffOne compares revisions of the chain of co in the loaded tree lr.
+func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([]*diff.Result, error) {
+	var err error
+	// The root itself must be there; problems of other artifacts, and the
+	// chain problems of this one, are check's business.
+	for _, d := range lr.Diagnostics {
+		if d.Path == "" && d.Severity == diag.Error {
+			return nil, usageErrorf("cannot compare: %s", d.Message)
+		}
+	}
+	byPath := map[string]*load.File{}
+	var invalid diag.List
+	for _, f := range lr.Files {
+		byPath[f.Path] = f
+		if !strings.HasPrefix(f.Path, co.String()+"/") {
+			continue
+		}
+		for _, d := range f.Diagnostics {
+			if d.Severity == diag.Error && isDocumentError(d.Code) {
+				invalid = append(invalid, d)
+			}
+		}
+	}
+	if len(invalid) > 0 {
+		for _, d := range invalid {
+			fmt.Fprintln(c.App.ErrWriter, d)
+		}
+		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, plural(len(invalid), "diagnostic"))
+	}
+	entries := lr.State.Entries(co)
+	if len(entries) == 0 {
+		return nil, usageErrorf("cannot compare: no accepted revision of %s under %s", co, s.root)
+	}
+	docs := make([]*syntax.Document, len(entries))
+	for i, e := range entries {
+		f := byPath[e.Source]
+		if f == nil || f.Doc == nil {
+			return nil, internalErrorf("revision %s of %s has no parsed document", e.Revision.JournalVersion(), co)
+		}
+		docs[i] = f.Doc
+	}
+	if c.Bool("all") {
+		if len(docs) < 2 {
+			return []*diff.Result{}, nil
+		}
+		rs, err := diff.CompareChain(docs)
+		if err != nil {
+			return nil, cannotCompare(c, err)
+		}
+		return rs, nil
+	}
+	to := len(docs) - 1
+	if c.IsSet("to") {
+		if to, err = findRevision(entries, c.String("to"), "--to"); err != nil {
+			return nil, err
+		}
+	}
+	from := to - 1
+	if c.IsSet("from") {
+		if from, err = findRevision(entries, c.String("from"), "--from"); err != nil {
+			return nil, err
+		}
+	}
+	if from < 0 {
+		return nil, usageErrorf("cannot compare: revision %s of %s is the genesis and has no predecessor", entries[to].Revision.JournalVersion(), co)
+	}
+	// The revisions before the old one tell removed versions that reappear;
+	// a backwards comparison has no such history.
+	var history []model.Revision
+	if from < to {
+		for _, e := range entries[:from] {
+			history = append(history, e.Revision)
+		}
+	}
+	r, err := diff.Compare(docs[from], docs[to], diff.Options{History: history})
+	if err != nil {
+		return nil, cannotCompare(c, err)
+	}
+	return []*diff.Result{r}, nil
+}
+
+// isDocumentError reports whether code makes a text an invalid Journal on
+// its own (syntax, value, semantic, or a file that cannot be read).
+func isDocumentError(code string) bool {
+	cat, _, _ := strings.Cut(code, "/")
+	switch cat {
+	case "syntax", "value", "semantic":
+		return true
+	}
+	return code == diag.UnreadableFile || code == diag.TooLarge
+}
+
+// findRevision returns the index of the entry with Journal version v.
+func findRevision(entries []chain.Entry, v, flag string) (int, error) {
+	jv, err := vt.ParseJournalVersion(v)
+	if err != nil {
+		return 0, usageErrorf("%s: %v", flag, err)
+	}
+	for i, e := range entries {
+		if e.Revision.JournalVersion().Compare(jv) == 0 {
+			return i, nil
+		}
+	}
+	return 0, usageErrorf("%s: no revision %s in the chain", flag, v)
+}

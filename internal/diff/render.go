@@ -1,0 +1,268 @@
+package diff
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// Format is an output format of [Write]. The zero value is [Text].
+type Format int
+
+// The output formats of journal-lint diff.
+const (
+	// Text is for people: changes grouped by release, with the old and new
+	// values, word-level inline diffs of changed quoted text, and a summary
+	// line with counts per level.
+	Text Format = iota
+	// JSON is the versioned document described by [Schema].
+	JSON
+	// Markdown is a compact table for a pull-request comment, with
+	// collapsible details per release.
+	Markdown
+	// GitHub is GitHub Actions workflow commands that annotate the new
+	// file's lines.
+	GitHub
+)
+
+var formatNames = [...]string{Text: "text", JSON: "json", Markdown: "markdown", GitHub: "github"}
+
+// String returns the name of f as [ParseFormat] accepts it, or "Format(N)".
+func (f Format) String() string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat returns the format named s ("text", "json", "markdown" or
+// "github", without regard to case and surrounding spaces), or an error
+// listing the accepted names.
+func ParseFormat(s string) (Format, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for i, n := range formatNames {
+		if n == name {
+			return Format(i), nil
+		}
+	}
+	return Text, fmt.Errorf("unknown output format %q (want text, json, markdown or github)", s)
+}
+
+// WriteOptions adjust [Write].
+type WriteOptions struct {
+	// Color enables ANSI colours in the text format; the inline diff marks
+	// deletions and insertions with [-…-] and {+…+} either way.
+	Color bool
+	// PathPrefix is prepended, with a slash, to the paths in the text,
+	// markdown and github formats (the root as the reader sees it). JSON
+	// always writes the paths as given.
+	PathPrefix string
+}
+
+func (o WriteOptions) path(p string) string {
+	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
+	if pre == "" || pre == "." || p == "" {
+		return p
+	}
+	return pre + "/" + p
+}
+
+// Write renders results (oldest pair first) in format f to w. It returns an
+// error for an unknown format or the first error of w.
+func Write(w io.Writer, f Format, results []*Result, opts WriteOptions) error {
+	ew := &errWriter{w: w}
+	switch f {
+	case Text:
+		writeText(ew, results, opts)
+	case JSON:
+		writeJSON(ew, results)
+	case Markdown:
+		writeMarkdown(ew, results, opts)
+	case GitHub:
+		writeGitHub(ew, results, opts)
+	default:
+		return fmt.Errorf("diff: unknown format %v", f)
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error and drops later writes.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	_, e.err = e.w.Write(p)
+	return len(p), nil
+}
+
+// Counts tallies changes by level.
+type Counts struct {
+	Changes, Errors, Warnings, Infos int
+}
+
+// Count returns the counts of every change of results.
+func Count(results []*Result) Counts {
+	var c Counts
+	for _, r := range results {
+		for _, ch := range r.Changes {
+			c.Changes++
+			switch ch.Level {
+			case diag.Error:
+				c.Errors++
+			case diag.Warning:
+				c.Warnings++
+			default:
+				c.Infos++
+			}
+		}
+	}
+	return c
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// Summary returns the summary line of the text format, such as
+// "2 comparisons, 5 changes: 1 error, 1 warning, 3 infos".
+func (c Counts) Summary(comparisons int) string {
+	s := fmt.Sprintf("%s: %s, %s, %s", plural(c.Changes, "change"), plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Infos, "info"))
+	if comparisons != 1 {
+		s = plural(comparisons, "comparison") + ", " + s
+	}
+	return s
+}
+
+// groups splits the changes of r by release, keeping their order: the
+// artifact-level group ("") first when there is one.
+func groups(r *Result) (names []string, by map[string][]Change) {
+	by = map[string][]Change{}
+	for _, c := range r.Changes {
+		if _, ok := by[c.Release]; !ok {
+			names = append(names, c.Release)
+		}
+		by[c.Release] = append(by[c.Release], c)
+	}
+	return names, by
+}
+
+func groupTitle(release string) string {
+	if release == "" {
+		return "artifact"
+	}
+	return "release " + release
+}
+
+// loc formats a value's location as "path:line:col".
+func loc(v Value, opts WriteOptions) string {
+	p := opts.path(v.Path)
+	if v.Range.IsValid() {
+		return fmt.Sprintf("%s:%d:%d", p, v.Range.Start.Line, v.Range.Start.Column)
+	}
+	return p
+}
+
+// inline reports whether c's values are quoted text worth a word diff.
+func inline(c Change) bool {
+	return c.Kind == DescriptionChanged && c.Old.Present && c.New.Present
+}
+
+// ansi colours for the text format.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+func levelColor(s diag.Severity) string {
+	switch s {
+	case diag.Error:
+		return ansiRed
+	case diag.Warning:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+func paint(on bool, color, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// InlineDiff renders the word diff of old and new on one line: deletions as
+// [-…-], insertions as {+…+}, and with color also in red and green.
+func InlineDiff(old, new string, color bool) string {
+	var b strings.Builder
+	for _, s := range WordDiff(old, new) {
+		switch s.Op {
+		case Equal:
+			b.WriteString(s.Text)
+		case Delete:
+			b.WriteString(paint(color, ansiRed, "[-"+s.Text+"-]"))
+		case Insert:
+			b.WriteString(paint(color, ansiGreen, "{+"+s.Text+"+}"))
+		}
+	}
+	return b.String()
+}
+
+func writeText(w io.Writer, results []*Result, opts WriteOptions) {
+	col := opts.Color
+	for i, r := range results {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := r.New.Coordinate
+		if r.Old.Coordinate != r.New.Coordinate {
+			title = r.Old.Coordinate + " → " + r.New.Coordinate
+		}
+		fmt.Fprintf(w, "%s %s → %s\n", paint(col, ansiBold, title), r.Old.JournalVersion, r.New.JournalVersion)
+		fmt.Fprintf(w, "  old %s  %s\n", opts.path(r.Old.Path), r.Old.Digest)
+		fmt.Fprintf(w, "  new %s  %s\n", opts.path(r.New.Path), r.New.Digest)
+		if len(r.Changes) == 0 {
+			fmt.Fprintln(w, "  no changes: the texts are identical")
+			continue
+		}
+		names, by := groups(r)
+		for _, g := range names {
+			fmt.Fprintf(w, "\n  %s\n", paint(col, ansiBold, groupTitle(g)))
+			for _, c := range by[g] {
+				lvl := fmt.Sprintf("%-7s", c.Level)
+				fmt.Fprintf(w, "    %s %s: %s\n", paint(col, levelColor(c.Level), lvl), c.Kind, c.Message)
+				fmt.Fprintf(w, "            at %s", loc(c.New, opts))
+				if c.Old.Present && c.Kind != NoSemanticChange {
+					fmt.Fprintf(w, ", was %s", loc(c.Old, opts))
+				}
+				fmt.Fprintln(w)
+				switch {
+				case c.Kind == NoSemanticChange:
+				case inline(c):
+					fmt.Fprintf(w, "            %s\n", InlineDiff(c.Old.Text, c.New.Text, col))
+				default:
+					if c.Old.Present {
+						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiRed, "-"), c.Old.Text)
+					}
+					if c.New.Present {
+						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiGreen, "+"), c.New.Text)
+					}
+				}
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", Count(results).Summary(len(results)))
+}

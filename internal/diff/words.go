@@ -1,0 +1,141 @@
+package diff
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Op is the operation of one [Segment] of a word diff.
+type Op int
+
+// The operations of a word diff.
+const (
+	Equal Op = iota
+	Delete
+	Insert
+)
+
+// Segment is one run of a word diff: text that both sides share, that only
+// the old side has (Delete) or that only the new side has (Insert).
+type Segment struct {
+	Op   Op
+	Text string
+}
+
+// WordDiff returns the word-level differences that turn old into new,
+// computed with github.com/sergi/go-diff over words rather than characters:
+// a word is a run of letters and digits, a run of white space, or one other
+// character. Concatenating the Equal and Delete segments gives old, the Equal
+// and Insert segments give new. It never panics.
+func WordDiff(old, new string) []Segment {
+	ta, tb := tokens(old), tokens(new)
+	ids := map[string]rune{}
+	var names []string
+	encode := func(toks []string) ([]rune, bool) {
+		out := make([]rune, len(toks))
+		for i, t := range toks {
+			r, ok := ids[t]
+			if !ok {
+				var good bool
+				if r, good = tokenRune(len(names)); !good {
+					return nil, false
+				}
+				ids[t] = r
+				names = append(names, t)
+			}
+			out[i] = r
+		}
+		return out, true
+	}
+	ra, okA := encode(ta)
+	rb, okB := encode(tb)
+	if !okA || !okB {
+		return wholeDiff(old, new)
+	}
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false))
+	byRune := make(map[rune]string, len(names))
+	for t, r := range ids {
+		byRune[r] = t
+	}
+	var out []Segment
+	for _, d := range diffs {
+		var b strings.Builder
+		for _, r := range d.Text {
+			b.WriteString(byRune[r])
+		}
+		op := Equal
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = Delete
+		case diffmatchpatch.DiffInsert:
+			op = Insert
+		}
+		if b.Len() == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Op == op {
+			out[n-1].Text += b.String()
+			continue
+		}
+		out = append(out, Segment{Op: op, Text: b.String()})
+	}
+	return out
+}
+
+// tokenRune maps the i-th distinct token to a private-use code point, so
+// that the character diff of go-diff becomes a word diff. It reports false
+// when there are more tokens than private-use code points.
+func tokenRune(i int) (rune, bool) {
+	const bmp = 0xF8FF - 0xE000 + 1
+	if i < bmp {
+		return rune(0xE000 + i), true
+	}
+	i -= bmp
+	if i < 0xFFFD-0x0000+1 {
+		return rune(0xF0000 + i), true
+	}
+	return 0, false
+}
+
+func wholeDiff(old, new string) []Segment {
+	var out []Segment
+	if old != "" {
+		out = append(out, Segment{Delete, old})
+	}
+	if new != "" {
+		out = append(out, Segment{Insert, new})
+	}
+	return out
+}
+
+// tokens splits s into words: runs of letters and digits, runs of white
+// space, and single other characters.
+func tokens(s string) []string {
+	var out []string
+	class := func(r rune) int {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			return 1
+		case unicode.IsSpace(r):
+			return 2
+		}
+		return 0
+	}
+	start, prev := 0, -1
+	for i, r := range s {
+		c := class(r)
+		if i > start && (c != prev || c == 0) {
+			out = append(out, s[start:i])
+			start = i
+		}
+		prev = c
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
