@@ -138,7 +138,7 @@ func TestErrors(t *testing.T) {
 			var got []string
 			for _, d := range ds {
 				got = append(got, fmt.Sprintf("%s %d:%d@%d", d.Code, d.Range.Start.Line, d.Range.Start.Column, d.Range.Start.Offset))
-				checkDiag(t, src, d)
+				checkDiag(t, "x.journal", src, d)
 			}
 			if print {
 				fmt.Printf("WANT\t%s\t%s\n", tt.desc, goList(got))
@@ -160,9 +160,9 @@ func TestErrors(t *testing.T) {
 // checkDiag checks the invariants every parser diagnostic keeps: severity,
 // path, message style, and a range inside src whose lines and columns agree
 // with an independent count of the offsets.
-func checkDiag(t *testing.T, src []byte, d diag.Diagnostic) {
+func checkDiag(t *testing.T, path string, src []byte, d diag.Diagnostic) {
 	t.Helper()
-	if d.Severity != diag.Error || d.Path != "x.journal" || d.Code == "" {
+	if d.Severity != diag.Error || d.Path != path || d.Code == "" {
 		t.Errorf("bad diagnostic header: %+v", d)
 	}
 	if d.Message == "" || strings.HasSuffix(d.Message, ".") || d.Message[0] >= 'A' && d.Message[0] <= 'Z' {
