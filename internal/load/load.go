@@ -291,11 +291,20 @@ func readOne(root string, c candidate) *File {
 	return f
 }
 
+// readHook is a test seam, always nil outside tests: when set, it runs at
+// the named point of readFile ("open": before the file is opened; "read":
+// after its bytes were read, before they are checked against the file), so
+// a test can make a file vanish or change at exactly that moment.
+var readHook func(point, abs string)
+
 // readFile reads one regular file completely, refusing more than MaxSize
 // bytes, and reports a file that changed or vanished while it was read.
 func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
 		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
+	}
+	if readHook != nil {
+		readHook("open", abs)
 	}
 	fh, err := openReadOnly(abs)
 	if err != nil {
@@ -318,6 +327,9 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	data, err := io.ReadAll(io.LimitReader(fh, MaxSize+1))
 	if err != nil {
 		return fail(diag.UnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
+	}
+	if readHook != nil {
+		readHook("read", abs)
 	}
 	if len(data) > MaxSize {
 		return fail(diag.TooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", MaxSize))
