@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help test lint bench fuzz vectors build
+.PHONY: help test lint bench fuzz vectors build generate
 
 help:
 	@echo "make test     run every test with the race detector (what CI runs)"
@@ -11,6 +11,7 @@ help:
 	@echo "make fuzz     fuzz the parser (FUZZTIME, default 10m)"
 	@echo "make vectors  run the public vectors through journal-lint check"
 	@echo "make build    build bin/journal-lint"
+	@echo "make generate regenerate the rule-pack protocol code (plugins/proto)"
 
 test:
 	$(GO) test -race -count=1 $(PKGS)
@@ -31,3 +32,6 @@ vectors:
 
 build:
 	$(GO) build -o bin/journal-lint ./cmd/journal-lint
+
+generate:
+	.ci/generate.sh
