@@ -27,7 +27,8 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// LineEnding is the line-terminator style of a text.
+// LineEnding is the line-terminator style of a text (format spec §2: LF or
+// CRLF throughout; a lone CR or a mix is a syntax/line-ending error).
 type LineEnding int
 
 // Line-ending styles. NoTerminator is a one-line text without a terminator.
@@ -38,7 +39,8 @@ const (
 	Mixed // mixed LF/CRLF, or a lone CR: a syntax/line-ending error
 )
 
-// Arg is one argument of a directive.
+// Arg is one argument of a directive (format spec §2): a bare token, a
+// quoted JSON string, or the rest of a LICENSE line.
 type Arg struct {
 	// Raw is the argument exactly as written (with its quotes, if quoted).
 	Raw string
@@ -56,7 +58,8 @@ type Arg struct {
 	bad bool
 }
 
-// Directive is one directive line.
+// Directive is one directive line (format spec §2: optional indentation, a
+// KEYWORD, then its arguments). Unknown keywords are kept with KindUnknown.
 type Directive struct {
 	// Keyword is the KEYWORD as written.
 	Keyword      string
@@ -75,13 +78,14 @@ type Directive struct {
 	Line int
 }
 
-// Header points at the header directives; a nil pointer means absent.
+// Header points at the header directives (format spec §3), each at its first
+// occurrence (even when misplaced after a RELEASE); a nil pointer means absent.
 type Header struct {
 	Format, Artifact, JournalVersion, Predecessor, Description, Info, Policy *Directive
 }
 
-// ReleaseBlock is one RELEASE block: the RELEASE directive and the
-// directives of the block in file order.
+// ReleaseBlock is one RELEASE block (format spec §3): the RELEASE directive
+// and every directive line after it up to the next RELEASE, in file order.
 type ReleaseBlock struct {
 	Release *Directive
 	// Version is the parsed release version; VersionOK is false when it is invalid.
@@ -91,7 +95,7 @@ type ReleaseBlock struct {
 	Directives []*Directive
 }
 
-// Document is the result of parsing one text.
+// Document is the result of parsing one text with [Parse].
 type Document struct {
 	// Path is used only for diagnostics (root-relative, forward slashes).
 	Path string
