@@ -32,6 +32,12 @@ Every diagnostic journal-lint reports carries one of these stable codes
 - **Lint rules** (every other category) are checks on top of validity. They
   never change what is valid; configuration can change their severity,
   turn them off or set their options.
+- **History rules** (kind "history" in the index) compare consecutive
+  revisions of a chain with the semantic diff engine that also drives
+  ` + "`journal-lint diff`" + ` (see docs/diff.md). They are reported on the newer
+  revision; their examples show the relevant lines of a previous and a
+  current revision. Info-level history rules are off in check unless
+  configured.
 
 Each rule shows a failing and a passing example. A journal example is the
 exact text of one file, except for these stand-ins for invisible bytes:
@@ -63,6 +69,9 @@ example describes files or a layout and is not literal.
 func kind(r Rule) string {
 	if r.Validity {
 		return "validity"
+	}
+	if r.CrossRevision {
+		return "history"
 	}
 	return "lint"
 }

@@ -37,9 +37,15 @@ type Rule struct {
 	// and this project's fs/revision-missing and syntax/empty): produced by
 	// the loader, parser or chain, documented here, and without a Check.
 	Validity bool
+	// CrossRevision reports whether the rule compares consecutive revisions
+	// of a chain (category history, one rule per kind of the semantic diff
+	// engine, package internal/diff): the check engine produces it across
+	// revisions, so it has no Check and its examples are text pairs of a
+	// previous and a current revision.
+	CrossRevision bool
 	// Check inspects pass.Doc and reports through pass.Report. It is nil
-	// exactly for validity rules. It must not keep the Pass or change the
-	// Document.
+	// exactly for validity and cross-revision rules. It must not keep the
+	// Pass or change the Document.
 	Check func(pass *Pass)
 	// Options lists the rule's options, in documentation order; nil when it
 	// has none.
@@ -49,9 +55,10 @@ type Rule struct {
 // Validate checks rules and returns every problem found, joined, or nil:
 // codes are well-formed and unique; severities valid; summaries non-empty
 // and one line; docs non-empty with both a failing and a passing example;
-// validity rules use a validity category and have no Check or options; lint
-// rules have a Check and do not use a validity category; options are
-// well-formed with a default that parses.
+// validity rules use a validity category and have no Check or options;
+// cross-revision rules use the history category and have no Check or
+// options; lint rules have a Check and do not use a validity category;
+// options are well-formed with a default that parses.
 func Validate(rules []Rule) error {
 	var errs []error
 	seen := make(map[string]bool, len(rules))
@@ -79,7 +86,20 @@ func Validate(rules []Rule) error {
 		} else if _, err := r.Examples(); err != nil {
 			fail("doc: %v", err)
 		}
-		if r.Validity {
+		switch {
+		case r.Validity && r.CrossRevision:
+			fail("a rule is either a validity or a cross-revision rule, not both")
+		case r.CrossRevision:
+			if !strings.HasPrefix(r.Code, "history/") {
+				fail("cross-revision rule outside the history category")
+			}
+			if r.Check != nil {
+				fail("cross-revision rule has a Check (the check engine produces it across revisions)")
+			}
+			if len(r.Options) > 0 {
+				fail("cross-revision rule has options")
+			}
+		case r.Validity:
 			if !diag.IsValidity(r.Code) {
 				fail("validity rule outside the validity categories fs, syntax, value, semantic, chain")
 			}
@@ -89,7 +109,7 @@ func Validate(rules []Rule) error {
 			if len(r.Options) > 0 {
 				fail("validity rule has options")
 			}
-		} else {
+		default:
 			if diag.IsValidity(r.Code) {
 				fail("lint rule in a validity category (lint rules never change what is valid)")
 			}
@@ -106,13 +126,14 @@ func Validate(rules []Rule) error {
 
 // All returns every rule in a stable order: the validity rules in the order
 // of the format spec §8 (project additions after their category), then the
-// lint rules sorted by code. The slice is new on each call; changing it does
-// not change the registry.
+// lint and cross-revision (history/…) rules together, sorted by code. The
+// slice is new on each call; changing it does not change the registry.
 func All() []Rule {
-	out := make([]Rule, 0, len(validityRules)+len(lintRules))
+	out := make([]Rule, 0, len(validityRules)+len(lintRules)+len(historyRules))
 	out = append(out, validityRules...)
-	out = append(out, lintRules...)
-	return out
+	rest := append(slices.Clone(lintRules), historyRules...)
+	slices.SortStableFunc(rest, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
+	return append(out, rest...)
 }
 
 // Lookup returns the rule with the given code from [All], and whether there
