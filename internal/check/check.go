@@ -61,6 +61,7 @@ type analyzer func(ctx context.Context, r *run) (diag.List, error)
 // analyzers run in this order; their diagnostics are merged and sorted.
 var analyzers = []analyzer{
 	lintRules,
+	history,
 }
 
 // Registry returns what config.Validate needs to know about the rules.
