@@ -27,6 +27,14 @@ type Options struct {
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
 	Now time.Time
+	// Against is a git revision: Journal files that exist there and were
+	// modified, deleted or renamed since are errors (gitgate.go).
+	Against string
+	// Staged loads the git index (the staged content) instead of the work
+	// tree, and compares against HEAD unless Against names a revision.
+	Staged bool
+	// NewOnly keeps lint findings only on revisions added since Against.
+	NewOnly bool
 }
 
 // Result is what a check found.
@@ -39,6 +47,9 @@ type Result struct {
 	// Files, Artifacts and Revisions count the Journal files read, the
 	// artifacts and the accepted revisions.
 	Files, Artifacts, Revisions int
+	// Fingerprints are the stable fingerprints of Diagnostics by index, set
+	// when comparing against a revision (render.Report.Fingerprints).
+	Fingerprints map[int]string
 
 	sources map[string][]byte
 }
@@ -52,6 +63,8 @@ type run struct {
 	// docs are the parsed documents in load order (by path); valid are
 	// those whose text is a valid Journal.
 	docs, valid []*syntax.Document
+	// gate is the git side of the run (gitgate.go); never nil in Run.
+	gate *gate
 }
 
 // An analyzer adds diagnostics to a check after loading. Each lives in its
@@ -62,6 +75,7 @@ type analyzer func(ctx context.Context, r *run) (diag.List, error)
 var analyzers = []analyzer{
 	lintRules,
 	history,
+	gitGate,
 }
 
 // Registry returns what config.Validate needs to know about the rules.
@@ -90,11 +104,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	lr, err := load.Load(ctx, opts.Root, load.Options{Examples: opts.Examples})
+	g, err := openGate(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, cfg: cfg, load: lr}
+	defer g.close()
+	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples})
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, cfg: cfg, load: lr, gate: g}
 	sources := make(map[string][]byte, len(lr.Files))
 	for _, f := range lr.Files {
 		if f.Doc != nil {
@@ -105,25 +124,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 	}
-	all := append(diag.List{}, lr.Diagnostics...)
+	var found diag.List
 	for _, a := range analyzers {
 		ds, err := a(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, ds...)
+		found = append(found, ds...)
 	}
+	// Analyzers may amend the load's diagnostics, so they are taken last.
+	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	out, unused := config.Apply(cfg, all)
 	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
 	out.Sort()
-	return &Result{
+	out, fps := g.finish(r, out, opts.NewOnly)
+	res := &Result{
 		Load:        lr,
 		Diagnostics: out,
 		Files:       len(lr.Files),
 		Artifacts:   lr.State.Artifacts(),
 		Revisions:   lr.State.RevisionCount(),
 		sources:     sources,
-	}, nil
+	}
+	res.Fingerprints = fps
+	return res, nil
 }
 
 // Source returns the bytes of the file at root-relative path, or nil when

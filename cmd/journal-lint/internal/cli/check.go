@@ -31,7 +31,9 @@ func checkCommand() *ucli.Command {
 			"Examples:\n" +
 			"   journal-lint check data/nenjim/journals --examples\n" +
 			"   journal-lint check --format sarif > journal-lint.sarif\n" +
-			"   journal-lint check --format json --max-warnings 0 journals",
+			"   journal-lint check --format json --max-warnings 0 journals\n" +
+			"   journal-lint check --against origin/main --format github   (pull-request gate)\n" +
+			"   journal-lint check --staged                                 (pre-commit hook)",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT`: text, json, sarif or github (default: the config's format, else text)"},
 			&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
@@ -39,6 +41,9 @@ func checkCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more than `N` warnings (-1: no limit)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration as YAML and exit"},
+			&ucli.StringFlag{Name: "against", Usage: "append-only gate: Journal files that exist at git revision `REV` and were modified, deleted or renamed since are errors"},
+			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against HEAD unless --against is given"},
+			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision (validity errors are always reported)"},
 		},
 		Action: runCheck,
 	}
@@ -80,7 +85,11 @@ func runCheck(c *ucli.Context) error {
 		maxWarnings = c.Int("max-warnings")
 	}
 
-	res, err := check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now()})
+	if c.Bool("new-only") && c.String("against") == "" && !c.Bool("staged") {
+		return usageErrorf("--new-only needs --against REV (or --staged)")
+	}
+	res, err := check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
+		Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only")})
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err
@@ -95,6 +104,7 @@ func runCheck(c *ucli.Context) error {
 		Rule:        ruleInfo,
 		Tool:        render.ToolInfo{Name: "journal-lint", Version: Version(), InformationURI: informationURI},
 	}
+	report.Fingerprints = res.Fingerprints
 	opts := render.Options{Color: color, PathPrefix: displayPrefix(s.root)}
 	if err := render.Write(c.App.Writer, format, report, opts); err != nil {
 		return internalErrorf("writing output: %v", err)

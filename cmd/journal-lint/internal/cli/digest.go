@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -12,28 +13,72 @@ import (
 func digestCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "digest",
-		Usage: "print the revision digest of each file (SHA-256 over its exact bytes)",
-		UsageText: "journal-lint digest FILE...\n\n" +
-			"Prints `sha256:<hex>  FILE` per file: the value a successor's PREDECESSOR must name.\n\n" +
-			"Example:\n   journal-lint digest data/nenjim/journals/net.example.quill/*.journal.example",
+		Usage: "print the revision digest of each file (SHA-256 over its exact bytes), or verify one",
+		UsageText: "journal-lint digest FILE...\n" +
+			"journal-lint digest --check DIGEST FILE...\n\n" +
+			"Prints `sha256:<hex>  FILE` per file: the value a successor's PREDECESSOR must name.\n" +
+			"With --check, prints `FILE: OK` when the file's digest is DIGEST and `FILE: FAILED …`\n" +
+			"otherwise, saying when the file would match with other line endings.\n" +
+			"Exit codes: 0 every file matches, 1 a mismatch, 2 usage error or unreadable file.\n\n" +
+			"Examples:\n   journal-lint digest data/nenjim/journals/net.example.quill/*.journal.example\n" +
+			"   journal-lint digest --check sha256:6f0c…  journals/com.example.widget/20260110T080000Z.journal",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "check", Usage: "verify that every FILE has the revision digest `DIGEST` (sha256:<64 hex>)"},
+		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() == 0 {
 				return usageErrorf("digest needs at least one FILE")
 			}
-			failed := false
+			var want vt.Digest
+			checking := c.IsSet("check")
+			if checking {
+				d, err := vt.ParseDigest(c.String("check"))
+				if err != nil {
+					return usageErrorf("--check: %v", err)
+				}
+				want = d
+			}
+			unreadable, mismatch := false, false
 			for _, f := range c.Args().Slice() {
 				data, err := os.ReadFile(f)
 				if err != nil {
 					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %v\n", err)
-					failed = true
+					unreadable = true
 					continue
 				}
-				fmt.Fprintf(c.App.Writer, "%s  %s\n", vt.DigestOf(data), f)
+				got := vt.DigestOf(data)
+				if !checking {
+					fmt.Fprintf(c.App.Writer, "%s  %s\n", got, f)
+					continue
+				}
+				if got == want {
+					fmt.Fprintf(c.App.Writer, "%s: OK\n", f)
+					continue
+				}
+				mismatch = true
+				fmt.Fprintf(c.App.Writer, "%s: FAILED: its digest is %s, not %s%s\n", f, got, want, eolHint(data, want))
 			}
-			if failed {
+			switch {
+			case unreadable:
 				return &exitError{code: ExitUsage}
+			case mismatch:
+				return findings()
 			}
 			return nil
 		},
 	}
+}
+
+// eolHint explains a mismatch that other line endings would resolve: the
+// usual cause is a checkout or an editor that converted them.
+func eolHint(data []byte, want vt.Digest) string {
+	lf := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
+	switch {
+	case !bytes.Equal(lf, data) && vt.DigestOf(lf) == want:
+		return " (with LF line endings it would match: its line endings were converted, e.g. by git on checkout; see repo/eol-conversion)"
+	case !bytes.Equal(crlf, data) && vt.DigestOf(crlf) == want:
+		return " (with CRLF line endings it would match: its line endings were converted, e.g. by git on checkout; see repo/eol-conversion)"
+	}
+	return ""
 }

@@ -133,6 +133,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			diffCommand(),
 			digestCommand(),
 			logCommand(),
+			newCommand(),
 			showCommand(),
 			rulesCommand(),
 			versionCommand(),

@@ -1,0 +1,631 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// The codes of the repository workflows (documented in rules/repo.go).
+const (
+	// RevisionModifiedCode: a Journal file that exists at the --against
+	// revision has other bytes now.
+	RevisionModifiedCode = "history/revision-modified"
+	// RevisionDeletedCode: a Journal file that exists at the --against
+	// revision is gone.
+	RevisionDeletedCode = "history/revision-deleted"
+	// RevisionRenamedCode: a Journal file that exists at the --against
+	// revision has moved to another path.
+	RevisionRenamedCode = "history/revision-renamed"
+	// EOLConversionCode: git may convert the line endings of Journal files.
+	EOLConversionCode = "repo/eol-conversion"
+)
+
+// gitattributesLines are the lines that keep git from converting Journals.
+const gitattributesLines = "*.journal -text\n*.journal.example -text"
+
+// gate is the git side of one check run: the work tree that holds the root
+// (nil outside one), the revision compared against, and where the tree is
+// loaded from (a copy of the index for --staged).
+type gate struct {
+	repo     *gitrepo.Repo
+	rootRel  string // root relative to the top level, "" for the top level
+	against  string // the revision as given; "" when there is no gate
+	commit   string // the commit it names
+	staged   bool
+	examples bool
+	loadRoot string
+	tmp      string // temporary directory to remove, or ""
+	// atRev maps the root-relative path of each Journal file of the commit
+	// to its entry; nil when there is no gate.
+	atRev map[string]gitrepo.Entry
+}
+
+// openGate prepares the git side of a run. Without Against and Staged it
+// only looks for a work tree (for repo/eol-conversion) and never fails;
+// with either, a missing git, a root outside a work tree or a bad revision
+// is an error. With Staged, the index entries under the root are copied to
+// a temporary directory that the tree is loaded from; close removes it.
+func openGate(ctx context.Context, opts Options) (*gate, error) {
+	g := &gate{loadRoot: opts.Root, staged: opts.Staged, examples: opts.Examples}
+	wantGit := opts.Against != "" || opts.Staged
+	if opts.NewOnly && !wantGit {
+		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
+	}
+	repo, err := gitrepo.Open(ctx, existingDir(opts.Root))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !wantGit {
+			return g, nil
+		}
+		flag := "--against"
+		if opts.Against == "" {
+			flag = "--staged"
+		}
+		if errors.Is(err, gitrepo.ErrNotRepository) {
+			return nil, fmt.Errorf("%s: the root %s is not inside a git work tree", flag, opts.Root)
+		}
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	rel, err := repo.Rel(opts.Root)
+	if err != nil {
+		if !wantGit {
+			return g, nil
+		}
+		return nil, err
+	}
+	g.repo, g.rootRel = repo, rel
+	if !wantGit {
+		return g, nil
+	}
+	g.against = opts.Against
+	if g.against == "" {
+		// --staged alone compares against HEAD, when there is one (an
+		// initial commit has nothing to compare against).
+		if _, err := repo.ResolveCommit(ctx, "HEAD"); err == nil {
+			g.against = "HEAD"
+		}
+	}
+	if g.against != "" {
+		if g.commit, err = repo.ResolveCommit(ctx, g.against); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+		entries, err := repo.Tree(ctx, g.commit, rel)
+		if err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+		g.atRev = map[string]gitrepo.Entry{}
+		for _, e := range entries {
+			if p, ok := g.journalPath(e.Path); ok {
+				g.atRev[p] = e
+			}
+		}
+	} else if opts.NewOnly {
+		return nil, errors.New("--new-only: there is no HEAD commit to compare against; name one with --against")
+	}
+	if opts.Staged {
+		tmp, err := os.MkdirTemp("", "journal-lint-staged-")
+		if err != nil {
+			return nil, fmt.Errorf("--staged: %w", err)
+		}
+		g.tmp = tmp
+		if _, err := repo.ExportIndex(ctx, rel, tmp); err != nil {
+			g.close()
+			return nil, fmt.Errorf("--staged: copying the index: %w", err)
+		}
+		g.loadRoot = filepath.Join(tmp, filepath.FromSlash(rel))
+		if err := os.MkdirAll(g.loadRoot, 0o755); err != nil {
+			g.close()
+			return nil, fmt.Errorf("--staged: %w", err)
+		}
+	}
+	return g, nil
+}
+
+// close removes the temporary copy of the index, if any.
+func (g *gate) close() {
+	if g != nil && g.tmp != "" {
+		os.RemoveAll(g.tmp)
+		g.tmp = ""
+	}
+}
+
+// existingDir returns dir or its nearest existing ancestor directory.
+func existingDir(dir string) string {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
+}
+
+// journalPath turns a top-relative git path into a root-relative one when
+// it names a Journal file at its place (<coordinate dir>/<name>.journal, or
+// .journal.example when examples are loaded).
+func (g *gate) journalPath(top string) (string, bool) {
+	p := top
+	if g.rootRel != "" {
+		var ok bool
+		if p, ok = strings.CutPrefix(top, g.rootRel+"/"); !ok {
+			return "", false
+		}
+	}
+	if strings.Count(p, "/") != 1 {
+		return "", false
+	}
+	if strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)) {
+		return p, true
+	}
+	return "", false
+}
+
+// topPath turns a root-relative path into a top-relative git path.
+func (g *gate) topPath(p string) string {
+	if g.rootRel == "" {
+		return p
+	}
+	return g.rootRel + "/" + p
+}
+
+// gitGate is the analyzer of the repository workflows: repo/eol-conversion
+// inside any work tree; the history/ codes against --against; and the
+// line-ending explanation added, in place, to chain/missing-predecessor
+// diagnostics of the load result.
+func gitGate(ctx context.Context, r *run) (diag.List, error) {
+	g := r.gate
+	if g == nil || g.repo == nil {
+		return nil, nil
+	}
+	var out diag.List
+	eol, err := g.eolConversion(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, eol...)
+	if g.commit != "" {
+		hist, err := g.history(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hist...)
+	}
+	if !g.staged {
+		if err := g.explainLineEndings(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// loadedFiles maps the root-relative path of every file that was read to
+// its document.
+func loadedFiles(r *run) map[string]*syntax.Document {
+	m := make(map[string]*syntax.Document, len(r.load.Files))
+	for _, f := range r.load.Files {
+		if f.Doc != nil {
+			m[f.Path] = f.Doc
+		}
+	}
+	return m
+}
+
+// eolConversion reports, once, that git may convert the line endings of
+// the loaded Journal files.
+func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
+	var paths []string
+	for _, f := range r.load.Files {
+		paths = append(paths, g.topPath(f.Path))
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	attrs, err := g.repo.Attributes(ctx, g.staged, paths, "text", "eol")
+	if err != nil {
+		return nil, fmt.Errorf("git check-attr: %w", err)
+	}
+	var converted []string
+	for _, f := range r.load.Files {
+		a := attrs[g.topPath(f.Path)]
+		if a["text"] != "unset" {
+			converted = append(converted, fmt.Sprintf("%s (text: %s, eol: %s)", f.Path, a["text"], a["eol"]))
+		}
+	}
+	if len(converted) == 0 {
+		return nil, nil
+	}
+	n := "1 Journal file"
+	if len(converted) > 1 {
+		n = fmt.Sprintf("%d Journal files", len(converted))
+	}
+	return diag.List{{
+		Code:     EOLConversionCode,
+		Severity: diag.Warning,
+		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes their digests (first: %s)", n, converted[0]),
+		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
+			gitattributesLines + "\n" +
+			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
+			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
+	}}, nil
+}
+
+// history reports every Journal file of the commit that was modified,
+// deleted or renamed since.
+func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
+	changes, err := g.repo.Diff(ctx, g.commit, g.staged, g.rootRel)
+	if err != nil {
+		return nil, fmt.Errorf("--against: %w", err)
+	}
+	now := loadedFiles(r)
+	type finding struct {
+		status        byte
+		path, oldPath string // root-relative; oldPath for renames
+		entry         gitrepo.Entry
+	}
+	var found []finding
+	seen := map[string]bool{}
+	for _, c := range changes {
+		switch c.Status {
+		case 'M', 'T', 'D':
+			p, ok := g.journalPath(c.Path)
+			if !ok || seen[p] {
+				continue
+			}
+			if e, ok := g.atRev[p]; ok {
+				seen[p] = true
+				found = append(found, finding{status: c.Status, path: p, entry: e})
+			}
+		case 'R':
+			old, ok := g.journalPath(c.OldPath)
+			if !ok || seen[old] {
+				continue
+			}
+			if e, ok := g.atRev[old]; ok {
+				seen[old] = true
+				np := c.Path
+				if p, ok := strings.CutPrefix(np, g.rootRel+"/"); ok || g.rootRel == "" {
+					np = p
+				}
+				found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	var objects []string
+	for _, f := range found {
+		if f.entry.IsRegular() {
+			objects = append(objects, f.entry.Object)
+		}
+	}
+	blobs, _, err := g.repo.ReadBlobs(ctx, objects, load.MaxSize)
+	if err != nil {
+		return nil, fmt.Errorf("--against: %w", err)
+	}
+	// byDigest finds new files that hold the exact bytes of a deleted one:
+	// a rename git could not see (the new file is untracked).
+	byDigest := map[vt.Digest]string{}
+	for p, doc := range now {
+		if _, old := g.atRev[p]; !old {
+			byDigest[doc.Digest] = p
+		}
+	}
+	var out diag.List
+	// changedFrom maps the digest at the commit of each modified, deleted
+	// or renamed revision to its path, to explain chain diagnostics.
+	changedFrom := map[vt.Digest]string{}
+	defer func() { explainChanged(r, changedFrom, g.against) }()
+	for _, f := range found {
+		before, haveBefore := blobs[f.entry.Object]
+		if haveBefore {
+			if doc, ok := now[f.path]; !ok || !bytes.Equal(doc.Src, before) {
+				changedFrom[vt.DigestOf(before)] = f.path
+			}
+		}
+		var beforeDigest string
+		if haveBefore {
+			beforeDigest = vt.DigestOf(before).String()
+		} else {
+			beforeDigest = "(not a regular file at " + g.against + ")"
+		}
+		switch f.status {
+		case 'M', 'T', 'D':
+			doc, exists := now[f.path]
+			if exists {
+				if haveBefore && bytes.Equal(doc.Src, before) {
+					continue // a mode change: the revision is the same
+				}
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", f.path, g.against, beforeDigest, doc.Digest)
+				if haveBefore && bytes.Equal(normalizeEOL(doc.Src), normalizeEOL(before)) {
+					msg += " (the files differ only in line endings)"
+				}
+				out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
+					Message: msg,
+					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
+						g.against, shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
+				continue
+			}
+			if f.status != 'D' {
+				if _, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(f.path))); err == nil {
+					out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", f.path, g.against, beforeDigest),
+						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.against, shellQuote(g.topPath(f.path)))})
+					continue
+				}
+			}
+			if haveBefore {
+				if np, ok := byDigest[vt.DigestOf(before)]; ok {
+					out = append(out, renamed(f.path, np, g, beforeDigest, true))
+					continue
+				}
+			}
+			out = append(out, diag.Diagnostic{Code: RevisionDeletedCode, Severity: diag.Error, Path: f.path,
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", f.path, g.against, beforeDigest),
+				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
+					g.against, shellQuote(g.topPath(f.path)))})
+		case 'R':
+			same := false
+			if doc, ok := now[f.path]; ok && haveBefore {
+				same = bytes.Equal(doc.Src, before)
+			}
+			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
+		}
+	}
+	return out, nil
+}
+
+// explainChanged amends each chain/missing-predecessor diagnostic of the
+// load result whose PREDECESSOR is the digest, at the commit, of a revision
+// that was changed since: the chain broke because of that change.
+func explainChanged(r *run, changedFrom map[vt.Digest]string, against string) {
+	if len(changedFrom) == 0 {
+		return
+	}
+	docs := loadedFiles(r)
+	for i := range r.load.Diagnostics {
+		d := &r.load.Diagnostics[i]
+		if d.Code != diag.ChainMissingPredecessor {
+			continue
+		}
+		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
+			if p, ok := changedFrom[doc.Predecessor]; ok {
+				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see history/)", p, against)
+				d.Help = "restore " + p + " to its bytes at " + against + "; accepted revisions are immutable"
+				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + against})
+			}
+		}
+	}
+}
+
+// renamed is the history/revision-renamed diagnostic for a file moved from
+// old to now (root-relative).
+func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic {
+	msg := fmt.Sprintf("accepted revision %s was renamed to %s", old, now)
+	if !same {
+		msg += " and its bytes changed"
+	}
+	msg += fmt.Sprintf(" (its digest at %s is %s)", g.against, digest)
+	return diag.Diagnostic{Code: RevisionRenamedCode, Severity: diag.Error, Path: now,
+		Message: msg,
+		Related: []diag.Related{{Path: old, Message: "its path at " + g.against}},
+		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
+			shellQuote(g.topPath(now)), shellQuote(g.topPath(old)))}
+}
+
+// coordinateOf is the directory part of a root-relative Journal path.
+func coordinateOf(p string) string {
+	dir, _, _ := strings.Cut(p, "/")
+	return dir
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c == '/' || c == '.' || c == '-' || c == '_' || c == ':' || c == '+' ||
+			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// normalizeEOL returns b with every CRLF turned into LF.
+func normalizeEOL(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
+
+// explainLineEndings amends each chain/missing-predecessor diagnostic of the
+// load result whose PREDECESSOR is the digest of the committed (indexed)
+// bytes of a file of the same artifact whose working-tree copy differs
+// from them only in line endings: git converted that file on checkout.
+func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
+	docs := loadedFiles(r)
+	var idx map[string]gitrepo.Entry // top-relative path → index entry, read lazily
+	blobs := map[string][]byte{}
+	for i := range r.load.Diagnostics {
+		d := &r.load.Diagnostics[i]
+		if d.Code != diag.ChainMissingPredecessor {
+			continue
+		}
+		doc := docs[d.Path]
+		if doc == nil || !doc.PredecessorOK {
+			continue
+		}
+		if idx == nil {
+			entries, err := g.repo.Index(ctx, g.rootRel)
+			if err != nil {
+				return fmt.Errorf("git ls-files: %w", err)
+			}
+			idx = make(map[string]gitrepo.Entry, len(entries))
+			for _, e := range entries {
+				if e.Stage == 0 && e.IsRegular() {
+					idx[e.Path] = e
+				}
+			}
+		}
+		dir := coordinateOf(d.Path) + "/"
+		var candidates []string
+		var objects []string
+		for p := range docs {
+			if !strings.HasPrefix(p, dir) || p == d.Path {
+				continue
+			}
+			if e, ok := idx[g.topPath(p)]; ok {
+				candidates = append(candidates, p)
+				if _, have := blobs[e.Object]; !have {
+					objects = append(objects, e.Object)
+				}
+			}
+		}
+		sort.Strings(candidates)
+		if len(objects) > 0 {
+			got, _, err := g.repo.ReadBlobs(ctx, objects, load.MaxSize)
+			if err != nil {
+				return fmt.Errorf("git cat-file: %w", err)
+			}
+			for o, b := range got {
+				blobs[o] = b
+			}
+		}
+		for _, p := range candidates {
+			blob, ok := blobs[idx[g.topPath(p)].Object]
+			if !ok || vt.DigestOf(blob) != doc.Predecessor {
+				continue
+			}
+			work := docs[p].Src
+			if bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), normalizeEOL(blob)) {
+				continue
+			}
+			d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", p)
+			d.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
+				"\nthen delete " + p + " and check it out again (git checkout -- " + shellQuote(g.topPath(p)) + ") to get its committed bytes back"
+			d.Related = append(d.Related, diag.Related{Path: p,
+				Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+			break
+		}
+	}
+	return nil
+}
+
+// isLintCode reports whether code is a lint finding that --new-only may
+// drop: not a validity code, not one of the append-only gate's codes, not
+// a configuration warning.
+func isLintCode(code string) bool {
+	switch code {
+	case RevisionModifiedCode, RevisionDeletedCode, RevisionRenamedCode, EOLConversionCode, config.UnusedIgnoreCode:
+		return false
+	}
+	return !diag.IsValidity(code)
+}
+
+// finish applies --new-only to the sorted diagnostics l (lint findings on
+// revisions that exist at the commit are dropped) and, when there is a
+// gate, computes the revision fingerprint of every diagnostic on a
+// revision whose identity is known (see [revisionFingerprint]). The map is
+// indexed like the returned list.
+func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]string) {
+	if g == nil || g.commit == "" {
+		return l, nil
+	}
+	if newOnly {
+		kept := l[:0:0]
+		for _, d := range l {
+			if _, old := g.atRev[d.Path]; old && d.Path != "" && isLintCode(d.Code) {
+				continue
+			}
+			kept = append(kept, d)
+		}
+		l = kept
+	}
+	docs := loadedFiles(r)
+	fps := map[int]string{}
+	for i, d := range l {
+		if doc := docs[d.Path]; doc != nil && doc.CoordinateOK && doc.JournalVersionOK {
+			fps[i] = revisionFingerprint(d.Code, doc, ValuePath(doc, d.Range))
+		}
+	}
+	return l, fps
+}
+
+// revisionFingerprintDomain names the scheme of [revisionFingerprint].
+const revisionFingerprintDomain = "journal-lint/fingerprint/revision/v1"
+
+// revisionFingerprint identifies a finding by its rule, the revision's
+// coordinate, Journal version and digest, and the value path inside it:
+// nothing that a line number, a path prefix or an output format could
+// change. The result is 64 lowercase hex digits.
+func revisionFingerprint(code string, doc *syntax.Document, valuePath string) string {
+	h := sha256.New()
+	for _, f := range []string{revisionFingerprintDomain, code, doc.Coordinate.String(), doc.JournalVersion.String(), doc.Digest.String(), valuePath} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+		h.Write(n[:])
+		h.Write([]byte(f))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ValuePath names the value at rng in doc: "header" or "release[VERSION]",
+// then the directive's keyword with its key for the keyed directives
+// (CONTENT name; DEPENDS, EXCLUDES, PREFERS coordinate), then "#N" for the
+// N-th argument (1-based) when rng starts inside one; "line N" for a range
+// outside any directive and "" for no range. Examples:
+// "release[1.2.0]/DEPENDS[org.example.core]#2", "header/DESCRIPTION".
+func ValuePath(doc *syntax.Document, rng diag.Range) string {
+	if doc == nil || !rng.IsValid() {
+		return ""
+	}
+	line := rng.Start.Line
+	section := "header"
+	for _, rb := range doc.Releases {
+		if rb.Release == nil || rb.Release.Line > line {
+			break
+		}
+		v := ""
+		if len(rb.Release.Args) > 0 {
+			v = rb.Release.Args[0].Raw
+		}
+		section = "release[" + v + "]"
+	}
+	for _, d := range doc.Directives {
+		if d.Line != line {
+			continue
+		}
+		p := section + "/" + d.Keyword
+		switch d.Keyword {
+		case "CONTENT", "DEPENDS", "EXCLUDES", "PREFERS":
+			if len(d.Args) > 0 {
+				p += "[" + d.Args[0].Raw + "]"
+			}
+		}
+		for i, a := range d.Args {
+			if rng.Start.Offset >= a.Range.Start.Offset && rng.Start.Offset < a.Range.End.Offset {
+				p += "#" + strconv.Itoa(i+1)
+				break
+			}
+		}
+		return p
+	}
+	return section + "/line " + strconv.Itoa(line)
+}

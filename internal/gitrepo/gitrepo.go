@@ -1,0 +1,579 @@
+// Package gitrepo is a small, read-only wrapper over the git executable, for
+// the repository workflows of journal-lint: which Journal files changed since
+// a revision, what their bytes were, which attributes git applies to them,
+// and what the index (the staged content) holds.
+//
+// Every command is run as an explicit argument list (no shell) with
+// "-c core.quotepath=off", "--literal-pathspecs" and "--no-optional-locks",
+// and every listing is read in its NUL-separated (-z) form, so that paths
+// with spaces, quotes, newlines or non-ASCII characters come back byte for
+// byte and nothing in the repository is written (not even the index's stat
+// cache). The environment is inherited, so GIT_DIR, GIT_INDEX_FILE and the
+// like that a hook runs with are honoured.
+//
+// # Paths
+//
+// Paths given to and returned by a [Repo] are relative to the top level of
+// the work tree, with forward slashes, exactly as git spells them; [Repo.Rel]
+// turns an absolute path into that form.
+//
+// # Errors
+//
+// A missing git executable is [ErrGitNotFound]; a directory outside any work
+// tree is [ErrNotRepository]; a revision that does not name a commit is a
+// [*RevisionError]; any other failure of git is a [*CommandError] with its
+// standard error.
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ErrGitNotFound reports that no git executable is on PATH.
+var ErrGitNotFound = errors.New("the git executable was not found in PATH")
+
+// ErrNotRepository reports a directory that is not inside a git work tree.
+var ErrNotRepository = errors.New("not inside a git work tree")
+
+// RevisionError reports a revision that git cannot resolve to a commit.
+type RevisionError struct {
+	// Rev is the revision as given.
+	Rev string
+	// Detail is git's own explanation, or empty.
+	Detail string
+}
+
+// Error returns a message that names the revision.
+func (e *RevisionError) Error() string {
+	msg := fmt.Sprintf("git revision %q does not name a commit", e.Rev)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+// CommandError reports a git command that failed.
+type CommandError struct {
+	// Args are the arguments after "git" and the global options.
+	Args []string
+	// Stderr is git's standard error, trimmed.
+	Stderr string
+	// Err is the error of the process (usually an *exec.ExitError).
+	Err error
+}
+
+// Error returns the command, git's message and the exit status.
+func (e *CommandError) Error() string {
+	msg := "git " + strings.Join(e.Args, " ") + ": " + e.Err.Error()
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// Unwrap returns the process error.
+func (e *CommandError) Unwrap() error { return e.Err }
+
+// Repo is one git work tree. It holds no open resources; the zero value is
+// not usable, get one from [Open].
+type Repo struct {
+	git string // absolute path of the executable
+	top string // absolute top level of the work tree, symlinks resolved
+}
+
+// globalArgs come before every subcommand.
+var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
+
+// Open finds the work tree that contains dir (an existing directory) and
+// returns it. It returns [ErrGitNotFound] when git is not installed and
+// [ErrNotRepository] when dir is outside a work tree (including inside a
+// bare repository or a .git directory).
+func Open(ctx context.Context, dir string) (*Repo, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, ErrGitNotFound
+	}
+	if !filepath.IsAbs(git) {
+		if git, err = filepath.Abs(git); err != nil {
+			return nil, ErrGitNotFound
+		}
+	}
+	r := &Repo{git: git}
+	out, err := r.output(ctx, dir, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		var ce *CommandError
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "not a git repository") {
+			return nil, ErrNotRepository
+		}
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "must be run in a work tree") {
+			return nil, ErrNotRepository
+		}
+		return nil, err
+	}
+	top := strings.TrimSuffix(string(out), "\n")
+	if top == "" {
+		return nil, ErrNotRepository
+	}
+	if resolved, err := filepath.EvalSymlinks(top); err == nil {
+		top = resolved
+	}
+	r.top = filepath.Clean(top)
+	return r, nil
+}
+
+// Top returns the absolute top level of the work tree, symbolic links
+// resolved.
+func (r *Repo) Top() string { return r.top }
+
+// Rel returns path (absolute or relative to the working directory; it need
+// not exist, but its deepest existing ancestor is resolved for symbolic
+// links) relative to the top level with forward slashes: "" for the top
+// level itself. It fails when path lies outside the work tree.
+func (r *Repo) Rel(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	abs = resolveExisting(abs)
+	rel, err := filepath.Rel(r.top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git work tree %s", path, r.top)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// resolveExisting resolves symbolic links in the longest existing prefix of
+// the clean absolute path abs and appends the rest unchanged.
+func resolveExisting(abs string) string {
+	rest := ""
+	p := abs
+	for {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(resolved, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
+// command builds a git command run in dir with the global options.
+func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, r.git, append(append([]string{}, globalArgs...), args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	return cmd
+}
+
+// output runs git in dir (the top level when empty) with stdin and returns
+// its standard output.
+func (r *Repo) output(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+	if dir == "" {
+		dir = r.top
+	}
+	cmd := r.command(ctx, dir, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// pathspec returns the arguments that restrict a command to prefix: none
+// for the whole work tree.
+func pathspec(prefix string) []string {
+	if prefix == "" {
+		return []string{"--"}
+	}
+	return []string{"--", prefix}
+}
+
+// ResolveCommit returns the full object name of the commit rev names. A rev
+// that is empty, starts with "-" or names no commit is a [*RevisionError].
+func (r *Repo) ResolveCommit(ctx context.Context, rev string) (string, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
+		return "", &RevisionError{Rev: rev, Detail: "not a revision name"}
+	}
+	out, err := r.output(ctx, "", nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		var ce *CommandError
+		if errors.As(err, &ce) {
+			return "", &RevisionError{Rev: rev, Detail: ce.Stderr}
+		}
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Change is one entry of [Repo.Diff].
+type Change struct {
+	// Status is git's status letter: 'A' added, 'C' copied, 'D' deleted,
+	// 'M' modified (content or mode), 'R' renamed, 'T' type changed,
+	// 'U' unmerged, 'X' unknown.
+	Status byte
+	// Score is the similarity in percent (0–100) for 'R' and 'C', else 0.
+	Score int
+	// Path is the path after the change (for 'D': the deleted path).
+	Path string
+	// OldPath is the path before a rename or copy, else empty.
+	OldPath string
+}
+
+// Diff lists what changed under prefix between the commit rev and the work
+// tree, or the index when staged is true, with rename detection
+// ("diff --name-status -z -M"). Untracked files are not listed.
+func (r *Repo) Diff(ctx context.Context, rev string, staged bool, prefix string) ([]Change, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}
+	if staged {
+		args = append(args, "--cached")
+	}
+	args = append(args, commit)
+	args = append(args, pathspec(prefix)...)
+	out, err := r.output(ctx, "", nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseNameStatus(out)
+}
+
+// parseNameStatus parses the output of "diff --name-status -z".
+func parseNameStatus(out []byte) ([]Change, error) {
+	fields := splitNUL(out)
+	var changes []Change
+	for i := 0; i < len(fields); {
+		st := fields[i]
+		i++
+		if st == "" {
+			return nil, fmt.Errorf("git diff: empty status field")
+		}
+		c := Change{Status: st[0]}
+		if len(st) > 1 {
+			c.Score, _ = strconv.Atoi(st[1:])
+		}
+		need := 1
+		if c.Status == 'R' || c.Status == 'C' {
+			need = 2
+		}
+		if i+need > len(fields) {
+			return nil, fmt.Errorf("git diff: truncated entry for status %q", st)
+		}
+		if need == 2 {
+			c.OldPath, c.Path = fields[i], fields[i+1]
+		} else {
+			c.Path = fields[i]
+		}
+		i += need
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// splitNUL splits NUL-terminated records; a missing final NUL is tolerated.
+func splitNUL(b []byte) []string {
+	s := strings.TrimSuffix(string(b), "\x00")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\x00")
+}
+
+// Entry is one file of a tree or of the index.
+type Entry struct {
+	// Mode is git's octal mode: "100644", "100755", "120000" (symbolic
+	// link), "160000" (submodule), or "040000" for a tree.
+	Mode string
+	// Object is the object name of the blob (or commit, for a submodule).
+	Object string
+	// Stage is the merge stage of an index entry (0 when merged); always 0
+	// for a tree.
+	Stage int
+	// Path is relative to the top level, with forward slashes.
+	Path string
+}
+
+// IsRegular reports whether e is a regular file (executable or not).
+func (e Entry) IsRegular() bool { return e.Mode == "100644" || e.Mode == "100755" }
+
+// Tree lists the files of the commit rev under prefix, recursively.
+func (r *Repo) Tree(ctx context.Context, rev, prefix string) ([]Entry, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-r", "-z", "--full-tree", commit}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	for _, rec := range splitNUL(out) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
+		}
+		entries = append(entries, Entry{Mode: f[0], Object: f[2], Path: path})
+	}
+	return entries, nil
+}
+
+// Index lists the entries of the index under prefix, every merge stage
+// included.
+func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name"}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	for _, rec := range splitNUL(out) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
+		}
+		stage, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: malformed stage in %q", rec)
+		}
+		entries = append(entries, Entry{Mode: f[0], Object: f[1], Stage: stage, Path: path})
+	}
+	return entries, nil
+}
+
+// Blobs calls fn with the size and contents of each object in objects, in
+// order, reading them all through one "git cat-file --batch". fn may read
+// any part of the contents; the rest is skipped. An object that does not
+// exist is an error.
+func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object string, size int64, contents io.Reader) error) error {
+	if len(objects) == 0 {
+		return nil
+	}
+	var in bytes.Buffer
+	for _, o := range objects {
+		if o == "" || strings.ContainsAny(o, " \t\n\x00") {
+			return fmt.Errorf("git cat-file: bad object name %q", o)
+		}
+		in.WriteString(o)
+		in.WriteByte('\n')
+	}
+	args := []string{"cat-file", "--batch"}
+	cmd := r.command(ctx, r.top, args...)
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return &CommandError{Args: args, Err: err}
+	}
+	readErr := readBatch(bufio.NewReader(pipe), objects, fn)
+	if readErr != nil {
+		_, _ = io.Copy(io.Discard, pipe)
+	}
+	waitErr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case readErr != nil:
+		return readErr
+	case waitErr != nil:
+		return &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: waitErr}
+	}
+	return nil
+}
+
+// readBatch reads the "cat-file --batch" answers for objects.
+func readBatch(br *bufio.Reader, objects []string, fn func(string, int64, io.Reader) error) error {
+	for _, o := range objects {
+		header, err := br.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("git cat-file: reading the header of %s: %w", o, err)
+		}
+		f := strings.Fields(header)
+		if len(f) == 2 && f[1] == "missing" {
+			return fmt.Errorf("git cat-file: object %s is missing", o)
+		}
+		if len(f) != 3 {
+			return fmt.Errorf("git cat-file: malformed header %q", strings.TrimSpace(header))
+		}
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil || size < 0 {
+			return fmt.Errorf("git cat-file: malformed size in %q", strings.TrimSpace(header))
+		}
+		body := io.LimitReader(br, size)
+		if err := fn(o, size, body); err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, body); err != nil {
+			return fmt.Errorf("git cat-file: reading %s: %w", o, err)
+		}
+		if b, err := br.ReadByte(); err != nil || b != '\n' {
+			return fmt.Errorf("git cat-file: missing terminator after %s", o)
+		}
+	}
+	return nil
+}
+
+// ReadBlobs returns the contents of each object, refusing any larger than
+// max bytes (then its entry is absent and tooLarge lists it).
+func (r *Repo) ReadBlobs(ctx context.Context, objects []string, max int64) (contents map[string][]byte, tooLarge []string, err error) {
+	contents = make(map[string][]byte, len(objects))
+	err = r.Blobs(ctx, objects, func(o string, size int64, body io.Reader) error {
+		if size > max {
+			tooLarge = append(tooLarge, o)
+			return nil
+		}
+		b := make([]byte, size)
+		if _, err := io.ReadFull(body, b); err != nil {
+			return fmt.Errorf("git cat-file: reading %s: %w", o, err)
+		}
+		contents[o] = b
+		return nil
+	})
+	return contents, tooLarge, err
+}
+
+// Attributes returns, for each path, the values of the named attributes as
+// "git check-attr -z" reports them: "set", "unset", "unspecified" or a
+// value. With cached, the .gitattributes files of the index are used
+// instead of the work tree's.
+func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, names ...string) (map[string]map[string]string, error) {
+	out := make(map[string]map[string]string, len(paths))
+	if len(paths) == 0 || len(names) == 0 {
+		return out, nil
+	}
+	var in bytes.Buffer
+	for _, p := range paths {
+		in.WriteString(p)
+		in.WriteByte(0)
+	}
+	args := []string{"check-attr", "-z", "--stdin"}
+	if cached {
+		args = append(args, "--cached")
+	}
+	args = append(args, names...)
+	stdout, err := r.output(ctx, "", in.Bytes(), args...)
+	if err != nil {
+		return nil, err
+	}
+	f := splitNUL(stdout)
+	if len(f)%3 != 0 {
+		return nil, fmt.Errorf("git check-attr: malformed output")
+	}
+	for i := 0; i < len(f); i += 3 {
+		m := out[f[i]]
+		if m == nil {
+			m = map[string]string{}
+			out[f[i]] = m
+		}
+		m[f[i+1]] = f[i+2]
+	}
+	return out, nil
+}
+
+// ExportIndex writes the stage-0 index entries under prefix into the
+// directory dest (which must exist), at dest/<path relative to the top
+// level>, with their exact blob bytes: no line-ending conversion, no
+// filters. Symbolic links become symbolic links and submodules empty
+// directories, so that a loader sees what a checkout would. Unmerged paths
+// (merge stages 1–3) are an error. It returns the number of entries
+// written.
+func (r *Repo) ExportIndex(ctx context.Context, prefix, dest string) (int, error) {
+	entries, err := r.Index(ctx, prefix)
+	if err != nil {
+		return 0, err
+	}
+	var blobs []Entry
+	for _, e := range entries {
+		if e.Stage != 0 {
+			return 0, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
+		}
+		target, err := localPath(dest, e.Path)
+		if err != nil {
+			return 0, err
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return 0, err
+		}
+		switch e.Mode {
+		case "160000":
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return 0, err
+			}
+		default:
+			blobs = append(blobs, e)
+		}
+	}
+	objects := make([]string, len(blobs))
+	for i, e := range blobs {
+		objects[i] = e.Object
+	}
+	i := 0
+	err = r.Blobs(ctx, objects, func(_ string, size int64, body io.Reader) error {
+		e := blobs[i]
+		i++
+		target, _ := localPath(dest, e.Path)
+		if e.Mode == "120000" {
+			link, err := io.ReadAll(io.LimitReader(body, 4096))
+			if err != nil {
+				return err
+			}
+			return os.Symlink(string(link), target)
+		}
+		perm := os.FileMode(0o644)
+		if e.Mode == "100755" {
+			perm = 0o755
+		}
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(f, body); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(entries), nil
+}
+
+// localPath joins the git path p to dir, refusing anything that would
+// leave dir.
+func localPath(dir, p string) (string, error) {
+	native := filepath.FromSlash(p)
+	if !filepath.IsLocal(native) {
+		return "", fmt.Errorf("git path %q is not a local path", p)
+	}
+	return filepath.Join(dir, native), nil
+}
