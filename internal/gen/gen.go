@@ -329,9 +329,15 @@ func constraint(r *rand.Rand, v version) (string, bool) {
 func makeRelease(r *rand.Rand, a *artifact, i, rev int, deps []*artifact) *release {
 	v := a.versions[i]
 	rel := &release{version: v, license: pickLicense(r)}
-	// Published between thirty days before and the revision's time.
+	// Published after the previous revision was written (else it would
+	// have been in that worldview) and not after this one; a genesis
+	// records releases of up to a year before.
 	at := a.times[rev]
-	rel.published = at.Add(-time.Duration(r.IntN(30*86400)) * time.Second)
+	span := int64(365 * 86400)
+	if rev > 0 {
+		span = int64(at.Sub(a.times[rev-1]) / time.Second)
+	}
+	rel.published = at.Add(-time.Duration(r.Int64N(span)) * time.Second)
 	rel.hasPub = r.IntN(10) < 8
 	base := a.short + "-" + v.String()
 	kinds := []string{".tar.gz", ".jar", ".zip", ".tgz"}
@@ -419,7 +425,7 @@ func revisions(r *rand.Rand, a *artifact, deps []*artifact) []File {
 	crlf := r.IntN(25) == 0
 	for rev := range a.revisions {
 		// Now and then a later revision deprecates or denies an old release.
-		if rev > 0 && len(rels) > 1 && r.IntN(3) == 0 {
+		if rev > 0 && len(rels) > 1 && r.IntN(8) == 0 {
 			old := rels[r.IntN(len(rels)-1)]
 			if r.IntN(4) == 0 {
 				old.policy = fmt.Sprintf(`deny "security advisory SA-%d-%03d; upgrade"`, a.times[rev].Year(), r.IntN(1000))
