@@ -76,6 +76,7 @@ var analyzers = []analyzer{
 	lintRules,
 	history,
 	gitGate,
+	rulePacks,
 }
 
 // Registry returns what config.Validate needs to know about the rules.

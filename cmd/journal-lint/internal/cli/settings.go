@@ -46,7 +46,7 @@ func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 		if cfg, err = config.Load(path); err != nil {
 			return nil, configError(err)
 		}
-		if err := config.Validate(cfg, check.Registry()); err != nil {
+		if err := config.Validate(cfg, check.RegistryFor(cfg)); err != nil {
 			return nil, configError(err)
 		}
 	}

@@ -1,0 +1,99 @@
+package check
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/plugin"
+)
+
+// rulePacks runs the rule packs of the configuration (package
+// internal/plugin) over every parsed document. A pack that fails yields one
+// plugin/failed diagnostic; a pack whose executable does not match its pin
+// is an error, and so is a configured code that no pack has.
+func rulePacks(ctx context.Context, r *run) (diag.List, error) {
+	if len(r.cfg.Plugins) == 0 {
+		return nil, nil
+	}
+	set, err := plugin.StartAll(ctx, PluginSpecs(r.cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	if err != nil {
+		return nil, err
+	}
+	defer set.Close()
+	if err := config.Validate(r.cfg, registryWith(r.cfg, set)); err != nil {
+		return nil, err
+	}
+	return set.Check(ctx, plugin.NewInput(r.load))
+}
+
+// PluginSpecs returns the rule packs of cfg in configuration order.
+func PluginSpecs(cfg *config.Config) []plugin.Spec {
+	var out []plugin.Spec
+	for _, p := range cfg.Plugins {
+		out = append(out, plugin.SpecOf(cfg, p))
+	}
+	return out
+}
+
+// RegistryFor is [Registry] plus the rules of the rule packs cfg configures,
+// so that config.Validate knows their "<pack>/<rule>" codes. It starts each
+// pack to ask for its rules and closes it again. A pack that cannot be
+// started or verified is reported when check runs; until then every code
+// in its namespace is accepted (in every namespace that is not built in,
+// when the pack has no configured name).
+func RegistryFor(cfg *config.Config) config.Registry {
+	if cfg == nil || len(cfg.Plugins) == 0 {
+		return Registry()
+	}
+	set, err := plugin.StartAll(context.Background(), PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	if err != nil {
+		set = &plugin.Set{}
+	} else {
+		set.Close()
+	}
+	return registryWith(cfg, set)
+}
+
+// registryWith extends Registry with the rules of the packs of set, and
+// leniently with the namespaces of configured packs that are not in it.
+func registryWith(cfg *config.Config, set *plugin.Set) config.Registry {
+	reg := Registry()
+	builtin := map[string]bool{"plugin": true, "config": true}
+	for _, c := range reg.Codes {
+		cat, _, _ := strings.Cut(c, "/")
+		builtin[cat] = true
+	}
+	exact := slices.Clone(reg.Codes)
+	started := map[string]bool{}
+	for _, info := range set.Infos() {
+		exact = append(exact, info.Codes()...)
+		started[info.Path] = true
+	}
+	var lenient []string // namespaces of packs that did not describe themselves
+	anyNamespace := false
+	for _, s := range PluginSpecs(cfg) {
+		if started[s.Executable()] {
+			continue
+		}
+		if s.Name != "" {
+			lenient = append(lenient, s.Name)
+		} else {
+			anyNamespace = true
+		}
+	}
+	reg.Codes = exact
+	reg.Known = func(code string) bool {
+		if slices.Contains(exact, code) {
+			return true
+		}
+		cat, name, ok := strings.Cut(code, "/")
+		if !ok || name == "" {
+			return false
+		}
+		return slices.Contains(lenient, cat) || (anyNamespace && !builtin[cat])
+	}
+	return reg
+}

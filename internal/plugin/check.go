@@ -1,0 +1,372 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/internal/syntax"
+	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+)
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// Batch limits: a Check call carries at most batchDocs documents and, unless
+// it holds a single document, at most batchBytes bytes of Journal text.
+const (
+	batchDocs  = 512
+	batchBytes = 4 << 20
+)
+
+// maxMessage is the longest diagnostic message a pack may return.
+const maxMessage = 4096
+
+// Input is the tree a run hands to the packs: every parsed document, in path
+// order, encoded once for all packs.
+type Input struct {
+	docs   []*syntax.Document
+	enc    []*pb.Document
+	byPath map[string]*syntax.Document
+}
+
+// NewInput encodes the parsed documents of lr with their chain context.
+func NewInput(lr *load.Result) *Input {
+	in := &Input{byPath: map[string]*syntax.Document{}}
+	chains := map[string][]*pb.ChainEntry{}
+	for _, f := range lr.Files {
+		if f.Doc == nil {
+			continue
+		}
+		cc := &pb.ChainContext{Accepted: f.Outcome != chain.Rejected}
+		if f.Doc.CoordinateOK {
+			c := f.Doc.Coordinate
+			cc.Coordinate = c.String()
+			entries, ok := chains[cc.Coordinate]
+			if !ok {
+				for _, e := range lr.State.Entries(c) {
+					entries = append(entries, &pb.ChainEntry{Path: e.Source, JournalVersion: e.Revision.JournalVersion().String(), Digest: e.Revision.Digest().String()})
+				}
+				chains[cc.Coordinate] = entries
+			}
+			cc.Revisions = entries
+		}
+		in.docs = append(in.docs, f.Doc)
+		in.enc = append(in.enc, protocol.EncodeDocument(f.Doc, cc))
+		in.byPath[f.Doc.Path] = f.Doc
+	}
+	return in
+}
+
+// Len returns the number of documents.
+func (in *Input) Len() int { return len(in.docs) }
+
+// batches splits the documents into Check batches.
+func (in *Input) batches() [][]*pb.Document {
+	var out [][]*pb.Document
+	var cur []*pb.Document
+	size := 0
+	for i, m := range in.enc {
+		n := len(in.docs[i].Src)
+		if len(cur) > 0 && (len(cur) >= batchDocs || size+n > batchBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, m)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// Check runs the pack over every document of in and returns its
+// diagnostics, coded "<pack>/<rule>" with the rule's default severity where
+// the pack gave none, sorted. Batches go out a few at a time; each call is
+// bounded by the pack's timeout. The error is a [*Error] when the pack
+// failed (a timed-out or crashed process is killed), or ctx's error.
+func (p *Pack) Check(ctx context.Context, in *Input) (diag.List, error) {
+	batches := in.batches()
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := min(runtime.GOMAXPROCS(0), 4, len(batches))
+	results := make([]diag.List, len(batches))
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ds, err := p.checkBatch(ctx, in, batches[i])
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+					mu.Unlock()
+					continue
+				}
+				results[i] = ds
+			}
+		}()
+	}
+feed:
+	for i := range batches {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := parent.Err(); err != nil {
+		p.kill()
+		return nil, err
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	var out diag.List
+	for _, ds := range results {
+		out = append(out, ds...)
+	}
+	out.Sort()
+	return out, nil
+}
+
+// checkBatch sends one batch and decodes its answer.
+func (p *Pack) checkBatch(ctx context.Context, in *Input, docs []*pb.Document) (diag.List, error) {
+	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
+	defer cancel()
+	resp, err := p.rpc.Check(cctx, &pb.CheckRequest{ConfigJson: p.config, Documents: docs})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // the run was cancelled, not the pack's fault
+		}
+		return nil, p.failure(p.info.Name, p.callError(cctx, "check", err))
+	}
+	inBatch := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		inBatch[d.GetPath()] = true
+	}
+	out := make(diag.List, 0, len(resp.GetDiagnostics()))
+	for _, m := range resp.GetDiagnostics() {
+		d, err := p.decodeDiagnostic(in, inBatch, m)
+		if err != nil {
+			p.kill()
+			return nil, p.failure(p.info.Name, fmt.Errorf("malformed diagnostic: %v", err))
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// decodeDiagnostic checks one diagnostic of a pack and converts it. Ranges
+// are taken by their byte offsets, which must lie in the document; lines
+// and columns are recomputed from them.
+func (p *Pack) decodeDiagnostic(in *Input, inBatch map[string]bool, m *pb.Diagnostic) (diag.Diagnostic, error) {
+	rule, ok := p.rules[m.GetRule()]
+	if !ok {
+		return diag.Diagnostic{}, fmt.Errorf("unknown rule %q", clip(m.GetRule(), 80))
+	}
+	d := diag.Diagnostic{Code: rule.Code, Severity: rule.DefaultSeverity, Message: m.GetMessage(), Path: m.GetPath(), Help: m.GetHelp()}
+	if m.GetSeverity() != pb.Severity_SEVERITY_UNSPECIFIED {
+		if d.Severity, ok = severity(m.GetSeverity()); !ok {
+			return d, fmt.Errorf("rule %s: invalid severity %d", rule.Name, m.GetSeverity())
+		}
+	}
+	if err := checkText("message", d.Message, true); err != nil {
+		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+	}
+	if err := checkText("help", d.Help, false); err != nil {
+		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+	}
+	if !inBatch[d.Path] {
+		return d, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
+	}
+	var err error
+	if d.Range, err = decodeRange(in.byPath[d.Path], m.GetRange()); err != nil {
+		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+	}
+	for _, r := range m.GetRelated() {
+		doc, ok := in.byPath[r.GetPath()]
+		if !ok {
+			return d, fmt.Errorf("rule %s: related path %q is not a document of the tree", rule.Name, clip(r.GetPath(), 200))
+		}
+		rg, err := decodeRange(doc, r.GetRange())
+		if err != nil {
+			return d, fmt.Errorf("rule %s: related: %v", rule.Name, err)
+		}
+		if err := checkText("related message", r.GetMessage(), false); err != nil {
+			return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+		}
+		d.Related = append(d.Related, diag.Related{Path: r.GetPath(), Range: rg, Message: r.GetMessage()})
+	}
+	return d, nil
+}
+
+func checkText(what, s string, required bool) error {
+	switch {
+	case required && s == "":
+		return fmt.Errorf("empty %s", what)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%s is not valid UTF-8", what)
+	case len(s) > maxMessage:
+		return fmt.Errorf("%s longer than %d bytes", what, maxMessage)
+	}
+	return nil
+}
+
+// decodeRange checks a wire range against doc and recomputes its lines and
+// columns from its offsets. A nil range means the whole file.
+func decodeRange(doc *syntax.Document, r *pb.Range) (diag.Range, error) {
+	if r == nil {
+		return diag.Range{}, nil
+	}
+	s, e := r.GetStart().GetOffset(), r.GetEnd().GetOffset()
+	if s < 0 || e < s || e > int64(len(doc.Src)) {
+		return diag.Range{}, fmt.Errorf("range [%d, %d) is outside the %d bytes of %s", s, e, len(doc.Src), doc.Path)
+	}
+	lines := doc.Lines
+	if lines == nil {
+		lines = diag.NewLineIndex(doc.Src)
+	}
+	return lines.Range(int(s), int(e)), nil
+}
+
+// Set is the packs of one run.
+type Set struct {
+	// Packs are the packs that started and described themselves, in
+	// configuration order.
+	Packs []*Pack
+	// Failures are the plugin/failed diagnostics of packs that did not.
+	Failures diag.List
+}
+
+// StartAll starts every pack of specs in parallel. A pack that fails
+// becomes a diagnostic in Failures; the error is the first [*VerifyError]
+// or configuration problem (every started pack is then closed already), or
+// ctx's error.
+func StartAll(ctx context.Context, specs []Spec, opts Options) (*Set, error) {
+	packs := make([]*Pack, len(specs))
+	errs := make([]error, len(specs))
+	var wg sync.WaitGroup
+	for i, s := range specs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			packs[i], errs[i] = Start(ctx, s, opts)
+		}()
+	}
+	wg.Wait()
+	set := &Set{}
+	var hard error
+	for i := range specs {
+		if packs[i] != nil {
+			set.Packs = append(set.Packs, packs[i])
+			continue
+		}
+		if pe, ok := errs[i].(*Error); ok {
+			set.Failures = append(set.Failures, Failure(pe))
+		} else if hard == nil {
+			hard = errs[i]
+		}
+	}
+	if hard == nil && ctx.Err() != nil {
+		hard = ctx.Err()
+	}
+	if hard == nil {
+		hard = set.checkNames()
+	}
+	if hard != nil {
+		set.Close()
+		return nil, hard
+	}
+	return set, nil
+}
+
+// checkNames rejects two packs with the same namespace.
+func (s *Set) checkNames() error {
+	seen := map[string]string{}
+	for _, p := range s.Packs {
+		n := p.info.Name
+		if other, dup := seen[n]; dup {
+			return fmt.Errorf("rule packs %s and %s both use the name %q: give one a different name: in the configuration", other, p.info.Path, n)
+		}
+		seen[n] = p.info.Path
+	}
+	return nil
+}
+
+// Check runs every pack over in, in parallel, and returns their
+// diagnostics and one plugin/failed diagnostic per pack that failed. The
+// error is ctx's when the run was cancelled.
+func (s *Set) Check(ctx context.Context, in *Input) (diag.List, error) {
+	res := make([]diag.List, len(s.Packs))
+	errs := make([]error, len(s.Packs))
+	var wg sync.WaitGroup
+	for i, p := range s.Packs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i], errs[i] = p.Check(ctx, in)
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	out := append(diag.List{}, s.Failures...)
+	for i := range s.Packs {
+		if errs[i] != nil {
+			pe, ok := errs[i].(*Error)
+			if !ok {
+				pe = &Error{Pack: s.Packs[i].info.Name, Err: errs[i], Stderr: s.Packs[i].Stderr()}
+			}
+			out = append(out, Failure(pe))
+			s.Packs[i].Close()
+			continue
+		}
+		out = append(out, res[i]...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return diag.Less(out[i], out[j]) })
+	return out, nil
+}
+
+// Infos returns the Info of every started pack.
+func (s *Set) Infos() []Info {
+	out := make([]Info, len(s.Packs))
+	for i, p := range s.Packs {
+		out[i] = p.info
+	}
+	return out
+}
+
+// Close closes every pack, in parallel.
+func (s *Set) Close() {
+	var wg sync.WaitGroup
+	for _, p := range s.Packs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Close()
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,319 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+)
+
+// Options are the host's side of a pack run.
+type Options struct {
+	// HostVersion is journal-lint's version, checked against each pack's
+	// supported host versions; "" or a version that is not SemVer (such as
+	// "devel") accepts every pack.
+	HostVersion string
+}
+
+// Pack is one running rule pack that has described itself.
+type Pack struct {
+	spec   Spec
+	info   Info
+	rpc    pb.RulePackClient
+	rules  map[string]RuleInfo // by rule name
+	config []byte              // the configuration as JSON
+
+	client *goplugin.Client // nil for a pack connected in-process
+	proc   *process
+	tail   *tail
+
+	closeOnce sync.Once
+}
+
+// Start verifies the executable of spec against its pin, starts it, and
+// asks it to describe itself. The errors are a [*VerifyError] (nothing ran),
+// a [*Error] (the pack failed; the process is already gone), or an error
+// for a configuration the host cannot encode. A nil error means the caller
+// must [Pack.Close] the pack.
+func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
+	if err := verify(spec); err != nil {
+		return nil, err
+	}
+	cfgJSON, err := configJSON(spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON}
+	var procErr error
+	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake,
+		VersionedPlugins: protocol.PluginSets(nil),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		SkipHostEnv:      true,
+		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			proc, _, err := newProcess(spec.Executable(), spec.Dir, cmd.Env)
+			if err != nil {
+				procErr = err
+				return nil, err
+			}
+			p.proc = proc
+			return proc, nil
+		},
+		StartTimeout:    spec.timeout(),
+		Stderr:          p.tail,
+		SyncStdout:      p.tail,
+		SyncStderr:      p.tail,
+		Logger:          hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.MaxMessageSize), grpc.MaxCallSendMsgSize(protocol.MaxMessageSize))},
+	})
+	fail := func(err error) (*Pack, error) {
+		p.Close()
+		return nil, p.failure(spec.Label(), err)
+	}
+	if _, err := p.client.Start(); err != nil {
+		if procErr != nil {
+			err = procErr
+		}
+		return fail(startError(err))
+	}
+	if v := p.client.NegotiatedVersion(); v != protocol.Version {
+		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, protocol.Version))
+	}
+	cp, err := p.client.Client()
+	if err != nil {
+		return fail(err)
+	}
+	raw, err := cp.Dispense(protocol.PluginName)
+	if err != nil {
+		return fail(err)
+	}
+	rpc, ok := raw.(pb.RulePackClient)
+	if !ok {
+		return fail(fmt.Errorf("unexpected plugin type %T", raw))
+	}
+	if err := p.describe(ctx, rpc, opts); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// Connect describes a pack that is already served on rpc (in-process, as
+// package sdktest does) without starting or verifying anything. Close does
+// not close rpc's connection.
+func Connect(ctx context.Context, rpc pb.RulePackClient, spec Spec, opts Options) (*Pack, error) {
+	cfgJSON, err := configJSON(spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON}
+	if err := p.describe(ctx, rpc, opts); err != nil {
+		return nil, p.failure(spec.Label(), err)
+	}
+	return p, nil
+}
+
+// startError rewords go-plugin's start-up errors for users.
+func startError(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "Unrecognized remote plugin message"):
+		first, _, _ := strings.Cut(msg, "\n")
+		return fmt.Errorf("bad handshake: the pack wrote something other than go-plugin's handshake to stdout (%s)",
+			strings.TrimPrefix(first, "Unrecognized remote plugin message: "))
+	case strings.Contains(msg, "exited before we could connect"):
+		return errors.New("the pack exited before the handshake")
+	case strings.Contains(msg, "timeout while waiting for plugin to start"):
+		return errors.New("the pack did not complete the handshake in time")
+	case strings.Contains(msg, "Incompatible API version") || strings.Contains(msg, "incompatible API version"):
+		return fmt.Errorf("incompatible protocol version: %s", firstLine(msg))
+	}
+	return errors.New(firstLine(msg))
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// failure wraps err as a pack *Error with the stderr tail and, when the
+// process is gone, how it ended.
+func (p *Pack) failure(name string, err error) *Error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	if p.proc != nil {
+		// Give the process a moment to be reaped so the exit status is known.
+		for i := 0; i < 20; i++ {
+			if how, ok := p.proc.exited(); ok {
+				if how != "exit status 0" && !strings.Contains(err.Error(), how) && !strings.Contains(how, "killed") {
+					err = fmt.Errorf("%w (process %s)", err, how)
+				}
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return &Error{Pack: name, Err: err, Stderr: p.tail.String()}
+}
+
+// describe asks the pack who it is and checks the answer.
+func (p *Pack) describe(ctx context.Context, rpc pb.RulePackClient, opts Options) error {
+	ctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
+	defer cancel()
+	d, err := rpc.Describe(ctx, &pb.DescribeRequest{HostVersion: opts.HostVersion, ProtocolVersion: protocol.Version})
+	if err != nil {
+		return p.callError(ctx, "describe", err)
+	}
+	if !namePattern.MatchString(d.GetName()) {
+		return fmt.Errorf("describe: pack name %q is not lowercase kebab-case", d.GetName())
+	}
+	info := Info{Name: p.spec.Name, PackName: d.GetName(), Version: d.GetVersion(), SDKVersion: d.GetSdkVersion(),
+		HostVersions: d.GetHostVersions(), Path: p.spec.Executable(), SHA256: p.spec.SHA256}
+	if info.Name == "" {
+		info.Name = d.GetName()
+	}
+	if err := hostSupported(info.HostVersions, opts.HostVersion); err != nil {
+		return err
+	}
+	if len(d.GetRules()) == 0 {
+		return errors.New("describe: the pack has no rules")
+	}
+	p.rules = map[string]RuleInfo{}
+	for _, r := range d.GetRules() {
+		if !namePattern.MatchString(r.GetName()) {
+			return fmt.Errorf("describe: rule name %q is not lowercase kebab-case", r.GetName())
+		}
+		if _, dup := p.rules[r.GetName()]; dup {
+			return fmt.Errorf("describe: duplicate rule %q", r.GetName())
+		}
+		sev, ok := severity(r.GetDefaultSeverity())
+		if !ok {
+			return fmt.Errorf("describe: rule %s has no valid default severity", r.GetName())
+		}
+		summary := strings.TrimSpace(r.GetSummary())
+		if summary == "" || strings.ContainsAny(summary, "\r\n") {
+			return fmt.Errorf("describe: rule %s needs a one-line summary", r.GetName())
+		}
+		ri := RuleInfo{Code: info.Name + "/" + r.GetName(), Name: r.GetName(), DefaultSeverity: sev, Summary: summary, Doc: r.GetDoc()}
+		p.rules[ri.Name] = ri
+		info.Rules = append(info.Rules, ri)
+	}
+	p.info, p.rpc = info, rpc
+	return nil
+}
+
+// hostSupported checks the host version against a pack's constraint.
+func hostSupported(constraint, host string) error {
+	if strings.TrimSpace(constraint) == "" {
+		return nil
+	}
+	c, err := semver.NewConstraint(constraint)
+	if err != nil {
+		return fmt.Errorf("describe: host versions %q: %v", constraint, err)
+	}
+	v, err := semver.NewVersion(strings.TrimPrefix(host, "v"))
+	if err != nil {
+		return nil // a development build accepts every pack
+	}
+	if !c.Check(v) {
+		return fmt.Errorf("the pack supports journal-lint %s, this is %s", constraint, host)
+	}
+	return nil
+}
+
+func severity(s pb.Severity) (diag.Severity, bool) {
+	switch s {
+	case pb.Severity_SEVERITY_ERROR:
+		return diag.Error, true
+	case pb.Severity_SEVERITY_WARNING:
+		return diag.Warning, true
+	case pb.Severity_SEVERITY_INFO:
+		return diag.Info, true
+	}
+	return diag.SeverityInvalid, false
+}
+
+// callError turns a failed call into the reason a pack failed.
+func (p *Pack) callError(ctx context.Context, call string, err error) error {
+	st, _ := status.FromError(err)
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || st.Code() == codes.DeadlineExceeded:
+		p.kill()
+		return fmt.Errorf("%s timed out after %s", call, p.spec.timeout())
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case st.Code() == codes.Unavailable || st.Code() == codes.Canceled:
+		if p.proc != nil {
+			if how, ok := p.waitExit(); ok {
+				return fmt.Errorf("%s: the pack process died (%s)", call, how)
+			}
+		}
+		return fmt.Errorf("%s: lost the connection to the pack: %s", call, st.Message())
+	}
+	return fmt.Errorf("%s: %s", call, st.Message())
+}
+
+// waitExit waits briefly for the process to be reaped and says how it ended.
+func (p *Pack) waitExit() (string, bool) {
+	for i := 0; i < 100; i++ {
+		if how, ok := p.proc.exited(); ok {
+			return how, true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return "", false
+}
+
+// Info returns what the pack said about itself.
+func (p *Pack) Info() Info { return p.info }
+
+// Stderr returns the tail of the pack's stderr so far.
+func (p *Pack) Stderr() string { return p.tail.String() }
+
+// kill ends the process at once (a hung pack gets no graceful shutdown).
+func (p *Pack) kill() {
+	if p.proc != nil {
+		_ = p.proc.Kill(context.Background())
+	}
+}
+
+// Close stops the pack: it kills the process, waits for go-plugin to reap
+// it and removes its socket directory. It is safe to call more than once
+// and never fails.
+func (p *Pack) Close() {
+	p.closeOnce.Do(func() {
+		p.kill()
+		if p.client != nil {
+			p.client.Kill()
+		}
+	})
+}
+
+// configJSON encodes the pack's configuration for the wire.
+func configJSON(s Spec) ([]byte, error) {
+	cfg := s.Config
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	b, err := jsonMarshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("rule pack %s: config cannot be handed to the pack: %v", s.Label(), err)
+	}
+	return b, nil
+}

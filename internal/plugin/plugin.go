@@ -1,0 +1,304 @@
+// Package plugin is the host side of journal-lint rule packs: separate
+// executables, built with package plugins/sdk, that journal-lint starts with
+// hashicorp/go-plugin and that add diagnostics to `check`.
+//
+// # Trust and start-up
+//
+// Every pack is pinned by the sha256 of its executable in .journal-lint.yaml.
+// [Start] verifies the file with go-plugin's SecureConfig before it runs
+// anything; a mismatch is a [*VerifyError], never a diagnostic. The pack then
+// runs with an empty standard input (it never inherits the host's), a
+// minimal environment (only what go-plugin's handshake needs, plus the
+// lifeline), and its working directory set to the configuration file's
+// directory. Only the gRPC protocol is allowed, at protocol major version
+// [protocol.Version] through VersionedPlugins.
+//
+// # Isolation
+//
+// A pack that cannot start, crashes, panics, hangs past its timeout, writes
+// garbage where go-plugin expects its handshake, describes itself badly or
+// returns a malformed diagnostic fails as a whole: its partial results are
+// dropped and it yields one plugin/failed error diagnostic ([Failure]) that
+// names the pack and quotes the tail of its stderr. Built-in results are
+// unaffected.
+//
+// # Lifetime
+//
+// The host holds the write end of a pipe whose read end is the pack's
+// lifeline: when journal-lint exits, however it exits, the kernel closes
+// the pipe and the pack (package sdk watches it) exits too. [Pack.Close]
+// kills the process explicitly; [Set.Close] closes every pack of a run.
+package plugin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// FailedCode is the code of the diagnostic that a rule pack failed.
+const FailedCode = "plugin/failed"
+
+// DefaultTimeout bounds start-up and each call to a pack when its
+// configuration gives no timeout.
+const DefaultTimeout = 30 * time.Second
+
+// namePattern is the form of pack and rule names: lowercase kebab-case, so
+// that "<pack>/<rule>" is a well-formed diagnostic code.
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// Spec says which pack to run and how.
+type Spec struct {
+	// Name is the namespace of the pack's codes; "" means the name the pack
+	// describes itself with.
+	Name string
+	// Path is the executable's path, absolute or relative to Dir.
+	Path string
+	// Dir is the directory relative paths start from and the pack's working
+	// directory: the configuration file's directory ("" for the current one).
+	Dir string
+	// SHA256 is the pinned digest of the executable: 64 lowercase hex digits.
+	SHA256 string
+	// Config is the pack's configuration, handed to it as JSON.
+	Config map[string]any
+	// Timeout bounds start-up and each call; 0 means [DefaultTimeout].
+	Timeout time.Duration
+}
+
+// SpecOf returns the Spec of one plugins entry of cfg.
+func SpecOf(cfg *config.Config, p config.Plugin) Spec {
+	dir := ""
+	if cfg != nil && cfg.File != "" {
+		dir = filepath.Dir(cfg.File)
+	}
+	return Spec{Name: p.Name, Path: p.Path, Dir: dir, SHA256: p.SHA256, Config: p.Config, Timeout: p.Timeout}
+}
+
+// Label returns how messages name the pack before it has described itself:
+// its configured name, else its path.
+func (s Spec) Label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Path
+}
+
+// Executable returns the executable's path resolved against Dir.
+func (s Spec) Executable() string {
+	p := filepath.FromSlash(s.Path)
+	if filepath.IsAbs(p) || s.Dir == "" {
+		return p
+	}
+	return filepath.Join(s.Dir, p)
+}
+
+func (s Spec) timeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultTimeout
+}
+
+// Info is what a pack says about itself, as the host accepted it.
+type Info struct {
+	// Name is the namespace of the pack's codes: the configured name, else
+	// the pack's own.
+	Name string
+	// PackName is the name the pack describes itself with.
+	PackName string
+	// Version and SDKVersion are the pack's and its SDK's versions.
+	Version, SDKVersion string
+	// HostVersions is the pack's constraint on journal-lint versions; ""
+	// means any.
+	HostVersions string
+	// Path is the executable that ran; SHA256 its verified digest.
+	Path, SHA256 string
+	// Rules are the pack's rules in its documentation order.
+	Rules []RuleInfo
+}
+
+// RuleInfo documents one rule of a pack.
+type RuleInfo struct {
+	// Code is "<pack>/<rule>", the code its diagnostics carry.
+	Code string
+	// Name is the rule's name within the pack.
+	Name            string
+	DefaultSeverity diag.Severity
+	Summary, Doc    string
+}
+
+// Codes returns the codes of the pack's rules.
+func (i Info) Codes() []string {
+	out := make([]string, len(i.Rules))
+	for j, r := range i.Rules {
+		out[j] = r.Code
+	}
+	return out
+}
+
+// Rule returns the rule with the given code, if the pack has it.
+func (i Info) Rule(code string) (RuleInfo, bool) {
+	for _, r := range i.Rules {
+		if r.Code == code {
+			return r, true
+		}
+	}
+	return RuleInfo{}, false
+}
+
+// VerifyError is returned when a pack's executable cannot be read or does
+// not match its pinned sha256. It is a configuration error: the pack never
+// runs.
+type VerifyError struct {
+	// Pack is the pack's configured name or path; Path the executable.
+	Pack, Path string
+	// Want is the pinned digest; Got the file's, "" when it cannot be read.
+	Want, Got string
+	// Err is the read error, nil for a mismatch.
+	Err error
+}
+
+// Error says which pack failed verification and what to do.
+func (e *VerifyError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("rule pack %s: cannot verify %s: %v", e.Pack, e.Path, e.Err)
+	}
+	return fmt.Sprintf("rule pack %s: checksum mismatch for %s: the configuration pins sha256 %s but the file has %s; "+
+		"if you trust this build, update the sha256 (journal-lint plugins checksum %s)", e.Pack, e.Path, e.Want, e.Got, e.Path)
+}
+
+// Unwrap returns the read error, if any.
+func (e *VerifyError) Unwrap() error { return e.Err }
+
+// Checksum returns the sha256 of the file at path as 64 lowercase hex digits.
+func Checksum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", path)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// verify checks the executable of s against its pin with go-plugin's
+// SecureConfig.
+func verify(s Spec) error {
+	path := s.Executable()
+	want, err := hex.DecodeString(s.SHA256)
+	if err != nil || len(want) != sha256.Size {
+		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: errors.New("the pinned sha256 is not 64 hexadecimal digits")}
+	}
+	if fi, err := os.Stat(path); err != nil {
+		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: unwrapPath(err)}
+	} else if !fi.Mode().IsRegular() {
+		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: errors.New("not a regular file")}
+	}
+	sc := &goplugin.SecureConfig{Checksum: want, Hash: sha256.New()}
+	ok, err := sc.Check(path)
+	if err != nil {
+		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: unwrapPath(err)}
+	}
+	if !ok {
+		got, _ := Checksum(path)
+		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Got: got}
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Error is a pack failure: the pack ran but misbehaved. [Failure] turns it
+// into the plugin/failed diagnostic.
+type Error struct {
+	// Pack is the pack's name (or its configured label before Describe).
+	Pack string
+	// Err says what went wrong.
+	Err error
+	// Stderr is the tail of the pack's stderr (and of anything it wrote to
+	// stdout after the handshake), possibly empty.
+	Stderr string
+}
+
+// Error returns "rule pack NAME failed: ERR".
+func (e *Error) Error() string { return fmt.Sprintf("rule pack %s failed: %v", e.Pack, e.Err) }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Failure returns the one plugin/failed diagnostic for a pack failure. Its
+// message names the pack, says what happened and quotes the most telling
+// line of the pack's stderr (a panic or fatal error line, else the last
+// line); Help holds the whole tail.
+func Failure(e *Error) diag.Diagnostic {
+	msg := e.Error()
+	if line := tellingLine(e.Stderr); line != "" {
+		msg += fmt.Sprintf("; stderr: %q", line)
+	}
+	d := diag.Diagnostic{Code: FailedCode, Severity: diag.Error, Message: msg}
+	if e.Stderr != "" {
+		d.Help = "last lines of the pack's stderr:\n" + e.Stderr
+	} else {
+		d.Help = "the pack wrote nothing to stderr"
+	}
+	return d
+}
+
+// tellingLine picks the stderr line a message should quote.
+func tellingLine(tail string) string {
+	lines := bytes.Split([]byte(tail), []byte("\n"))
+	for _, l := range lines {
+		s := string(bytes.TrimSpace(l))
+		if bytes.HasPrefix([]byte(s), []byte("panic: ")) || bytes.HasPrefix([]byte(s), []byte("fatal error: ")) {
+			return clip(s, 200)
+		}
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if s := string(bytes.TrimSpace(lines[i])); s != "" {
+			return clip(s, 200)
+		}
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// HostVersion is journal-lint's version as packs see it; the command line
+// sets it at start-up. "" (the default) accepts every pack.
+var HostVersion = ""

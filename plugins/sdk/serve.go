@@ -1,0 +1,75 @@
+package sdk
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
+)
+
+// Serve serves pack to journal-lint and never returns: it is the whole body
+// of a pack's main. It writes nothing to stdout except go-plugin's handshake
+// line, logs to stderr (which journal-lint quotes when the pack fails), and
+// exits when journal-lint closes the connection or exits itself.
+//
+// Serve exits with status 1 after a message on stderr when pack is not
+// valid (see [Pack.Validate]) or when the executable was not started by
+// journal-lint.
+func Serve(pack Pack) {
+	srv, err := newServer(pack)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: invalid rule pack: %v\n", os.Args[0], err)
+		os.Exit(1)
+	}
+	if os.Getenv(protocol.Handshake.MagicCookieKey) != protocol.Handshake.MagicCookieValue {
+		fmt.Fprintf(os.Stderr, "%s is a journal-lint rule pack (%s %s): journal-lint starts it.\n"+
+			"Pin it in .journal-lint.yaml (journal-lint plugins checksum %s) and run journal-lint check.\n",
+			os.Args[0], pack.Name, pack.Version, os.Args[0])
+		os.Exit(1)
+	}
+	watchLifeline()
+	logger := hclog.New(&hclog.LoggerOptions{
+		Name:   pack.Name,
+		Output: os.Stderr,
+		Level:  hclog.Warn,
+	})
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  protocol.Handshake,
+		VersionedPlugins: protocol.PluginSets(srv),
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			opts = append(opts, grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize))
+			return grpc.NewServer(opts...)
+		},
+		Logger: logger,
+	})
+	os.Exit(0)
+}
+
+// watchLifeline makes the process exit when the host's end of the lifeline
+// pipe closes: when journal-lint exits, however it exits (even SIGKILL),
+// the kernel closes its end and the read below returns.
+func watchLifeline() {
+	s := os.Getenv(protocol.EnvLifelineFD)
+	if s == "" {
+		return
+	}
+	os.Unsetenv(protocol.EnvLifelineFD)
+	fd, err := strconv.Atoi(s)
+	if err != nil || fd < 3 {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "journal-lint-lifeline")
+	if f == nil {
+		return
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, f)
+		os.Exit(3)
+	}()
+}
