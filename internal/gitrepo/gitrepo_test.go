@@ -1,0 +1,231 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// git runs git in dir for the test's setup, failing the test on an error.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// newRepo makes a repository with one commit holding files (path → text)
+// and returns its directory.
+func newRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "t")
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.org")
+	t.Setenv("GIT_COMMITTER_NAME", "t")
+	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.org")
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for p, text := range files {
+		write(t, dir, p, text)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	return dir
+}
+
+func write(t *testing.T, dir, p, text string) {
+	t.Helper()
+	abs := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Names that break line-oriented or quoted git output.
+const (
+	spaced   = "j/com.example.a/with space.journal"
+	unicode  = "j/com.example.a/ünïcødé ✓.journal"
+	newline  = "j/com.example.a/new\nline.journal"
+	outside  = "other/file.txt"
+	crlfText = "A\r\nB\r\n"
+)
+
+func TestRepository(t *testing.T) {
+	dir := newRepo(t, map[string]string{
+		spaced:           "one\n",
+		unicode:          "two\n",
+		newline:          "three\n",
+		"j/keep.journal": crlfText,
+		"j/crlf.journal": crlfText,
+		outside:          "x\n",
+		".gitattributes": "*.journal -text\nj/keep.journal text\n",
+	})
+	ctx := context.Background()
+	r, err := Open(ctx, filepath.Join(dir, "j"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(dir); r.Top() != want {
+		t.Errorf("Top = %q, want %q", r.Top(), want)
+	}
+	if rel, err := r.Rel(filepath.Join(dir, "j", "missing", "deeper")); err != nil || rel != "j/missing/deeper" {
+		t.Errorf("Rel = %q, %v", rel, err)
+	}
+	if rel, err := r.Rel(dir); err != nil || rel != "" {
+		t.Errorf("Rel(top) = %q, %v", rel, err)
+	}
+	if _, err := r.Rel(t.TempDir()); err == nil {
+		t.Error("Rel outside the work tree succeeded")
+	}
+
+	// Tree lists the names byte for byte, restricted to the prefix.
+	tree, err := r.Tree(ctx, "HEAD", "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range tree {
+		names = append(names, e.Path)
+	}
+	slices.Sort(names)
+	want := []string{spaced, newline, unicode, "j/keep.journal", "j/crlf.journal"}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("Tree = %q, want %q", names, want)
+	}
+
+	// Modify, delete and rename, then diff the work tree and the index.
+	write(t, dir, spaced, "one changed\n")
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(newline))); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "mv", unicode, "j/com.example.a/moved ✓.journal")
+	changes, err := r.Diff(ctx, "HEAD", false, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Change{}
+	for _, c := range changes {
+		got[c.Path] = c
+	}
+	if c := got[spaced]; c.Status != 'M' {
+		t.Errorf("modified: %+v", c)
+	}
+	if c := got[newline]; c.Status != 'D' {
+		t.Errorf("deleted: %+v", c)
+	}
+	if c := got["j/com.example.a/moved ✓.journal"]; c.Status != 'R' || c.OldPath != unicode || c.Score != 100 {
+		t.Errorf("renamed: %+v", c)
+	}
+	staged, err := r.Diff(ctx, "HEAD", true, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(staged) != 1 || staged[0].Status != 'R' {
+		t.Errorf("staged diff = %+v, want only the rename", staged)
+	}
+
+	// Blobs come back exact, CRLF included (-text: git stored them as is).
+	var obj string
+	for _, e := range tree {
+		if e.Path == "j/crlf.journal" {
+			obj = e.Object
+		}
+	}
+	blobs, _, err := r.ReadBlobs(ctx, []string{obj}, 1<<20)
+	if err != nil || string(blobs[obj]) != crlfText {
+		t.Errorf("ReadBlobs = %q, %v", blobs[obj], err)
+	}
+	if _, _, err := r.ReadBlobs(ctx, []string{strings.Repeat("0", 40)}, 1<<20); err == nil {
+		t.Error("ReadBlobs of a missing object succeeded")
+	}
+
+	attrs, err := r.Attributes(ctx, false, []string{spaced, "j/keep.journal", outside}, "text", "eol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attrs[spaced]["text"] != "unset" || attrs["j/keep.journal"]["text"] != "set" || attrs[outside]["text"] != "unspecified" {
+		t.Errorf("Attributes = %v", attrs)
+	}
+
+	// ExportIndex writes the staged bytes, not the work tree's.
+	dest := t.TempDir()
+	n, err := r.ExportIndex(ctx, "j", dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 {
+		t.Errorf("ExportIndex wrote %d entries, want 5", n)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, filepath.FromSlash(spaced))); err != nil || string(b) != "one\n" {
+		t.Errorf("exported %s = %q, %v; want the staged bytes", spaced, b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "j", "crlf.journal")); err != nil || string(b) != crlfText {
+		t.Errorf("exported crlf.journal = %q, %v", b, err)
+	}
+	// A text file was normalised when it was added: the blob has LF.
+	if b, err := os.ReadFile(filepath.Join(dest, "j", "keep.journal")); err != nil || string(b) != "A\nB\n" {
+		t.Errorf("exported keep.journal = %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, "other")); !os.IsNotExist(err) {
+		t.Errorf("ExportIndex wrote outside the prefix: %v", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a": "a\n"})
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rev := range []string{"no-such-branch", "-h", "", "HEAD~5", "HEAD:a"} {
+		_, err := r.ResolveCommit(ctx, rev)
+		var re *RevisionError
+		if !errors.As(err, &re) || re.Rev != rev {
+			t.Errorf("ResolveCommit(%q) = %v, want a *RevisionError", rev, err)
+		}
+	}
+	if _, err := r.Diff(ctx, "nope", false, ""); err == nil {
+		t.Error("Diff against a bad revision succeeded")
+	}
+	if _, err := Open(ctx, t.TempDir()); !errors.Is(err, ErrNotRepository) {
+		t.Errorf("Open outside a repository = %v, want ErrNotRepository", err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Open(ctx, dir); !errors.Is(err, ErrGitNotFound) {
+		t.Errorf("Open without git = %v, want ErrGitNotFound", err)
+	}
+}
+
+func TestParseNameStatus(t *testing.T) {
+	got, err := parseNameStatus([]byte("M\x00a b\x00R087\x00old\x00new\x00D\x00x\ny\x00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Change{{Status: 'M', Path: "a b"}, {Status: 'R', Score: 87, OldPath: "old", Path: "new"}, {Status: 'D', Path: "x\ny"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	for _, bad := range []string{"R100\x00only\x00", "M\x00"} {
+		if _, err := parseNameStatus([]byte(bad)); err == nil {
+			t.Errorf("parseNameStatus(%q) succeeded", bad)
+		}
+	}
+}
