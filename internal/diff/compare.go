@@ -479,5 +479,5 @@ func (c *comparer) noSemanticChange() {
 	o, n := c.old, c.new
 	od, nd := o.doc.Digest.String(), n.doc.Digest.String()
 	c.add(NoSemanticChange, "", "text", o.value("", od, diag.Range{}), n.value("", nd, diag.Range{}),
-		fmt.Sprintf("no semantic change: the texts differ only in comments, spacing, order, line endings or chain metadata (%s → %s)", od, nd))
+		fmt.Sprintf("the texts differ only in comments, spacing, order, line endings or chain metadata (%s → %s)", od, nd))
 }
