@@ -75,7 +75,7 @@ func runNew(c *ucli.Context) error {
 				n++
 			}
 		}
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%d errors); run journal-lint check for details", s.root, n)}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", s.root, countOf(n, "error"))}
 	}
 
 	var text []byte
@@ -83,7 +83,7 @@ func runNew(c *ucli.Context) error {
 	entries := lr.State.Entries(co)
 	if genesis {
 		if len(entries) > 0 {
-			return usageErrorf("%s already has %d revisions; leave out --genesis to draft its next revision", co, len(entries))
+			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, countOf(len(entries), "revision"))
 		}
 		if text, err = genesisText(co, version, c.String("description")); err != nil {
 			return err
@@ -153,6 +153,14 @@ func runNew(c *ucli.Context) error {
 	}
 	fmt.Fprintln(c.App.Writer, shown)
 	return nil
+}
+
+// countOf is "1 error" or "N errors".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // newVersion is --version, or the current second in UTC.
