@@ -56,8 +56,8 @@ func TestGenesisText(t *testing.T) {
 	v := mustVersion(t, "20260105T120000Z")
 	for desc, valid := range map[string]bool{
 		"A \"quoted\" <gadget> ü\ttab": true,
-		"bell \a":                     false,
-		strings.Repeat("x", 8193):     false,
+		"bell \a":                      false,
+		strings.Repeat("x", 8193):      false,
 	} {
 		text, err := genesisText(co, v, desc)
 		if err != nil {
