@@ -370,3 +370,23 @@ func (s *Set) Close() {
 	}
 	wg.Wait()
 }
+
+// InputOf encodes standalone documents, such as test files that are not
+// laid out as a Journal tree. Each valid document is the only revision of
+// its own chain; an invalid one is not accepted.
+func InputOf(docs []*syntax.Document) *Input {
+	in := &Input{byPath: map[string]*syntax.Document{}}
+	for _, doc := range docs {
+		cc := &pb.ChainContext{Accepted: doc.RevisionOK}
+		if doc.CoordinateOK {
+			cc.Coordinate = doc.Coordinate.String()
+		}
+		if doc.RevisionOK {
+			cc.Revisions = []*pb.ChainEntry{{Path: doc.Path, JournalVersion: doc.Revision.JournalVersion().String(), Digest: doc.Digest.String()}}
+		}
+		in.docs = append(in.docs, doc)
+		in.enc = append(in.enc, protocol.EncodeDocument(doc, cc))
+		in.byPath[doc.Path] = doc
+	}
+	return in
+}

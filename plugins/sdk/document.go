@@ -33,6 +33,9 @@ type Document struct {
 
 	linesOnce sync.Once
 	lines     *diag.LineIndex
+
+	blocksOnce sync.Once
+	blocks     []ReleaseBlock
 }
 
 // Directive is one directive line.
@@ -124,10 +127,16 @@ func (d *Document) Header(keyword string) (Directive, bool) {
 	return Directive{}, false
 }
 
-// ReleaseBlocks returns the document's RELEASE blocks in file order.
+// ReleaseBlocks returns the document's RELEASE blocks in file order. The
+// slice is computed once per document and shared: do not change it.
 func (d *Document) ReleaseBlocks() []ReleaseBlock {
+	d.blocksOnce.Do(func() { d.blocks = releaseBlocks(d.Directives) })
+	return d.blocks
+}
+
+func releaseBlocks(dirs []Directive) []ReleaseBlock {
 	var out []ReleaseBlock
-	for _, x := range d.Directives {
+	for _, x := range dirs {
 		if x.Keyword == "RELEASE" {
 			b := ReleaseBlock{Release: x}
 			if len(x.Args) > 0 {

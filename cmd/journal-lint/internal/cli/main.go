@@ -134,6 +134,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			digestCommand(),
 			logCommand(),
 			newCommand(),
+			pluginsCommand(),
 			showCommand(),
 			rulesCommand(),
 			versionCommand(),

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/plugin"
+)
+
+// Rule packs see journal-lint's own version.
+func init() { plugin.HostVersion = Version() }
+
+func pluginsCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "plugins",
+		Usage: "list and pin rule packs (see docs/plugins.md)",
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "list",
+				Usage: "start each configured rule pack and show its checksum, versions and rules",
+				UsageText: "journal-lint plugins list [--config FILE]\n\n" +
+					"Verifies each pack of the configuration's plugins: against its sha256, starts it,\n" +
+					"and prints what it says about itself. Exit codes: 0 every pack works, 1 a pack\n" +
+					"failed, 2 configuration error (including a checksum mismatch).",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
+				},
+				Action: runPluginsList,
+			},
+			{
+				Name:  "checksum",
+				Usage: "print the sha256 of a rule pack as the lines to paste into .journal-lint.yaml",
+				UsageText: "journal-lint plugins checksum PATH\n\n" +
+					"PATH is written as given: make it relative to the configuration file's directory.",
+				Action: runPluginsChecksum,
+			},
+		},
+	}
+}
+
+func runPluginsList(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("plugins list takes no arguments")
+	}
+	s, err := loadSettings(c, "")
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if len(s.cfg.Plugins) == 0 {
+		fmt.Fprintln(w, "no rule packs configured (add them under plugins: in .journal-lint.yaml; see docs/plugins.md)")
+		return nil
+	}
+	set, err := plugin.StartAll(c.Context, check.PluginSpecs(s.cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return err
+		}
+		return usageErrorf("%v", err)
+	}
+	defer set.Close()
+	for i, info := range set.Infos() {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		writeInfo(w, info)
+	}
+	for _, d := range set.Failures {
+		fmt.Fprintf(w, "\nerror: %s\n", d.Message)
+	}
+	if len(set.Failures) > 0 {
+		return findings()
+	}
+	return nil
+}
+
+// writeInfo prints one pack.
+func writeInfo(w io.Writer, info plugin.Info) {
+	fmt.Fprintf(w, "%s %s", info.Name, orDash(info.Version))
+	if info.PackName != info.Name {
+		fmt.Fprintf(w, " (pack %s)", info.PackName)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  path:           %s\n", info.Path)
+	fmt.Fprintf(w, "  sha256:         %s (verified)\n", info.SHA256)
+	fmt.Fprintf(w, "  sdk:            %s\n", orDash(info.SDKVersion))
+	hv := info.HostVersions
+	if hv == "" {
+		hv = "any"
+	}
+	fmt.Fprintf(w, "  journal-lint:   %s (this is %s)\n", hv, Version())
+	fmt.Fprintln(w, "  rules:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range info.Rules {
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Code, r.DefaultSeverity, r.Summary)
+	}
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}
+
+func runPluginsChecksum(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usageErrorf("plugins checksum takes one PATH, got %d arguments", c.NArg())
+	}
+	path := c.Args().First()
+	sum, err := plugin.Checksum(path)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	fmt.Fprintf(c.App.Writer, "plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), sum)
+	return nil
+}

@@ -1,0 +1,299 @@
+package plugin_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin"
+)
+
+// bin holds the executables built once for this test binary: the example
+// pack (license-policy), the misbehaving test pack under each of its mode
+// names, and journal-lint itself.
+var bin string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "plugin-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		bin = dir
+		builds := [][2]string{
+			{"license-policy", "../../examples/rulepack-license-policy"},
+			{"misbehave", "./testdata/misbehave"},
+			{"journal-lint", "../../cmd/journal-lint"},
+		}
+		for _, b := range builds {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b[0]), b[1])
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				fmt.Fprintf(os.Stderr, "building %s: %v\n", b[1], err)
+				return 1
+			}
+		}
+		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave"} {
+			if err := copyFile(filepath.Join(dir, "misbehave"), filepath.Join(dir, mode)); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+		return m.Run()
+	}())
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755)
+}
+
+// spec returns the spec of the built pack name, pinned to its real digest.
+func spec(t *testing.T, name string) plugin.Spec {
+	t.Helper()
+	path := filepath.Join(bin, name)
+	sum, err := plugin.Checksum(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plugin.Spec{Path: path, SHA256: sum, Timeout: 10 * time.Second}
+}
+
+const widget = `JOURNAL_FORMAT 1
+ARTIFACT com.example.widget
+JOURNAL_VERSION 20260110T080000Z
+DESCRIPTION "A tiny UI toolkit"
+
+RELEASE 1.0.0
+LICENSE GPL-3.0-only
+CONTENT widget-1.0.0.jar sha256:1111111111111111111111111111111111111111111111111111111111111111
+
+RELEASE 1.1.0
+LICENSE MIT
+CONTENT widget-1.1.0.jar sha256:2222222222222222222222222222222222222222222222222222222222222222
+DESCRIPTION "Fine"
+`
+
+// tree writes files (path → text) under a new root and loads it.
+func tree(t *testing.T, files map[string]string) *plugin.Input {
+	t.Helper()
+	root := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lr, err := load.Load(context.Background(), root, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plugin.NewInput(lr)
+}
+
+var widgetTree = map[string]string{"com.example.widget/20260110T080000Z.journal": widget}
+
+// run starts s, checks in and closes the pack.
+func run(t *testing.T, s plugin.Spec, in *plugin.Input) (plugin.Info, diag.List, error) {
+	t.Helper()
+	p, err := plugin.Start(context.Background(), s, plugin.Options{})
+	if err != nil {
+		return plugin.Info{}, nil, err
+	}
+	defer p.Close()
+	ds, err := p.Check(context.Background(), in)
+	return p.Info(), ds, err
+}
+
+func TestHappyPath(t *testing.T) {
+	s := spec(t, "license-policy")
+	s.Config = map[string]any{"denied": []any{"GPL-3.0-only"}}
+	info, ds, err := run(t, s, tree(t, widgetTree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 {
+		t.Errorf("info = %+v", info)
+	}
+	if r, ok := info.Rule("license-policy/denied-license"); !ok || r.DefaultSeverity != diag.Error {
+		t.Errorf("denied-license rule = %+v, %v", r, ok)
+	}
+	want := []string{
+		"com.example.widget/20260110T080000Z.journal:6:1: warning: release 1.0.0 has no DESCRIPTION [license-policy/missing-description]",
+		"com.example.widget/20260110T080000Z.journal:7:9: error: release 1.0.0 uses the denied license GPL-3.0-only but its policy is allow [license-policy/denied-license]",
+	}
+	if got := strings.Split(list(ds), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", list(ds), strings.Join(want, "\n"))
+	}
+	if ds[1].Range.End.Column != 21 || ds[1].Range.End.Offset-ds[1].Range.Start.Offset != len("GPL-3.0-only") {
+		t.Errorf("range = %+v", ds[1].Range)
+	}
+	if n := running(t, s.Path); n != 0 {
+		t.Errorf("%d pack processes still running after Close", n)
+	}
+}
+
+func list(ds diag.List) string {
+	var b []string
+	for _, d := range ds {
+		b = append(b, d.String())
+	}
+	return strings.Join(b, "\n")
+}
+
+func TestConfigNameNamespaces(t *testing.T) {
+	s := spec(t, "behave")
+	s.Name = "house"
+	info, ds, err := run(t, s, tree(t, widgetTree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "house" || info.PackName != "misbehave" || len(ds) != 1 || ds[0].Code != "house/mode" || ds[0].Severity != diag.Warning {
+		t.Errorf("info %+v, diagnostics:\n%s", info, list(ds))
+	}
+}
+
+func TestChecksumMismatch(t *testing.T) {
+	s := spec(t, "license-policy")
+	s.SHA256 = strings.Repeat("0", 64)
+	_, _, err := run(t, s, tree(t, widgetTree))
+	var ve *plugin.VerifyError
+	if !errors.As(err, &ve) || ve.Got == "" || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("err = %v, want a checksum mismatch", err)
+	}
+	s.Path = filepath.Join(bin, "no-such-pack")
+	if _, _, err := run(t, s, nil); !errors.As(err, &ve) || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("missing pack: err = %v", err)
+	}
+}
+
+// failure runs the pack name and returns its failure, which it requires.
+func failure(t *testing.T, name string, timeout time.Duration) *plugin.Error {
+	t.Helper()
+	s := spec(t, name)
+	if timeout > 0 {
+		s.Timeout = timeout
+	}
+	_, ds, err := run(t, s, tree(t, widgetTree))
+	var pe *plugin.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v (diagnostics %s), want a pack failure", err, list(ds))
+	}
+	d := plugin.Failure(pe)
+	if d.Code != plugin.FailedCode || d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
+		t.Errorf("failure diagnostic = %+v", d)
+	}
+	if n := running(t, s.Path); n != 0 {
+		t.Errorf("%d processes of %s still running", n, name)
+	}
+	return pe
+}
+
+func TestCrash(t *testing.T) {
+	pe := failure(t, "crash", 0)
+	d := plugin.Failure(pe)
+	if !strings.Contains(d.Message, "process died") || !strings.Contains(d.Message, `stderr: "panic: pack crashed on purpose"`) ||
+		!strings.Contains(d.Help, "goroutine") {
+		t.Errorf("crash: %s\n%s", d.Message, d.Help)
+	}
+}
+
+func TestPanic(t *testing.T) {
+	d := plugin.Failure(failure(t, "panic", 0))
+	if !strings.Contains(d.Message, "rule mode panicked on com.example.widget/20260110T080000Z.journal: rule panicked on purpose") {
+		t.Errorf("panic: %s", d.Message)
+	}
+}
+
+func TestHang(t *testing.T) {
+	start := time.Now()
+	d := plugin.Failure(failure(t, "hang", 500*time.Millisecond))
+	if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Message, "still working on") {
+		t.Errorf("hang: %s", d.Message)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("a hung pack took %v to be given up", el)
+	}
+}
+
+func TestGarbageStdout(t *testing.T) {
+	d := plugin.Failure(failure(t, "garbage", 0))
+	if !strings.Contains(d.Message, "bad handshake") || !strings.Contains(d.Message, "hello from a careless pack") {
+		t.Errorf("garbage: %s", d.Message)
+	}
+}
+
+func TestMalformedDiagnostic(t *testing.T) {
+	d := plugin.Failure(failure(t, "malformed", 0))
+	if !strings.Contains(d.Message, "malformed diagnostic: rule mode: range [0, ") {
+		t.Errorf("malformed: %s", d.Message)
+	}
+}
+
+// TestIsolation checks that a pack gets no stdin and a minimal environment.
+func TestIsolation(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	t.Setenv("JOURNAL_LINT_SECRET", "do-not-leak")
+	_, ds, err := run(t, spec(t, "introspect"), tree(t, widgetTree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics:\n%s", list(ds))
+	}
+	msg := ds[0].Message
+	if !strings.Contains(msg, "stdin=/dev/null ") {
+		t.Errorf("stdin is not /dev/null: %s", msg)
+	}
+	_, env, _ := strings.Cut(msg, "env=")
+	for _, name := range strings.Split(env, ",") {
+		if !strings.HasPrefix(name, "PLUGIN_") && name != "JOURNAL_LINT_RULE_PACK" {
+			t.Errorf("pack environment has %s: %s", name, env)
+		}
+	}
+}
+
+// TestLargeJournal sends a 16 MiB Journal through the real host and pack.
+func TestLargeJournal(t *testing.T) {
+	// Mostly comment lines: the size is what matters here, not the parse.
+	var b strings.Builder
+	b.WriteString(widget)
+	line := "# " + strings.Repeat("padding ", 120) + "\n"
+	for b.Len()+len(line) < 16<<20 {
+		b.WriteString(line)
+	}
+	text := b.String()
+	text += "#" + strings.Repeat("x", 16<<20-len(text)-2) + "\n"
+	if len(text) != 16<<20 {
+		t.Fatalf("built %d bytes", len(text))
+	}
+	s := spec(t, "license-policy")
+	s.Config = map[string]any{"denied": []any{"GPL-3.0-only"}}
+	s.Timeout = time.Minute
+	_, ds, err := run(t, s, tree(t, map[string]string{"com.example.widget/20260110T080000Z.journal": text}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 2 {
+		t.Errorf("diagnostics:\n%s", list(ds))
+	}
+}
