@@ -1,0 +1,174 @@
+package plugin_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// project writes a Journal tree and a .journal-lint.yaml that runs the
+// built pack name with the given config and timeout, and returns the
+// project directory.
+func project(t *testing.T, name, cfg, timeout string) string {
+	t.Helper()
+	dir := t.TempDir()
+	j := filepath.Join(dir, "journals", "com.example.widget")
+	if err := os.MkdirAll(j, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A trailing blank on the DESCRIPTION line: a built-in warning.
+	text := strings.Replace(widget, `DESCRIPTION "Fine"`, `DESCRIPTION "Fine" `, 1)
+	if err := os.WriteFile(filepath.Join(j, "20260110T080000Z.journal"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := spec(t, name)
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    timeout: %s\n", s.Path, s.SHA256, timeout)
+	if cfg != "" {
+		yaml += "    config:\n" + cfg
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// journalLint runs the built journal-lint in dir and returns its stdout,
+// stderr and exit code.
+func journalLint(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "journal-lint"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+const policyConfig = "      denied: [GPL-3.0-only]\n"
+
+func TestCLICheckWithPack(t *testing.T) {
+	dir := project(t, "license-policy", policyConfig, "10s")
+	out, errOut, code := journalLint(t, dir, "check")
+	for _, want := range []string{"[license-policy/denied-license]", "[license-policy/missing-description]", "[style/trailing-whitespace]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if code != 1 || errOut != "" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if n := running(t, filepath.Join(bin, "license-policy")); n != 0 {
+		t.Errorf("%d pack processes left after journal-lint exited", n)
+	}
+
+	// Severity overrides and ignores apply to pack codes as to built-in ones.
+	cfg := filepath.Join(dir, ".journal-lint.yaml")
+	b, _ := os.ReadFile(cfg)
+	extra := "rules:\n  license-policy/missing-description: off\nignore:\n  - code: license-policy/*\n    path: com.example.widget/**\n    reason: legacy artifact\n"
+	if err := os.WriteFile(cfg, append(b, extra...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = journalLint(t, dir, "check")
+	if strings.Contains(out, "license-policy/") || code != 0 {
+		t.Errorf("exit %d, pack findings not suppressed:\n%s", code, out)
+	}
+
+	// A typo in a pack's rule code is a configuration error.
+	typo := strings.Replace(string(b)+extra, "missing-description: off", "missing-descripton: off", 1)
+	os.WriteFile(cfg, []byte(typo), 0o644)
+	_, errOut, code = journalLint(t, dir, "check")
+	if code != 2 || !strings.Contains(errOut, `did you mean "license-policy/missing-description"`) {
+		t.Errorf("typo: exit %d, stderr %s", code, errOut)
+	}
+}
+
+func TestCLIPackFailureKeepsBuiltins(t *testing.T) {
+	dir := project(t, "crash", "", "10s")
+	out, _, code := journalLint(t, dir, "check")
+	if code != 1 || !strings.Contains(out, "[plugin/failed]") || !strings.Contains(out, "[style/trailing-whitespace]") ||
+		!strings.Contains(out, "rule pack misbehave failed") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestCLIChecksumMismatch(t *testing.T) {
+	dir := project(t, "license-policy", "", "10s")
+	cfg := filepath.Join(dir, ".journal-lint.yaml")
+	b, _ := os.ReadFile(cfg)
+	sum := spec(t, "license-policy").SHA256
+	os.WriteFile(cfg, bytes.Replace(b, []byte(sum), []byte(strings.Repeat("a", 64)), 1), 0o644)
+	for _, args := range [][]string{{"check"}, {"plugins", "list"}} {
+		out, errOut, code := journalLint(t, dir, args...)
+		if code != 2 || !strings.Contains(errOut, "checksum mismatch") || strings.Contains(out, "license-policy/") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+func TestCLIPluginsListAndChecksum(t *testing.T) {
+	dir := project(t, "license-policy", policyConfig, "10s")
+	out, errOut, code := journalLint(t, dir, "plugins", "list")
+	if code != 0 || !strings.Contains(out, "license-policy 1.0.0") || !strings.Contains(out, "(verified)") ||
+		!strings.Contains(out, "license-policy/denied-license") {
+		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
+	}
+	path := filepath.Join(bin, "license-policy")
+	out, _, code = journalLint(t, dir, "plugins", "checksum", path)
+	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), spec(t, "license-policy").SHA256)
+	if code != 0 || out != want {
+		t.Errorf("checksum: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// TestCLINoLeakWhenHostDies kills journal-lint (SIGKILL, then SIGINT in a
+// second run) while a pack hangs, and requires the pack to be gone soon
+// after: the lifeline closes when the host dies.
+func TestCLINoLeakWhenHostDies(t *testing.T) {
+	hang := filepath.Join(bin, "hang")
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := project(t, "hang", "", "1m")
+			cmd := exec.Command(filepath.Join(bin, "journal-lint"), "check")
+			cmd.Dir = dir
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Wait for the pack to be busy in Check (its process is up).
+			deadline := time.Now().Add(10 * time.Second)
+			for len(pids(hang)) == 0 {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("the pack never started")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond)
+			before := len(pids(hang))
+			cmd.Process.Signal(sig)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("journal-lint did not exit on %v", sig)
+			}
+			if n := running(t, hang); n != 0 {
+				t.Errorf("%d of %d pack processes survived journal-lint's %v", n, before, sig)
+			}
+		})
+	}
+}
