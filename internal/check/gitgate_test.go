@@ -1,0 +1,162 @@
+package check
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/syntax"
+)
+
+const gateGenesis = `JOURNAL_FORMAT 1
+ARTIFACT com.example.widget
+JOURNAL_VERSION 20260110T080000Z
+DESCRIPTION "Widget"
+
+RELEASE 1.0.0
+LICENSE NOASSERTION
+CONTENT widget-1.0.0.jar sha256:3333333333333333333333333333333333333333333333333333333333333333
+DEPENDS org.example.core [1.0.0,2.0.0)
+`
+
+func TestValuePath(t *testing.T) {
+	doc, ds := syntax.Parse("x.journal", []byte(gateGenesis))
+	if !doc.RevisionOK {
+		t.Fatalf("invalid: %v", ds)
+	}
+	lines := strings.SplitAfter(gateGenesis, "\n")
+	at := func(line, col int) diag.Range { // ASCII only: columns are bytes
+		off := len(strings.Join(lines[:line-1], "")) + col - 1
+		return doc.Lines.Range(off, off+1)
+	}
+	tests := []struct {
+		rng  diag.Range
+		want string
+	}{
+		{diag.Range{}, ""},
+		{at(4, 1), "header/DESCRIPTION"},
+		{at(4, 13), "header/DESCRIPTION#1"},
+		{at(5, 1), "header/line 5"},
+		{at(6, 9), "release[1.0.0]/RELEASE#1"},
+		{at(7, 9), "release[1.0.0]/LICENSE#1"},
+		{at(8, 26), "release[1.0.0]/CONTENT[widget-1.0.0.jar]#2"},
+		{at(9, 26), "release[1.0.0]/DEPENDS[org.example.core]#2"},
+	}
+	for _, tt := range tests {
+		if got := ValuePath(doc, tt.rng); got != tt.want {
+			t.Errorf("ValuePath(%d:%d) = %q, want %q", tt.rng.Start.Line, tt.rng.Start.Column, got, tt.want)
+		}
+	}
+}
+
+func TestIsLintCode(t *testing.T) {
+	for code, want := range map[string]bool{
+		"license/noassertion":     true,
+		"history/release-removed": true,
+		RevisionModifiedCode:      false,
+		EOLConversionCode:         false,
+		diag.ChainFork:            false,
+		"config/unused-ignore":    false,
+	} {
+		if got := isLintCode(code); got != want {
+			t.Errorf("isLintCode(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+func TestGateUsageErrors(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	if _, err := Run(ctx, Options{Root: root, NewOnly: true}); err == nil || !strings.Contains(err.Error(), "--new-only needs --against") {
+		t.Errorf("--new-only alone: %v", err)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	for _, o := range []Options{{Root: root, Against: "HEAD"}, {Root: root, Staged: true}} {
+		if _, err := Run(ctx, o); err == nil || !strings.Contains(err.Error(), "not inside a git work tree") {
+			t.Errorf("%+v outside a repository: %v", o, err)
+		}
+	}
+}
+
+// gitRepo makes a repository with the tree files (path → text) committed.
+func gitRepo(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, text := range files {
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// The revision fingerprint depends on the revision and the value, not on
+// where the repository lives or which run computed it.
+func TestRevisionFingerprintStable(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(k, "t")
+	}
+	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(k, "t@example.org")
+	}
+	files := map[string]string{
+		".gitattributes": "*.journal -text\n",
+		"j/com.example.widget/20260110T080000Z.journal": gateGenesis,
+	}
+	var fps []string
+	for _, sub := range []string{"one", "two with space"} {
+		dir := filepath.Join(t.TempDir(), sub)
+		gitRepo(t, dir, files)
+		for _, staged := range []bool{false, true} {
+			res, err := Run(context.Background(), Options{Root: filepath.Join(dir, "j"), Against: "HEAD", Staged: staged})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for i, d := range res.Diagnostics {
+				if d.Code == "license/noassertion" {
+					found = true
+					fps = append(fps, res.Fingerprints[i])
+				}
+			}
+			if !found {
+				t.Fatalf("no license/noassertion finding: %v", res.Diagnostics)
+			}
+		}
+	}
+	for _, fp := range fps {
+		if len(fp) != 64 || fp != fps[0] {
+			t.Fatalf("fingerprints differ: %q", fps)
+		}
+	}
+	// --new-only drops the finding on the committed revision.
+	dir := filepath.Join(t.TempDir(), "three")
+	gitRepo(t, dir, files)
+	res, err := Run(context.Background(), Options{Root: filepath.Join(dir, "j"), Against: "HEAD", NewOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("--new-only kept %v", res.Diagnostics)
+	}
+}
