@@ -163,12 +163,16 @@ func (c *comparer) header() {
 	}
 	ov := o.maybe("", policyText(op), opok, restRange(oh.Policy, 0))
 	nv := n.maybe("", policyText(np), npok, restRange(nh.Policy, 0))
-	c.policy("", "default policy", "default policy", "default policy reason", op, np, ov, nv)
+	c.policy("", "default policy", "default policy", "default policy reason", op, np, ov, nv, descRange(oh.Policy), descRange(nh.Policy))
 }
 
 // policy reports a change of verdict as policy-tightened or -relaxed, and a
 // change of only the reason as description-changed.
-func (c *comparer) policy(release, subject, what, reasonWhat string, op, np model.Policy, ov, nv Value) {
+//
+// ov and nv are the policies' values; orr and nrr the ranges of their
+// quoted reasons, used for a change of the reason alone (zero: the policy's
+// range).
+func (c *comparer) policy(release, subject, what, reasonWhat string, op, np model.Policy, ov, nv Value, orr, nrr diag.Range) {
 	orank, nrank := rank(op.Verdict()), rank(np.Verdict())
 	switch {
 	case nrank > orank:
@@ -183,6 +187,13 @@ func (c *comparer) policy(release, subject, what, reasonWhat string, op, np mode
 		if or != nr {
 			orv, nrv := ov, nv
 			orv.Text, nrv.Text = or, nr
+			orv.Present, nrv.Present = or != "", nr != ""
+			if orr.IsValid() {
+				orv.Range = orr
+			}
+			if nrr.IsValid() {
+				nrv.Range = nrr
+			}
 			c.add(DescriptionChanged, release, subject+" reason", orv, nrv, reasonWhat+" changes")
 		}
 	}
@@ -327,7 +338,8 @@ func (c *comparer) release(v string, or, nr model.Release) {
 		oe, ne := or.EffectivePolicy(), nr.EffectivePolicy()
 		ov := o.value(v, policyText(oe), c.policyRange(o, oi))
 		nv := n.value(v, policyText(ne), c.policyRange(n, ni))
-		c.policy(v, "policy", "policy of release "+v, "policy reason of release "+v, oe, ne, ov, nv)
+		c.policy(v, "policy", "policy of release "+v, "policy reason of release "+v, oe, ne, ov, nv,
+			descRange(policyDirective(o, oi)), descRange(policyDirective(n, ni)))
 	}
 
 	c.refs(v, or, nr, oi, ni)
@@ -341,6 +353,15 @@ func publishedMessage(v string, o, n Value) string {
 		return fmt.Sprintf("published time %s of release %s is removed", o.Text, v)
 	}
 	return fmt.Sprintf("published time of release %s changes from %s to %s", v, o.Text, n.Text)
+}
+
+// policyDirective is the POLICY that decides a release's effective policy:
+// its own, else the header's, else nil.
+func policyDirective(x *docIndex, ri *relIndex) *syntax.Directive {
+	if d := ri.single[syntax.KindPolicy]; d != nil {
+		return d
+	}
+	return x.doc.Header.Policy
 }
 
 // policyRange is the range of the POLICY that decides a release's effective

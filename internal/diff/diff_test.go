@@ -494,3 +494,17 @@ func TestColorText(t *testing.T) {
 		}
 	}
 }
+
+// TestDocListsEveryKind keeps docs/diff.md in step with the kinds.
+func TestDocListsEveryKind(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "diff.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ki := range diff.Kinds() {
+		row := fmt.Sprintf("| `%s` | %s", ki.Kind, ki.Level)
+		if !strings.Contains(string(b), row) {
+			t.Errorf("docs/diff.md has no row starting %q", row)
+		}
+	}
+}
