@@ -166,12 +166,9 @@ func existingDir(dir string) string {
 // it names a Journal file at its place (<coordinate dir>/<name>.journal, or
 // .journal.example when examples are loaded).
 func (g *gate) journalPath(top string) (string, bool) {
-	p := top
-	if g.rootRel != "" {
-		var ok bool
-		if p, ok = strings.CutPrefix(top, g.rootRel+"/"); !ok {
-			return "", false
-		}
+	p, ok := g.underRoot(top)
+	if !ok {
+		return "", false
 	}
 	if strings.Count(p, "/") != 1 {
 		return "", false
@@ -180,6 +177,15 @@ func (g *gate) journalPath(top string) (string, bool) {
 		return p, true
 	}
 	return "", false
+}
+
+// underRoot turns a top-relative git path into a root-relative one, and
+// reports whether it lies under the root.
+func (g *gate) underRoot(top string) (string, bool) {
+	if g.rootRel == "" {
+		return top, true
+	}
+	return strings.CutPrefix(top, g.rootRel+"/")
 }
 
 // topPath turns a root-relative path into a top-relative git path.
@@ -304,11 +310,11 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			}
 			if e, ok := g.atRev[old]; ok {
 				seen[old] = true
-				np := c.Path
-				if p, ok := strings.CutPrefix(np, g.rootRel+"/"); ok || g.rootRel == "" {
-					np = p
+				if np, ok := g.underRoot(c.Path); ok {
+					found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
+				} else { // moved out of the root: gone from the tree
+					found = append(found, finding{status: 'D', path: old, entry: e})
 				}
-				found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
 			}
 		}
 	}
