@@ -181,5 +181,5 @@ Passing example:
 // pair writes the relevant lines of two consecutive revisions as one text
 // example.
 func pair(prev, cur string) string {
-	return "```text\n# previous revision\n" + strings.TrimSpace(prev) + "\n# current revision\n" + strings.TrimSpace(cur) + "\n```"
+	return "```text\n# previous revision\n" + strings.TrimSpace(prev) + "\n\n# current revision\n" + strings.TrimSpace(cur) + "\n```"
 }

@@ -68,6 +68,7 @@ type Side struct {
 
 // Result is the diff of one pair of revisions.
 type Result struct {
+	// Old and New name the compared revisions.
 	Old, New Side
 	// Changes are sorted: artifact-level changes first, then releases in
 	// ascending version, each by kind order (errors first) and subject.
