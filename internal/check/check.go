@@ -8,6 +8,8 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/config"
@@ -136,7 +138,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	out, unused := config.Apply(cfg, all)
-	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
+	out = append(out, configDiagnostics(cfg, unused, opts.Root, sources)...)
 	out.Sort()
 	out, fps := g.finish(r, out, opts.NewOnly)
 	res := &Result{
@@ -154,3 +156,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 // Source returns the bytes of the file at root-relative path, or nil when
 // it was not read.
 func (r *Result) Source(path string) []byte { return r.sources[path] }
+
+// configDiagnostics reports the unused ignore entries of cfg with a path
+// relative to root, like every other diagnostic (it may start with "../"),
+// and adds the configuration's text to sources for snippets.
+func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, sources map[string][]byte) diag.List {
+	ds := config.UnusedIgnoreDiagnostics(cfg, unused)
+	if len(ds) == 0 || cfg.File == "" {
+		return ds
+	}
+	rel, err := filepath.Rel(root, cfg.File)
+	if err != nil {
+		return ds
+	}
+	rel = filepath.ToSlash(rel)
+	if data, err := os.ReadFile(cfg.File); err == nil {
+		sources[rel] = data
+	}
+	for i := range ds {
+		ds[i].Path = rel
+	}
+	return ds
+}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -185,7 +186,7 @@ type Options struct {
 	PathPrefix string
 }
 
-// displayPath returns the root-relative path p with the prefix of o.
+// displayPath returns the root-relative path p with the prefix of o, cleaned.
 func (o Options) displayPath(p string) string {
 	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
 	if pre == "" || pre == "." {
@@ -194,7 +195,7 @@ func (o Options) displayPath(p string) string {
 	if p == "" {
 		return pre
 	}
-	return pre + "/" + p
+	return path.Join(pre, p) // cleans "journals/../.journal-lint.yaml"
 }
 
 // Write renders r in format f to w. It returns an error for a format that is

@@ -124,7 +124,7 @@ func runCheck(c *ucli.Context) error {
 		}
 	}
 	if maxWarnings >= 0 && warnings > maxWarnings {
-		fmt.Fprintf(c.App.ErrWriter, "journal-lint: %d warnings, more than --max-warnings %d\n", warnings, maxWarnings)
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s, more than --max-warnings %d\n", plural(warnings, "warning"), maxWarnings)
 		return findings()
 	}
 	return nil
@@ -192,4 +192,12 @@ func ruleInfo(code string) (render.RuleInfo, bool) {
 	}
 	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.Doc,
 		HelpURI: informationURI + "/blob/main/docs/rules.md#" + rules.Anchor(r.Code)}, true
+}
+
+// plural returns "1 warning" or "n warnings" for noun "warning".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
