@@ -163,16 +163,9 @@ func cannotCompare(c *ucli.Context, err error) error {
 		for _, d := range ie.Diagnostics {
 			fmt.Fprintln(c.App.ErrWriter, d)
 		}
-		return usageErrorf("cannot compare: %s is not a valid journal (%s)", ie.Path, diffPlural(len(ie.Diagnostics), "diagnostic"))
+		return usageErrorf("cannot compare: %s is not a valid journal (%s)", ie.Path, plural(len(ie.Diagnostics), "diagnostic"))
 	}
 	return usageErrorf("cannot compare: %v", err)
-}
-
-func diffPlural(n int, one string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %ss", n, one)
 }
 
 // diffFiles compares two files given on the command line.
@@ -266,7 +259,7 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([
 		for _, d := range invalid {
 			fmt.Fprintln(c.App.ErrWriter, d)
 		}
-		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, diffPlural(len(invalid), "diagnostic"))
+		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, plural(len(invalid), "diagnostic"))
 	}
 	entries := lr.State.Entries(co)
 	if len(entries) == 0 {

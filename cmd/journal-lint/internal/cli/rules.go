@@ -33,8 +33,11 @@ func rulesCommand() *ucli.Command {
 					return usageErrorf("no rule %q (journal-lint rules lists them)", c.Args().First())
 				}
 				kind := "lint rule"
-				if r.Validity {
+				switch {
+				case r.Validity:
 					kind = "validity rule: always an error, cannot be turned off or ignored"
+				case r.CrossRevision:
+					kind = "history rule: found by comparing consecutive revisions, see journal-lint diff"
 				}
 				fmt.Fprintf(w, "%s (%s, default severity %s)\n\n%s\n\n%s\n", r.Code, kind, r.DefaultSeverity, r.Summary, r.Doc)
 				for _, o := range r.Options {
