@@ -37,10 +37,12 @@ type Input struct {
 	byPath map[string]*syntax.Document
 }
 
-// NewInput encodes the parsed documents of lr with their chain context.
+// NewInput encodes the parsed documents of lr with their chain context,
+// using every CPU.
 func NewInput(lr *load.Result) *Input {
 	in := &Input{byPath: map[string]*syntax.Document{}}
 	chains := map[string][]*pb.ChainEntry{}
+	var ccs []*pb.ChainContext
 	for _, f := range lr.Files {
 		if f.Doc == nil {
 			continue
@@ -59,10 +61,28 @@ func NewInput(lr *load.Result) *Input {
 			cc.Revisions = entries
 		}
 		in.docs = append(in.docs, f.Doc)
-		in.enc = append(in.enc, protocol.EncodeDocument(f.Doc, cc))
 		in.byPath[f.Doc.Path] = f.Doc
+		ccs = append(ccs, cc)
 	}
+	in.encode(ccs)
 	return in
+}
+
+// encode fills in.enc from in.docs and their chain contexts in parallel.
+func (in *Input) encode(ccs []*pb.ChainContext) {
+	in.enc = make([]*pb.Document, len(in.docs))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(in.docs)/64))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(in.docs); i += workers {
+				in.enc[i] = protocol.EncodeDocument(in.docs[i], ccs[i])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // Len returns the number of documents.
@@ -376,6 +396,7 @@ func (s *Set) Close() {
 // its own chain; an invalid one is not accepted.
 func InputOf(docs []*syntax.Document) *Input {
 	in := &Input{byPath: map[string]*syntax.Document{}}
+	var ccs []*pb.ChainContext
 	for _, doc := range docs {
 		cc := &pb.ChainContext{Accepted: doc.RevisionOK}
 		if doc.CoordinateOK {
@@ -385,8 +406,9 @@ func InputOf(docs []*syntax.Document) *Input {
 			cc.Revisions = []*pb.ChainEntry{{Path: doc.Path, JournalVersion: doc.Revision.JournalVersion().String(), Digest: doc.Digest.String()}}
 		}
 		in.docs = append(in.docs, doc)
-		in.enc = append(in.enc, protocol.EncodeDocument(doc, cc))
 		in.byPath[doc.Path] = doc
+		ccs = append(ccs, cc)
 	}
+	in.encode(ccs)
 	return in
 }

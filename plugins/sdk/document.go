@@ -19,9 +19,6 @@ type Document struct {
 	Text []byte
 	// Digest is the revision digest: SHA-256 over Text (format spec §1).
 	Digest vt.Digest
-	// Directives lists every directive line in file order (comments and
-	// blank lines are not directives), also when the text is invalid.
-	Directives []Directive
 	// Revision is the parsed model; it is meaningful only when Valid.
 	Revision model.Revision
 	// Valid reports whether the text is a valid Journal. When it is false
@@ -33,6 +30,10 @@ type Document struct {
 
 	linesOnce sync.Once
 	lines     *diag.LineIndex
+
+	wire      *pb.Document // the directives, decoded on first use
+	dirsOnce  sync.Once
+	dirs      []Directive
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
@@ -113,10 +114,18 @@ func (b ReleaseBlock) Find(keyword string) (Directive, bool) {
 	return Directive{}, false
 }
 
+// Directives returns every directive line in file order (comments and
+// blank lines are not directives), also when the text is invalid. They are
+// decoded on first use and shared: do not change the slice.
+func (d *Document) Directives() []Directive {
+	d.dirsOnce.Do(func() { d.dirs = d.decodeDirectives() })
+	return d.dirs
+}
+
 // Header returns the first header directive (one before the first
 // RELEASE) with the given keyword.
 func (d *Document) Header(keyword string) (Directive, bool) {
-	for _, x := range d.Directives {
+	for _, x := range d.Directives() {
 		if x.Keyword == "RELEASE" {
 			break
 		}
@@ -130,7 +139,7 @@ func (d *Document) Header(keyword string) (Directive, bool) {
 // ReleaseBlocks returns the document's RELEASE blocks in file order. The
 // slice is computed once per document and shared: do not change it.
 func (d *Document) ReleaseBlocks() []ReleaseBlock {
-	d.blocksOnce.Do(func() { d.blocks = releaseBlocks(d.Directives) })
+	d.blocksOnce.Do(func() { d.blocks = releaseBlocks(d.Directives()) })
 	return d.blocks
 }
 
@@ -179,21 +188,53 @@ func (d *Document) Range(start, end int) Range {
 	return rangeOf(d.lines.Range(start, end))
 }
 
-// decodeDocument turns a wire document into a Document.
+// decodeDirectives turns the packed wire directives into Directives.
+// Spans that do not fit the text (which journal-lint never sends) are
+// clamped; missing ones are empty.
+func (d *Document) decodeDirectives() []Directive {
+	w := d.wire.GetDirectives()
+	counts, sp, q, dec := w.GetArgCounts(), w.GetSpans(), w.GetQuoted(), w.GetDecoded()
+	out := make([]Directive, len(counts))
+	k, a := 0, 0 // next span pair, next argument
+	span := func() Range {
+		if 2*k+1 >= len(sp) {
+			k++
+			return Range{}
+		}
+		r := d.Range(int(sp[2*k]), int(sp[2*k+1]))
+		k++
+		return r
+	}
+	for i, n := range counts {
+		dir := Directive{Range: span(), KeywordRange: span()}
+		dir.Keyword = string(d.Text[dir.KeywordRange.Start.Offset:dir.KeywordRange.End.Offset])
+		dir.Line = dir.Range.Start.Line
+		dir.Args = make([]Arg, max(0, int(n)))
+		for j := range dir.Args {
+			r := span()
+			arg := Arg{Raw: string(d.Text[r.Start.Offset:r.End.Offset]), Range: r}
+			arg.Text = arg.Raw
+			if a < len(q) && q[a] {
+				arg.Quoted = true
+				if len(dec) > 0 {
+					arg.Text, dec = dec[0], dec[1:]
+				}
+			}
+			a++
+			dir.Args[j] = arg
+		}
+		out[i] = dir
+	}
+	return out
+}
+
+// decodeDocument turns a wire document into a Document; its directives are
+// decoded on first use.
 func decodeDocument(m *pb.Document) (*Document, error) {
-	d := &Document{Path: m.GetPath(), Text: m.GetText()}
+	d := &Document{Path: m.GetPath(), Text: m.GetText(), wire: m}
 	var err error
 	if d.Digest, err = vt.ParseDigest(m.GetDigest()); err != nil {
 		return nil, fmt.Errorf("document %s: digest: %w", d.Path, err)
-	}
-	d.Directives = make([]Directive, len(m.GetDirectives()))
-	for i, x := range m.GetDirectives() {
-		dir := Directive{Keyword: x.GetKeyword(), KeywordRange: decodeRange(x.GetKeywordRange()),
-			Range: decodeRange(x.GetRange()), Line: int(x.GetLine()), Args: make([]Arg, len(x.GetArgs()))}
-		for j, a := range x.GetArgs() {
-			dir.Args[j] = Arg{Raw: a.GetRaw(), Text: a.GetText(), Quoted: a.GetQuoted(), Range: decodeRange(a.GetRange())}
-		}
-		d.Directives[i] = dir
 	}
 	if c := m.GetChain(); c != nil {
 		d.Chain = Chain{Coordinate: c.GetCoordinate(), Accepted: c.GetAccepted()}
@@ -217,17 +258,6 @@ func decodeDocument(m *pb.Document) (*Document, error) {
 		d.Revision, d.Valid = rev, true
 	}
 	return d, nil
-}
-
-func decodeRange(r *pb.Range) Range {
-	if r == nil {
-		return Range{}
-	}
-	return Range{Start: decodePos(r.GetStart()), End: decodePos(r.GetEnd())}
-}
-
-func decodePos(p *pb.Pos) Pos {
-	return Pos{Offset: int(p.GetOffset()), Line: int(p.GetLine()), Column: int(p.GetColumn())}
 }
 
 // decoder collects the first error of a series of value parses.

@@ -1,36 +1,22 @@
 package protocol
 
 import (
-	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 )
 
 // EncodeDocument returns the wire form of one parsed document: its path,
-// exact text, digest, every directive with its positions, the model when the
-// text is valid (doc.RevisionOK), and chain (which may be nil). The message
-// shares doc.Src; neither may change while it is in use.
+// exact text, digest, every directive with its byte spans, the model when
+// the text is valid (doc.RevisionOK), and chain (which may be nil). The
+// message shares doc.Src; neither may change while it is in use.
 func EncodeDocument(doc *syntax.Document, chain *pb.ChainContext) *pb.Document {
 	out := &pb.Document{
 		Path:       doc.Path,
 		Text:       doc.Src,
 		Digest:     doc.Digest.String(),
-		Directives: make([]*pb.Directive, len(doc.Directives)),
+		Directives: EncodeDirectives(doc.Directives),
 		Chain:      chain,
-	}
-	for i, d := range doc.Directives {
-		pd := &pb.Directive{
-			Keyword:      d.Keyword,
-			KeywordRange: EncodeRange(d.KeywordRange),
-			Range:        EncodeRange(d.Range),
-			Line:         int32(d.Line),
-			Args:         make([]*pb.Arg, len(d.Args)),
-		}
-		for j, a := range d.Args {
-			pd.Args[j] = &pb.Arg{Raw: a.Raw, Text: a.Text, Quoted: a.Quoted, Range: EncodeRange(a.Range)}
-		}
-		out.Directives[i] = pd
 	}
 	if doc.RevisionOK {
 		out.Revision = EncodeRevision(doc.Revision)
@@ -38,13 +24,30 @@ func EncodeDocument(doc *syntax.Document, chain *pb.ChainContext) *pb.Document {
 	return out
 }
 
-// EncodeRange returns the wire form of r.
-func EncodeRange(r diag.Range) *pb.Range {
-	return &pb.Range{Start: encodePos(r.Start), End: encodePos(r.End)}
-}
-
-func encodePos(p diag.Pos) *pb.Pos {
-	return &pb.Pos{Offset: int64(p.Offset), Line: int32(p.Line), Column: int32(p.Column)}
+// EncodeDirectives returns the packed wire form of a document's directives.
+func EncodeDirectives(dirs []*syntax.Directive) *pb.Directives {
+	nargs := 0
+	for _, d := range dirs {
+		nargs += len(d.Args)
+	}
+	out := &pb.Directives{
+		ArgCounts: make([]int32, len(dirs)),
+		Spans:     make([]int64, 0, 4*len(dirs)+2*nargs),
+		Quoted:    make([]bool, 0, nargs),
+	}
+	for i, d := range dirs {
+		out.ArgCounts[i] = int32(len(d.Args))
+		out.Spans = append(out.Spans, int64(d.Range.Start.Offset), int64(d.Range.End.Offset),
+			int64(d.KeywordRange.Start.Offset), int64(d.KeywordRange.End.Offset))
+		for _, a := range d.Args {
+			out.Spans = append(out.Spans, int64(a.Range.Start.Offset), int64(a.Range.End.Offset))
+			out.Quoted = append(out.Quoted, a.Quoted)
+			if a.Quoted {
+				out.Decoded = append(out.Decoded, a.Text)
+			}
+		}
+	}
+	return out
 }
 
 // EncodeRevision returns the wire form of a valid revision's model.

@@ -20,17 +20,17 @@ func pluginsCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "plugins",
 		Usage: "list and pin rule packs (see docs/plugins.md)",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
+		},
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "list",
 				Usage: "start each configured rule pack and show its checksum, versions and rules",
-				UsageText: "journal-lint plugins list [--config FILE]\n\n" +
+				UsageText: "journal-lint plugins [--config FILE] list\n\n" +
 					"Verifies each pack of the configuration's plugins: against its sha256, starts it,\n" +
 					"and prints what it says about itself. Exit codes: 0 every pack works, 1 a pack\n" +
 					"failed, 2 configuration error (including a checksum mismatch).",
-				Flags: []ucli.Flag{
-					&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
-				},
 				Action: runPluginsList,
 			},
 			{

@@ -517,8 +517,8 @@ type Document struct {
 	Text []byte `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
 	// digest is the revision digest, "sha256:" + 64 lowercase hex digits.
 	Digest string `protobuf:"bytes,3,opt,name=digest,proto3" json:"digest,omitempty"`
-	// directives lists every directive line in file order.
-	Directives []*Directive `protobuf:"bytes,4,rep,name=directives,proto3" json:"directives,omitempty"`
+	// directives are every directive line in file order.
+	Directives *Directives `protobuf:"bytes,4,opt,name=directives,proto3" json:"directives,omitempty"`
 	// revision is the parsed model; absent when the text is not a valid
 	// Journal (the built-in diagnostics say why).
 	Revision *Revision `protobuf:"bytes,5,opt,name=revision,proto3" json:"revision,omitempty"`
@@ -579,7 +579,7 @@ func (x *Document) GetDigest() string {
 	return ""
 }
 
-func (x *Document) GetDirectives() []*Directive {
+func (x *Document) GetDirectives() *Directives {
 	if x != nil {
 		return x.Directives
 	}
@@ -600,32 +600,43 @@ func (x *Document) GetChain() *ChainContext {
 	return nil
 }
 
-type Directive struct {
-	state        protoimpl.MessageState `protogen:"open.v1"`
-	Keyword      string                 `protobuf:"bytes,1,opt,name=keyword,proto3" json:"keyword,omitempty"`
-	KeywordRange *Range                 `protobuf:"bytes,2,opt,name=keyword_range,json=keywordRange,proto3" json:"keyword_range,omitempty"`
-	Args         []*Arg                 `protobuf:"bytes,3,rep,name=args,proto3" json:"args,omitempty"`
-	// range covers the directive from its keyword to its last non-blank byte.
-	Range         *Range `protobuf:"bytes,4,opt,name=range,proto3" json:"range,omitempty"`
-	Line          int32  `protobuf:"varint,5,opt,name=line,proto3" json:"line,omitempty"`
+// Directives is the positioned view of a document's directive lines, packed
+// into a few arrays per document (a tree of 10,000 files has hundreds of
+// thousands of directives). Positions are byte offsets into the document's
+// text; lines and columns follow from them.
+type Directives struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// arg_counts holds, for each directive in file order, its number of
+	// arguments.
+	ArgCounts []int32 `protobuf:"varint,1,rep,packed,name=arg_counts,json=argCounts,proto3" json:"arg_counts,omitempty"`
+	// spans holds, for each directive in order, [start, end) byte offset
+	// pairs: the directive (keyword to last non-blank byte), its keyword, then
+	// each argument. A keyword's or argument's raw text is text[start:end].
+	Spans []int64 `protobuf:"varint,2,rep,packed,name=spans,proto3" json:"spans,omitempty"`
+	// quoted says, for each argument of each directive in order, whether it
+	// is a quoted string.
+	Quoted []bool `protobuf:"varint,3,rep,packed,name=quoted,proto3" json:"quoted,omitempty"`
+	// decoded holds the decoded text of each quoted argument, in order; a
+	// bare argument's text is its raw text.
+	Decoded       []string `protobuf:"bytes,4,rep,name=decoded,proto3" json:"decoded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *Directive) Reset() {
-	*x = Directive{}
+func (x *Directives) Reset() {
+	*x = Directives{}
 	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *Directive) String() string {
+func (x *Directives) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*Directive) ProtoMessage() {}
+func (*Directives) ProtoMessage() {}
 
-func (x *Directive) ProtoReflect() protoreflect.Message {
+func (x *Directives) ProtoReflect() protoreflect.Message {
 	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -637,112 +648,35 @@ func (x *Directive) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use Directive.ProtoReflect.Descriptor instead.
-func (*Directive) Descriptor() ([]byte, []int) {
+// Deprecated: Use Directives.ProtoReflect.Descriptor instead.
+func (*Directives) Descriptor() ([]byte, []int) {
 	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{8}
 }
 
-func (x *Directive) GetKeyword() string {
+func (x *Directives) GetArgCounts() []int32 {
 	if x != nil {
-		return x.Keyword
-	}
-	return ""
-}
-
-func (x *Directive) GetKeywordRange() *Range {
-	if x != nil {
-		return x.KeywordRange
+		return x.ArgCounts
 	}
 	return nil
 }
 
-func (x *Directive) GetArgs() []*Arg {
+func (x *Directives) GetSpans() []int64 {
 	if x != nil {
-		return x.Args
+		return x.Spans
 	}
 	return nil
 }
 
-func (x *Directive) GetRange() *Range {
-	if x != nil {
-		return x.Range
-	}
-	return nil
-}
-
-func (x *Directive) GetLine() int32 {
-	if x != nil {
-		return x.Line
-	}
-	return 0
-}
-
-type Arg struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// raw is the argument as written, with its quotes if quoted.
-	Raw string `protobuf:"bytes,1,opt,name=raw,proto3" json:"raw,omitempty"`
-	// text is the decoded value (raw for a bare token).
-	Text          string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
-	Quoted        bool   `protobuf:"varint,3,opt,name=quoted,proto3" json:"quoted,omitempty"`
-	Range         *Range `protobuf:"bytes,4,opt,name=range,proto3" json:"range,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Arg) Reset() {
-	*x = Arg{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Arg) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Arg) ProtoMessage() {}
-
-func (x *Arg) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Arg.ProtoReflect.Descriptor instead.
-func (*Arg) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{9}
-}
-
-func (x *Arg) GetRaw() string {
-	if x != nil {
-		return x.Raw
-	}
-	return ""
-}
-
-func (x *Arg) GetText() string {
-	if x != nil {
-		return x.Text
-	}
-	return ""
-}
-
-func (x *Arg) GetQuoted() bool {
+func (x *Directives) GetQuoted() []bool {
 	if x != nil {
 		return x.Quoted
 	}
-	return false
+	return nil
 }
 
-func (x *Arg) GetRange() *Range {
+func (x *Directives) GetDecoded() []string {
 	if x != nil {
-		return x.Range
+		return x.Decoded
 	}
 	return nil
 }
@@ -764,7 +698,7 @@ type Revision struct {
 
 func (x *Revision) Reset() {
 	*x = Revision{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -776,7 +710,7 @@ func (x *Revision) String() string {
 func (*Revision) ProtoMessage() {}
 
 func (x *Revision) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -789,7 +723,7 @@ func (x *Revision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Revision.ProtoReflect.Descriptor instead.
 func (*Revision) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{10}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Revision) GetCoordinate() string {
@@ -851,7 +785,7 @@ type Policy struct {
 
 func (x *Policy) Reset() {
 	*x = Policy{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -863,7 +797,7 @@ func (x *Policy) String() string {
 func (*Policy) ProtoMessage() {}
 
 func (x *Policy) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -876,7 +810,7 @@ func (x *Policy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Policy.ProtoReflect.Descriptor instead.
 func (*Policy) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{11}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Policy) GetVerdict() string {
@@ -911,7 +845,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -923,7 +857,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -936,7 +870,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{12}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Release) GetVersion() string {
@@ -1012,7 +946,7 @@ type Content struct {
 
 func (x *Content) Reset() {
 	*x = Content{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1024,7 +958,7 @@ func (x *Content) String() string {
 func (*Content) ProtoMessage() {}
 
 func (x *Content) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1037,7 +971,7 @@ func (x *Content) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Content.ProtoReflect.Descriptor instead.
 func (*Content) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{13}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Content) GetName() string {
@@ -1065,7 +999,7 @@ type Dependency struct {
 
 func (x *Dependency) Reset() {
 	*x = Dependency{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1011,7 @@ func (x *Dependency) String() string {
 func (*Dependency) ProtoMessage() {}
 
 func (x *Dependency) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1024,7 @@ func (x *Dependency) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dependency.ProtoReflect.Descriptor instead.
 func (*Dependency) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{14}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Dependency) GetCoordinate() string {
@@ -1124,7 +1058,7 @@ type Exclusion struct {
 
 func (x *Exclusion) Reset() {
 	*x = Exclusion{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1136,7 +1070,7 @@ func (x *Exclusion) String() string {
 func (*Exclusion) ProtoMessage() {}
 
 func (x *Exclusion) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1149,7 +1083,7 @@ func (x *Exclusion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Exclusion.ProtoReflect.Descriptor instead.
 func (*Exclusion) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{15}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Exclusion) GetCoordinate() string {
@@ -1177,7 +1111,7 @@ type Preference struct {
 
 func (x *Preference) Reset() {
 	*x = Preference{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1189,7 +1123,7 @@ func (x *Preference) String() string {
 func (*Preference) ProtoMessage() {}
 
 func (x *Preference) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1202,7 +1136,7 @@ func (x *Preference) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Preference.ProtoReflect.Descriptor instead.
 func (*Preference) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{16}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Preference) GetCoordinate() string {
@@ -1242,7 +1176,7 @@ type ChainContext struct {
 
 func (x *ChainContext) Reset() {
 	*x = ChainContext{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1188,7 @@ func (x *ChainContext) String() string {
 func (*ChainContext) ProtoMessage() {}
 
 func (x *ChainContext) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1201,7 @@ func (x *ChainContext) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainContext.ProtoReflect.Descriptor instead.
 func (*ChainContext) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{17}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ChainContext) GetCoordinate() string {
@@ -1303,7 +1237,7 @@ type ChainEntry struct {
 
 func (x *ChainEntry) Reset() {
 	*x = ChainEntry{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1315,7 +1249,7 @@ func (x *ChainEntry) String() string {
 func (*ChainEntry) ProtoMessage() {}
 
 func (x *ChainEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1328,7 +1262,7 @@ func (x *ChainEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainEntry.ProtoReflect.Descriptor instead.
 func (*ChainEntry) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{18}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ChainEntry) GetPath() string {
@@ -1373,7 +1307,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1385,7 +1319,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1398,7 +1332,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{19}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Diagnostic) GetRule() string {
@@ -1461,7 +1395,7 @@ type Related struct {
 
 func (x *Related) Reset() {
 	*x = Related{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[20]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1473,7 +1407,7 @@ func (x *Related) String() string {
 func (*Related) ProtoMessage() {}
 
 func (x *Related) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[20]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1486,7 +1420,7 @@ func (x *Related) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Related.ProtoReflect.Descriptor instead.
 func (*Related) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{20}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Related) GetPath() string {
@@ -1542,27 +1476,23 @@ const file_rulepack_v1_rulepack_proto_rawDesc = "" +
 	"\x06column\x18\x03 \x01(\x05R\x06column\"k\n" +
 	"\x05Range\x122\n" +
 	"\x05start\x18\x01 \x01(\v2\x1c.journallint.rulepack.v1.PosR\x05start\x12.\n" +
-	"\x03end\x18\x02 \x01(\v2\x1c.journallint.rulepack.v1.PosR\x03end\"\x8a\x02\n" +
+	"\x03end\x18\x02 \x01(\v2\x1c.journallint.rulepack.v1.PosR\x03end\"\x8b\x02\n" +
 	"\bDocument\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\fR\x04text\x12\x16\n" +
-	"\x06digest\x18\x03 \x01(\tR\x06digest\x12B\n" +
+	"\x06digest\x18\x03 \x01(\tR\x06digest\x12C\n" +
 	"\n" +
-	"directives\x18\x04 \x03(\v2\".journallint.rulepack.v1.DirectiveR\n" +
+	"directives\x18\x04 \x01(\v2#.journallint.rulepack.v1.DirectivesR\n" +
 	"directives\x12=\n" +
 	"\brevision\x18\x05 \x01(\v2!.journallint.rulepack.v1.RevisionR\brevision\x12;\n" +
-	"\x05chain\x18\x06 \x01(\v2%.journallint.rulepack.v1.ChainContextR\x05chain\"\xe6\x01\n" +
-	"\tDirective\x12\x18\n" +
-	"\akeyword\x18\x01 \x01(\tR\akeyword\x12C\n" +
-	"\rkeyword_range\x18\x02 \x01(\v2\x1e.journallint.rulepack.v1.RangeR\fkeywordRange\x120\n" +
-	"\x04args\x18\x03 \x03(\v2\x1c.journallint.rulepack.v1.ArgR\x04args\x124\n" +
-	"\x05range\x18\x04 \x01(\v2\x1e.journallint.rulepack.v1.RangeR\x05range\x12\x12\n" +
-	"\x04line\x18\x05 \x01(\x05R\x04line\"y\n" +
-	"\x03Arg\x12\x10\n" +
-	"\x03raw\x18\x01 \x01(\tR\x03raw\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\x12\x16\n" +
-	"\x06quoted\x18\x03 \x01(\bR\x06quoted\x124\n" +
-	"\x05range\x18\x04 \x01(\v2\x1e.journallint.rulepack.v1.RangeR\x05range\"\xa2\x02\n" +
+	"\x05chain\x18\x06 \x01(\v2%.journallint.rulepack.v1.ChainContextR\x05chain\"s\n" +
+	"\n" +
+	"Directives\x12\x1d\n" +
+	"\n" +
+	"arg_counts\x18\x01 \x03(\x05R\targCounts\x12\x14\n" +
+	"\x05spans\x18\x02 \x03(\x03R\x05spans\x12\x16\n" +
+	"\x06quoted\x18\x03 \x03(\bR\x06quoted\x12\x18\n" +
+	"\adecoded\x18\x04 \x03(\tR\adecoded\"\xa2\x02\n" +
 	"\bRevision\x12\x1e\n" +
 	"\n" +
 	"coordinate\x18\x01 \x01(\tR\n" +
@@ -1656,7 +1586,7 @@ func file_rulepack_v1_rulepack_proto_rawDescGZIP() []byte {
 }
 
 var file_rulepack_v1_rulepack_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_rulepack_v1_rulepack_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_rulepack_v1_rulepack_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_rulepack_v1_rulepack_proto_goTypes = []any{
 	(Severity)(0),            // 0: journallint.rulepack.v1.Severity
 	(*DescribeRequest)(nil),  // 1: journallint.rulepack.v1.DescribeRequest
@@ -1667,55 +1597,50 @@ var file_rulepack_v1_rulepack_proto_goTypes = []any{
 	(*Pos)(nil),              // 6: journallint.rulepack.v1.Pos
 	(*Range)(nil),            // 7: journallint.rulepack.v1.Range
 	(*Document)(nil),         // 8: journallint.rulepack.v1.Document
-	(*Directive)(nil),        // 9: journallint.rulepack.v1.Directive
-	(*Arg)(nil),              // 10: journallint.rulepack.v1.Arg
-	(*Revision)(nil),         // 11: journallint.rulepack.v1.Revision
-	(*Policy)(nil),           // 12: journallint.rulepack.v1.Policy
-	(*Release)(nil),          // 13: journallint.rulepack.v1.Release
-	(*Content)(nil),          // 14: journallint.rulepack.v1.Content
-	(*Dependency)(nil),       // 15: journallint.rulepack.v1.Dependency
-	(*Exclusion)(nil),        // 16: journallint.rulepack.v1.Exclusion
-	(*Preference)(nil),       // 17: journallint.rulepack.v1.Preference
-	(*ChainContext)(nil),     // 18: journallint.rulepack.v1.ChainContext
-	(*ChainEntry)(nil),       // 19: journallint.rulepack.v1.ChainEntry
-	(*Diagnostic)(nil),       // 20: journallint.rulepack.v1.Diagnostic
-	(*Related)(nil),          // 21: journallint.rulepack.v1.Related
+	(*Directives)(nil),       // 9: journallint.rulepack.v1.Directives
+	(*Revision)(nil),         // 10: journallint.rulepack.v1.Revision
+	(*Policy)(nil),           // 11: journallint.rulepack.v1.Policy
+	(*Release)(nil),          // 12: journallint.rulepack.v1.Release
+	(*Content)(nil),          // 13: journallint.rulepack.v1.Content
+	(*Dependency)(nil),       // 14: journallint.rulepack.v1.Dependency
+	(*Exclusion)(nil),        // 15: journallint.rulepack.v1.Exclusion
+	(*Preference)(nil),       // 16: journallint.rulepack.v1.Preference
+	(*ChainContext)(nil),     // 17: journallint.rulepack.v1.ChainContext
+	(*ChainEntry)(nil),       // 18: journallint.rulepack.v1.ChainEntry
+	(*Diagnostic)(nil),       // 19: journallint.rulepack.v1.Diagnostic
+	(*Related)(nil),          // 20: journallint.rulepack.v1.Related
 }
 var file_rulepack_v1_rulepack_proto_depIdxs = []int32{
 	3,  // 0: journallint.rulepack.v1.DescribeResponse.rules:type_name -> journallint.rulepack.v1.RuleInfo
 	0,  // 1: journallint.rulepack.v1.RuleInfo.default_severity:type_name -> journallint.rulepack.v1.Severity
 	8,  // 2: journallint.rulepack.v1.CheckRequest.documents:type_name -> journallint.rulepack.v1.Document
-	20, // 3: journallint.rulepack.v1.CheckResponse.diagnostics:type_name -> journallint.rulepack.v1.Diagnostic
+	19, // 3: journallint.rulepack.v1.CheckResponse.diagnostics:type_name -> journallint.rulepack.v1.Diagnostic
 	6,  // 4: journallint.rulepack.v1.Range.start:type_name -> journallint.rulepack.v1.Pos
 	6,  // 5: journallint.rulepack.v1.Range.end:type_name -> journallint.rulepack.v1.Pos
-	9,  // 6: journallint.rulepack.v1.Document.directives:type_name -> journallint.rulepack.v1.Directive
-	11, // 7: journallint.rulepack.v1.Document.revision:type_name -> journallint.rulepack.v1.Revision
-	18, // 8: journallint.rulepack.v1.Document.chain:type_name -> journallint.rulepack.v1.ChainContext
-	7,  // 9: journallint.rulepack.v1.Directive.keyword_range:type_name -> journallint.rulepack.v1.Range
-	10, // 10: journallint.rulepack.v1.Directive.args:type_name -> journallint.rulepack.v1.Arg
-	7,  // 11: journallint.rulepack.v1.Directive.range:type_name -> journallint.rulepack.v1.Range
-	7,  // 12: journallint.rulepack.v1.Arg.range:type_name -> journallint.rulepack.v1.Range
-	12, // 13: journallint.rulepack.v1.Revision.policy:type_name -> journallint.rulepack.v1.Policy
-	13, // 14: journallint.rulepack.v1.Revision.releases:type_name -> journallint.rulepack.v1.Release
-	14, // 15: journallint.rulepack.v1.Release.contents:type_name -> journallint.rulepack.v1.Content
-	12, // 16: journallint.rulepack.v1.Release.policy:type_name -> journallint.rulepack.v1.Policy
-	15, // 17: journallint.rulepack.v1.Release.depends:type_name -> journallint.rulepack.v1.Dependency
-	16, // 18: journallint.rulepack.v1.Release.excludes:type_name -> journallint.rulepack.v1.Exclusion
-	17, // 19: journallint.rulepack.v1.Release.prefers:type_name -> journallint.rulepack.v1.Preference
-	19, // 20: journallint.rulepack.v1.ChainContext.revisions:type_name -> journallint.rulepack.v1.ChainEntry
-	0,  // 21: journallint.rulepack.v1.Diagnostic.severity:type_name -> journallint.rulepack.v1.Severity
-	7,  // 22: journallint.rulepack.v1.Diagnostic.range:type_name -> journallint.rulepack.v1.Range
-	21, // 23: journallint.rulepack.v1.Diagnostic.related:type_name -> journallint.rulepack.v1.Related
-	7,  // 24: journallint.rulepack.v1.Related.range:type_name -> journallint.rulepack.v1.Range
-	1,  // 25: journallint.rulepack.v1.RulePack.Describe:input_type -> journallint.rulepack.v1.DescribeRequest
-	4,  // 26: journallint.rulepack.v1.RulePack.Check:input_type -> journallint.rulepack.v1.CheckRequest
-	2,  // 27: journallint.rulepack.v1.RulePack.Describe:output_type -> journallint.rulepack.v1.DescribeResponse
-	5,  // 28: journallint.rulepack.v1.RulePack.Check:output_type -> journallint.rulepack.v1.CheckResponse
-	27, // [27:29] is the sub-list for method output_type
-	25, // [25:27] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	9,  // 6: journallint.rulepack.v1.Document.directives:type_name -> journallint.rulepack.v1.Directives
+	10, // 7: journallint.rulepack.v1.Document.revision:type_name -> journallint.rulepack.v1.Revision
+	17, // 8: journallint.rulepack.v1.Document.chain:type_name -> journallint.rulepack.v1.ChainContext
+	11, // 9: journallint.rulepack.v1.Revision.policy:type_name -> journallint.rulepack.v1.Policy
+	12, // 10: journallint.rulepack.v1.Revision.releases:type_name -> journallint.rulepack.v1.Release
+	13, // 11: journallint.rulepack.v1.Release.contents:type_name -> journallint.rulepack.v1.Content
+	11, // 12: journallint.rulepack.v1.Release.policy:type_name -> journallint.rulepack.v1.Policy
+	14, // 13: journallint.rulepack.v1.Release.depends:type_name -> journallint.rulepack.v1.Dependency
+	15, // 14: journallint.rulepack.v1.Release.excludes:type_name -> journallint.rulepack.v1.Exclusion
+	16, // 15: journallint.rulepack.v1.Release.prefers:type_name -> journallint.rulepack.v1.Preference
+	18, // 16: journallint.rulepack.v1.ChainContext.revisions:type_name -> journallint.rulepack.v1.ChainEntry
+	0,  // 17: journallint.rulepack.v1.Diagnostic.severity:type_name -> journallint.rulepack.v1.Severity
+	7,  // 18: journallint.rulepack.v1.Diagnostic.range:type_name -> journallint.rulepack.v1.Range
+	20, // 19: journallint.rulepack.v1.Diagnostic.related:type_name -> journallint.rulepack.v1.Related
+	7,  // 20: journallint.rulepack.v1.Related.range:type_name -> journallint.rulepack.v1.Range
+	1,  // 21: journallint.rulepack.v1.RulePack.Describe:input_type -> journallint.rulepack.v1.DescribeRequest
+	4,  // 22: journallint.rulepack.v1.RulePack.Check:input_type -> journallint.rulepack.v1.CheckRequest
+	2,  // 23: journallint.rulepack.v1.RulePack.Describe:output_type -> journallint.rulepack.v1.DescribeResponse
+	5,  // 24: journallint.rulepack.v1.RulePack.Check:output_type -> journallint.rulepack.v1.CheckResponse
+	23, // [23:25] is the sub-list for method output_type
+	21, // [21:23] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_rulepack_v1_rulepack_proto_init() }
@@ -1729,7 +1654,7 @@ func file_rulepack_v1_rulepack_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_rulepack_v1_rulepack_proto_rawDesc), len(file_rulepack_v1_rulepack_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   21,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
