@@ -31,9 +31,9 @@ type Document struct {
 	linesOnce sync.Once
 	lines     *diag.LineIndex
 
-	wire      *pb.Document // the directives, decoded on first use
-	dirsOnce  sync.Once
-	dirs      []Directive
+	wire     *pb.Document // the directives, decoded on first use
+	dirsOnce sync.Once
+	dirs     []Directive
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
