@@ -156,5 +156,9 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 }
 
 func onUsageError(c *ucli.Context, err error, _ bool) error {
-	return usageErrorf("%v (see %s --help)", err, c.Command.FullName())
+	name := "journal-lint"
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
+		name += " " + c.Command.FullName()
+	}
+	return usageErrorf("%v (see %s --help)", err, name)
 }
