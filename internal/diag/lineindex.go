@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -15,11 +16,15 @@ type LineIndex struct {
 
 // NewLineIndex indexes src. It keeps a reference to src, which must not change.
 func NewLineIndex(src []byte) *LineIndex {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// Count first (vectorised), so that starts is allocated once, exactly.
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
 	return &LineIndex{src: src, starts: starts}
 }

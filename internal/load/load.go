@@ -324,7 +324,7 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	if before.Size() > MaxSize {
 		return fail(diag.TooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", before.Size(), MaxSize))
 	}
-	data, err := io.ReadAll(io.LimitReader(fh, MaxSize+1))
+	data, err := readSized(io.LimitReader(fh, MaxSize+1), before.Size())
 	if err != nil {
 		return fail(diag.UnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
 	}
@@ -339,6 +339,27 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 		return fail(diag.UnreadableFile, "file changed or vanished while being read; load again when writers are done")
 	}
 	return data, diag.Diagnostic{}, true
+}
+
+// readSized reads r to EOF like io.ReadAll, into a buffer allocated for size
+// bytes plus one (so that reaching EOF needs no growth): the Document keeps
+// these bytes, so they should not carry io.ReadAll's growth slack. It grows
+// as needed when r holds more than size bytes.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, max(size, 0)+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				return b, nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // placement checks the directory and file name against the parsed identity

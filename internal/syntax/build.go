@@ -25,24 +25,30 @@ func (p *parser) build() {
 		pol := st.policy
 		spec.Policy = &pol
 	}
+	contents := []model.Content{}
+	depends := []model.Dependency{}
+	excludes := []model.Exclusion{}
+	prefers := []model.Preference{}
 	for _, rel := range st.rels {
 		rs := model.ReleaseSpec{
-			Version:  rel.block.Version,
-			Contents: make([]model.Content, 0, len(rel.contents)),
-			Depends:  make([]model.Dependency, 0, len(rel.depends)),
-			Excludes: make([]model.Exclusion, 0, len(rel.excludes)),
-			Prefers:  make([]model.Preference, 0, len(rel.prefers)),
+			Version: rel.block.Version,
+			// model.NewRelease copies these slices, so one scratch
+			// of each serves every release.
+			Contents: contents[:0],
+			Depends:  depends[:0],
+			Excludes: excludes[:0],
+			Prefers:  prefers[:0],
 		}
-		if rel.license != nil {
+		if rel.license.d != nil {
 			rs.License = rel.license.v.license
 		}
-		if rel.description != nil {
+		if rel.description.d != nil {
 			rs.Description = rel.description.v.quoted
 		}
-		if rel.published != nil {
+		if rel.published.d != nil {
 			rs.Published = rel.published.v.timestamp
 		}
-		if rel.policy != nil {
+		if rel.policy.d != nil {
 			pol := model.NewPolicy(rel.policy.v.verdict, rel.policy.v.quoted)
 			rs.Policy = &pol
 		}
@@ -59,6 +65,7 @@ func (p *parser) build() {
 			rs.Prefers = append(rs.Prefers, model.NewPreference(it.v.coordinate, it.v.version, it.v.quoted))
 		}
 		spec.Releases = append(spec.Releases, model.NewRelease(rs))
+		contents, depends, excludes, prefers = rs.Contents, rs.Depends, rs.Excludes, rs.Prefers
 	}
 	doc.Revision = model.NewRevision(spec)
 	doc.RevisionOK = true

@@ -49,13 +49,15 @@ type Arg struct {
 	Text string
 	// Quoted reports whether the argument is a quoted string.
 	Quoted bool
-	// Range covers Raw.
-	Range diag.Range
 
 	// bad marks an argument whose own syntax is already reported (a
 	// malformed quoted string, or bytes with an encoding error), so that no
-	// follow-up diagnostic is reported for it.
+	// follow-up diagnostic is reported for it. (It sits next to Quoted so
+	// that both share one word: Arg is 88 bytes, not 96.)
 	bad bool
+
+	// Range covers Raw.
+	Range diag.Range
 }
 
 // Directive is one directive line (format spec §2: optional indentation, a

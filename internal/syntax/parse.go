@@ -93,16 +93,31 @@ type item struct {
 
 // release is the parse state of one release block.
 type release struct {
-	block       *ReleaseBlock
-	license     *item
-	description *item
-	published   *item
-	policy      *item
-	contents    []item
-	depends     []item
-	excludes    []item
-	prefers     []item
+	block *ReleaseBlock
+	// at is the index of the RELEASE directive in Document.Directives.
+	at int
+	// The directives a release states at most once; d == nil when absent.
+	license     item
+	description item
+	published   item
+	policy      item
+	// The lists, views into parser.lists set by finishReleases; starts
+	// holds where this release's items begin there, by list.
+	contents []item
+	depends  []item
+	excludes []item
+	prefers  []item
+	starts   [numLists]int
 }
+
+// The per-release lists, indexes of parser.lists and release.starts.
+const (
+	listContents = iota
+	listDepends
+	listExcludes
+	listPrefers
+	numLists
+)
 
 // state is the structural state of a parse (format spec §3).
 type state struct {
@@ -120,9 +135,8 @@ type state struct {
 // the header or the current release block.
 func (p *parser) directive(d *Directive, argErr bool) {
 	if d.Kind == KindUnknown {
-		if cur := p.state.cur; cur != nil {
-			cur.block.Directives = append(cur.block.Directives, d)
-		}
+		// In a release block it is one of the block's Directives (see
+		// finishReleases).
 		return
 	}
 	v := p.checkArgs(d, argErr)
@@ -276,9 +290,14 @@ func (p *parser) place(d *Directive, v values) {
 		if p.firstRelease == nil {
 			p.firstRelease = d
 		}
-		b := &ReleaseBlock{Release: d, Version: v.version, VersionOK: v.ok[0]}
-		p.doc.Releases = append(p.doc.Releases, b)
-		st.cur = &release{block: b}
+		b := p.newRelease()
+		*b.block = ReleaseBlock{Release: d, Version: v.version, VersionOK: v.ok[0]}
+		b.at = len(p.doc.Directives) - 1
+		for i := range b.starts {
+			b.starts[i] = len(p.lists[i])
+		}
+		p.doc.Releases = append(p.doc.Releases, b.block)
+		st.cur = b
 		st.rels = append(st.rels, st.cur)
 		return
 	case d.Kind.headerOnly() || d.Kind.isHeader() && st.cur == nil:
@@ -291,15 +310,13 @@ func (p *parser) place(d *Directive, v values) {
 		return
 	}
 	cur := st.cur
-	cur.block.Directives = append(cur.block.Directives, d)
 	it := item{d: d, v: v}
-	once := func(slot **item) {
-		if *slot != nil {
-			p.duplicate(d, (*slot).d, "a release has at most one "+d.Keyword+" (format spec §5 rule 3)")
+	once := func(slot *item) {
+		if slot.d != nil {
+			p.duplicate(d, slot.d, "a release has at most one "+d.Keyword+" (format spec §5 rule 3)")
 			return
 		}
-		c := it
-		*slot = &c
+		*slot = it
 	}
 	switch d.Kind {
 	case KindLicense:
@@ -311,13 +328,60 @@ func (p *parser) place(d *Directive, v values) {
 	case KindPolicy:
 		once(&cur.policy)
 	case KindContent:
-		cur.contents = append(cur.contents, it)
+		p.lists[listContents] = append(p.lists[listContents], it)
 	case KindDepends:
-		cur.depends = append(cur.depends, it)
+		p.lists[listDepends] = append(p.lists[listDepends], it)
 	case KindExcludes:
-		cur.excludes = append(cur.excludes, it)
+		p.lists[listExcludes] = append(p.lists[listExcludes], it)
 	case KindPrefers:
-		cur.prefers = append(cur.prefers, it)
+		p.lists[listPrefers] = append(p.lists[listPrefers], it)
+	}
+}
+
+// newRelease returns a fresh release and its block from the slabs sized by
+// countLines.
+func (p *parser) newRelease() *release {
+	if len(p.relSlab) == 0 {
+		p.relSlab = make([]release, 16)
+	}
+	if len(p.blockSlab) == 0 {
+		p.blockSlab = make([]ReleaseBlock, 16)
+	}
+	r := &p.relSlab[0]
+	r.block = &p.blockSlab[0]
+	p.relSlab, p.blockSlab = p.relSlab[1:], p.blockSlab[1:]
+	return r
+}
+
+// finishReleases runs after the last line: every directive after a RELEASE
+// up to the next one belongs to its block (directive and place append every
+// such directive), so a block's Directives is a view of Document.Directives;
+// its lists are views of parser.lists. A block without directives keeps a
+// nil Directives.
+func (p *parser) finishReleases() {
+	if len(p.doc.Releases) == 0 {
+		p.doc.Releases = nil // as without the preallocation
+	}
+	dirs := p.doc.Directives
+	rels := p.state.rels
+	for k, r := range rels {
+		end := len(dirs)
+		ends := [numLists]int{}
+		for i := range ends {
+			ends[i] = len(p.lists[i])
+		}
+		if k+1 < len(rels) {
+			next := rels[k+1]
+			end = next.at
+			ends = next.starts
+		}
+		if r.at+1 < end {
+			r.block.Directives = dirs[r.at+1 : end : end]
+		}
+		r.contents = p.lists[listContents][r.starts[listContents]:ends[listContents]]
+		r.depends = p.lists[listDepends][r.starts[listDepends]:ends[listDepends]]
+		r.excludes = p.lists[listExcludes][r.starts[listExcludes]:ends[listExcludes]]
+		r.prefers = p.lists[listPrefers][r.starts[listPrefers]:ends[listPrefers]]
 	}
 }
 
@@ -334,7 +398,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 	st := &p.state
 	slot := p.headerSlot(d.Kind)
 	if st.cur != nil {
-		st.cur.block.Directives = append(st.cur.block.Directives, d)
+		// One of the block's Directives (see finishReleases).
 		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
 			fmt.Sprintf("header directive %s after the first RELEASE", d.Keyword),
 			"header directives come before the first RELEASE",
@@ -419,7 +483,7 @@ func (p *parser) finishStructure() {
 		if rel.block.VersionOK {
 			name = "release " + rel.block.Version.String()
 		}
-		if rel.license == nil {
+		if rel.license.d == nil {
 			p.report(diag.SyntaxMissingDirective, d.Range, name+" has no LICENSE",
 				"every release has exactly one LICENSE <spdx-expression>")
 		}

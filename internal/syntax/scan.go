@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -48,7 +49,13 @@ type parser struct {
 	sawTerminator bool
 	nonBlankLines int
 	dirSlab       []Directive
-	argSlab       []Arg
+	args          []Arg // every argument so far (see finishArgs)
+	lists         [numLists][]item
+	klist         []keyed    // scratch of semantic.go
+	kfirst        [3][]keyed // scratch of coordinates, by slot
+	firstIdx      []int      // scratch of firstByKey
+	relSlab       []release
+	blockSlab     []ReleaseBlock
 	state         state
 	decodeScratch []byte
 	firstRelease  *Directive
@@ -125,9 +132,25 @@ func (p *parser) scanLines() {
 			"save the file as UTF-8 without a byte-order mark")
 		start = 3
 	}
-	lines := bytes.Count(src, []byte{'\n'}) + 1
-	p.chunk = min(max(lines, 16), 4096)
-	p.doc.Directives = make([]*Directive, 0, lines)
+	cnt := countLines(src)
+	dirs, rels := cnt.directives, cnt.releases
+	p.chunk = min(max(dirs, 16), 4096)
+	// One slab for every directive of a text and one for the release
+	// blocks (the counts are upper bounds), so that none is allocated on its
+	// own and little is wasted.
+	p.dirSlab = make([]Directive, dirs)
+	p.doc.Directives = make([]*Directive, 0, dirs)
+	if rels > 0 {
+		p.relSlab = make([]release, rels)
+		p.blockSlab = make([]ReleaseBlock, rels)
+		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
+		p.state.rels = make([]*release, 0, rels)
+		for k, n := range cnt.lists {
+			p.lists[k] = make([]item, 0, n)
+		}
+	}
+	p.args = getArgScratch(cnt.args)
+	defer p.finishArgs()
 	ls := 0
 	for line := 1; ls < n; line++ {
 		le, next := n, n
@@ -152,7 +175,97 @@ func (p *parser) scanLines() {
 		p.directiveLine(cs, ce)
 		ls = next
 	}
+	p.finishReleases()
 	p.finishLineEndings()
+}
+
+// counts holds upper bounds found by countLines.
+type counts struct {
+	directives int // directive lines
+	args       int // arguments of all directives
+	releases   int // RELEASE directives
+	lists      [numLists]int
+}
+
+// listKeywords are the keywords of the per-release lists, by list index.
+var listKeywords = [numLists]string{
+	listContents: "CONTENT", listDepends: "DEPENDS", listExcludes: "EXCLUDES", listPrefers: "PREFERS",
+}
+
+// countLines returns upper bounds of what src holds, so that the parser can
+// allocate every slab once: directive lines are the lines whose first byte
+// that is not a blank is not '#' (directiveLine's rule, applied to the
+// whole line with its terminator and a possible byte-order mark, which can
+// only count more); a directive has at most as many arguments as its line
+// has blank-separated words (a quoted string may span several words, a
+// keyword ends at a quote at the earliest); RELEASE and list directives are
+// counted by their line's first word starting with the keyword.
+func countLines(src []byte) counts {
+	var c counts
+	for ls := 0; ls < len(src); {
+		i := ls
+		for i < len(src) && blank(src[i]) {
+			i++
+		}
+		le := len(src)
+		if nl := bytes.IndexByte(src[i:], '\n'); nl >= 0 {
+			le = i + nl
+		}
+		if i < le && src[i] != '#' {
+			c.directives++
+			line := src[i:le]
+			if line[0] == 'R' && bytes.HasPrefix(line, []byte("RELEASE")) {
+				c.releases++
+			}
+			for k, kw := range listKeywords {
+				if bytes.HasPrefix(line, []byte(kw)) {
+					c.lists[k]++
+				}
+			}
+			inWord := false
+			for _, b := range line {
+				w := !blank(b)
+				if w && !inWord {
+					c.args++
+				}
+				inWord = w
+			}
+		}
+		ls = le + 1
+	}
+	return c
+}
+
+// argScratch recycles the buffers in which Parse collects arguments before
+// it copies them, exactly sized, into the Document.
+var argScratch sync.Pool
+
+func getArgScratch(n int) []Arg {
+	if b, ok := argScratch.Get().(*[]Arg); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]Arg, 0, max(n, 64))
+}
+
+// finishArgs copies the arguments collected in p.args into one exactly sized
+// array, points every directive's Args into it, and recycles p.args.
+// Directive.Args is never nil (an empty, non-nil slice when there are none).
+func (p *parser) finishArgs() {
+	scratch := p.args
+	p.args = nil
+	final := make([]Arg, len(scratch))
+	copy(final, scratch)
+	off := 0
+	for _, d := range p.doc.Directives {
+		n := len(d.Args)
+		d.Args = final[off : off+n : off+n]
+		off += n
+	}
+	clear(scratch) // drop the references into the text
+	if cap(scratch) <= 1<<16 {
+		scratch = scratch[:0]
+		argScratch.Put(&scratch)
+	}
 }
 
 // terminator records a line terminator at off (the CR of CRLF, or the LF).
@@ -307,7 +420,8 @@ func (p *parser) overlapsBad(start, end int) bool {
 	return false
 }
 
-// newDirective returns a fresh directive from the slab.
+// newDirective returns a fresh directive from the slab (sized by
+// countLines, so a new chunk is only a safety net).
 func (p *parser) newDirective() *Directive {
 	if len(p.dirSlab) == 0 {
 		p.dirSlab = make([]Directive, p.chunk)
@@ -353,10 +467,10 @@ func (p *parser) directiveLine(cs, ce int) {
 	d.Kind = KindOf(d.Keyword)
 	p.doc.Directives = append(p.doc.Directives, d)
 
-	if len(p.argSlab) < 8 {
-		p.argSlab = make([]Arg, 3*p.chunk)
-	}
-	args := p.argSlab[:0:len(p.argSlab)]
+	// The arguments are appended to p.args; d.Args views them there until
+	// finishArgs moves them into their final array.
+	base := len(p.args)
+	args := p.args
 
 	argErr := false
 	switch {
@@ -378,12 +492,10 @@ func (p *parser) directiveLine(cs, ce int) {
 			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], Range: p.rng(j, e), bad: p.overlapsBad(j, e)})
 		}
 	default:
-		args, argErr = p.tokenize(args, k, e)
+		args, argErr = p.tokenize(args, base, k, e)
 	}
-	d.Args = args[:len(args):len(args)]
-	if len(args) > 0 && len(args) <= len(p.argSlab) && &args[0] == &p.argSlab[0] {
-		p.argSlab = p.argSlab[len(args):]
-	}
+	p.args = args
+	d.Args = args[base:len(args):len(args)]
 	p.directive(d, argErr)
 }
 
@@ -459,15 +571,16 @@ func (p *parser) splitQuiet(args []Arg, k, e int) []Arg {
 // tokenize splits the arguments [k, e) of a known directive other than
 // LICENSE into bare tokens and at most one final quoted string (format spec
 // §2). It reports malformed arguments and returns argErr when the argument
-// list itself could not be split reliably.
-func (p *parser) tokenize(args []Arg, k, e int) ([]Arg, bool) {
+// list itself could not be split reliably. The directive's arguments are
+// appended to args, whose first base elements belong to earlier directives.
+func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 	s := p.s
 	j := k
 	for j < e {
 		if !blank(s[j]) {
 			// The previous token stopped at a quote.
 			msg := "missing space before quoted string"
-			if len(args) > 0 {
+			if len(args) > base {
 				msg = "quote inside a bare argument"
 				args[len(args)-1].bad = true
 			}

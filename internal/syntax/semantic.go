@@ -33,8 +33,12 @@ type keyed struct {
 // firstByKey returns, for each element of list after the first with its
 // key, the index of that first element; -1 when the element is the first.
 // Lists are short, so small ones are searched linearly.
-func firstByKey(list []keyed) []int {
-	out := make([]int, len(list))
+// The result is p's scratch, valid until the next call.
+func (p *parser) firstByKey(list []keyed) []int {
+	if cap(p.firstIdx) < len(list) {
+		p.firstIdx = make([]int, len(list))
+	}
+	out := p.firstIdx[:len(list)]
 	if len(list) <= 16 {
 		for i := range list {
 			out[i] = -1
@@ -62,13 +66,14 @@ func firstByKey(list []keyed) []int {
 // checkDuplicateReleases reports a release version stated twice
 // (format spec §5 rule 2: semantic/duplicate-release).
 func (p *parser) checkDuplicateReleases() {
-	var list []keyed
+	list := p.klist[:0]
+	defer func() { p.klist = list[:0] }()
 	for _, rel := range p.state.rels {
 		if rel.block.VersionOK {
 			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0})
 		}
 	}
-	for i, j := range firstByKey(list) {
+	for i, j := range p.firstByKey(list) {
 		if j < 0 {
 			continue
 		}
@@ -85,13 +90,14 @@ func (p *parser) checkContents(rel *release) {
 	if len(rel.contents) < 2 {
 		return
 	}
-	var list []keyed
+	list := p.klist[:0]
+	defer func() { p.klist = list[:0] }()
 	for _, it := range rel.contents {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.name.String(), it.d, 0})
 		}
 	}
-	for i, j := range firstByKey(list) {
+	for i, j := range p.firstByKey(list) {
 		if j < 0 {
 			continue
 		}
@@ -106,8 +112,10 @@ func (p *parser) checkContents(rel *release) {
 // reports each that is the Journal's own ARTIFACT (semantic/self-reference)
 // or repeats an earlier one of the same list (semantic/duplicate-reference),
 // format spec §5 rule 5. The result holds first occurrences only.
-func (p *parser) coordinates(items []item) []keyed {
-	var list []keyed
+// The result is p.kfirst[slot], valid until the next call with that slot.
+func (p *parser) coordinates(items []item, slot int) []keyed {
+	list := p.klist[:0]
+	defer func() { p.klist = list[:0] }()
 	for _, it := range items {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.coordinate.String(), it.d, 0})
@@ -117,8 +125,9 @@ func (p *parser) coordinates(items []item) []keyed {
 	if p.doc.CoordinateOK {
 		own = p.doc.Coordinate.String()
 	}
-	firsts := list[:0:0]
-	for i, j := range firstByKey(list) {
+	firsts := p.kfirst[slot][:0]
+	defer func() { p.kfirst[slot] = firsts }()
+	for i, j := range p.firstByKey(list) {
 		k := list[i]
 		if k.key == own {
 			p.report(diag.SemanticSelfReference, k.d.Args[0].Range,
@@ -144,9 +153,9 @@ func (p *parser) checkReferences(rel *release) {
 	if len(rel.depends)+len(rel.excludes)+len(rel.prefers) == 0 {
 		return
 	}
-	deps := p.coordinates(rel.depends)
-	excl := p.coordinates(rel.excludes)
-	prefs := p.coordinates(rel.prefers)
+	deps := p.coordinates(rel.depends, 0)
+	excl := p.coordinates(rel.excludes, 1)
+	prefs := p.coordinates(rel.prefers, 2)
 
 	find := func(list []keyed, key string) *Directive {
 		for _, k := range list {
@@ -210,8 +219,8 @@ func itemOf(items []item, d *Directive) *item {
 // checkPublished reports a PUBLISHED later than the revision's
 // JOURNAL_VERSION (format spec §5 rule 7: semantic/published-after-version).
 func (p *parser) checkPublished(rel *release) {
-	pub := rel.published
-	if pub == nil || !pub.v.ok[0] || !p.doc.JournalVersionOK {
+	pub := &rel.published
+	if pub.d == nil || !pub.v.ok[0] || !p.doc.JournalVersionOK {
 		return
 	}
 	if pub.v.timestamp.Compare(p.doc.JournalVersion) > 0 {

@@ -88,7 +88,7 @@ func (iv Interval) String() string {
 // "constraint" whose Offset is the byte in s where the problem is found (for
 // an invalid version inside, the offset of the version's problem within s).
 func ParseConstraint(s string) (Constraint, error) {
-	if _, err := parseIntervals(s); err != nil {
+	if err := walkIntervals(s, nil); err != nil {
 		return Constraint{}, err
 	}
 	return Constraint{s}, nil
@@ -97,8 +97,22 @@ func ParseConstraint(s string) (Constraint, error) {
 // parseIntervals validates s and returns its intervals (one [v,v] interval
 // for an exact version).
 func parseIntervals(s string) ([]Interval, *SyntaxError) {
-	fail := func(reason string, off int) ([]Interval, *SyntaxError) {
-		return nil, synErr(KindConstraint, s, reason, off)
+	var out []Interval
+	if err := walkIntervals(s, func(iv Interval) bool {
+		out = append(out, iv)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walkIntervals validates s and calls visit (when not nil) with each of its
+// intervals in order (one [v,v] interval for an exact version), stopping
+// early when visit returns false. It allocates nothing on success.
+func walkIntervals(s string, visit func(Interval) bool) *SyntaxError {
+	fail := func(reason string, off int) *SyntaxError {
+		return synErr(KindConstraint, s, reason, off)
 	}
 	if s == "" {
 		return fail("empty", 0)
@@ -115,9 +129,13 @@ func parseIntervals(s string) ([]Interval, *SyntaxError) {
 			return fail("invalid version: "+reason, off)
 		}
 		v := Version{s}
-		return []Interval{{Lower: v, Upper: v, LowerInclusive: true, UpperInclusive: true}}, nil
+		if visit != nil {
+			visit(Interval{Lower: v, Upper: v, LowerInclusive: true, UpperInclusive: true})
+		}
+		return nil
 	}
-	var out []Interval
+	var prev Interval
+	havePrev := false
 	i := 0
 	for {
 		start := i
@@ -182,15 +200,18 @@ func parseIntervals(s string) ([]Interval, *SyntaxError) {
 		if !iv.Lower.IsZero() && !iv.Upper.IsZero() && iv.Lower.Compare(iv.Upper) >= 0 {
 			return fail("lower bound must be less than upper bound", start)
 		}
-		if n := len(out); n > 0 {
-			if reason := separation(out[n-1], iv); reason != "" {
+		if havePrev {
+			if reason := separation(prev, iv); reason != "" {
 				return fail(reason, start)
 			}
 		}
-		out = append(out, iv)
+		prev, havePrev = iv, true
+		if visit != nil && !visit(iv) {
+			return nil
+		}
 		i = j + 1
 		if i == len(s) {
-			return out, nil
+			return nil
 		}
 		switch s[i] {
 		case ',':
@@ -267,12 +288,15 @@ func (c Constraint) Intervals() []Interval {
 // version, or lies in one of the intervals by SemVer precedence. It is false
 // for the zero Version and for the zero Constraint.
 func (c Constraint) Contains(v Version) bool {
-	for _, iv := range c.Intervals() {
-		if iv.Contains(v) {
-			return true
-		}
+	if c.s == "" {
+		return false
 	}
-	return false
+	found := false
+	walkIntervals(c.s, func(iv Interval) bool {
+		found = iv.Contains(v)
+		return !found
+	})
+	return found
 }
 
 // MarshalText implements encoding.TextMarshaler: the text, or empty text for

@@ -3,6 +3,7 @@ package valuetypes
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 )
@@ -48,7 +49,7 @@ func ParseLicense(s string) (License, error) {
 	if s == NoAssertion || s == None {
 		return License{s}, nil
 	}
-	if _, err := parseLicenseExpr(s); err != nil {
+	if _, err := parseLicenseExpr(s, false); err != nil {
 		return License{}, err
 	}
 	return License{s}, nil
@@ -74,10 +75,14 @@ type licNode struct {
 }
 
 type licParser struct {
-	s    string
-	toks []licToken
-	pos  int
-	err  *SyntaxError
+	s   string
+	i   int      // byte offset after cur
+	cur licToken // the next token, when has
+	has bool
+	err *SyntaxError
+	// build makes the parser return the expression tree; without it the
+	// text is only validated and no node is allocated.
+	build bool
 }
 
 func (p *licParser) fail(reason string, off int) {
@@ -87,16 +92,40 @@ func (p *licParser) fail(reason string, off int) {
 }
 
 func (p *licParser) peek() (licToken, bool) {
-	if p.pos < len(p.toks) {
-		return p.toks[p.pos], true
+	if p.has {
+		return p.cur, true
 	}
 	return licToken{}, false
 }
 
+// advance moves to the next token. Tokens are read lazily: "(", ")", or a
+// run of bytes other than blanks and parentheses.
+func (p *licParser) advance() {
+	s, i := p.s, p.i
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	switch {
+	case i >= len(s):
+		p.cur, p.has = licToken{}, false
+	case s[i] == '(' || s[i] == ')':
+		p.cur, p.has = licToken{s[i : i+1], i}, true
+		i++
+	default:
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '(' && s[j] != ')' {
+			j++
+		}
+		p.cur, p.has = licToken{s[i:j], i}, true
+		i = j
+	}
+	p.i = i
+}
+
 // parseLicenseExpr tokenizes and parses s (which is neither NOASSERTION nor
-// NONE).
-func parseLicenseExpr(s string) (*licNode, *SyntaxError) {
-	p := &licParser{s: s}
+// NONE). With build false it only validates s and returns a nil node.
+func parseLicenseExpr(s string, build bool) (*licNode, *SyntaxError) {
+	p := &licParser{s: s, build: build}
 	if s == "" {
 		p.fail("empty", 0)
 		return nil, p.err
@@ -113,23 +142,7 @@ func parseLicenseExpr(s string) (*licNode, *SyntaxError) {
 		p.fail("trailing white space", i)
 		return nil, p.err
 	}
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c == '(' || c == ')':
-			p.toks = append(p.toks, licToken{s[i : i+1], i})
-			i++
-		default:
-			j := i
-			for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '(' && s[j] != ')' {
-				j++
-			}
-			p.toks = append(p.toks, licToken{s[i:j], i})
-			i = j
-		}
-	}
+	p.advance()
 	n := p.parseOr(0)
 	if p.err != nil {
 		return nil, p.err
@@ -152,36 +165,62 @@ func isLicenseOperator(t string) bool { return t == "AND" || t == "OR" || t == "
 
 // parseOr parses and-expressions joined by OR.
 func (p *licParser) parseOr(depth int) *licNode {
-	return p.parseJoined(depth, "OR", p.parseAnd)
+	first := p.parseAnd(depth)
+	if p.err != nil {
+		return nil
+	}
+	var kids []*licNode
+	for {
+		t, ok := p.peek()
+		if !ok || t.text != "OR" {
+			break
+		}
+		p.advance()
+		k := p.parseAnd(depth)
+		if p.err != nil {
+			return nil
+		}
+		if p.build {
+			if kids == nil {
+				kids = []*licNode{first}
+			}
+			kids = append(kids, k)
+		}
+	}
+	if kids == nil {
+		return first
+	}
+	return &licNode{op: "OR", kids: kids}
 }
 
 // parseAnd parses units joined by AND.
 func (p *licParser) parseAnd(depth int) *licNode {
-	return p.parseJoined(depth, "AND", p.parseUnit)
-}
-
-func (p *licParser) parseJoined(depth int, op string, sub func(int) *licNode) *licNode {
-	first := sub(depth)
+	first := p.parseUnit(depth)
 	if p.err != nil {
 		return nil
 	}
-	kids := []*licNode{first}
+	var kids []*licNode
 	for {
 		t, ok := p.peek()
-		if !ok || t.text != op {
+		if !ok || t.text != "AND" {
 			break
 		}
-		p.pos++
-		k := sub(depth)
+		p.advance()
+		k := p.parseUnit(depth)
 		if p.err != nil {
 			return nil
 		}
-		kids = append(kids, k)
+		if p.build {
+			if kids == nil {
+				kids = []*licNode{first}
+			}
+			kids = append(kids, k)
+		}
 	}
-	if len(kids) == 1 {
+	if kids == nil {
 		return first
 	}
-	return &licNode{op: op, kids: kids}
+	return &licNode{op: "AND", kids: kids}
 }
 
 // parseUnit parses "( expr )" or "simple [WITH exception]".
@@ -196,7 +235,7 @@ func (p *licParser) parseUnit(depth int) *licNode {
 			p.fail("parentheses nested too deeply", t.off)
 			return nil
 		}
-		p.pos++
+		p.advance()
 		n := p.parseOr(depth + 1)
 		if p.err != nil {
 			return nil
@@ -210,16 +249,16 @@ func (p *licParser) parseUnit(depth int) *licNode {
 			p.fail("expected ) or an operator", c.off)
 			return nil
 		}
-		p.pos++
+		p.advance()
 		return n
 	}
 	n := p.parseSimple(t)
 	if p.err != nil {
 		return nil
 	}
-	p.pos++
+	p.advance()
 	if w, ok := p.peek(); ok && w.text == "WITH" {
-		p.pos++
+		p.advance()
 		e, ok := p.peek()
 		if !ok {
 			p.fail("expected a license exception after WITH", len(p.s))
@@ -238,8 +277,10 @@ func (p *licParser) parseUnit(depth int) *licNode {
 			}
 			return nil
 		}
-		n.exception = canon
-		p.pos++
+		if n != nil {
+			n.exception = canon
+		}
+		p.advance()
 	}
 	return n
 }
@@ -253,8 +294,36 @@ func isListedLicense(id string) bool {
 	return ok
 }
 
+// licenseEntry is the result of lookupLicense for one ID.
+type licenseEntry struct {
+	canon      string
+	deprecated bool
+}
+
+// listedSpellings memoizes lookupLicenseSlow for every ID exactly as the
+// SPDX lists spell it, the usual way a Journal writes it: such IDs are found
+// without the upper-casing (and its allocation) of the spdxlicenses lookups.
+var listedSpellings = sync.OnceValue(func() map[string]licenseEntry {
+	ids := append(spdxlicenses.GetLicenses(), spdxlicenses.GetDeprecated()...)
+	m := make(map[string]licenseEntry, len(ids))
+	for _, id := range ids {
+		if c, dep, ok := lookupLicenseSlow(id); ok {
+			m[id] = licenseEntry{c, dep}
+		}
+	}
+	return m
+})
+
 // lookupLicense returns the canonical-case ID and whether it is deprecated.
 func lookupLicense(id string) (canon string, deprecated, found bool) {
+	if e, ok := listedSpellings()[id]; ok {
+		return e.canon, e.deprecated, true
+	}
+	return lookupLicenseSlow(id)
+}
+
+// lookupLicenseSlow is lookupLicense without the memo.
+func lookupLicenseSlow(id string) (canon string, deprecated, found bool) {
 	if ok, c := spdxlicenses.IsActiveLicense(id); ok {
 		return c, false, true
 	}
@@ -297,20 +366,20 @@ func (p *licParser) parseSimple(t licToken) *licNode {
 			p.fail("bad LicenseRef idstring", base+len("LicenseRef-")+off)
 			return nil
 		}
-		return &licNode{id: w, ref: true}
+		return p.leaf(w, true, false, false)
 	case strings.HasPrefix(w, "LicenseRef-"):
 		if off := badIDString(w[len("LicenseRef-"):]); off >= 0 {
 			p.fail("bad LicenseRef idstring", t.off+len("LicenseRef-")+off)
 			return nil
 		}
-		return &licNode{id: w, ref: true}
+		return p.leaf(w, true, false, false)
 	}
 	if canon, dep, ok := lookupLicense(w); ok {
-		return &licNode{id: canon, deprecated: dep}
+		return p.leaf(canon, false, false, dep)
 	}
 	if base, ok := strings.CutSuffix(w, "+"); ok && base != "" {
 		if canon, dep, ok := lookupLicense(base); ok {
-			return &licNode{id: canon, plus: true, deprecated: dep}
+			return p.leaf(canon, false, true, dep)
 		}
 	}
 	switch {
@@ -326,6 +395,14 @@ func (p *licParser) parseSimple(t licToken) *licNode {
 		}
 	}
 	return nil
+}
+
+// leaf returns a leaf for the tree, or nil when only validating.
+func (p *licParser) leaf(id string, ref, plus, deprecated bool) *licNode {
+	if !p.build {
+		return nil
+	}
+	return &licNode{id: id, ref: ref, plus: plus, deprecated: deprecated}
 }
 
 // badIDString returns -1 when s is a valid SPDX idstring
@@ -362,7 +439,7 @@ func (l License) tree() *licNode {
 	if l.s == "" || l.s == NoAssertion || l.s == None {
 		return nil
 	}
-	n, err := parseLicenseExpr(l.s)
+	n, err := parseLicenseExpr(l.s, true)
 	if err != nil { // cannot happen: l.s was validated
 		return nil
 	}

@@ -142,7 +142,11 @@ func (v Version) core(i int) string {
 		return ""
 	}
 	c, _, _ := strings.Cut(v.s, "-")
-	return strings.Split(c, ".")[i]
+	for ; i > 0; i-- {
+		_, c, _ = strings.Cut(c, ".")
+	}
+	part, _, _ := strings.Cut(c, ".")
+	return part
 }
 
 // Compare returns -1, 0 or +1 as v has lower, equal or higher SemVer 2.0.0
@@ -165,9 +169,12 @@ func (v Version) Compare(o Version) int {
 	}
 	vc, vp, vHasPre := strings.Cut(v.s, "-")
 	oc, op, oHasPre := strings.Cut(o.s, "-")
-	va, oa := strings.Split(vc, "."), strings.Split(oc, ".")
+	// Walk the dot-separated identifiers in place (no allocation).
 	for i := 0; i < 3; i++ {
-		if c := compareNumeric(va[i], oa[i]); c != 0 {
+		var a, b string
+		a, vc, _ = strings.Cut(vc, ".")
+		b, oc, _ = strings.Cut(oc, ".")
+		if c := compareNumeric(a, b); c != 0 {
 			return c
 		}
 	}
@@ -179,19 +186,22 @@ func (v Version) Compare(o Version) int {
 	case !oHasPre:
 		return -1
 	}
-	vi, oi := strings.Split(vp, "."), strings.Split(op, ".")
-	for i := 0; i < len(vi) && i < len(oi); i++ {
-		if c := compareIdentifier(vi[i], oi[i]); c != 0 {
+	for {
+		a, vRest, vMore := strings.Cut(vp, ".")
+		b, oRest, oMore := strings.Cut(op, ".")
+		if c := compareIdentifier(a, b); c != 0 {
 			return c
 		}
+		switch {
+		case !vMore && !oMore:
+			return 0
+		case !vMore:
+			return -1
+		case !oMore:
+			return 1
+		}
+		vp, op = vRest, oRest
 	}
-	switch {
-	case len(vi) < len(oi):
-		return -1
-	case len(vi) > len(oi):
-		return 1
-	}
-	return 0
 }
 
 // Less reports whether v has lower precedence than o.
