@@ -163,50 +163,27 @@ func parseLicenseExpr(s string, build bool) (*licNode, *SyntaxError) {
 
 func isLicenseOperator(t string) bool { return t == "AND" || t == "OR" || t == "WITH" }
 
-// parseOr parses and-expressions joined by OR.
-func (p *licParser) parseOr(depth int) *licNode {
-	first := p.parseAnd(depth)
-	if p.err != nil {
-		return nil
-	}
-	var kids []*licNode
-	for {
-		t, ok := p.peek()
-		if !ok || t.text != "OR" {
-			break
-		}
-		p.advance()
-		k := p.parseAnd(depth)
-		if p.err != nil {
-			return nil
-		}
-		if p.build {
-			if kids == nil {
-				kids = []*licNode{first}
-			}
-			kids = append(kids, k)
-		}
-	}
-	if kids == nil {
-		return first
-	}
-	return &licNode{op: "OR", kids: kids}
-}
+// parseOr parses and-expressions joined by OR (OR binds loosest).
+func (p *licParser) parseOr(depth int) *licNode { return p.parseJoined("OR", depth, p.parseAnd) }
 
 // parseAnd parses units joined by AND.
-func (p *licParser) parseAnd(depth int) *licNode {
-	first := p.parseUnit(depth)
+func (p *licParser) parseAnd(depth int) *licNode { return p.parseJoined("AND", depth, p.parseUnit) }
+
+// parseJoined parses operands (each parsed by operand) joined by the binary
+// operator op, into one n-ary node; a single operand is returned as is.
+func (p *licParser) parseJoined(op string, depth int, operand func(int) *licNode) *licNode {
+	first := operand(depth)
 	if p.err != nil {
 		return nil
 	}
 	var kids []*licNode
 	for {
 		t, ok := p.peek()
-		if !ok || t.text != "AND" {
+		if !ok || t.text != op {
 			break
 		}
 		p.advance()
-		k := p.parseUnit(depth)
+		k := operand(depth)
 		if p.err != nil {
 			return nil
 		}
@@ -220,7 +197,7 @@ func (p *licParser) parseAnd(depth int) *licNode {
 	if kids == nil {
 		return first
 	}
-	return &licNode{op: "AND", kids: kids}
+	return &licNode{op: op, kids: kids}
 }
 
 // parseUnit parses "( expr )" or "simple [WITH exception]".
