@@ -255,7 +255,11 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 	var converted []string
 	for _, f := range r.load.Files {
 		a := attrs[g.topPath(f.Path)]
-		if a["text"] != "unset" {
+		switch {
+		case a["text"] == "unset":
+		case a["text"] == "unspecified" && a["eol"] == "unspecified":
+			converted = append(converted, f.Path+" (no text attribute, so core.autocrlf and core.eol decide)")
+		default:
 			converted = append(converted, fmt.Sprintf("%s (text: %s, eol: %s)", f.Path, a["text"], a["eol"]))
 		}
 	}
@@ -418,7 +422,7 @@ func explainChanged(r *run, changedFrom map[vt.Digest]string, against string) {
 		}
 		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
-				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see history/)", p, against)
+				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", p, against)
 				d.Help = "restore " + p + " to its bytes at " + against + "; accepted revisions are immutable"
 				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + against})
 			}
