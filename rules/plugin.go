@@ -1,25 +1,12 @@
 package rules
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/r35157/journal-lint/internal/diag"
 )
 
-// plugin/failed is reported by the check engine's rule-pack analyzer
-// (internal/check/plugins.go, package internal/plugin) when a configured
-// rule pack misbehaves; it is registered here so that it is documented,
-// listed, configurable and rendered like every other rule.
-func init() {
-	lintRules = append(lintRules, pluginFailed)
-	slices.SortFunc(lintRules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
-}
-
-// reportedByHost is the Check of plugin/failed: a document alone never
-// shows it.
-func reportedByHost(*Pass) {}
-
+// pluginFailed is plugin/failed, reported by the check engine's rule-pack
+// analyzer (internal/check/plugins.go, package internal/plugin) when a
+// configured rule pack misbehaves.
 var pluginFailed = Rule{
 	Code:            "plugin/failed",
 	DefaultSeverity: diag.Error,
@@ -53,5 +40,5 @@ $ journal-lint check journals
 0 errors, 0 warnings, 0 infos in 3 files (1 artifact, 3 revisions)
 ~~~
 `,
-	Check: reportedByHost,
+	Check: reportedElsewhere,
 }

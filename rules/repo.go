@@ -1,24 +1,8 @@
 package rules
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/r35157/journal-lint/internal/diag"
 )
-
-// The repository rules are reported by the check engine's git analyzer
-// (internal/check/gitgate.go), not by a Check on one document: they need
-// git, which a Pass does not have. They are registered here so that they
-// are documented, listed, configurable and rendered like every other rule.
-func init() {
-	lintRules = append(lintRules, repoRules...)
-	slices.SortFunc(lintRules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
-}
-
-// reportedByGit is the Check of the repository rules: a document alone
-// never shows them.
-func reportedByGit(*Pass) {}
 
 // historyPassing is the passing example shared by the history/ docs.
 const historyPassing = `Passing example:
@@ -31,7 +15,9 @@ $ journal-lint check --against origin/main journals
 ~~~
 `
 
-// repoRules are the rules of the repository workflows, sorted by code.
+// repoRules are the rules of the repository workflows, sorted by code. The
+// check engine's git analyzer (internal/check/gitgate.go) reports them, not a
+// Check on one document: they need git, which a Pass does not have.
 var repoRules = []Rule{
 	{
 		Code:            "history/revision-deleted",
@@ -58,7 +44,7 @@ com.example.widget/20260110T080000Z.journal: error: accepted revision com.exampl
 ~~~
 
 ` + historyPassing,
-		Check: reportedByGit,
+		Check: reportedElsewhere,
 	},
 	{
 		Code:            "history/revision-modified",
@@ -85,7 +71,7 @@ com.example.widget/20260110T080000Z.journal: error: accepted revision com.exampl
 ~~~
 
 ` + historyPassing,
-		Check: reportedByGit,
+		Check: reportedElsewhere,
 	},
 	{
 		Code:            "history/revision-renamed",
@@ -107,7 +93,7 @@ com.example.widget/20260111T080000Z.journal: error: accepted revision com.exampl
 ~~~
 
 ` + historyPassing,
-		Check: reportedByGit,
+		Check: reportedElsewhere,
 	},
 	{
 		Code:            "repo/eol-conversion",
@@ -154,6 +140,6 @@ $ journal-lint check journals
 0 errors, 0 warnings, 0 infos in 3 files (1 artifact, 3 revisions)
 ~~~
 `,
-		Check: reportedByGit,
+		Check: reportedElsewhere,
 	},
 }

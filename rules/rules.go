@@ -151,8 +151,14 @@ func Lookup(code string) (Rule, bool) {
 // (fs.go, syntax.go, value.go, semantic.go, chain.go) contributes its part.
 var validityRules = concat(fsRules, syntaxRules, valueRules, semanticRules, chainRules)
 
-// lintRules lists the lint rules sorted by code, one file each.
-var lintRules = []Rule{
+// lintRules lists the lint rules: those with a Check on one document, one
+// file each, then those that other parts of journal-lint report (the git
+// gate, rule packs, the check engine), registered here so that they are
+// documented, listed, configurable and rendered like every other rule.
+var lintRules = concat(documentRules, repoRules, []Rule{pluginFailed, configUnusedIgnore, checkBridgedLink})
+
+// documentRules are the lint rules that inspect one document.
+var documentRules = []Rule{
 	depsUnknownArtifact,
 	depsUnsatisfiable,
 	licenseNoassertion,

@@ -10,7 +10,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/check"
-	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/rules"
@@ -183,11 +182,6 @@ func displayPrefix(root string) string {
 func ruleInfo(code string) (render.RuleInfo, bool) {
 	r, ok := rules.Lookup(code)
 	if !ok {
-		if code == config.UnusedIgnoreCode {
-			return render.RuleInfo{Code: code, DefaultSeverity: diag.Warning,
-				Summary: "an ignore entry of the configuration matched no diagnostic",
-				Doc:     "An `ignore:` entry in .journal-lint.yaml that suppressed nothing is stale: remove it."}, true
-		}
 		return render.RuleInfo{}, false
 	}
 	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.Doc,
