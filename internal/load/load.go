@@ -72,6 +72,9 @@ type Result struct {
 	Files []*File
 	// Diagnostics lists every diagnostic, sorted (diag.List.Sort).
 	Diagnostics diag.List
+	// SkippedExamples counts the <timestamp>.journal.example files that were
+	// not loaded because Options.Examples was off.
+	SkippedExamples int
 }
 
 // Valid reports whether the load found no validity diagnostic (format spec
@@ -99,7 +102,8 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		res.Diagnostics = diag.List{d}
 		return res, nil
 	}
-	cands, wd := walk(root, opts.Examples)
+	cands, wd, skipped := walk(root, opts.Examples)
+	res.SkippedExamples = skipped
 	out = append(out, wd...)
 
 	files := make([]*File, len(cands))
@@ -154,13 +158,13 @@ type candidate struct {
 }
 
 // walk lists the root per format spec §7 and returns the candidate files
-// sorted by directory and then chronologically by stem, plus a diagnostic for
-// every unexpected entry.
-func walk(root string, examples bool) ([]candidate, diag.List) {
+// sorted by directory and then chronologically by stem, a diagnostic for
+// every unexpected entry, and how many examples it skipped.
+func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) {
 	var ds diag.List
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, diag.List{{Code: diag.RootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, unwrapPath(err))}}
+		return nil, diag.List{{Code: diag.RootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, unwrapPath(err))}}, 0
 	}
 	var out []candidate
 	for _, e := range entries {
@@ -202,7 +206,8 @@ func walk(root string, examples bool) ([]candidate, diag.List) {
 				continue
 			}
 			if isExample && !examples {
-				continue // format spec §7: examples are never loaded as runtime Journals
+				skipped++ // format spec §7: examples are never loaded as runtime Journals
+				continue
 			}
 			out = append(out, candidate{rel: rel, dir: name, stem: stem})
 		}
@@ -216,7 +221,7 @@ func walk(root string, examples bool) ([]candidate, diag.List) {
 		}
 		return strings.Compare(a.rel, b.rel)
 	})
-	return out, ds
+	return out, ds, skipped
 }
 
 // journalName splits a file name into its stem and kind.

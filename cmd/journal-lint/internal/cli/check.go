@@ -113,6 +113,10 @@ func runCheck(c *ucli.Context) error {
 			return internalErrorf("writing the step summary: %v", err)
 		}
 	}
+	if n := res.Load.SkippedExamples; n > 0 && res.Files == 0 {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
+			s.root, plural(n, "*.journal.example file"))
+	}
 	warnings := 0
 	for _, d := range res.Diagnostics {
 		if d.Severity == diag.Error {
