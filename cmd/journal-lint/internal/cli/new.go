@@ -63,6 +63,12 @@ func runNew(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := notInFuture(s, version); err != nil {
+		return err
+	}
+	if _, err := os.Stat(s.root); os.IsNotExist(err) {
+		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", s.root, s.root)
+	}
 	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
 	if err != nil {
 		return err
@@ -75,7 +81,7 @@ func runNew(c *ucli.Context) error {
 				n++
 			}
 		}
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", s.root, countOf(n, "error"))}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", s.root, plural(n, "error"))}
 	}
 
 	var text []byte
@@ -83,7 +89,7 @@ func runNew(c *ucli.Context) error {
 	entries := lr.State.Entries(co)
 	if genesis {
 		if len(entries) > 0 {
-			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, countOf(len(entries), "revision"))
+			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(entries), "revision"))
 		}
 		if text, err = genesisText(co, version, c.String("description")); err != nil {
 			return err
@@ -155,12 +161,20 @@ func runNew(c *ucli.Context) error {
 	return nil
 }
 
-// countOf is "1 error" or "N errors".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// notInFuture refuses a Journal version that time/future-version would
+// reject: later than now plus the rule's skew (default 24h). Such a revision
+// would block every honest successor, which must be later still.
+func notInFuture(s *settings, v vt.JournalVersion) error {
+	skew := 24 * time.Hour
+	if o, ok := s.cfg.Option("time/future-version", "skew"); ok {
+		if d, err := o.Duration(); err == nil {
+			skew = d
+		}
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	if limit := time.Now().Add(skew); v.Time().After(limit) {
+		return usageErrorf("--version %s is more than %s in the future; every successor would have to be later still (time/future-version)", v, skew)
+	}
+	return nil
 }
 
 // newVersion is --version, or the current second in UTC.

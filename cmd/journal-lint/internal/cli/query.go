@@ -147,6 +147,7 @@ func showCommand() *ucli.Command {
 				if format == "json" {
 					return writeJSON(c.App.Writer, releaseJSON(rel))
 				}
+				fmt.Fprintf(c.App.Writer, "%s @ %s (%s)\n", co, rev.JournalVersion(), rev.Digest())
 				writeRelease(c.App.Writer, rel)
 				return nil
 			}
