@@ -19,6 +19,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/plugins/sdk"
@@ -95,7 +96,7 @@ var pack = sdk.Pack{
 // token that is not an operator, a parenthesis or an exception after WITH,
 // without a trailing "+".
 func licenseIDs(expr string) []string {
-	fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(expr))
+	fields := strings.FieldsFunc(expr, func(r rune) bool { return r == '(' || r == ')' || unicode.IsSpace(r) })
 	var out []string
 	for i := 0; i < len(fields); i++ {
 		switch f := fields[i]; f {

@@ -67,6 +67,8 @@ type run struct {
 	docs, valid []*syntax.Document
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
+	// packs are the rule packs, started while the tree loads (plugins.go).
+	packs *packStart
 }
 
 // An analyzer adds diagnostics to a check after loading. Each lives in its
@@ -78,6 +80,15 @@ var analyzers = []analyzer{
 	lintRules,
 	history,
 	gitGate,
+}
+
+// concurrent analyzers start right after loading and run alongside
+// [analyzers] (a rule pack works in its own process, so the built-in
+// analyzers need not wait for it). They only read the run: [analyzers] may
+// amend the load's diagnostics, which these must not look at. Their
+// diagnostics follow those of [analyzers], in this order, and their errors
+// come after any error of [analyzers].
+var concurrent = []analyzer{
 	rulePacks,
 }
 
@@ -112,11 +123,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer g.close()
+	packs := startRulePacks(ctx, cfg)
+	defer packs.close()
 	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples})
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, cfg: cfg, load: lr, gate: g}
+	r := &run{opts: opts, cfg: cfg, load: lr, gate: g, packs: packs}
 	sources := make(map[string][]byte, len(lr.Files))
 	for _, f := range lr.Files {
 		if f.Doc != nil {
@@ -127,13 +140,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 	}
-	var found diag.List
-	for _, a := range analyzers {
-		ds, err := a(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		found = append(found, ds...)
+	found, err := runAnalyzers(ctx, r)
+	if err != nil {
+		return nil, err
 	}
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
@@ -151,6 +160,53 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Fingerprints = fps
 	return res, nil
+}
+
+// runAnalyzers runs [concurrent] in the background while [analyzers] run in
+// sequence, and returns their diagnostics in that order (analyzers, then
+// concurrent ones) whatever finished first. The first error in the same
+// order wins; the background analyzers are cancelled and waited for before
+// runAnalyzers returns, so no rule pack outlives it.
+func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
+	bctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		ds  diag.List
+		err error
+	}
+	bg := make([]chan result, len(concurrent))
+	for i, a := range concurrent {
+		bg[i] = make(chan result, 1)
+		go func() {
+			ds, err := a(bctx, r)
+			bg[i] <- result{ds, err}
+		}()
+	}
+	var found diag.List
+	var firstErr error
+	for _, a := range analyzers {
+		ds, err := a(ctx, r)
+		if err != nil {
+			firstErr = err
+			cancel()
+			break
+		}
+		found = append(found, ds...)
+	}
+	for _, ch := range bg {
+		res := <-ch
+		if firstErr == nil {
+			if res.err != nil {
+				firstErr = res.err
+				cancel()
+			}
+			found = append(found, res.ds...)
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return found, nil
 }
 
 // Source returns the bytes of the file at root-relative path, or nil when

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -18,15 +19,62 @@ func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	if len(r.cfg.Plugins) == 0 {
 		return nil, nil
 	}
-	set, err := plugin.StartAll(ctx, PluginSpecs(r.cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	ps := r.packs
+	if ps == nil {
+		ps = startRulePacks(ctx, r.cfg)
+	}
+	defer ps.close()
+	set, err := ps.wait()
 	if err != nil {
 		return nil, err
 	}
-	defer set.Close()
 	if err := config.Validate(r.cfg, registryWith(r.cfg, set)); err != nil {
 		return nil, err
 	}
 	return set.Check(ctx, plugin.NewInput(r.load))
+}
+
+// packStart is the rule packs of a run being started in the background, so
+// that their processes start up (verification, handshake, Describe) while
+// the tree loads.
+type packStart struct {
+	done chan struct{}
+	set  *plugin.Set
+	err  error
+	once sync.Once
+}
+
+// startRulePacks starts the packs of cfg in the background; nil when cfg
+// has none. The caller must close the result.
+func startRulePacks(ctx context.Context, cfg *config.Config) *packStart {
+	if len(cfg.Plugins) == 0 {
+		return nil
+	}
+	ps := &packStart{done: make(chan struct{})}
+	go func() {
+		defer close(ps.done)
+		ps.set, ps.err = plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	}()
+	return ps
+}
+
+// wait returns the started packs, or the error of plugin.StartAll.
+func (ps *packStart) wait() (*plugin.Set, error) {
+	<-ps.done
+	return ps.set, ps.err
+}
+
+// close waits for the start to finish and closes every pack. It is safe
+// on nil and more than once.
+func (ps *packStart) close() {
+	if ps == nil {
+		return
+	}
+	ps.once.Do(func() {
+		if set, err := ps.wait(); err == nil {
+			set.Close()
+		}
+	})
 }
 
 // PluginSpecs returns the rule packs of cfg in configuration order.

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -30,82 +32,143 @@ const (
 const maxMessage = 4096
 
 // Input is the tree a run hands to the packs: every parsed document, in path
-// order, encoded once for all packs.
+// order, split into Check batches. A batch is encoded for the wire when the
+// first pack sends it (so encoding overlaps the packs' work instead of
+// preceding it) and shared by every pack.
 type Input struct {
-	docs   []*syntax.Document
-	enc    []*pb.Document
-	byPath map[string]*syntax.Document
+	docs    []*syntax.Document
+	chains  []*protocol.Chain
+	byPath  map[string]int // index into docs
+	batches []*batch
+
+	mu   sync.Mutex
+	free [][]byte // encoding buffers of batches every pack has sent, for reuse
 }
 
-// NewInput encodes the parsed documents of lr with their chain context,
-// using every CPU.
+// batch is the documents docs[lo:hi] of an Input.
+type batch struct {
+	lo, hi int
+
+	mu      sync.Mutex
+	enc     []byte       // the documents as CheckRequest fields; nil until encoded, and again once every pack has it
+	pending atomic.Int32 // packs of the running Set.Check still to send it
+}
+
+// NewInput takes the parsed documents of lr with their chain context.
 func NewInput(lr *load.Result) *Input {
-	in := &Input{byPath: map[string]*syntax.Document{}}
-	chains := map[string][]*pb.ChainEntry{}
-	var ccs []*pb.ChainContext
+	in := &Input{byPath: make(map[string]int, len(lr.Files))}
+	chains := map[string][]byte{} // encoded chain entries by coordinate
 	for _, f := range lr.Files {
 		if f.Doc == nil {
 			continue
 		}
-		cc := &pb.ChainContext{Accepted: f.Outcome != chain.Rejected}
+		cc := &protocol.Chain{Accepted: f.Outcome != chain.Rejected}
 		if f.Doc.CoordinateOK {
 			c := f.Doc.Coordinate
 			cc.Coordinate = c.String()
 			entries, ok := chains[cc.Coordinate]
 			if !ok {
+				var list []*pb.ChainEntry
 				for _, e := range lr.State.Entries(c) {
-					entries = append(entries, &pb.ChainEntry{Path: e.Source, JournalVersion: e.Revision.JournalVersion().String(), Digest: e.Revision.Digest().String()})
+					list = append(list, &pb.ChainEntry{Path: e.Source, JournalVersion: e.Revision.JournalVersion().String(), Digest: e.Revision.Digest().String()})
 				}
+				entries = protocol.AppendChainEntries(nil, list)
 				chains[cc.Coordinate] = entries
 			}
 			cc.Revisions = entries
 		}
-		in.docs = append(in.docs, f.Doc)
-		in.byPath[f.Doc.Path] = f.Doc
-		ccs = append(ccs, cc)
+		in.add(f.Doc, cc)
 	}
-	in.encode(ccs)
+	in.split()
 	return in
 }
 
-// encode fills in.enc from in.docs and their chain contexts in parallel.
-func (in *Input) encode(ccs []*pb.ChainContext) {
-	in.enc = make([]*pb.Document, len(in.docs))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(in.docs)/64))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(in.docs); i += workers {
-				in.enc[i] = protocol.EncodeDocument(in.docs[i], ccs[i])
-			}
-		}()
-	}
-	wg.Wait()
+func (in *Input) add(doc *syntax.Document, cc *protocol.Chain) {
+	in.byPath[doc.Path] = len(in.docs)
+	in.docs = append(in.docs, doc)
+	in.chains = append(in.chains, cc)
 }
 
 // Len returns the number of documents.
 func (in *Input) Len() int { return len(in.docs) }
 
-// batches splits the documents into Check batches.
-func (in *Input) batches() [][]*pb.Document {
-	var out [][]*pb.Document
-	var cur []*pb.Document
-	size := 0
-	for i, m := range in.enc {
-		n := len(in.docs[i].Src)
-		if len(cur) > 0 && (len(cur) >= batchDocs || size+n > batchBytes) {
-			out = append(out, cur)
-			cur, size = nil, 0
+// split cuts the documents into Check batches of at most batchDocs
+// documents and, unless a batch holds a single document, batchBytes bytes
+// of text.
+func (in *Input) split() {
+	lo, size := 0, 0
+	for i, d := range in.docs {
+		n := len(d.Src)
+		if i > lo && (i-lo >= batchDocs || size+n > batchBytes) {
+			in.batches = append(in.batches, &batch{lo: lo, hi: i})
+			lo, size = i, 0
 		}
-		cur = append(cur, m)
 		size += n
 	}
-	if len(cur) > 0 {
-		out = append(out, cur)
+	if lo < len(in.docs) {
+		in.batches = append(in.batches, &batch{lo: lo, hi: len(in.docs)})
 	}
-	return out
+}
+
+// documents returns the wire form of batch b's documents, the encoding of
+// CheckRequest's documents field, encoding it if needed.
+func (in *Input) documents(b *batch) []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.enc == nil {
+		size := 0
+		for i, d := range in.docs[b.lo:b.hi] {
+			// The text, then directives and model about as long again.
+			size += 3*len(d.Src) + len(in.chains[b.lo+i].Revisions) + 256
+		}
+		enc := in.buffer(size)
+		for i := b.lo; i < b.hi; i++ {
+			enc = protocol.AppendCheckDocument(enc, in.docs[i], in.chains[i])
+		}
+		b.enc = enc
+	}
+	return b.enc
+}
+
+// request returns the CheckRequest for batch b. Its documents travel as
+// the message's unknown fields: they are already encoded, and proto.Marshal
+// copies unknown fields as they are, so the pack reads them as documents.
+func (in *Input) request(config []byte, b *batch) *pb.CheckRequest {
+	req := &pb.CheckRequest{ConfigJson: config}
+	req.ProtoReflect().SetUnknown(in.documents(b))
+	return req
+}
+
+// sent records that one pack of a Set.Check is done with batch b; after
+// the last one its wire form is dropped (it is encoded again if needed)
+// and its buffer reused for a later batch: a fresh buffer per batch would
+// mean tens of megabytes of new pages for a large tree.
+func (in *Input) sent(b *batch) {
+	if b.pending.Add(-1) != 0 {
+		return
+	}
+	b.mu.Lock()
+	enc := b.enc
+	b.enc = nil
+	b.mu.Unlock()
+	if enc != nil {
+		in.mu.Lock()
+		in.free = append(in.free, enc[:0])
+		in.mu.Unlock()
+	}
+}
+
+// buffer returns an empty buffer for about size bytes, reused if one is
+// free.
+func (in *Input) buffer(size int) []byte {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if n := len(in.free); n > 0 {
+		buf := in.free[n-1]
+		in.free = in.free[:n-1]
+		return slices.Grow(buf, size)
+	}
+	return make([]byte, 0, size)
 }
 
 // Check runs the pack over every document of in and returns its
@@ -114,7 +177,7 @@ func (in *Input) batches() [][]*pb.Document {
 // bounded by the pack's timeout. The error is a [*Error] when the pack
 // failed (a timed-out or crashed process is killed), or ctx's error.
 func (p *Pack) Check(ctx context.Context, in *Input) (diag.List, error) {
-	batches := in.batches()
+	batches := in.batches
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -132,6 +195,7 @@ func (p *Pack) Check(ctx context.Context, in *Input) (diag.List, error) {
 			defer wg.Done()
 			for i := range next {
 				ds, err := p.checkBatch(ctx, in, batches[i])
+				in.sent(batches[i])
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -171,23 +235,20 @@ feed:
 }
 
 // checkBatch sends one batch and decodes its answer.
-func (p *Pack) checkBatch(ctx context.Context, in *Input, docs []*pb.Document) (diag.List, error) {
+func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch) (diag.List, error) {
+	req := in.request(p.config, b)
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
-	resp, err := p.rpc.Check(cctx, &pb.CheckRequest{ConfigJson: p.config, Documents: docs})
+	resp, err := p.rpc.Check(cctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err() // the run was cancelled, not the pack's fault
 		}
 		return nil, p.failure(p.info.Name, p.callError(cctx, "check", err))
 	}
-	inBatch := make(map[string]bool, len(docs))
-	for _, d := range docs {
-		inBatch[d.GetPath()] = true
-	}
 	out := make(diag.List, 0, len(resp.GetDiagnostics()))
 	for _, m := range resp.GetDiagnostics() {
-		d, err := p.decodeDiagnostic(in, inBatch, m)
+		d, err := p.decodeDiagnostic(in, b, m)
 		if err != nil {
 			p.kill()
 			return nil, p.failure(p.info.Name, fmt.Errorf("malformed diagnostic: %v", err))
@@ -200,7 +261,7 @@ func (p *Pack) checkBatch(ctx context.Context, in *Input, docs []*pb.Document) (
 // decodeDiagnostic checks one diagnostic of a pack and converts it. Ranges
 // are taken by their byte offsets, which must lie in the document; lines
 // and columns are recomputed from them.
-func (p *Pack) decodeDiagnostic(in *Input, inBatch map[string]bool, m *pb.Diagnostic) (diag.Diagnostic, error) {
+func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (diag.Diagnostic, error) {
 	rule, ok := p.rules[m.GetRule()]
 	if !ok {
 		return diag.Diagnostic{}, fmt.Errorf("unknown rule %q", clip(m.GetRule(), 80))
@@ -217,19 +278,20 @@ func (p *Pack) decodeDiagnostic(in *Input, inBatch map[string]bool, m *pb.Diagno
 	if err := checkText("help", d.Help, false); err != nil {
 		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
-	if !inBatch[d.Path] {
+	i, ok := in.byPath[d.Path]
+	if !ok || i < b.lo || i >= b.hi {
 		return d, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
 	}
 	var err error
-	if d.Range, err = decodeRange(in.byPath[d.Path], m.GetRange()); err != nil {
+	if d.Range, err = decodeRange(in.docs[i], m.GetRange()); err != nil {
 		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
 	for _, r := range m.GetRelated() {
-		doc, ok := in.byPath[r.GetPath()]
+		j, ok := in.byPath[r.GetPath()]
 		if !ok {
 			return d, fmt.Errorf("rule %s: related path %q is not a document of the tree", rule.Name, clip(r.GetPath(), 200))
 		}
-		rg, err := decodeRange(doc, r.GetRange())
+		rg, err := decodeRange(in.docs[j], r.GetRange())
 		if err != nil {
 			return d, fmt.Errorf("rule %s: related: %v", rule.Name, err)
 		}
@@ -338,6 +400,9 @@ func (s *Set) checkNames() error {
 // diagnostics and one plugin/failed diagnostic per pack that failed. The
 // error is ctx's when the run was cancelled.
 func (s *Set) Check(ctx context.Context, in *Input) (diag.List, error) {
+	for _, b := range in.batches {
+		b.pending.Store(int32(len(s.Packs)))
+	}
 	res := make([]diag.List, len(s.Packs))
 	errs := make([]error, len(s.Packs))
 	var wg sync.WaitGroup
@@ -395,20 +460,17 @@ func (s *Set) Close() {
 // laid out as a Journal tree. Each valid document is the only revision of
 // its own chain; an invalid one is not accepted.
 func InputOf(docs []*syntax.Document) *Input {
-	in := &Input{byPath: map[string]*syntax.Document{}}
-	var ccs []*pb.ChainContext
+	in := &Input{byPath: make(map[string]int, len(docs))}
 	for _, doc := range docs {
-		cc := &pb.ChainContext{Accepted: doc.RevisionOK}
+		cc := &protocol.Chain{Accepted: doc.RevisionOK}
 		if doc.CoordinateOK {
 			cc.Coordinate = doc.Coordinate.String()
 		}
 		if doc.RevisionOK {
-			cc.Revisions = []*pb.ChainEntry{{Path: doc.Path, JournalVersion: doc.Revision.JournalVersion().String(), Digest: doc.Digest.String()}}
+			cc.Revisions = protocol.AppendChainEntries(nil, []*pb.ChainEntry{{Path: doc.Path, JournalVersion: doc.Revision.JournalVersion().String(), Digest: doc.Digest.String()}})
 		}
-		in.docs = append(in.docs, doc)
-		in.byPath[doc.Path] = doc
-		ccs = append(ccs, cc)
+		in.add(doc, cc)
 	}
-	in.encode(ccs)
+	in.split()
 	return in
 }

@@ -1,13 +1,13 @@
 package sdk
 
 import (
-	"fmt"
+	"bytes"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
-	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 )
 
 // Document is one Journal file of the tree, as journal-lint parsed it.
@@ -31,7 +31,9 @@ type Document struct {
 	linesOnce sync.Once
 	lines     *diag.LineIndex
 
-	wire     *pb.Document // the directives, decoded on first use
+	wire     *wire // the batch, whose wireDirs are decoded on first use
+	wireDirs span
+	wireText span // Text in the batch
 	dirsOnce sync.Once
 	dirs     []Directive
 
@@ -143,20 +145,36 @@ func (d *Document) ReleaseBlocks() []ReleaseBlock {
 	return d.blocks
 }
 
+// releaseBlocks groups dirs into RELEASE blocks. A block's Directives are
+// a capped subslice of dirs, not a copy.
 func releaseBlocks(dirs []Directive) []ReleaseBlock {
-	var out []ReleaseBlock
-	for _, x := range dirs {
-		if x.Keyword == "RELEASE" {
-			b := ReleaseBlock{Release: x}
-			if len(x.Args) > 0 {
-				b.Version = x.Args[0].Text
-			}
-			out = append(out, b)
+	n := 0
+	for i := range dirs {
+		if dirs[i].Keyword == "RELEASE" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]ReleaseBlock, 0, n)
+	for i := 0; i < len(dirs); i++ {
+		if dirs[i].Keyword != "RELEASE" {
 			continue
 		}
-		if len(out) > 0 {
-			out[len(out)-1].Directives = append(out[len(out)-1].Directives, x)
+		j := i + 1
+		for j < len(dirs) && dirs[j].Keyword != "RELEASE" {
+			j++
 		}
+		b := ReleaseBlock{Release: dirs[i]}
+		if len(dirs[i].Args) > 0 {
+			b.Version = dirs[i].Args[0].Text
+		}
+		if j > i+1 {
+			b.Directives = dirs[i+1 : j : j]
+		}
+		out = append(out, b)
+		i = j - 1
 	}
 	return out
 }
@@ -190,29 +208,53 @@ func (d *Document) Range(start, end int) Range {
 
 // decodeDirectives turns the packed wire directives into Directives.
 // Spans that do not fit the text (which journal-lint never sends) are
-// clamped; missing ones are empty.
+// clamped; missing ones are empty. Keywords and raw arguments are
+// substrings of one copy of the text, the arguments of all directives share
+// one array, and positions come from a cursor that moves forward through
+// the text (spans arrive in file order) instead of a search per offset.
 func (d *Document) decodeDirectives() []Directive {
-	w := d.wire.GetDirectives()
-	counts, sp, q, dec := w.GetArgCounts(), w.GetSpans(), w.GetQuoted(), w.GetDecoded()
+	if d.wire == nil {
+		return nil
+	}
+	counts, sp, q, dec, err := d.wire.directives(d.wireDirs)
+	if err != nil {
+		return nil // the host never sends this; rules see no directives
+	}
+	text := d.wire.str(d.wireText)
+	nargs := 0
+	for _, n := range counts {
+		nargs += max(0, int(n))
+	}
+	// Every argument has a span pair; more arguments than spans are empty.
+	args := make([]Arg, min(nargs, len(sp)/2))
 	out := make([]Directive, len(counts))
+	cur := cursor{d: d, line: 1}
 	k, a := 0, 0 // next span pair, next argument
 	span := func() Range {
 		if 2*k+1 >= len(sp) {
 			k++
 			return Range{}
 		}
-		r := d.Range(int(sp[2*k]), int(sp[2*k+1]))
+		r := cur.rangeOf(int(sp[2*k]), int(sp[2*k+1]))
 		k++
 		return r
 	}
 	for i, n := range counts {
-		dir := Directive{Range: span(), KeywordRange: span()}
-		dir.Keyword = string(d.Text[dir.KeywordRange.Start.Offset:dir.KeywordRange.End.Offset])
+		dir := &out[i]
+		dir.Range = span()
+		dir.KeywordRange = span()
+		dir.Keyword = text[dir.KeywordRange.Start.Offset:dir.KeywordRange.End.Offset]
 		dir.Line = dir.Range.Start.Line
-		dir.Args = make([]Arg, max(0, int(n)))
+		n := max(0, int(n))
+		if a+n <= len(args) {
+			dir.Args = args[a : a+n : a+n]
+		} else {
+			dir.Args = make([]Arg, n)
+		}
 		for j := range dir.Args {
 			r := span()
-			arg := Arg{Raw: string(d.Text[r.Start.Offset:r.End.Offset]), Range: r}
+			arg := &dir.Args[j]
+			arg.Raw, arg.Range = text[r.Start.Offset:r.End.Offset], r
 			arg.Text = arg.Raw
 			if a < len(q) && q[a] {
 				arg.Quoted = true
@@ -221,114 +263,63 @@ func (d *Document) decodeDirectives() []Directive {
 				}
 			}
 			a++
-			dir.Args[j] = arg
 		}
-		out[i] = dir
 	}
 	return out
 }
 
-// decodeDocument turns a wire document into a Document; its directives are
-// decoded on first use.
-func decodeDocument(m *pb.Document) (*Document, error) {
-	d := &Document{Path: m.GetPath(), Text: m.GetText(), wire: m}
-	var err error
-	if d.Digest, err = vt.ParseDigest(m.GetDigest()); err != nil {
-		return nil, fmt.Errorf("document %s: digest: %w", d.Path, err)
+// cursor turns byte offsets of a document's text into positions, like
+// [Document.Range], scanning forward from the previous offset: the line and
+// the column of the last offset are remembered, so a run of offsets in file
+// order costs one pass over the text.
+type cursor struct {
+	d         *Document
+	line      int // 1-based line of lineStart
+	lineStart int // first byte of the current line
+	at, col   int // a rune boundary on the current line (0 = none yet) and its column
+}
+
+// rangeOf returns the range of [start, end), clamped like Document.Range.
+func (c *cursor) rangeOf(start, end int) Range {
+	n := len(c.d.Text)
+	start = min(max(start, 0), n)
+	end = min(max(end, start), n)
+	if start < c.lineStart || end < c.lineStart {
+		return c.d.Range(start, end) // not in file order: search
 	}
-	if c := m.GetChain(); c != nil {
-		d.Chain = Chain{Coordinate: c.GetCoordinate(), Accepted: c.GetAccepted()}
-		for _, e := range c.GetRevisions() {
-			jv, err := vt.ParseJournalVersion(e.GetJournalVersion())
-			if err != nil {
-				return nil, fmt.Errorf("document %s: chain: %w", d.Path, err)
-			}
-			dg, err := vt.ParseDigest(e.GetDigest())
-			if err != nil {
-				return nil, fmt.Errorf("document %s: chain: %w", d.Path, err)
-			}
-			d.Chain.Revisions = append(d.Chain.Revisions, ChainEntry{Path: e.GetPath(), JournalVersion: jv, Digest: dg})
+	s := c.pos(start)
+	return Range{Start: s, End: c.pos(end)}
+}
+
+// pos returns the position of off, which is at or after the current line.
+func (c *cursor) pos(off int) Pos {
+	src := c.d.Text
+	for {
+		i := bytes.IndexByte(src[c.lineStart:off], '\n')
+		if i < 0 {
+			break
 		}
+		c.lineStart += i + 1
+		c.line++
+		c.at = 0
 	}
-	if r := m.GetRevision(); r != nil {
-		rev, err := decodeRevision(r, d.Digest)
-		if err != nil {
-			return nil, fmt.Errorf("document %s: model: %w", d.Path, err)
+	if c.at == 0 || c.at > off {
+		c.at, c.col = c.lineStart, 1
+	}
+	i, col := c.at, c.col
+	for i < off {
+		if src[i] < utf8.RuneSelf {
+			i++
+			col++
+			continue
 		}
-		d.Revision, d.Valid = rev, true
+		_, n := utf8.DecodeRune(src[i:])
+		if i+n > off {
+			break
+		}
+		i += n
+		col++
 	}
-	return d, nil
-}
-
-// decoder collects the first error of a series of value parses.
-type decoder struct{ err error }
-
-func parse[T any](dc *decoder, f func(string) (T, error), s string) T {
-	v, err := f(s)
-	if err != nil && dc.err == nil {
-		dc.err = err
-	}
-	return v
-}
-
-func decodeRevision(m *pb.Revision, digest vt.Digest) (model.Revision, error) {
-	var dc decoder
-	spec := model.RevisionSpec{
-		Digest:         digest,
-		Coordinate:     parse(&dc, vt.ParseCoordinate, m.GetCoordinate()),
-		JournalVersion: parse(&dc, vt.ParseJournalVersion, m.GetJournalVersion()),
-		Description:    m.GetDescription(),
-	}
-	if m.GetPredecessor() != "" {
-		spec.Predecessor = parse(&dc, vt.ParseDigest, m.GetPredecessor())
-	}
-	if m.GetInfo() != "" {
-		u := parse(&dc, vt.ParseURI, m.GetInfo())
-		spec.Info = &u
-	}
-	if p := m.GetPolicy(); p != nil {
-		pol := decodePolicy(&dc, p)
-		spec.Policy = &pol
-	}
-	for _, r := range m.GetReleases() {
-		spec.Releases = append(spec.Releases, decodeRelease(&dc, r))
-	}
-	if dc.err != nil {
-		return model.Revision{}, dc.err
-	}
-	return model.NewRevision(spec), nil
-}
-
-func decodePolicy(dc *decoder, p *pb.Policy) model.Policy {
-	return model.NewPolicy(parse(dc, vt.ParseVerdict, p.GetVerdict()), p.GetReason())
-}
-
-func decodeRelease(dc *decoder, m *pb.Release) model.Release {
-	spec := model.ReleaseSpec{
-		Version:     parse(dc, vt.ParseVersion, m.GetVersion()),
-		License:     parse(dc, vt.ParseLicense, m.GetLicense()),
-		Description: m.GetDescription(),
-	}
-	for _, c := range m.GetContents() {
-		spec.Contents = append(spec.Contents, model.NewContent(parse(dc, vt.ParseName, c.GetName()), parse(dc, vt.ParseDigest, c.GetDigest())))
-	}
-	if m.GetPublished() != "" {
-		spec.Published = parse(dc, vt.ParseTimestamp, m.GetPublished())
-	}
-	if p := m.GetPolicy(); p != nil {
-		pol := decodePolicy(dc, p)
-		spec.Policy = &pol
-	}
-	for _, x := range m.GetDepends() {
-		spec.Depends = append(spec.Depends, model.NewDependency(parse(dc, vt.ParseCoordinate, x.GetCoordinate()),
-			parse(dc, vt.ParseConstraint, x.GetConstraint()), x.GetDescription()))
-	}
-	for _, x := range m.GetExcludes() {
-		spec.Excludes = append(spec.Excludes, model.NewExclusion(parse(dc, vt.ParseCoordinate, x.GetCoordinate()), x.GetDescription()))
-	}
-	for _, x := range m.GetPrefers() {
-		spec.Prefers = append(spec.Prefers, model.NewPreference(parse(dc, vt.ParseCoordinate, x.GetCoordinate()),
-			parse(dc, vt.ParseVersion, x.GetVersion()), x.GetDescription()))
-	}
-	return model.NewRelease(spec)
+	c.at, c.col = i, col
+	return Pos{Offset: off, Line: c.line, Column: col}
 }

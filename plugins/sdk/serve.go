@@ -47,8 +47,7 @@ func Serve(pack Pack) {
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize))
-			return grpc.NewServer(opts...)
+			return grpc.NewServer(append(opts, serverOptions()...)...)
 		},
 		Logger: logger,
 	})

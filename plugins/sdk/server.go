@@ -16,6 +16,7 @@ import (
 )
 
 func init() {
+	hook.ServerOptions = serverOptions
 	hook.NewServer = func(p any) (pb.RulePackServer, error) {
 		pack, ok := p.(Pack)
 		if !ok {
@@ -68,12 +69,16 @@ func (s *server) Check(_ context.Context, req *pb.CheckRequest) (*pb.CheckRespon
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
+	raw, err := requestDocuments(req)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	docs, err := decodeBatch(raw)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
 	resp := &pb.CheckResponse{}
-	for _, m := range req.GetDocuments() {
-		doc, err := decodeDocument(m)
-		if err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "%v", err)
-		}
+	for _, doc := range docs {
 		found, err := s.run(doc, cfg, settings)
 		if err != nil {
 			return nil, status.Errorf(codes.Internal, "%v", err)

@@ -1,8 +1,8 @@
 // Package sdktest tests a rule pack in-process, the way journal-lint's
 // built-in rules are tested (package rules/rulestest): Journal files carry
 // their expected findings in "# want" comments, journal-lint's own parser
-// reads them, and the pack runs behind the real gRPC service (go-plugin's
-// in-process test connection), so the host's checks of the pack's description
+// reads them, and the pack runs behind the real gRPC service (on an
+// in-memory connection), so the host's checks of the pack's description
 // and diagnostics apply exactly as in `journal-lint check`.
 //
 // # Expectations
@@ -19,26 +19,28 @@
 // Every finding must match one expectation and every expectation one
 // finding.
 //
-// The in-process connection keeps gRPC's default 4 MiB message limit;
-// journal-lint itself raises it (a 16 MiB Journal passes), so test huge
-// inputs through a built pack.
+// The in-process connection has journal-lint's message limits (a 16 MiB
+// Journal passes) and the pack's own server options.
 package sdktest
 
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/internal/syntax"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 	"github.com/r35157/journal-lint/plugins/sdk"
@@ -150,9 +152,21 @@ func check(t testing.TB, pack sdk.Pack, config map[string]any, in *plugin.Input)
 	if err != nil {
 		t.Fatalf("invalid pack: %v", err)
 	}
-	conn, server := goplugin.TestGRPCConn(t, func(s *grpc.Server) { pb.RegisterRulePackServer(s, srv) })
-	defer conn.Close()
+	// The pack's own server options (codec, limits) on an in-memory
+	// connection with journal-lint's client limits.
+	lis := bufconn.Listen(1 << 20)
+	server := grpc.NewServer(hook.ServerOptions()...)
+	pb.RegisterRulePackServer(server, srv)
+	go func() { _ = server.Serve(lis) }()
 	defer server.Stop()
+	conn, err := grpc.Dial("bufconn",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.MaxMessageSize), grpc.MaxCallSendMsgSize(protocol.MaxMessageSize)))
+	if err != nil {
+		t.Fatalf("in-process connection: %v", err)
+	}
+	defer conn.Close()
 	ctx := context.Background()
 	p, err := plugin.Connect(ctx, pb.NewRulePackClient(conn), plugin.Spec{Config: config}, plugin.Options{})
 	if err != nil {
