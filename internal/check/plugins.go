@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -88,21 +89,28 @@ func PluginSpecs(cfg *config.Config) []plugin.Spec {
 
 // RegistryFor is [Registry] plus the rules of the rule packs cfg configures,
 // so that config.Validate knows their "<pack>/<rule>" codes. It starts each
-// pack to ask for its rules and closes it again. A pack that cannot be
-// started or verified is reported when check runs; until then every code
-// in its namespace is accepted (in every namespace that is not built in,
-// when the pack has no configured name).
-func RegistryFor(cfg *config.Config) config.Registry {
+// pack to ask for its rules and closes it again. A pack whose executable
+// does not match its pinned sha256 (or cannot be read) is a configuration
+// error: RegistryFor returns its *plugin.VerifyError, before any
+// configuration problem that follows from it. A pack that fails otherwise is
+// reported when check runs; until then every code in its namespace is
+// accepted (in every namespace that is not built in, when the pack has no
+// configured name).
+func RegistryFor(cfg *config.Config) (config.Registry, error) {
 	if cfg == nil || len(cfg.Plugins) == 0 {
-		return Registry()
+		return Registry(), nil
 	}
 	set, err := plugin.StartAll(context.Background(), PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
 	if err != nil {
+		var ve *plugin.VerifyError
+		if errors.As(err, &ve) {
+			return config.Registry{}, ve
+		}
 		set = &plugin.Set{}
 	} else {
 		set.Close()
 	}
-	return registryWith(cfg, set)
+	return registryWith(cfg, set), nil
 }
 
 // registryWith extends Registry with the rules of the packs of set, and

@@ -46,7 +46,11 @@ func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 		if cfg, err = config.Load(path); err != nil {
 			return nil, configError(err)
 		}
-		if err := config.Validate(cfg, check.RegistryFor(cfg)); err != nil {
+		reg, err := check.RegistryFor(cfg)
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if err := config.Validate(cfg, reg); err != nil {
 			return nil, configError(err)
 		}
 	}
