@@ -92,9 +92,9 @@ var pack = sdk.Pack{
 	},
 }
 
-// licenseIDs returns the license identifiers of an SPDX expression: every
-// token that is not an operator, a parenthesis or an exception after WITH,
-// without a trailing "+".
+// licenseIDs returns the license identifiers of an SPDX expression as
+// written: every token that is not an operator, a parenthesis or an
+// exception after WITH ("GPL-2.0+" keeps its "+").
 func licenseIDs(expr string) []string {
 	fields := strings.FieldsFunc(expr, func(r rune) bool { return r == '(' || r == ')' || unicode.IsSpace(r) })
 	var out []string
@@ -104,7 +104,7 @@ func licenseIDs(expr string) []string {
 		case "WITH":
 			i++ // skip the exception
 		default:
-			out = append(out, strings.TrimSuffix(f, "+"))
+			out = append(out, f)
 		}
 	}
 	return out
@@ -123,9 +123,13 @@ func licenseArg(doc *sdk.Document, version string) sdk.Range {
 	return b.Release.Range
 }
 
-func contains(list []string, s string) bool {
+// contains reports whether list names the license id: exactly (SPDX ids
+// are case-insensitive), or, for an "or later" id such as "GPL-2.0+", by
+// its base id "GPL-2.0".
+func contains(list []string, id string) bool {
+	base := strings.TrimSuffix(id, "+")
 	for _, x := range list {
-		if strings.EqualFold(x, s) {
+		if strings.EqualFold(x, id) || strings.EqualFold(x, base) {
 			return true
 		}
 	}
