@@ -106,7 +106,6 @@ func Registry() config.Registry {
 			opts[r.Code] = spec
 		}
 	}
-	codes = append(codes, config.UnusedIgnoreCode)
 	return config.Registry{Codes: codes, Options: opts}
 }
 
