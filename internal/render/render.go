@@ -48,10 +48,10 @@ const (
 	// scanning. Regions carry startLine/startColumn, the exclusive
 	// endLine/endColumn of SARIF (the same convention as diag.Range), and
 	// byteOffset/byteLength rather than charOffset/charLength, since our
-	// offsets count bytes. A diagnostic about the root itself has no
-	// locations, which SARIF allows; note that GitHub code scanning refuses
-	// a whole upload that holds such a result ("expected at least one
-	// location").
+	// offsets count bytes. A diagnostic about the root itself points at
+	// the root directory ("./" under the ROOT base), because GitHub code
+	// scanning refuses a whole upload that holds a result without a
+	// location ("expected at least one location").
 	SARIF
 	// GitHub is GitHub Actions workflow commands (::error, ::warning,
 	// ::notice) that become annotations on a workflow run. col and
