@@ -112,25 +112,39 @@ func wholeDiff(old, new string) []Segment {
 	return out
 }
 
-// tokens splits s into words: runs of letters and digits, runs of white
-// space, and single other characters.
+// tokens splits s into words: runs of letters and digits joined by inner
+// '.', '-', '_' or '+' (so "1.2.0" and "CVE-2026-0001" are one word each),
+// runs of white space, and single other characters. The tokens concatenate
+// to s byte for byte, even when s is not valid UTF-8.
 func tokens(s string) []string {
-	var out []string
-	class := func(r rune) int {
+	type runeAt struct {
+		r   rune
+		off int
+	}
+	var rs []runeAt
+	for i, r := range s {
+		rs = append(rs, runeAt{r, i})
+	}
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	class := func(i int) int {
+		r := rs[i].r
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case isWord(r):
 			return 1
 		case unicode.IsSpace(r):
 			return 2
+		case strings.ContainsRune(".-_+", r) && i > 0 && i+1 < len(rs) && isWord(rs[i-1].r) && isWord(rs[i+1].r):
+			return 1
 		}
 		return 0
 	}
+	var out []string
 	start, prev := 0, -1
-	for i, r := range s {
-		c := class(r)
-		if i > start && (c != prev || c == 0) {
-			out = append(out, s[start:i])
-			start = i
+	for i := range rs {
+		c := class(i)
+		if off := rs[i].off; off > start && (c != prev || c == 0) {
+			out = append(out, s[start:off])
+			start = off
 		}
 		prev = c
 	}

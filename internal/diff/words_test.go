@@ -11,7 +11,7 @@ var wordDiffTests = []struct {
 	old, new, want string
 }{
 	{"A tiny UI toolkit", "A small UI toolkit", "A [-tiny-]{+small+} UI toolkit"},
-	{"upgrade to 1.2.0", "upgrade to 1.2.1", "upgrade to 1.2.[-0-]{+1+}"},
+	{"upgrade to 1.2.0", "upgrade to 1.2.1", "upgrade to [-1.2.0-]{+1.2.1+}"},
 	{"", "new text", "{+new text+}"},
 	{"old text", "", "[-old text-]"},
 	{"same", "same", "same"},
