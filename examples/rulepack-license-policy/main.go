@@ -62,7 +62,10 @@ var pack = sdk.Pack{
 	Name:         "license-policy",
 	Version:      "1.0.0",
 	HostVersions: ">=0.0.0-0",
-	Configure:    configure,
+	// The rules read the model and the release blocks' directives, never
+	// the chain: journal-lint need not send it.
+	Needs:     sdk.NeedRevision | sdk.NeedDirectives,
+	Configure: configure,
 	Rules: []sdk.Rule{
 		{
 			Name:     "denied-license",

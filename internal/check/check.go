@@ -37,6 +37,10 @@ type Options struct {
 	Staged bool
 	// NewOnly keeps lint findings only on revisions added since Against.
 	NewOnly bool
+	// Packs are the configuration's rule packs, already started by
+	// [PrepareRulePacks] for the same Config; nil means Run starts them
+	// itself while the tree loads. Run closes them before it returns.
+	Packs *Packs
 }
 
 // Result is what a check found.
@@ -68,7 +72,7 @@ type run struct {
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
 	// packs are the rule packs, started while the tree loads (plugins.go).
-	packs *packStart
+	packs *Packs
 }
 
 // An analyzer adds diagnostics to a check after loading. Each lives in its
@@ -117,13 +121,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if cfg == nil {
 		cfg = config.Default()
 	}
+	defer opts.Packs.Close()
 	g, err := openGate(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer g.close()
-	packs := startRulePacks(ctx, cfg)
-	defer packs.close()
+	packs := opts.Packs
+	if packs == nil {
+		packs = startRulePacks(ctx, cfg)
+	}
+	defer packs.Close()
 	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples})
 	if err != nil {
 		return nil, err

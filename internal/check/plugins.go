@@ -24,7 +24,7 @@ func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	if ps == nil {
 		ps = startRulePacks(ctx, r.cfg)
 	}
-	defer ps.close()
+	defer ps.Close()
 	set, err := ps.wait()
 	if err != nil {
 		return nil, err
@@ -35,10 +35,12 @@ func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	return set.Check(ctx, plugin.NewInput(r.load))
 }
 
-// packStart is the rule packs of a run being started in the background, so
-// that their processes start up (verification, handshake, Describe) while
-// the tree loads.
-type packStart struct {
+// Packs is the rule packs of a run being started (or started) in the
+// background. [PrepareRulePacks] starts them for configuration validation
+// and [Run] takes them through [Options.Packs], so each pack starts once
+// per run; without one, Run starts the packs itself while the tree loads.
+// The owner must [Packs.Close] it in every path; Run closes it too.
+type Packs struct {
 	done chan struct{}
 	set  *plugin.Set
 	err  error
@@ -47,11 +49,11 @@ type packStart struct {
 
 // startRulePacks starts the packs of cfg in the background; nil when cfg
 // has none. The caller must close the result.
-func startRulePacks(ctx context.Context, cfg *config.Config) *packStart {
+func startRulePacks(ctx context.Context, cfg *config.Config) *Packs {
 	if len(cfg.Plugins) == 0 {
 		return nil
 	}
-	ps := &packStart{done: make(chan struct{})}
+	ps := &Packs{done: make(chan struct{})}
 	go func() {
 		defer close(ps.done)
 		ps.set, ps.err = plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
@@ -60,14 +62,23 @@ func startRulePacks(ctx context.Context, cfg *config.Config) *packStart {
 }
 
 // wait returns the started packs, or the error of plugin.StartAll.
-func (ps *packStart) wait() (*plugin.Set, error) {
+func (ps *Packs) wait() (*plugin.Set, error) {
 	<-ps.done
 	return ps.set, ps.err
 }
 
-// close waits for the start to finish and closes every pack. It is safe
-// on nil and more than once.
-func (ps *packStart) close() {
+// Set waits for the packs to start and returns them, or the error that
+// kept the set from starting. The packs stay owned by ps.
+func (ps *Packs) Set() (*plugin.Set, error) {
+	if ps == nil {
+		return &plugin.Set{}, nil
+	}
+	return ps.wait()
+}
+
+// Close waits for the start to finish and closes every pack. It is safe
+// on nil, more than once and from several goroutines.
+func (ps *Packs) Close() {
 	if ps == nil {
 		return
 	}
@@ -89,28 +100,41 @@ func PluginSpecs(cfg *config.Config) []plugin.Spec {
 
 // RegistryFor is [Registry] plus the rules of the rule packs cfg configures,
 // so that config.Validate knows their "<pack>/<rule>" codes. It starts each
-// pack to ask for its rules and closes it again. A pack whose executable
-// does not match its pinned sha256 (or cannot be read) is a configuration
-// error: RegistryFor returns its *plugin.VerifyError, before any
-// configuration problem that follows from it. A pack that fails otherwise is
-// reported when check runs; until then every code in its namespace is
-// accepted (in every namespace that is not built in, when the pack has no
-// configured name).
+// pack to ask for its rules and closes it again; [PrepareRulePacks] keeps
+// them running for [Run]. A pack whose executable does not match its
+// pinned sha256 (or cannot be read) is a configuration error: RegistryFor
+// returns its *plugin.VerifyError, before any configuration problem that
+// follows from it. A pack that fails otherwise is reported when check
+// runs; until then every code in its namespace is accepted (in every
+// namespace that is not built in, when the pack has no configured name).
 func RegistryFor(cfg *config.Config) (config.Registry, error) {
+	packs, reg, err := PrepareRulePacks(context.Background(), cfg)
+	packs.Close()
+	return reg, err
+}
+
+// PrepareRulePacks starts the rule packs of cfg (nil when it has none) and
+// returns them with the registry of [RegistryFor]. Hand the packs to [Run]
+// through [Options.Packs] so that the run reuses these processes instead of
+// starting every pack again, and Close them in every path (Run closes them
+// too). A *plugin.VerifyError is returned as by RegistryFor, with nil
+// Packs; any other start-up error of the set is kept in the Packs and
+// returned by the Run that uses them.
+func PrepareRulePacks(ctx context.Context, cfg *config.Config) (*Packs, config.Registry, error) {
 	if cfg == nil || len(cfg.Plugins) == 0 {
-		return Registry(), nil
+		return nil, Registry(), nil
 	}
-	set, err := plugin.StartAll(context.Background(), PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	ps := &Packs{done: make(chan struct{}), set: set, err: err}
+	close(ps.done)
 	if err != nil {
 		var ve *plugin.VerifyError
 		if errors.As(err, &ve) {
-			return config.Registry{}, ve
+			return nil, config.Registry{}, ve
 		}
 		set = &plugin.Set{}
-	} else {
-		set.Close()
 	}
-	return registryWith(cfg, set), nil
+	return ps, registryWith(cfg, set), nil
 }
 
 // registryWith extends Registry with the rules of the packs of set, and

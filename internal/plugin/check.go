@@ -50,8 +50,8 @@ type batch struct {
 	lo, hi int
 
 	mu      sync.Mutex
-	enc     []byte       // the documents as CheckRequest fields; nil until encoded, and again once every pack has it
-	pending atomic.Int32 // packs of the running Set.Check still to send it
+	enc     [protocol.NeedsAll + 1][]byte // the documents as CheckRequest fields, by the packs' needs; nil until encoded, and again once every pack has it
+	pending atomic.Int32                  // packs of the running Set.Check still to send it
 }
 
 // NewInput takes the parsed documents of lr with their chain context.
@@ -110,12 +110,13 @@ func (in *Input) split() {
 	}
 }
 
-// documents returns the wire form of batch b's documents, the encoding of
-// CheckRequest's documents field, encoding it if needed.
-func (in *Input) documents(b *batch) []byte {
+// documents returns the wire form of batch b's documents with the parts
+// in needs, the encoding of CheckRequest's documents field, encoding it if
+// needed. Packs with the same needs share it.
+func (in *Input) documents(b *batch, needs protocol.Needs) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.enc == nil {
+	if b.enc[needs] == nil {
 		size := 0
 		for i, d := range in.docs[b.lo:b.hi] {
 			// The text, then directives and model about as long again.
@@ -123,19 +124,19 @@ func (in *Input) documents(b *batch) []byte {
 		}
 		enc := in.buffer(size)
 		for i := b.lo; i < b.hi; i++ {
-			enc = protocol.AppendCheckDocument(enc, in.docs[i], in.chains[i])
+			enc = protocol.AppendCheckDocumentFor(enc, in.docs[i], in.chains[i], needs)
 		}
-		b.enc = enc
+		b.enc[needs] = enc
 	}
-	return b.enc
+	return b.enc[needs]
 }
 
 // request returns the CheckRequest for batch b. Its documents travel as
 // the message's unknown fields: they are already encoded, and proto.Marshal
 // copies unknown fields as they are, so the pack reads them as documents.
-func (in *Input) request(config []byte, b *batch) *pb.CheckRequest {
+func (in *Input) request(config []byte, needs protocol.Needs, b *batch) *pb.CheckRequest {
 	req := &pb.CheckRequest{ConfigJson: config}
-	req.ProtoReflect().SetUnknown(in.documents(b))
+	req.ProtoReflect().SetUnknown(in.documents(b, needs))
 	return req
 }
 
@@ -148,13 +149,15 @@ func (in *Input) sent(b *batch) {
 		return
 	}
 	b.mu.Lock()
-	enc := b.enc
-	b.enc = nil
+	encs := b.enc
+	b.enc = [protocol.NeedsAll + 1][]byte{}
 	b.mu.Unlock()
-	if enc != nil {
-		in.mu.Lock()
-		in.free = append(in.free, enc[:0])
-		in.mu.Unlock()
+	for _, enc := range encs {
+		if enc != nil {
+			in.mu.Lock()
+			in.free = append(in.free, enc[:0])
+			in.mu.Unlock()
+		}
 	}
 }
 
@@ -236,7 +239,7 @@ feed:
 
 // checkBatch sends one batch and decodes its answer.
 func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch) (diag.List, error) {
-	req := in.request(p.config, b)
+	req := in.request(p.config, p.needs, b)
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
 	resp, err := p.rpc.Check(cctx, req)

@@ -37,6 +37,7 @@ type Pack struct {
 	rpc    pb.RulePackClient
 	rules  map[string]RuleInfo // by rule name
 	config []byte              // the configuration as JSON
+	needs  protocol.Needs      // the parts of each document the pack reads
 
 	client *goplugin.Client // nil for a pack connected in-process
 	proc   *process
@@ -214,7 +215,7 @@ func (p *Pack) describe(ctx context.Context, rpc pb.RulePackClient, opts Options
 		p.rules[ri.Name] = ri
 		info.Rules = append(info.Rules, ri)
 	}
-	p.info, p.rpc = info, rpc
+	p.info, p.rpc, p.needs = info, rpc, protocol.NeedsOf(d.GetNeeds())
 	return nil
 }
 

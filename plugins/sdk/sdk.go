@@ -60,6 +60,11 @@ type Pack struct {
 	HostVersions string
 	// Rules are the pack's rules in documentation order.
 	Rules []Rule
+	// Needs are the parts of each [Document] the pack's rules read;
+	// journal-lint sends only those, which makes large trees cheaper. 0
+	// means what the rules declare in [Rule.Needs]: their union when every
+	// rule declares its needs, else every part.
+	Needs Needs
 	// Configure, when set, turns the pack's configuration into the value
 	// rules see as [Pass.Settings]. It is called once per distinct
 	// configuration, before any document is checked; an error makes
@@ -80,10 +85,73 @@ type Rule struct {
 	// Doc is Markdown: what triggers the rule, why it matters and how to
 	// fix it. `journal-lint plugins list` and SARIF output show it.
 	Doc string
+	// Needs are the parts of each [Document] the rule reads, when the pack
+	// does not declare them in [Pack.Needs]; 0 means every part.
+	Needs Needs
 	// Check inspects pass.Doc and reports through pass.Report. It is called
 	// once per document, possibly concurrently for different documents. A
 	// panic fails the whole pack run.
 	Check func(pass *Pass)
+}
+
+// Needs is a set of the optional parts of a [Document] that a pack's rules
+// read. Document.Path, Digest and Valid are always there; a part that is
+// not needed is left empty (nil Text, no directives or release blocks, the
+// zero Revision, the zero Chain). The zero value means every part.
+type Needs uint8
+
+// The parts of a [Document] a pack may need.
+const (
+	// NeedText is Document.Text, and positions of ranges computed from it.
+	NeedText Needs = 1 << iota
+	// NeedDirectives is Document.Directives, ReleaseBlocks and
+	// ReleaseBlock; it includes NeedText.
+	NeedDirectives
+	// NeedRevision is Document.Revision, the parsed model.
+	NeedRevision
+	// NeedChain is Document.Chain, the artifact's hash chain.
+	NeedChain
+
+	// NeedAll is every part.
+	NeedAll = NeedText | NeedDirectives | NeedRevision | NeedChain
+)
+
+// Has reports whether n includes every part of part (0, every part, only
+// when n is 0 or NeedAll).
+func (n Needs) Has(part Needs) bool {
+	n = n.normal()
+	if part == 0 {
+		part = NeedAll
+	}
+	return n&part == part
+}
+
+// normal returns n with 0 as NeedAll and what each part implies added.
+func (n Needs) normal() Needs {
+	if n == 0 {
+		return NeedAll
+	}
+	if n&NeedDirectives != 0 {
+		n |= NeedText
+	}
+	return n & NeedAll
+}
+
+// EffectiveNeeds returns the parts of a document the pack asks journal-lint
+// for: [Pack.Needs], else the union of its rules' [Rule.Needs] when every
+// rule declares them, else NeedAll; with what each part implies.
+func (p Pack) EffectiveNeeds() Needs {
+	if p.Needs != 0 {
+		return p.Needs.normal()
+	}
+	var n Needs
+	for _, r := range p.Rules {
+		if r.Needs == 0 {
+			return NeedAll
+		}
+		n |= r.Needs
+	}
+	return n.normal()
 }
 
 // Validate reports every problem of p, joined, or nil: the pack and rule
@@ -96,6 +164,9 @@ func (p Pack) Validate() error {
 	}
 	if len(p.Rules) == 0 {
 		errs = append(errs, errors.New("pack has no rules"))
+	}
+	if p.Needs&^NeedAll != 0 {
+		errs = append(errs, fmt.Errorf("pack needs %#x has unknown parts", uint8(p.Needs)))
 	}
 	seen := map[string]bool{}
 	for i, r := range p.Rules {
@@ -117,6 +188,9 @@ func (p Pack) Validate() error {
 		}
 		if r.Check == nil {
 			fail("no Check")
+		}
+		if r.Needs&^NeedAll != 0 {
+			fail("needs %#x has unknown parts", uint8(r.Needs))
 		}
 	}
 	return errors.Join(errs...)

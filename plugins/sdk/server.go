@@ -50,7 +50,9 @@ func newServer(p Pack) (*server, error) {
 
 // Describe returns the pack's name, versions and rules.
 func (s *server) Describe(_ context.Context, _ *pb.DescribeRequest) (*pb.DescribeResponse, error) {
-	out := &pb.DescribeResponse{Name: s.pack.Name, Version: s.pack.Version, SdkVersion: Version, HostVersions: s.pack.HostVersions}
+	n := s.pack.EffectiveNeeds()
+	out := &pb.DescribeResponse{Name: s.pack.Name, Version: s.pack.Version, SdkVersion: Version, HostVersions: s.pack.HostVersions,
+		Needs: &pb.Needs{Text: n&NeedText != 0, Directives: n&NeedDirectives != 0, Revision: n&NeedRevision != 0, Chain: n&NeedChain != 0}}
 	for _, r := range s.pack.Rules {
 		out.Rules = append(out.Rules, &pb.RuleInfo{Name: r.Name, DefaultSeverity: encodeSeverity(r.Severity), Summary: r.Summary, Doc: r.Doc})
 	}

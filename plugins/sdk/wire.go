@@ -229,7 +229,10 @@ func (w *wire) document(s span) (*Document, error) {
 			return nil, fmt.Errorf("document %s: chain: %w", d.Path, err)
 		}
 	}
-	if hasRevision {
+	if hasRevision && revision.lo == revision.hi {
+		// A valid document whose model the pack does not need (Needs).
+		d.Valid = true
+	} else if hasRevision {
 		rev, err := w.revision(revision, d.Digest)
 		if err != nil {
 			return nil, fmt.Errorf("document %s: model: %w", d.Path, err)

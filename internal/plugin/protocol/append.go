@@ -55,29 +55,48 @@ type Chain struct {
 // (field 2, length-delimited), so that a batch's bytes can travel as the
 // request's unknown fields and be read by the pack as its documents.
 func AppendCheckDocument(b []byte, doc *syntax.Document, chain *Chain) []byte {
+	return AppendCheckDocumentFor(b, doc, chain, NeedsAll)
+}
+
+// AppendCheckDocumentFor is [AppendCheckDocument] with only the parts of
+// doc in needs.
+func AppendCheckDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs) []byte {
 	b, m := openMessage(b, fieldCheckDocuments)
-	b = AppendDocument(b, doc, chain)
+	b = AppendDocumentFor(b, doc, chain, needs)
 	return closeMessage(b, m)
 }
 
 // AppendDocument appends the encoding of the Document message for doc
 // (the fields of [EncodeDocument]); chain may be nil.
 func AppendDocument(b []byte, doc *syntax.Document, chain *Chain) []byte {
+	return AppendDocumentFor(b, doc, chain, NeedsAll)
+}
+
+// AppendDocumentFor is [AppendDocument] with only the parts in needs: what
+// a pack leaves out is not encoded (a valid document's revision is then an
+// empty message, see [Needs]).
+func AppendDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs) []byte {
+	needs = needs.normal()
 	b = appendString(b, fieldDocPath, validUTF8(doc.Path))
-	if len(doc.Src) > 0 {
+	if len(doc.Src) > 0 && needs&NeedText != 0 {
 		b = protowire.AppendTag(b, fieldDocText, protowire.BytesType)
 		b = protowire.AppendBytes(b, doc.Src)
 	}
 	b = appendDigest(b, fieldDocDigest, doc.Digest)
-	b, m := openMessage(b, fieldDocDirectives)
-	b = appendDirectives(b, doc.Directives)
-	b = closeMessage(b, m)
-	if doc.RevisionOK {
-		b, m = openMessage(b, fieldDocRevision)
-		b = appendRevision(b, doc.Revision)
+	var m int
+	if needs&NeedDirectives != 0 {
+		b, m = openMessage(b, fieldDocDirectives)
+		b = appendDirectives(b, doc.Directives)
 		b = closeMessage(b, m)
 	}
-	if chain != nil {
+	if doc.RevisionOK {
+		b, m = openMessage(b, fieldDocRevision)
+		if needs&NeedRevision != 0 {
+			b = appendRevision(b, doc.Revision)
+		}
+		b = closeMessage(b, m)
+	}
+	if chain != nil && needs&NeedChain != 0 {
 		b, m = openMessage(b, fieldDocChain)
 		b = appendString(b, fieldChainCoordinate, chain.Coordinate)
 		if chain.Accepted {

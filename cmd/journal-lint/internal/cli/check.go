@@ -52,10 +52,11 @@ func runCheck(c *ucli.Context) error {
 	if c.NArg() > 1 {
 		return usageErrorf("check takes at most one ROOT, got %d arguments", c.NArg())
 	}
-	s, err := loadSettings(c, c.Args().First())
+	s, err := loadSettingsWithPacks(c, c.Args().First())
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	if c.Bool("print-config") {
 		out, err := s.cfg.Marshal()
 		if err != nil {
@@ -88,7 +89,7 @@ func runCheck(c *ucli.Context) error {
 		return usageErrorf("--new-only needs --against REV (or --staged)")
 	}
 	res, err := check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
-		Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only")})
+		Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs})
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err

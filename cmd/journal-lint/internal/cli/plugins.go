@@ -9,7 +9,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/plugin"
 )
 
@@ -48,23 +47,23 @@ func runPluginsList(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("plugins list takes no arguments")
 	}
-	s, err := loadSettings(c, "")
+	s, err := loadSettingsWithPacks(c, "")
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	w := c.App.Writer
 	if len(s.cfg.Plugins) == 0 {
 		fmt.Fprintln(w, "no rule packs configured (add them under plugins: in .journal-lint.yaml; see docs/plugins.md)")
 		return nil
 	}
-	set, err := plugin.StartAll(c.Context, check.PluginSpecs(s.cfg), plugin.Options{HostVersion: plugin.HostVersion})
+	set, err := s.packs.Set()
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err
 		}
 		return usageErrorf("%v", err)
 	}
-	defer set.Close()
 	for i, info := range set.Infos() {
 		if i > 0 {
 			fmt.Fprintln(w)

@@ -22,6 +22,17 @@ type settings struct {
 	cfg      *config.Config
 	root     string // absolute, clean
 	examples bool
+	// packs are the rule packs that configuration validation started, kept
+	// for check (loadSettingsWithPacks); nil otherwise.
+	packs *check.Packs
+}
+
+// close stops the rule packs the settings hold. It is safe on nil and more
+// than once.
+func (s *settings) close() {
+	if s != nil {
+		s.packs.Close()
+	}
 }
 
 // loadSettings finds and validates the configuration (--config, else
@@ -30,6 +41,16 @@ type settings struct {
 // (relative to the config file), else defaultRoot. Problems are usage errors
 // that list every configuration error with its line.
 func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
+	s, err := loadSettingsWithPacks(c, rootArg)
+	s.close()
+	return s, err
+}
+
+// loadSettingsWithPacks is loadSettings that keeps the rule packs started
+// to validate the configuration running in the result's packs, so that
+// check reuses them. The caller must close the settings in every path
+// (an interrupt cancels c.Context and returns through the same path).
+func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err error) {
 	path := c.String("config")
 	if path == "" {
 		wd, err := os.Getwd()
@@ -41,13 +62,23 @@ func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 		}
 	}
 	cfg := config.Default()
+	var packs *check.Packs
+	defer func() {
+		if err != nil {
+			packs.Close()
+		}
+	}()
 	if path != "" {
 		var err error
 		if cfg, err = config.Load(path); err != nil {
 			return nil, configError(err)
 		}
-		reg, err := check.RegistryFor(cfg)
+		var reg config.Registry
+		packs, reg, err = check.PrepareRulePacks(c.Context, cfg)
 		if err != nil {
+			if c.Context.Err() != nil {
+				return nil, c.Context.Err()
+			}
 			return nil, usageErrorf("%v", err)
 		}
 		if err := config.Validate(cfg, reg); err != nil {
@@ -66,7 +97,7 @@ func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 	if err != nil {
 		return nil, usageErrorf("root %s: %v", root, err)
 	}
-	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples}, nil
+	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs}, nil
 }
 
 // configError reports every configuration problem, one per line.

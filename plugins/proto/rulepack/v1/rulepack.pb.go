@@ -152,7 +152,11 @@ type DescribeResponse struct {
 	// supports, such as ">=0.1.0, <2.0.0"; empty means any.
 	HostVersions string `protobuf:"bytes,4,opt,name=host_versions,json=hostVersions,proto3" json:"host_versions,omitempty"`
 	// rules are the pack's rules in documentation order.
-	Rules         []*RuleInfo `protobuf:"bytes,5,rep,name=rules,proto3" json:"rules,omitempty"`
+	Rules []*RuleInfo `protobuf:"bytes,5,rep,name=rules,proto3" json:"rules,omitempty"`
+	// needs says which parts of each Document the pack reads, so that the
+	// host sends only those. Absent (as from packs built before it existed)
+	// means every part.
+	Needs         *Needs `protobuf:"bytes,6,opt,name=needs,proto3" json:"needs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -222,6 +226,90 @@ func (x *DescribeResponse) GetRules() []*RuleInfo {
 	return nil
 }
 
+func (x *DescribeResponse) GetNeeds() *Needs {
+	if x != nil {
+		return x.Needs
+	}
+	return nil
+}
+
+// Needs lists the optional parts of a Document a pack reads. path and
+// digest are always sent.
+type Needs struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// text asks for Document.text.
+	Text bool `protobuf:"varint,1,opt,name=text,proto3" json:"text,omitempty"`
+	// directives asks for Document.directives. Their spans are offsets into
+	// the text, so the host sends the text with them.
+	Directives bool `protobuf:"varint,2,opt,name=directives,proto3" json:"directives,omitempty"`
+	// revision asks for Document.revision. Without it, a valid document
+	// carries an empty revision message, so the pack still learns which
+	// documents are valid.
+	Revision bool `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
+	// chain asks for Document.chain.
+	Chain         bool `protobuf:"varint,4,opt,name=chain,proto3" json:"chain,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Needs) Reset() {
+	*x = Needs{}
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Needs) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Needs) ProtoMessage() {}
+
+func (x *Needs) ProtoReflect() protoreflect.Message {
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Needs.ProtoReflect.Descriptor instead.
+func (*Needs) Descriptor() ([]byte, []int) {
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Needs) GetText() bool {
+	if x != nil {
+		return x.Text
+	}
+	return false
+}
+
+func (x *Needs) GetDirectives() bool {
+	if x != nil {
+		return x.Directives
+	}
+	return false
+}
+
+func (x *Needs) GetRevision() bool {
+	if x != nil {
+		return x.Revision
+	}
+	return false
+}
+
+func (x *Needs) GetChain() bool {
+	if x != nil {
+		return x.Chain
+	}
+	return false
+}
+
 type RuleInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// name is the rule's name within the pack, lowercase kebab-case; the
@@ -238,7 +326,7 @@ type RuleInfo struct {
 
 func (x *RuleInfo) Reset() {
 	*x = RuleInfo{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[2]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -250,7 +338,7 @@ func (x *RuleInfo) String() string {
 func (*RuleInfo) ProtoMessage() {}
 
 func (x *RuleInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[2]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -263,7 +351,7 @@ func (x *RuleInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RuleInfo.ProtoReflect.Descriptor instead.
 func (*RuleInfo) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{2}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *RuleInfo) GetName() string {
@@ -307,7 +395,7 @@ type CheckRequest struct {
 
 func (x *CheckRequest) Reset() {
 	*x = CheckRequest{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[3]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -319,7 +407,7 @@ func (x *CheckRequest) String() string {
 func (*CheckRequest) ProtoMessage() {}
 
 func (x *CheckRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[3]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -332,7 +420,7 @@ func (x *CheckRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRequest.ProtoReflect.Descriptor instead.
 func (*CheckRequest) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{3}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *CheckRequest) GetConfigJson() []byte {
@@ -360,7 +448,7 @@ type CheckResponse struct {
 
 func (x *CheckResponse) Reset() {
 	*x = CheckResponse{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[4]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -372,7 +460,7 @@ func (x *CheckResponse) String() string {
 func (*CheckResponse) ProtoMessage() {}
 
 func (x *CheckResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[4]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -385,7 +473,7 @@ func (x *CheckResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResponse.ProtoReflect.Descriptor instead.
 func (*CheckResponse) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{4}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CheckResponse) GetDiagnostics() []*Diagnostic {
@@ -406,7 +494,7 @@ type Pos struct {
 
 func (x *Pos) Reset() {
 	*x = Pos{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[5]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -418,7 +506,7 @@ func (x *Pos) String() string {
 func (*Pos) ProtoMessage() {}
 
 func (x *Pos) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[5]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -431,7 +519,7 @@ func (x *Pos) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pos.ProtoReflect.Descriptor instead.
 func (*Pos) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{5}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Pos) GetOffset() int64 {
@@ -466,7 +554,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[6]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -478,7 +566,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[6]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -491,7 +579,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{6}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Range) GetStart() *Pos {
@@ -520,7 +608,8 @@ type Document struct {
 	// directives are every directive line in file order.
 	Directives *Directives `protobuf:"bytes,4,opt,name=directives,proto3" json:"directives,omitempty"`
 	// revision is the parsed model; absent when the text is not a valid
-	// Journal (the built-in diagnostics say why).
+	// Journal (the built-in diagnostics say why), and empty when the pack's
+	// needs leave the model out.
 	Revision *Revision `protobuf:"bytes,5,opt,name=revision,proto3" json:"revision,omitempty"`
 	// chain is the document's place in its artifact's hash chain.
 	Chain         *ChainContext `protobuf:"bytes,6,opt,name=chain,proto3" json:"chain,omitempty"`
@@ -530,7 +619,7 @@ type Document struct {
 
 func (x *Document) Reset() {
 	*x = Document{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[7]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -542,7 +631,7 @@ func (x *Document) String() string {
 func (*Document) ProtoMessage() {}
 
 func (x *Document) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[7]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -555,7 +644,7 @@ func (x *Document) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Document.ProtoReflect.Descriptor instead.
 func (*Document) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{7}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Document) GetPath() string {
@@ -625,7 +714,7 @@ type Directives struct {
 
 func (x *Directives) Reset() {
 	*x = Directives{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -637,7 +726,7 @@ func (x *Directives) String() string {
 func (*Directives) ProtoMessage() {}
 
 func (x *Directives) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[8]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -650,7 +739,7 @@ func (x *Directives) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Directives.ProtoReflect.Descriptor instead.
 func (*Directives) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{8}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Directives) GetArgCounts() []int32 {
@@ -698,7 +787,7 @@ type Revision struct {
 
 func (x *Revision) Reset() {
 	*x = Revision{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -710,7 +799,7 @@ func (x *Revision) String() string {
 func (*Revision) ProtoMessage() {}
 
 func (x *Revision) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[9]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -723,7 +812,7 @@ func (x *Revision) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Revision.ProtoReflect.Descriptor instead.
 func (*Revision) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{9}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Revision) GetCoordinate() string {
@@ -785,7 +874,7 @@ type Policy struct {
 
 func (x *Policy) Reset() {
 	*x = Policy{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -797,7 +886,7 @@ func (x *Policy) String() string {
 func (*Policy) ProtoMessage() {}
 
 func (x *Policy) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[10]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -810,7 +899,7 @@ func (x *Policy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Policy.ProtoReflect.Descriptor instead.
 func (*Policy) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{10}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Policy) GetVerdict() string {
@@ -845,7 +934,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -857,7 +946,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[11]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -870,7 +959,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{11}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Release) GetVersion() string {
@@ -946,7 +1035,7 @@ type Content struct {
 
 func (x *Content) Reset() {
 	*x = Content{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -958,7 +1047,7 @@ func (x *Content) String() string {
 func (*Content) ProtoMessage() {}
 
 func (x *Content) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[12]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -971,7 +1060,7 @@ func (x *Content) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Content.ProtoReflect.Descriptor instead.
 func (*Content) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{12}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Content) GetName() string {
@@ -999,7 +1088,7 @@ type Dependency struct {
 
 func (x *Dependency) Reset() {
 	*x = Dependency{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1011,7 +1100,7 @@ func (x *Dependency) String() string {
 func (*Dependency) ProtoMessage() {}
 
 func (x *Dependency) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[13]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1024,7 +1113,7 @@ func (x *Dependency) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dependency.ProtoReflect.Descriptor instead.
 func (*Dependency) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{13}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Dependency) GetCoordinate() string {
@@ -1058,7 +1147,7 @@ type Exclusion struct {
 
 func (x *Exclusion) Reset() {
 	*x = Exclusion{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1070,7 +1159,7 @@ func (x *Exclusion) String() string {
 func (*Exclusion) ProtoMessage() {}
 
 func (x *Exclusion) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[14]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1083,7 +1172,7 @@ func (x *Exclusion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Exclusion.ProtoReflect.Descriptor instead.
 func (*Exclusion) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{14}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Exclusion) GetCoordinate() string {
@@ -1111,7 +1200,7 @@ type Preference struct {
 
 func (x *Preference) Reset() {
 	*x = Preference{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1212,7 @@ func (x *Preference) String() string {
 func (*Preference) ProtoMessage() {}
 
 func (x *Preference) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[15]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1225,7 @@ func (x *Preference) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Preference.ProtoReflect.Descriptor instead.
 func (*Preference) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{15}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Preference) GetCoordinate() string {
@@ -1176,7 +1265,7 @@ type ChainContext struct {
 
 func (x *ChainContext) Reset() {
 	*x = ChainContext{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1188,7 +1277,7 @@ func (x *ChainContext) String() string {
 func (*ChainContext) ProtoMessage() {}
 
 func (x *ChainContext) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[16]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1201,7 +1290,7 @@ func (x *ChainContext) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainContext.ProtoReflect.Descriptor instead.
 func (*ChainContext) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{16}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ChainContext) GetCoordinate() string {
@@ -1237,7 +1326,7 @@ type ChainEntry struct {
 
 func (x *ChainEntry) Reset() {
 	*x = ChainEntry{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1249,7 +1338,7 @@ func (x *ChainEntry) String() string {
 func (*ChainEntry) ProtoMessage() {}
 
 func (x *ChainEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[17]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1262,7 +1351,7 @@ func (x *ChainEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainEntry.ProtoReflect.Descriptor instead.
 func (*ChainEntry) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{17}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ChainEntry) GetPath() string {
@@ -1307,7 +1396,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1408,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[18]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1421,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{18}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Diagnostic) GetRule() string {
@@ -1395,7 +1484,7 @@ type Related struct {
 
 func (x *Related) Reset() {
 	*x = Related{}
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1407,7 +1496,7 @@ func (x *Related) String() string {
 func (*Related) ProtoMessage() {}
 
 func (x *Related) ProtoReflect() protoreflect.Message {
-	mi := &file_rulepack_v1_rulepack_proto_msgTypes[19]
+	mi := &file_rulepack_v1_rulepack_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1420,7 +1509,7 @@ func (x *Related) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Related.ProtoReflect.Descriptor instead.
 func (*Related) Descriptor() ([]byte, []int) {
-	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{19}
+	return file_rulepack_v1_rulepack_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Related) GetPath() string {
@@ -1451,14 +1540,22 @@ const file_rulepack_v1_rulepack_proto_rawDesc = "" +
 	"\x1arulepack/v1/rulepack.proto\x12\x17journallint.rulepack.v1\"_\n" +
 	"\x0fDescribeRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12)\n" +
-	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\"\xbf\x01\n" +
+	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\"\xf5\x01\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x1f\n" +
 	"\vsdk_version\x18\x03 \x01(\tR\n" +
 	"sdkVersion\x12#\n" +
 	"\rhost_versions\x18\x04 \x01(\tR\fhostVersions\x127\n" +
-	"\x05rules\x18\x05 \x03(\v2!.journallint.rulepack.v1.RuleInfoR\x05rules\"\x98\x01\n" +
+	"\x05rules\x18\x05 \x03(\v2!.journallint.rulepack.v1.RuleInfoR\x05rules\x124\n" +
+	"\x05needs\x18\x06 \x01(\v2\x1e.journallint.rulepack.v1.NeedsR\x05needs\"m\n" +
+	"\x05Needs\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\bR\x04text\x12\x1e\n" +
+	"\n" +
+	"directives\x18\x02 \x01(\bR\n" +
+	"directives\x12\x1a\n" +
+	"\brevision\x18\x03 \x01(\bR\brevision\x12\x14\n" +
+	"\x05chain\x18\x04 \x01(\bR\x05chain\"\x98\x01\n" +
 	"\bRuleInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12L\n" +
 	"\x10default_severity\x18\x02 \x01(\x0e2!.journallint.rulepack.v1.SeverityR\x0fdefaultSeverity\x12\x18\n" +
@@ -1586,61 +1683,63 @@ func file_rulepack_v1_rulepack_proto_rawDescGZIP() []byte {
 }
 
 var file_rulepack_v1_rulepack_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_rulepack_v1_rulepack_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_rulepack_v1_rulepack_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_rulepack_v1_rulepack_proto_goTypes = []any{
 	(Severity)(0),            // 0: journallint.rulepack.v1.Severity
 	(*DescribeRequest)(nil),  // 1: journallint.rulepack.v1.DescribeRequest
 	(*DescribeResponse)(nil), // 2: journallint.rulepack.v1.DescribeResponse
-	(*RuleInfo)(nil),         // 3: journallint.rulepack.v1.RuleInfo
-	(*CheckRequest)(nil),     // 4: journallint.rulepack.v1.CheckRequest
-	(*CheckResponse)(nil),    // 5: journallint.rulepack.v1.CheckResponse
-	(*Pos)(nil),              // 6: journallint.rulepack.v1.Pos
-	(*Range)(nil),            // 7: journallint.rulepack.v1.Range
-	(*Document)(nil),         // 8: journallint.rulepack.v1.Document
-	(*Directives)(nil),       // 9: journallint.rulepack.v1.Directives
-	(*Revision)(nil),         // 10: journallint.rulepack.v1.Revision
-	(*Policy)(nil),           // 11: journallint.rulepack.v1.Policy
-	(*Release)(nil),          // 12: journallint.rulepack.v1.Release
-	(*Content)(nil),          // 13: journallint.rulepack.v1.Content
-	(*Dependency)(nil),       // 14: journallint.rulepack.v1.Dependency
-	(*Exclusion)(nil),        // 15: journallint.rulepack.v1.Exclusion
-	(*Preference)(nil),       // 16: journallint.rulepack.v1.Preference
-	(*ChainContext)(nil),     // 17: journallint.rulepack.v1.ChainContext
-	(*ChainEntry)(nil),       // 18: journallint.rulepack.v1.ChainEntry
-	(*Diagnostic)(nil),       // 19: journallint.rulepack.v1.Diagnostic
-	(*Related)(nil),          // 20: journallint.rulepack.v1.Related
+	(*Needs)(nil),            // 3: journallint.rulepack.v1.Needs
+	(*RuleInfo)(nil),         // 4: journallint.rulepack.v1.RuleInfo
+	(*CheckRequest)(nil),     // 5: journallint.rulepack.v1.CheckRequest
+	(*CheckResponse)(nil),    // 6: journallint.rulepack.v1.CheckResponse
+	(*Pos)(nil),              // 7: journallint.rulepack.v1.Pos
+	(*Range)(nil),            // 8: journallint.rulepack.v1.Range
+	(*Document)(nil),         // 9: journallint.rulepack.v1.Document
+	(*Directives)(nil),       // 10: journallint.rulepack.v1.Directives
+	(*Revision)(nil),         // 11: journallint.rulepack.v1.Revision
+	(*Policy)(nil),           // 12: journallint.rulepack.v1.Policy
+	(*Release)(nil),          // 13: journallint.rulepack.v1.Release
+	(*Content)(nil),          // 14: journallint.rulepack.v1.Content
+	(*Dependency)(nil),       // 15: journallint.rulepack.v1.Dependency
+	(*Exclusion)(nil),        // 16: journallint.rulepack.v1.Exclusion
+	(*Preference)(nil),       // 17: journallint.rulepack.v1.Preference
+	(*ChainContext)(nil),     // 18: journallint.rulepack.v1.ChainContext
+	(*ChainEntry)(nil),       // 19: journallint.rulepack.v1.ChainEntry
+	(*Diagnostic)(nil),       // 20: journallint.rulepack.v1.Diagnostic
+	(*Related)(nil),          // 21: journallint.rulepack.v1.Related
 }
 var file_rulepack_v1_rulepack_proto_depIdxs = []int32{
-	3,  // 0: journallint.rulepack.v1.DescribeResponse.rules:type_name -> journallint.rulepack.v1.RuleInfo
-	0,  // 1: journallint.rulepack.v1.RuleInfo.default_severity:type_name -> journallint.rulepack.v1.Severity
-	8,  // 2: journallint.rulepack.v1.CheckRequest.documents:type_name -> journallint.rulepack.v1.Document
-	19, // 3: journallint.rulepack.v1.CheckResponse.diagnostics:type_name -> journallint.rulepack.v1.Diagnostic
-	6,  // 4: journallint.rulepack.v1.Range.start:type_name -> journallint.rulepack.v1.Pos
-	6,  // 5: journallint.rulepack.v1.Range.end:type_name -> journallint.rulepack.v1.Pos
-	9,  // 6: journallint.rulepack.v1.Document.directives:type_name -> journallint.rulepack.v1.Directives
-	10, // 7: journallint.rulepack.v1.Document.revision:type_name -> journallint.rulepack.v1.Revision
-	17, // 8: journallint.rulepack.v1.Document.chain:type_name -> journallint.rulepack.v1.ChainContext
-	11, // 9: journallint.rulepack.v1.Revision.policy:type_name -> journallint.rulepack.v1.Policy
-	12, // 10: journallint.rulepack.v1.Revision.releases:type_name -> journallint.rulepack.v1.Release
-	13, // 11: journallint.rulepack.v1.Release.contents:type_name -> journallint.rulepack.v1.Content
-	11, // 12: journallint.rulepack.v1.Release.policy:type_name -> journallint.rulepack.v1.Policy
-	14, // 13: journallint.rulepack.v1.Release.depends:type_name -> journallint.rulepack.v1.Dependency
-	15, // 14: journallint.rulepack.v1.Release.excludes:type_name -> journallint.rulepack.v1.Exclusion
-	16, // 15: journallint.rulepack.v1.Release.prefers:type_name -> journallint.rulepack.v1.Preference
-	18, // 16: journallint.rulepack.v1.ChainContext.revisions:type_name -> journallint.rulepack.v1.ChainEntry
-	0,  // 17: journallint.rulepack.v1.Diagnostic.severity:type_name -> journallint.rulepack.v1.Severity
-	7,  // 18: journallint.rulepack.v1.Diagnostic.range:type_name -> journallint.rulepack.v1.Range
-	20, // 19: journallint.rulepack.v1.Diagnostic.related:type_name -> journallint.rulepack.v1.Related
-	7,  // 20: journallint.rulepack.v1.Related.range:type_name -> journallint.rulepack.v1.Range
-	1,  // 21: journallint.rulepack.v1.RulePack.Describe:input_type -> journallint.rulepack.v1.DescribeRequest
-	4,  // 22: journallint.rulepack.v1.RulePack.Check:input_type -> journallint.rulepack.v1.CheckRequest
-	2,  // 23: journallint.rulepack.v1.RulePack.Describe:output_type -> journallint.rulepack.v1.DescribeResponse
-	5,  // 24: journallint.rulepack.v1.RulePack.Check:output_type -> journallint.rulepack.v1.CheckResponse
-	23, // [23:25] is the sub-list for method output_type
-	21, // [21:23] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	4,  // 0: journallint.rulepack.v1.DescribeResponse.rules:type_name -> journallint.rulepack.v1.RuleInfo
+	3,  // 1: journallint.rulepack.v1.DescribeResponse.needs:type_name -> journallint.rulepack.v1.Needs
+	0,  // 2: journallint.rulepack.v1.RuleInfo.default_severity:type_name -> journallint.rulepack.v1.Severity
+	9,  // 3: journallint.rulepack.v1.CheckRequest.documents:type_name -> journallint.rulepack.v1.Document
+	20, // 4: journallint.rulepack.v1.CheckResponse.diagnostics:type_name -> journallint.rulepack.v1.Diagnostic
+	7,  // 5: journallint.rulepack.v1.Range.start:type_name -> journallint.rulepack.v1.Pos
+	7,  // 6: journallint.rulepack.v1.Range.end:type_name -> journallint.rulepack.v1.Pos
+	10, // 7: journallint.rulepack.v1.Document.directives:type_name -> journallint.rulepack.v1.Directives
+	11, // 8: journallint.rulepack.v1.Document.revision:type_name -> journallint.rulepack.v1.Revision
+	18, // 9: journallint.rulepack.v1.Document.chain:type_name -> journallint.rulepack.v1.ChainContext
+	12, // 10: journallint.rulepack.v1.Revision.policy:type_name -> journallint.rulepack.v1.Policy
+	13, // 11: journallint.rulepack.v1.Revision.releases:type_name -> journallint.rulepack.v1.Release
+	14, // 12: journallint.rulepack.v1.Release.contents:type_name -> journallint.rulepack.v1.Content
+	12, // 13: journallint.rulepack.v1.Release.policy:type_name -> journallint.rulepack.v1.Policy
+	15, // 14: journallint.rulepack.v1.Release.depends:type_name -> journallint.rulepack.v1.Dependency
+	16, // 15: journallint.rulepack.v1.Release.excludes:type_name -> journallint.rulepack.v1.Exclusion
+	17, // 16: journallint.rulepack.v1.Release.prefers:type_name -> journallint.rulepack.v1.Preference
+	19, // 17: journallint.rulepack.v1.ChainContext.revisions:type_name -> journallint.rulepack.v1.ChainEntry
+	0,  // 18: journallint.rulepack.v1.Diagnostic.severity:type_name -> journallint.rulepack.v1.Severity
+	8,  // 19: journallint.rulepack.v1.Diagnostic.range:type_name -> journallint.rulepack.v1.Range
+	21, // 20: journallint.rulepack.v1.Diagnostic.related:type_name -> journallint.rulepack.v1.Related
+	8,  // 21: journallint.rulepack.v1.Related.range:type_name -> journallint.rulepack.v1.Range
+	1,  // 22: journallint.rulepack.v1.RulePack.Describe:input_type -> journallint.rulepack.v1.DescribeRequest
+	5,  // 23: journallint.rulepack.v1.RulePack.Check:input_type -> journallint.rulepack.v1.CheckRequest
+	2,  // 24: journallint.rulepack.v1.RulePack.Describe:output_type -> journallint.rulepack.v1.DescribeResponse
+	6,  // 25: journallint.rulepack.v1.RulePack.Check:output_type -> journallint.rulepack.v1.CheckResponse
+	24, // [24:26] is the sub-list for method output_type
+	22, // [22:24] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_rulepack_v1_rulepack_proto_init() }
@@ -1654,7 +1753,7 @@ func file_rulepack_v1_rulepack_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_rulepack_v1_rulepack_proto_rawDesc), len(file_rulepack_v1_rulepack_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
