@@ -27,7 +27,10 @@
 //
 //	m, err := ref.NewServiceManager("data/nenjim/journals")
 //	if err != nil { ... }
-//	if err := m.Start(ctx); err != nil { ... } // every diagnostic: errors.As(err, &*journalerr.InvalidError)
+//	if err := m.Start(ctx); err != nil {
+//		var invalid *journalerr.InvalidError
+//		if errors.As(err, &invalid) { ... } // every diagnostic, with file and position
+//	}
 //	defer m.Stop(ctx)
 //	svc, _ := m.Service()
 //	head, ok := svc.Latest(coordinate)
