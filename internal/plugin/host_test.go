@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 				return 1
 			}
 		}
-		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave"} {
+		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog"} {
 			if err := copyFile(filepath.Join(dir, "misbehave"), filepath.Join(dir, mode)); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1

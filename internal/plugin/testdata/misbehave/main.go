@@ -3,7 +3,10 @@
 // handshake), crash (a goroutine panics during Check, killing the process),
 // panic (a rule panics; the SDK recovers), hang (a rule never returns),
 // malformed (reports a range outside the document), introspect (reports
-// what its stdin and environment are), or anything else (behaves).
+// what its stdin and environment are), pidlog (behaves, but appends its
+// process id to <mode>.pids beside its executable when it starts and
+// ignores the lifeline, so that only the host closing it ends it), or
+// anything else (behaves).
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
@@ -21,6 +25,10 @@ func main() {
 	mode := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	if mode == "garbage" {
 		fmt.Println("hello from a careless pack")
+	}
+	if mode == "pidlog" {
+		logPID(mode)
+		os.Unsetenv(protocol.EnvLifelineFD)
 	}
 	sdk.Serve(sdk.Pack{
 		Name:    "misbehave",
@@ -32,6 +40,27 @@ func main() {
 			Check:    func(p *sdk.Pass) { run(mode, p) },
 		}},
 	})
+}
+
+// logPID appends the process id to <mode>.pids beside the executable, so
+// that a test can count how often the pack was started.
+func logPID(mode string) {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	f, err := os.OpenFile(filepath.Join(filepath.Dir(exe), mode+".pids"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err == nil {
+		_, err = fmt.Fprintln(f, os.Getpid())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
 
 func run(mode string, p *sdk.Pass) {
