@@ -19,6 +19,9 @@ func pluginsCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "plugins",
 		Usage: "list and pin rule packs (see docs/plugins.md)",
+		UsageText: "journal-lint plugins [--config FILE] list\n   journal-lint plugins checksum PATH\n\n" +
+			"Examples:\n   journal-lint plugins checksum bin/house-rules   (paste the lines under plugins:)\n" +
+			"   journal-lint plugins --config .journal-lint.yaml list",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
 		},
@@ -29,14 +32,16 @@ func pluginsCommand() *ucli.Command {
 				UsageText: "journal-lint plugins [--config FILE] list\n\n" +
 					"Verifies each pack of the configuration's plugins: against its sha256, starts it,\n" +
 					"and prints what it says about itself. Exit codes: 0 every pack works, 1 a pack\n" +
-					"failed, 2 configuration error (including a checksum mismatch).",
+					"failed, 2 configuration error (including a checksum mismatch).\n\n" +
+					"Example:\n   journal-lint plugins --config .journal-lint.yaml list",
 				Action: runPluginsList,
 			},
 			{
 				Name:  "checksum",
 				Usage: "print the sha256 of a rule pack as the lines to paste into .journal-lint.yaml",
 				UsageText: "journal-lint plugins checksum PATH\n\n" +
-					"PATH is written as given: make it relative to the configuration file's directory.",
+					"PATH is written as given: make it relative to the configuration file's directory.\n\n" +
+					"Example:\n   journal-lint plugins checksum bin/house-rules",
 				Action: runPluginsChecksum,
 			},
 		},
