@@ -164,6 +164,7 @@ var documentRules = []Rule{
 	licenseNoassertion,
 	securityBidiControl,
 	styleCRLF,
+	styleEmptyText,
 	styleMissingFinalNewline,
 	styleReleaseOrder,
 	styleTrailingWhitespace,
