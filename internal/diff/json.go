@@ -2,10 +2,11 @@ package diff
 
 import (
 	_ "embed"
-	"encoding/json"
 	"io"
 
 	"github.com/r35157/journal-lint/internal/diag"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // JSONVersion is the version of the JSON document [Write] produces. Fields
@@ -115,8 +116,5 @@ func writeJSON(w io.Writer, results []*Result) {
 		}
 		doc.Comparisons = append(doc.Comparisons, jc)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(doc) // a write error is kept by the errWriter
+	_ = safetext.WriteJSON(w, doc) // a write error is kept by the errWriter
 }

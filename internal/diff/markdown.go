@@ -8,19 +8,26 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
-// mdCell escapes s for a Markdown table cell: pipes, backslashes, HTML
-// brackets and line breaks cannot break out of the cell.
+// mdCell escapes s for a Markdown table cell: unsafe characters are shown
+// as safetext shows them, and pipes, backslashes and HTML brackets cannot
+// break out of the cell.
 func mdCell(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "\r", " ", "\n", " ")
-	return r.Replace(s)
+	r := strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;")
+	return r.Replace(safetext.Text(s))
 }
 
 // mdCode writes s as inline code, with a fence long enough for backticks
-// inside it.
-func mdCode(s string) string {
-	s = strings.NewReplacer("\r", " ", "\n", " ", "|", "\\|").Replace(s)
+// inside it; unsafe characters are shown as safetext shows them. s is shown
+// as it is otherwise: pass text that is safe already, such as the result of
+// [InlineDiff], through mdCodeSafe.
+func mdCode(s string) string { return mdCodeSafe(safetext.Text(s)) }
+
+// mdCodeSafe is [mdCode] for s that holds no unsafe character.
+func mdCodeSafe(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -71,7 +78,7 @@ func writeMarkdown(w io.Writer, results []*Result, opts WriteOptions) {
 					fmt.Fprintf(w, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
 				}
 				if inline(ch) {
-					fmt.Fprintf(w, "  - words: %s\n", mdCode(InlineDiff(ch.Old.Text, ch.New.Text, false)))
+					fmt.Fprintf(w, "  - words: %s\n", mdCodeSafe(InlineDiff(ch.Old.Text, ch.New.Text, false)))
 				}
 			}
 			fmt.Fprintln(w, "\n</details>")
@@ -93,7 +100,7 @@ func writeGitHub(w io.Writer, results []*Result, opts WriteOptions) {
 				cmd = "warning"
 			}
 			var props []string
-			add := func(k, v string) { props = append(props, k+"="+render.EscapeProperty(v)) }
+			add := func(k, v string) { props = append(props, k+"="+render.EscapeProperty(safetext.Text(v))) }
 			add("file", opts.path(ch.New.Path))
 			if rg := ch.New.Range; rg.IsValid() {
 				add("line", strconv.Itoa(rg.Start.Line))
@@ -104,9 +111,9 @@ func writeGitHub(w io.Writer, results []*Result, opts WriteOptions) {
 				}
 			}
 			add("title", ch.Kind.Code())
-			msg := ch.Message
+			msg := safetext.Text(ch.Message)
 			if ch.Old.Present && ch.New.Present && ch.Kind != NoSemanticChange {
-				msg += "\nold: " + ch.Old.Text + "\nnew: " + ch.New.Text
+				msg += "\nold: " + safetext.Text(ch.Old.Text) + "\nnew: " + safetext.Text(ch.New.Text)
 			}
 			fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), render.EscapeData(msg))
 		}

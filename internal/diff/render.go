@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // Format is an output format of [Write]. The zero value is [Text].
@@ -61,12 +62,13 @@ type WriteOptions struct {
 	PathPrefix string
 }
 
+// path returns p with the prefix of o, as safetext shows untrusted text.
 func (o WriteOptions) path(p string) string {
 	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
 	if pre == "" || pre == "." || p == "" {
-		return p
+		return safetext.Text(p)
 	}
-	return pre + "/" + p
+	return safetext.Text(pre + "/" + p)
 }
 
 // Write renders results (oldest pair first) in format f to w. It returns an
@@ -160,7 +162,7 @@ func groupTitle(release string) string {
 	if release == "" {
 		return "artifact"
 	}
-	return "release " + release
+	return "release " + safetext.Text(release)
 }
 
 // loc formats a value's location as "path:line:col".
@@ -205,17 +207,19 @@ func paint(on bool, color, s string) string {
 }
 
 // InlineDiff renders the word diff of old and new on one line: deletions as
-// [-…-], insertions as {+…+}, and with color also in red and green.
+// [-…-], insertions as {+…+}, and with color also in red and green. The
+// words are shown as safetext shows untrusted text.
 func InlineDiff(old, new string, color bool) string {
 	var b strings.Builder
 	for _, s := range WordDiff(old, new) {
+		text := safetext.Text(s.Text)
 		switch s.Op {
 		case Equal:
-			b.WriteString(s.Text)
+			b.WriteString(text)
 		case Delete:
-			b.WriteString(paint(color, ansiRed, "[-"+s.Text+"-]"))
+			b.WriteString(paint(color, ansiRed, "[-"+text+"-]"))
 		case Insert:
-			b.WriteString(paint(color, ansiGreen, "{+"+s.Text+"+}"))
+			b.WriteString(paint(color, ansiGreen, "{+"+text+"+}"))
 		}
 	}
 	return b.String()
@@ -227,13 +231,13 @@ func writeText(w io.Writer, results []*Result, opts WriteOptions) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		title := r.New.Coordinate
+		title := safetext.Text(r.New.Coordinate)
 		if r.Old.Coordinate != r.New.Coordinate {
-			title = r.Old.Coordinate + " → " + r.New.Coordinate
+			title = safetext.Text(r.Old.Coordinate) + " → " + title
 		}
-		fmt.Fprintf(w, "%s %s → %s\n", paint(col, ansiBold, title), r.Old.JournalVersion, r.New.JournalVersion)
-		fmt.Fprintf(w, "  old %s  %s\n", opts.path(r.Old.Path), r.Old.Digest)
-		fmt.Fprintf(w, "  new %s  %s\n", opts.path(r.New.Path), r.New.Digest)
+		fmt.Fprintf(w, "%s %s → %s\n", paint(col, ansiBold, title), safetext.Text(r.Old.JournalVersion), safetext.Text(r.New.JournalVersion))
+		fmt.Fprintf(w, "  old %s  %s\n", opts.path(r.Old.Path), safetext.Text(r.Old.Digest))
+		fmt.Fprintf(w, "  new %s  %s\n", opts.path(r.New.Path), safetext.Text(r.New.Digest))
 		if len(r.Changes) == 0 {
 			fmt.Fprintln(w, "  no changes: the texts are identical")
 			continue
@@ -243,7 +247,7 @@ func writeText(w io.Writer, results []*Result, opts WriteOptions) {
 			fmt.Fprintf(w, "\n  %s\n", paint(col, ansiBold, groupTitle(g)))
 			for _, c := range by[g] {
 				lvl := fmt.Sprintf("%-7s", c.Level)
-				fmt.Fprintf(w, "    %s %s: %s\n", paint(col, levelColor(c.Level), lvl), c.Kind, c.Message)
+				fmt.Fprintf(w, "    %s %s: %s\n", paint(col, levelColor(c.Level), lvl), c.Kind, safetext.Text(c.Message))
 				fmt.Fprintf(w, "            at %s", loc(c.New, opts))
 				if c.Old.Present && c.Kind != NoSemanticChange {
 					fmt.Fprintf(w, ", was %s", loc(c.Old, opts))
@@ -255,10 +259,10 @@ func writeText(w io.Writer, results []*Result, opts WriteOptions) {
 					fmt.Fprintf(w, "            %s\n", InlineDiff(c.Old.Text, c.New.Text, col))
 				default:
 					if c.Old.Present {
-						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiRed, "-"), c.Old.Text)
+						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiRed, "-"), safetext.Text(c.Old.Text))
 					}
 					if c.New.Present {
-						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiGreen, "+"), c.New.Text)
+						fmt.Fprintf(w, "            %s %s\n", paint(col, ansiGreen, "+"), safetext.Text(c.New.Text))
 					}
 				}
 			}

@@ -301,7 +301,7 @@ func TestGitHubCommands(t *testing.T) {
 			"::error file=x,line=2,col=5,title=a/b::m\n"},
 		{"prefix and escapes", diag.Diagnostic{Code: "a/b", Severity: diag.Error, Message: "50% done\nnext: x, y",
 			Path: "d,1/f:2.journal", Help: "fix it"}, Options{PathPrefix: `sub\dir/`},
-			"::error file=sub/dir/d%2C1/f%3A2.journal,title=a/b::50%25 done%0Anext: x, y%0Ahelp: fix it\n"},
+			"::error file=sub/dir/d%2C1/f%3A2.journal,title=a/b::50%25 done\\nnext: x, y%0Ahelp: fix it\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -433,9 +433,11 @@ func TestSnippet(t *testing.T) {
 		{"multi-line", "abc\ndef\n", 1, 6, "abc", " ^~", true},
 		{"empty line", "\n", 0, 0, "", "^", true},
 		{"crlf", "ab\r\ncd\r\n", 4, 6, "cd", "^~", true},
-		{"invalid utf-8", "a\xffb\n", 2, 3, "a\uFFFDb", "  ^", true},
-		{"control", "a\x1bb\n", 1, 2, "a\uFFFDb", " ^", true},
-		{"bidi override", "a\u202eb\n", 0, 5, "a\uFFFDb", "^~~", true},
+		{"invalid utf-8", "a\xffb\n", 2, 3, `a\xffb`, "     ^", true},
+		{"control", "a\x1bb\n", 1, 2, `a\x1bb`, " ^~~~", true},
+		{"bidi override", "a\u202eb\n", 0, 5, `a\u202eb`, "^~~~~~~~", true},
+		{"command at line start", "  ::error::x\n", 2, 4, `  \x3a:error::x`, "  ^~~~~", true},
+		{"legacy command", "a##[error]b\n", 0, 1, `a##\x5berror]b`, "^", true},
 		{"long line", long, 300, 303, "…" + strings.Repeat("a", 40) + "XYZ" + strings.Repeat("b", 117) + "…",
 			" " + strings.Repeat(" ", 40) + "^~~", true},
 	}

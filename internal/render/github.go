@@ -8,10 +8,15 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // EscapeData escapes s for the message part of a GitHub Actions workflow
-// command (after the second "::"): "%" becomes "%25", CR "%0D" and LF "%0A".
+// command (after the second "::"): "%" becomes "%25", CR "%0D" and LF "%0A",
+// the escapes the Actions runner undoes (and the only ones it knows). The
+// LFs left in s are the annotation's own line breaks: untrusted parts of s
+// must have gone through safetext.Text first, which shows their line breaks
+// as "\n".
 func EscapeData(s string) string {
 	if !strings.ContainsAny(s, "%\r\n") {
 		return s
@@ -49,7 +54,7 @@ func githubCommand(s diag.Severity) string {
 // ends at the start of a later line, whose end is the end of a previous line.
 func githubProps(d diag.Diagnostic, opts Options) []string {
 	var props []string
-	add := func(k, v string) { props = append(props, k+"="+EscapeProperty(v)) }
+	add := func(k, v string) { props = append(props, k+"="+EscapeProperty(safetext.Text(v))) }
 	if d.Path != "" {
 		add("file", opts.displayPath(d.Path))
 		if rg := d.Range; rg.IsValid() {
@@ -81,24 +86,25 @@ func githubProps(d diag.Diagnostic, opts Options) []string {
 }
 
 // githubMessage returns the annotation text of d: the message, then the
-// related notes and the help on lines of their own.
+// related notes and the help on lines of their own. Every untrusted part is
+// shown as safetext.Text shows it, so the only line breaks are these.
 func githubMessage(d diag.Diagnostic, opts Options) string {
 	var b strings.Builder
-	b.WriteString(d.Message)
+	b.WriteString(safetext.Text(d.Message))
 	for _, rel := range d.Related {
 		b.WriteString("\nnote: ")
 		if rel.Path != "" {
-			b.WriteString(opts.displayPath(rel.Path))
+			b.WriteString(safetext.Text(opts.displayPath(rel.Path)))
 			if rel.Range.IsValid() {
 				fmt.Fprintf(&b, ":%d:%d", rel.Range.Start.Line, max(rel.Range.Start.Column, 1))
 			}
 			b.WriteString(": ")
 		}
-		b.WriteString(rel.Message)
+		b.WriteString(safetext.Text(rel.Message))
 	}
 	if d.Help != "" {
 		b.WriteString("\nhelp: ")
-		b.WriteString(d.Help)
+		b.WriteString(safetext.Lines(d.Help))
 	}
 	return b.String()
 }
@@ -153,12 +159,12 @@ func WriteStepSummary(w io.Writer, r Report) error {
 	return bw.Flush()
 }
 
-// markdownText escapes s for a Markdown table cell: ASCII punctuation that
-// Markdown or HTML give meaning gets a backslash, and line breaks become
-// <br>.
+// markdownText escapes s for a Markdown table cell: unsafe characters are
+// shown as safetext shows them, ASCII punctuation that Markdown or HTML give
+// meaning gets a backslash, and line breaks become <br>.
 func markdownText(s string) string {
 	var b strings.Builder
-	for _, r := range clean(s) {
+	for _, r := range safetext.Lines(s) {
 		switch r {
 		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '#', '!', '&', '~', '$':
 			b.WriteByte('\\')
@@ -176,7 +182,7 @@ func markdownText(s string) string {
 
 // markdownCode writes s as a code span when that is safe, else as text.
 func markdownCode(s string) string {
-	if s == "" || strings.ContainsAny(s, "`|\n\r") {
+	if s == "" || strings.ContainsAny(s, "`|") || safetext.Text(s) != s {
 		return markdownText(s)
 	}
 	return "`" + s + "`"

@@ -1,10 +1,11 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/r35157/journal-lint/internal/diag"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // JSONVersion is the value of the "version" field of the JSON format. It
@@ -104,8 +105,5 @@ func writeJSON(w io.Writer, r *Report) error {
 		}
 		out.Diagnostics = append(out.Diagnostics, jd)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out) // Encode ends the document with a newline
+	return safetext.WriteJSON(w, out)
 }

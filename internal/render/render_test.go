@@ -331,7 +331,7 @@ func TestTextSanitizesControlCharacters(t *testing.T) {
 	if bytes.Contains(out, []byte("\x1b")) {
 		t.Errorf("text output passes an escape character through:\n%q", out)
 	}
-	want := "a/b.journal:1:2: error: bad \uFFFD[31m byte [syntax/encoding]\n    X\uFFFD[2JY\n     ^\n"
+	want := `a/b.journal:1:2: error: bad \x1b[31m byte [syntax/encoding]` + "\n" + `    X\x1b[2JY` + "\n     ^~~~\n"
 	if !strings.HasPrefix(string(out), want) {
 		t.Errorf("got\n%q\nwant prefix\n%q", out, want)
 	}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // SARIFSchemaURI is the "$schema" of the SARIF format: the OASIS SARIF 2.1.0
@@ -263,10 +264,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {URI: u}}
 	}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	return safetext.WriteJSON(w, log)
 }
 
 // newSARIFRule describes the rule of code, from r.Rule when it knows it.

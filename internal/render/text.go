@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // tabWidth is the distance between tab stops in snippets.
@@ -75,7 +76,7 @@ func (t *textWriter) location(p string, rg diag.Range) string {
 	if p == "" {
 		return ""
 	}
-	s := clean(t.opts.displayPath(p))
+	s := safetext.Text(t.opts.displayPath(p))
 	if rg.IsValid() {
 		s += fmt.Sprintf(":%d:%d", rg.Start.Line, max(rg.Start.Column, 1))
 	}
@@ -88,8 +89,8 @@ func (t *textWriter) diagnostic(d diag.Diagnostic) {
 	fmt.Fprintf(t.w, "%s%s: %s %s\n",
 		t.location(d.Path, d.Range),
 		t.paint(color, sev.String()),
-		clean(d.Message),
-		t.paint(ansiDim, "["+clean(d.Code)+"]"))
+		safetext.Text(d.Message),
+		t.paint(ansiDim, "["+safetext.Text(d.Code)+"]"))
 	if d.Path != "" && d.Range.IsValid() {
 		if x := t.lines(d.Path); x != nil {
 			if line, carets, ok := snippet(x, d.Range); ok {
@@ -100,10 +101,10 @@ func (t *textWriter) diagnostic(d diag.Diagnostic) {
 		}
 	}
 	for _, rel := range d.Related {
-		fmt.Fprintf(t.w, "    %snote: %s\n", t.location(rel.Path, rel.Range), clean(rel.Message))
+		fmt.Fprintf(t.w, "    %snote: %s\n", t.location(rel.Path, rel.Range), safetext.Text(rel.Message))
 	}
 	if d.Help != "" {
-		help := strings.ReplaceAll(clean(d.Help), "\n", "\n          ")
+		help := strings.ReplaceAll(safetext.Lines(d.Help), "\n", "\n          ")
 		fmt.Fprintf(t.w, "    help: %s\n", help)
 	}
 }
@@ -120,37 +121,6 @@ func (t *textWriter) lines(path string) *diag.LineIndex {
 	return x
 }
 
-// clean replaces the control characters of s, other than tab and newline,
-// and invalid UTF-8 with U+FFFD, so that a message quoting a file cannot
-// send escape sequences to a terminal.
-func clean(s string) string {
-	ok := true
-	for _, r := range s {
-		if r == utf8.RuneError || (r != '\t' && r != '\n' && unsafeRune(r)) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if r != '\t' && r != '\n' && unsafeRune(r) {
-			r = utf8.RuneError
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// unsafeRune reports whether r must not be written to a terminal as is:
-// control characters and format characters (which include the bidirectional
-// overrides that can make displayed text differ from the real text).
-func unsafeRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
-}
-
 // cell is one code point of a snippet line as displayed.
 type cell struct {
 	text  string // what to print
@@ -161,8 +131,8 @@ type cell struct {
 // line that underlines rg on it: "^" under the first character and "~" under
 // the rest of the range on that line (a range that goes on past the line is
 // underlined to the line's end; an empty range gets a single "^"). Tabs are
-// expanded to tab stops and unsafe characters shown as U+FFFD in both lines
-// alike, so the carets line up. ok is false when the line does not exist.
+// expanded to tab stops and unsafe characters shown escaped as package
+// safetext shows them, in both lines alike, so the carets line up. ok is false when the line does not exist.
 // snippet never panics, whatever rg holds.
 func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
 	if x == nil || rg.Start.Line < 1 {
@@ -172,15 +142,10 @@ func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
 	if raw == nil {
 		return "", "", false
 	}
-	// Decode the line into code points, as LineIndex counts columns: an
-	// invalid UTF-8 byte is one column.
-	var runes []rune
-	for i := 0; i < len(raw); {
-		r, n := utf8.DecodeRune(raw[i:])
-		runes = append(runes, r)
-		i += n
-	}
-	n := len(runes)
+	// Split the line into code points, as LineIndex counts columns (an
+	// invalid UTF-8 byte is one column), each shown as safetext shows it.
+	pieces := safetext.Pieces(string(raw))
+	n := len(pieces)
 	start := clamp(rg.Start.Column-1, 0, n)
 	end := start
 	switch {
@@ -214,7 +179,7 @@ func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
 		if i == to {
 			break
 		}
-		c := display(runes[i], col)
+		c := display(pieces[i], col)
 		lb.WriteString(c.text)
 		col += c.width
 	}
@@ -235,21 +200,24 @@ func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
 	return lb.String(), cb.String(), true
 }
 
-// display returns how r shows in a snippet when it starts at display column
-// col (0-based).
-func display(r rune, col int) cell {
-	switch {
-	case r == '\t':
+// display returns how piece p of a line shows in a snippet when it starts at
+// display column col (0-based).
+func display(p safetext.Piece, col int) cell {
+	if p.Escaped && p.Text == `\t` { // a tab is expanded, not escaped
 		w := tabWidth - col%tabWidth
 		return cell{strings.Repeat(" ", w), w}
-	case r == utf8.RuneError || unsafeRune(r):
-		return cell{"\uFFFD", 1}
-	case unicode.In(r, unicode.Mn, unicode.Me):
-		return cell{string(r), 0}
-	case wide(r):
-		return cell{string(r), 2}
 	}
-	return cell{string(r), 1}
+	if p.Escaped {
+		return cell{p.Text, len(p.Text)}
+	}
+	r, _ := utf8.DecodeRuneInString(p.Text)
+	switch {
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return cell{p.Text, 0}
+	case wide(r):
+		return cell{p.Text, 2}
+	}
+	return cell{p.Text, 1}
 }
 
 // wide reports whether r takes two terminal columns: the common East Asian

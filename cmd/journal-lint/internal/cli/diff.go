@@ -16,6 +16,8 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // diffCommand is `journal-lint diff` (issue 4): semantic diffs between
@@ -161,7 +163,7 @@ func cannotCompare(c *ucli.Context, err error) error {
 	var ie *diff.InvalidError
 	if errors.As(err, &ie) {
 		for _, d := range ie.Diagnostics {
-			fmt.Fprintln(c.App.ErrWriter, d)
+			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 		}
 		return usageErrorf("cannot compare: %s is not a valid journal (%s)", ie.Path, plural(len(ie.Diagnostics), "diagnostic"))
 	}
@@ -257,7 +259,7 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([
 	}
 	if len(invalid) > 0 {
 		for _, d := range invalid {
-			fmt.Fprintln(c.App.ErrWriter, d)
+			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 		}
 		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, plural(len(invalid), "diagnostic"))
 	}

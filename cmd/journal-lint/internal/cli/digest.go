@@ -8,6 +8,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 func digestCommand() *ucli.Command {
@@ -40,23 +42,24 @@ func digestCommand() *ucli.Command {
 			}
 			unreadable, mismatch := false, false
 			for _, f := range c.Args().Slice() {
+				name := safetext.Text(f)
 				data, err := os.ReadFile(f)
 				if err != nil {
-					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %v\n", err)
+					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", safetext.Text(err.Error()))
 					unreadable = true
 					continue
 				}
 				got := vt.DigestOf(data)
 				if !checking {
-					fmt.Fprintf(c.App.Writer, "%s  %s\n", got, f)
+					fmt.Fprintf(c.App.Writer, "%s  %s\n", got, name)
 					continue
 				}
 				if got == want {
-					fmt.Fprintf(c.App.Writer, "%s: OK\n", f)
+					fmt.Fprintf(c.App.Writer, "%s: OK\n", name)
 					continue
 				}
 				mismatch = true
-				fmt.Fprintf(c.App.Writer, "%s: FAILED: its digest is %s, not %s%s\n", f, got, want, eolHint(data, want))
+				fmt.Fprintf(c.App.Writer, "%s: FAILED: its digest is %s, not %s%s\n", name, got, want, eolHint(data, want))
 			}
 			switch {
 			case unreadable:

@@ -13,6 +13,8 @@ import (
 	"runtime/debug"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // Exit codes of journal-lint (documented in the README).
@@ -100,7 +102,7 @@ func exitCode(err error, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "journal-lint: %v\n", ee.err)
+			fmt.Fprintf(stderr, "journal-lint: %s\n", safetext.Lines(ee.err.Error()))
 		}
 		return ee.code
 	}
@@ -110,7 +112,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	// Errors urfave/cli returns itself (unknown flags, bad values, missing
 	// arguments) are usage errors.
-	fmt.Fprintf(stderr, "journal-lint: %v\n", err)
+	fmt.Fprintf(stderr, "journal-lint: %s\n", safetext.Lines(err.Error()))
 	return ExitUsage
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -18,6 +19,8 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 func newCommand() *ucli.Command {
@@ -55,6 +58,9 @@ func runNew(c *ucli.Context) error {
 	case !genesis && c.IsSet("description"):
 		return usageErrorf("--description is only for --genesis (a successor keeps its predecessor's DESCRIPTION)")
 	}
+	if err := checkDescription(c.String("description")); err != nil {
+		return err
+	}
 	version, err := newVersion(c)
 	if err != nil {
 		return err
@@ -77,7 +83,7 @@ func runNew(c *ucli.Context) error {
 		n := 0
 		for _, d := range lr.Diagnostics {
 			if d.Severity == diag.Error && diag.IsValidity(d.Code) {
-				fmt.Fprintln(c.App.ErrWriter, d)
+				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 				n++
 			}
 		}
@@ -188,6 +194,23 @@ func newVersion(c *ucli.Context) (vt.JournalVersion, error) {
 		return vt.JournalVersion{}, usageErrorf("--version: %v", err)
 	}
 	return v, nil
+}
+
+// checkDescription refuses a DESCRIPTION that is not valid UTF-8 (the
+// format spec: a Journal is UTF-8 text) or that holds a control character,
+// a line break or an invisible format character such as a bidirectional
+// override: they would be written into the Journal and later shown in
+// terminals and CI logs, where they hide or forge text.
+func checkDescription(s string) error {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return usageErrorf("--description is not valid UTF-8: byte %d is %s; a Journal is UTF-8 text", i+1, safetext.EscapeByte(s[i]))
+		case safetext.Unsafe(r):
+			return usageErrorf("--description holds %s at byte %d: control, line-break and invisible formatting characters (such as bidirectional overrides) are refused, since they hide or forge text where the DESCRIPTION is shown", safetext.Escape(r), i+1)
+		}
+	}
+	return nil
 }
 
 // genesisText is the first revision of an artifact.

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -12,6 +12,8 @@ import (
 	"github.com/r35157/journal-lint/journal/journalerr"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // rootFlags are the flags of the commands that read a tree through the service.
@@ -41,7 +43,7 @@ func openService(c *ucli.Context) (journal.Service, error) {
 	if err := m.Start(c.Context); err != nil {
 		if ie, ok := err.(*journalerr.InvalidError); ok {
 			for _, d := range ie.Diagnostics {
-				fmt.Fprintln(c.App.ErrWriter, d)
+				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 			}
 			return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the tree under %s is invalid (%d diagnostics); run journal-lint check for details", m.Root(), len(ie.Diagnostics))}
 		}
@@ -188,25 +190,23 @@ func selectRevision(c *ucli.Context, svc journal.Service, co vt.Coordinate) (mod
 }
 
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := safetext.WriteJSON(w, v); err != nil {
 		return internalErrorf("writing output: %v", err)
 	}
 	return nil
 }
 
 func writeRevision(w io.Writer, r model.Revision) {
-	fmt.Fprintf(w, "%s @ %s\n", r.Coordinate(), r.JournalVersion())
+	fmt.Fprintf(w, "%s @ %s\n", shown(r.Coordinate()), r.JournalVersion())
 	fmt.Fprintf(w, "  digest       %s\n", r.Digest())
 	if p, ok := r.Predecessor(); ok {
 		fmt.Fprintf(w, "  predecessor  %s\n", p)
 	} else {
 		fmt.Fprintf(w, "  predecessor  none (genesis)\n")
 	}
-	fmt.Fprintf(w, "  description  %q\n", r.Description())
+	fmt.Fprintf(w, "  description  %s\n", quoted(r.Description()))
 	if u, ok := r.Info(); ok {
-		fmt.Fprintf(w, "  info         %s\n", u)
+		fmt.Fprintf(w, "  info         %s\n", shown(u))
 	}
 	if p, ok := r.Policy(); ok {
 		fmt.Fprintf(w, "  policy       %s\n", policyText(p))
@@ -220,7 +220,7 @@ func writeRevision(w io.Writer, r model.Revision) {
 
 func policyText(p model.Policy) string {
 	if reason, ok := p.Reason(); ok {
-		return fmt.Sprintf("%s %q", p.Verdict(), reason)
+		return fmt.Sprintf("%s %s", p.Verdict(), quoted(reason))
 	}
 	return p.Verdict().String()
 }
@@ -229,8 +229,15 @@ func describe(s string, ok bool) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("  %q", s)
+	return "  " + quoted(s)
 }
+
+// quoted returns s as a Go string literal, made safe to print.
+func quoted(s string) string { return safetext.Text(strconv.Quote(s)) }
+
+// shown returns the text of v (a name, URI or coordinate from a Journal) as
+// safetext shows untrusted text.
+func shown(v fmt.Stringer) string { return safetext.Text(v.String()) }
 
 func writeRelease(w io.Writer, r model.Release) {
 	own := ""
@@ -241,22 +248,22 @@ func writeRelease(w io.Writer, r model.Release) {
 	fmt.Fprintf(w, "    license    %s\n", r.License())
 	fmt.Fprintf(w, "    policy     %s%s\n", policyText(r.EffectivePolicy()), own)
 	if d, ok := r.Description(); ok {
-		fmt.Fprintf(w, "    description %q\n", d)
+		fmt.Fprintf(w, "    description %s\n", quoted(d))
 	}
 	if p, ok := r.Published(); ok {
 		fmt.Fprintf(w, "    published  %s\n", p)
 	}
 	for _, c := range r.Contents() {
-		fmt.Fprintf(w, "    content    %s %s\n", c.Name(), c.Digest())
+		fmt.Fprintf(w, "    content    %s %s\n", shown(c.Name()), c.Digest())
 	}
 	for _, d := range r.Dependencies() {
-		fmt.Fprintf(w, "    depends    %s %s%s\n", d.Coordinate(), d.Constraint(), describe(d.Description()))
+		fmt.Fprintf(w, "    depends    %s %s%s\n", shown(d.Coordinate()), shown(d.Constraint()), describe(d.Description()))
 	}
 	for _, e := range r.Exclusions() {
-		fmt.Fprintf(w, "    excludes   %s%s\n", e.Coordinate(), describe(e.Description()))
+		fmt.Fprintf(w, "    excludes   %s%s\n", shown(e.Coordinate()), describe(e.Description()))
 	}
 	for _, p := range r.Preferences() {
-		fmt.Fprintf(w, "    prefers    %s %s%s\n", p.Coordinate(), p.Version(), describe(p.Description()))
+		fmt.Fprintf(w, "    prefers    %s %s%s\n", shown(p.Coordinate()), p.Version(), describe(p.Description()))
 	}
 }
 

@@ -1,0 +1,78 @@
+package safetext
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain name-1.2.3", "plain name-1.2.3"},
+		{"名前 é e\u0301", "名前 é e\u0301"},
+		{"20260101T000000Z\n::error file=Y::INJ.journal", `20260101T000000Z\n::error file=Y::INJ.journal`},
+		{"::error::x", `\x3a:error::x`},
+		{"  \u00a0::warning::x", "  \u00a0" + `\x3a:warning::x`},
+		{"a ::b", "a ::b"},
+		{"x ##[error]y", `x ##\x5berror]y`},
+		{"\x1b]52;c;aGk=\x07", `\x1b]52;c;aGk=\a`},
+		{"evil\u202etxt.journal", `evil\u202etxt.journal`},
+		{"c1\u0085\u009b", `c1\u0085\u009b`},
+		{"tab\tcr\r", `tab\tcr\r`},
+		{"bad\xff\xfe", `bad\xff\xfe`},
+		{"rep\ufffd", `rep\ufffd`},
+		{"tag\U000E0041", `tag\U000e0041`},
+		{"zw\u200bj", `zw\u200bj`},
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	got := Lines("first\n::error::x\n  ok\x1b")
+	want := "first\n" + `\x3a:error::x` + "\n  ok" + `\x1b`
+	if got != want {
+		t.Errorf("Lines = %q, want %q", got, want)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	nfc, nfd := Quote("caf\u00e9"), Quote("cafe\u0301")
+	if nfc == nfd {
+		t.Fatalf("NFC and NFD quote alike: %s", nfc)
+	}
+	if nfc != `"caf\u00e9"` || nfd != `"cafe\u0301"` {
+		t.Errorf("Quote = %s, %s", nfc, nfd)
+	}
+	if got := Quote("a \"b\"\\ \n\xff"); got != `"a \"b\"\\ \n\xff"` {
+		t.Errorf("Quote = %s", got)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	in := map[string]string{"m": "a\u202eb ##[error]x \u0085 <&> \x1b"}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, bad := range []string{"\u202e", "\u0085", "\x1b", "##["} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %q: %s", bad, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["m"] != in["m"] {
+		t.Errorf("round trip: %q, %v", back["m"], err)
+	}
+	if !strings.Contains(out, "<&>") {
+		t.Errorf("HTML characters escaped: %s", out)
+	}
+	if got := string(JSON([]byte("\"\U0001F600 \U000E0041\""))); got != `"😀 \udb40\udc41"` {
+		t.Errorf("JSON astral = %s", got)
+	}
+}
