@@ -37,9 +37,9 @@ type Options struct {
 	Staged bool
 	// NewOnly keeps lint findings only on revisions added since Against.
 	NewOnly bool
-	// Packs are the configuration's rule packs, already started by
-	// [PrepareRulePacks] for the same Config; nil means Run starts them
-	// itself while the tree loads. Run closes them before it returns.
+	// Packs are the rule packs of Config, started by [StartPacks] for the
+	// same Config and owned by the caller, who closes them after Run; nil
+	// when Config has none (Run fails when it has some).
 	Packs *Packs
 }
 
@@ -71,8 +71,6 @@ type run struct {
 	docs, valid []*syntax.Document
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
-	// packs are the rule packs, started while the tree loads (plugins.go).
-	packs *Packs
 }
 
 // An analyzer adds diagnostics to a check after loading. Each lives in its
@@ -115,28 +113,27 @@ func Registry() config.Registry {
 
 // Run checks the tree under opts.Root. Its errors are a cancelled ctx or an
 // analyzer that could not run (such as an invalid rule option, which config
-// validation normally catches first).
+// validation normally catches first), and [errPacksNotStarted] when the
+// configuration has rule packs and opts.Packs is nil. Run never closes
+// opts.Packs.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	defer opts.Packs.Close()
+	if len(cfg.Plugins) > 0 && opts.Packs == nil {
+		return nil, errPacksNotStarted
+	}
 	g, err := openGate(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer g.close()
-	packs := opts.Packs
-	if packs == nil {
-		packs = startRulePacks(ctx, cfg)
-	}
-	defer packs.Close()
 	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples})
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, cfg: cfg, load: lr, gate: g, packs: packs}
+	r := &run{opts: opts, cfg: cfg, load: lr, gate: g}
 	sources := make(map[string][]byte, len(lr.Files))
 	for _, f := range lr.Files {
 		if f.Doc != nil {

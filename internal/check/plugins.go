@@ -5,88 +5,93 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/plugin"
 )
 
-// rulePacks runs the rule packs of the configuration (package
-// internal/plugin) over every parsed document. A pack that fails yields one
-// plugin/failed diagnostic; a pack whose executable does not match its pin
-// is an error, and so is a configured code that no pack has.
-func rulePacks(ctx context.Context, r *run) (diag.List, error) {
-	if len(r.cfg.Plugins) == 0 {
+// Packs owns the rule packs of one command: [StartPacks] starts them, the
+// command validates its configuration with [Packs.Registry], hands them to
+// [Run] through [Options.Packs] (or lists them), and closes them with
+// [Packs.Close] when it is done. Nothing else starts or closes a pack, so
+// each pack starts once per command and stops when the command returns.
+// A nil *Packs is the packs of a configuration that has none.
+type Packs struct {
+	set *plugin.Set // never nil
+	// err is a start-up problem that is not a pin mismatch (two packs with
+	// one name, a configuration that cannot be encoded, a cancelled start):
+	// the run that uses the packs reports it.
+	err error
+	reg config.Registry
+}
+
+// StartPacks verifies every rule pack cfg configures against its pinned
+// sha256, starts them in parallel and asks each to describe itself. It
+// returns nil when cfg has no packs. A pack whose executable cannot be read
+// or does not match its pin is a configuration error: StartPacks returns
+// its *plugin.VerifyError and nothing keeps running. Any other start-up
+// error of the set is kept in the Packs and returned by [Packs.Set] (and by
+// the [Run] that uses them); a pack that failed on its own becomes a
+// plugin/failed diagnostic of the run. The caller must Close the result.
+func StartPacks(ctx context.Context, cfg *config.Config) (*Packs, error) {
+	if cfg == nil || len(cfg.Plugins) == 0 {
 		return nil, nil
 	}
-	ps := r.packs
-	if ps == nil {
-		ps = startRulePacks(ctx, r.cfg)
-	}
-	defer ps.Close()
-	set, err := ps.wait()
+	set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
 	if err != nil {
-		return nil, err
+		var ve *plugin.VerifyError
+		if errors.As(err, &ve) {
+			return nil, ve
+		}
+		set = &plugin.Set{}
 	}
-	if err := config.Validate(r.cfg, registryWith(r.cfg, set)); err != nil {
-		return nil, err
+	return &Packs{set: set, err: err, reg: registryWith(cfg, set)}, nil
+}
+
+// Registry returns [Registry] plus the rules of the started packs, so that
+// config.Validate knows their "<pack>/<rule>" codes. Until a pack that
+// failed to start is fixed, every code in its namespace is accepted (in
+// every namespace that is not built in, when the pack has no configured
+// name). On nil it returns Registry().
+func (ps *Packs) Registry() config.Registry {
+	if ps == nil {
+		return Registry()
 	}
-	return set.Check(ctx, plugin.NewInput(r.load))
+	return ps.reg
 }
 
-// Packs is the rule packs of a run being started (or started) in the
-// background. [PrepareRulePacks] starts them for configuration validation
-// and [Run] takes them through [Options.Packs], so each pack starts once
-// per run; without one, Run starts the packs itself while the tree loads.
-// The owner must [Packs.Close] it in every path; Run closes it too.
-type Packs struct {
-	done chan struct{}
-	set  *plugin.Set
-	err  error
-	once sync.Once
-}
-
-// startRulePacks starts the packs of cfg in the background; nil when cfg
-// has none. The caller must close the result.
-func startRulePacks(ctx context.Context, cfg *config.Config) *Packs {
-	if len(cfg.Plugins) == 0 {
-		return nil
-	}
-	ps := &Packs{done: make(chan struct{})}
-	go func() {
-		defer close(ps.done)
-		ps.set, ps.err = plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
-	}()
-	return ps
-}
-
-// wait returns the started packs, or the error of plugin.StartAll.
-func (ps *Packs) wait() (*plugin.Set, error) {
-	<-ps.done
-	return ps.set, ps.err
-}
-
-// Set waits for the packs to start and returns them, or the error that
-// kept the set from starting. The packs stay owned by ps.
+// Set returns the started packs, or the start-up error StartPacks kept.
+// The packs stay owned by ps. On nil it returns an empty set.
 func (ps *Packs) Set() (*plugin.Set, error) {
 	if ps == nil {
 		return &plugin.Set{}, nil
 	}
-	return ps.wait()
+	return ps.set, ps.err
 }
 
-// Close waits for the start to finish and closes every pack. It is safe
-// on nil, more than once and from several goroutines.
+// Close stops every pack. It is safe on nil and more than once.
 func (ps *Packs) Close() {
-	if ps == nil {
-		return
+	if ps != nil {
+		ps.set.Close()
 	}
-	ps.once.Do(func() {
-		if set, err := ps.wait(); err == nil {
-			set.Close()
-		}
-	})
+}
+
+// errPacksNotStarted is Run's error for a configuration with rule packs
+// and no Options.Packs.
+var errPacksNotStarted = errors.New("the configuration has rule packs but none were started: pass the result of check.StartPacks in Options.Packs")
+
+// rulePacks runs the rule packs of the run (Options.Packs) over every
+// parsed document. A pack that fails yields one plugin/failed diagnostic.
+func rulePacks(ctx context.Context, r *run) (diag.List, error) {
+	if len(r.cfg.Plugins) == 0 {
+		return nil, nil
+	}
+	set, err := r.opts.Packs.Set()
+	if err != nil {
+		return nil, err
+	}
+	return set.Check(ctx, plugin.NewInput(r.load))
 }
 
 // PluginSpecs returns the rule packs of cfg in configuration order.
@@ -96,45 +101,6 @@ func PluginSpecs(cfg *config.Config) []plugin.Spec {
 		out = append(out, plugin.SpecOf(cfg, p))
 	}
 	return out
-}
-
-// RegistryFor is [Registry] plus the rules of the rule packs cfg configures,
-// so that config.Validate knows their "<pack>/<rule>" codes. It starts each
-// pack to ask for its rules and closes it again; [PrepareRulePacks] keeps
-// them running for [Run]. A pack whose executable does not match its
-// pinned sha256 (or cannot be read) is a configuration error: RegistryFor
-// returns its *plugin.VerifyError, before any configuration problem that
-// follows from it. A pack that fails otherwise is reported when check
-// runs; until then every code in its namespace is accepted (in every
-// namespace that is not built in, when the pack has no configured name).
-func RegistryFor(cfg *config.Config) (config.Registry, error) {
-	packs, reg, err := PrepareRulePacks(context.Background(), cfg)
-	packs.Close()
-	return reg, err
-}
-
-// PrepareRulePacks starts the rule packs of cfg (nil when it has none) and
-// returns them with the registry of [RegistryFor]. Hand the packs to [Run]
-// through [Options.Packs] so that the run reuses these processes instead of
-// starting every pack again, and Close them in every path (Run closes them
-// too). A *plugin.VerifyError is returned as by RegistryFor, with nil
-// Packs; any other start-up error of the set is kept in the Packs and
-// returned by the Run that uses them.
-func PrepareRulePacks(ctx context.Context, cfg *config.Config) (*Packs, config.Registry, error) {
-	if cfg == nil || len(cfg.Plugins) == 0 {
-		return nil, Registry(), nil
-	}
-	set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
-	ps := &Packs{done: make(chan struct{}), set: set, err: err}
-	close(ps.done)
-	if err != nil {
-		var ve *plugin.VerifyError
-		if errors.As(err, &ve) {
-			return nil, config.Registry{}, ve
-		}
-		set = &plugin.Set{}
-	}
-	return ps, registryWith(cfg, set), nil
 }
 
 // registryWith extends Registry with the rules of the packs of set, and

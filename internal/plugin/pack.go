@@ -20,6 +20,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // Options are the host's side of a pack run.
@@ -62,8 +63,8 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON}
 	var procErr error
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.PluginSets(nil),
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: wire.PluginSets(nil),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		SkipHostEnv:      true,
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
@@ -80,7 +81,7 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		SyncStdout:      p.tail,
 		SyncStderr:      p.tail,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.MaxMessageSize), grpc.MaxCallSendMsgSize(protocol.MaxMessageSize))},
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageSize), grpc.MaxCallSendMsgSize(wire.MaxMessageSize))},
 	})
 	fail := func(err error) (*Pack, error) {
 		p.Close()
@@ -92,14 +93,14 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		}
 		return fail(startError(err))
 	}
-	if v := p.client.NegotiatedVersion(); v != protocol.Version {
-		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, protocol.Version))
+	if v := p.client.NegotiatedVersion(); v != wire.Version {
+		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, wire.Version))
 	}
 	cp, err := p.client.Client()
 	if err != nil {
 		return fail(err)
 	}
-	raw, err := cp.Dispense(protocol.PluginName)
+	raw, err := cp.Dispense(wire.PluginName)
 	if err != nil {
 		return fail(err)
 	}
@@ -113,9 +114,12 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	return p, nil
 }
 
-// Connect describes a pack that is already served on rpc (in-process, as
-// package sdktest does) without starting or verifying anything. Close does
-// not close rpc's connection.
+// Connect describes a pack that is already served on rpc without starting
+// or verifying anything. It is the host's test-only entry point: package
+// plugins/sdk/sdktest serves a pack in-process and runs it through the
+// real host with Connect, [Pack.Check] and [InputOf] or [NewInput];
+// journal-lint itself always uses [Start]. Close does not close rpc's
+// connection.
 func Connect(ctx context.Context, rpc pb.RulePackClient, spec Spec, opts Options) (*Pack, error) {
 	cfgJSON, err := configJSON(spec)
 	if err != nil {
@@ -177,7 +181,7 @@ func (p *Pack) failure(name string, err error) *Error {
 func (p *Pack) describe(ctx context.Context, rpc pb.RulePackClient, opts Options) error {
 	ctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
-	d, err := rpc.Describe(ctx, &pb.DescribeRequest{HostVersion: opts.HostVersion, ProtocolVersion: protocol.Version})
+	d, err := rpc.Describe(ctx, &pb.DescribeRequest{HostVersion: opts.HostVersion, ProtocolVersion: wire.Version})
 	if err != nil {
 		return p.callError(ctx, "describe", err)
 	}

@@ -11,7 +11,7 @@
 // minimal environment (only what go-plugin's handshake needs, plus the
 // lifeline), and its working directory set to the configuration file's
 // directory. Only the gRPC protocol is allowed, at protocol major version
-// [protocol.Version] through VersionedPlugins.
+// [wire.Version] (package plugins/proto/rulepack/v1/wire) through VersionedPlugins.
 //
 // # Isolation
 //

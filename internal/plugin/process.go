@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/go-plugin/runner"
 
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // process runs one pack executable for go-plugin (a runner.Runner). Unlike
@@ -35,7 +35,7 @@ func newProcess(path, dir string, env []string) (*process, *os.File, error) {
 	cmd := exec.Command(path)
 	cmd.Dir = dir
 	cmd.Stdin = nil // the null device: never the host's stdin
-	cmd.Env = append(env, fmt.Sprintf("%s=%d", protocol.EnvLifelineFD, protocol.LifelineFD))
+	cmd.Env = append(env, fmt.Sprintf("%s=%d", wire.EnvLifelineFD, wire.LifelineFD))
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err

@@ -31,7 +31,7 @@ type Document struct {
 	linesOnce sync.Once
 	lines     *diag.LineIndex
 
-	wire     *wire // the batch, whose wireDirs are decoded on first use
+	wire     *reader // the batch, whose wireDirs are decoded on first use
 	wireDirs span
 	wireText span // Text in the batch
 	dirsOnce sync.Once

@@ -11,7 +11,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // Serve serves pack to journal-lint and never returns: it is the whole body
@@ -28,7 +28,7 @@ func Serve(pack Pack) {
 		fmt.Fprintf(os.Stderr, "%s: invalid rule pack: %v\n", os.Args[0], err)
 		os.Exit(1)
 	}
-	if os.Getenv(protocol.Handshake.MagicCookieKey) != protocol.Handshake.MagicCookieValue {
+	if os.Getenv(wire.Handshake.MagicCookieKey) != wire.Handshake.MagicCookieValue {
 		fmt.Fprintf(os.Stderr, "%s is a journal-lint rule pack (%s %s): journal-lint starts it.\n"+
 			"Pin it in .journal-lint.yaml (journal-lint plugins checksum %s) and run journal-lint check.\n",
 			os.Args[0], pack.Name, pack.Version, os.Args[0])
@@ -44,8 +44,8 @@ func Serve(pack Pack) {
 		Level:  hclog.Warn,
 	})
 	goplugin.Serve(&goplugin.ServeConfig{
-		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.PluginSets(srv),
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: wire.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, serverOptions()...)...)
 		},
@@ -58,11 +58,11 @@ func Serve(pack Pack) {
 // pipe closes: when journal-lint exits, however it exits (even SIGKILL),
 // the kernel closes its end and the read below returns.
 func watchLifeline() {
-	s := os.Getenv(protocol.EnvLifelineFD)
+	s := os.Getenv(wire.EnvLifelineFD)
 	if s == "" {
 		return
 	}
-	os.Unsetenv(protocol.EnvLifelineFD)
+	os.Unsetenv(wire.EnvLifelineFD)
 	fd, err := strconv.Atoi(s)
 	if err != nil || fd < 3 {
 		return

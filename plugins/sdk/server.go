@@ -10,8 +10,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
 )
 
@@ -169,4 +169,4 @@ func encodeDiagnostic(path string, f reported) *pb.Diagnostic {
 }
 
 // maxMessageSize is the gRPC message limit the pack serves with.
-const maxMessageSize = protocol.MaxMessageSize
+const maxMessageSize = wire.MaxMessageSize

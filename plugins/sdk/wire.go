@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // The pack side of a Check reads the request's documents straight from
@@ -22,9 +23,6 @@ import (
 // of generated messages whose every string is allocated and checked on
 // its own and then converted again. The bytes are the same either way; the
 // server codec below only keeps CheckRequest.documents undecoded.
-
-// fieldDocuments is CheckRequest.documents.
-const fieldDocuments = 2
 
 // serverOptions are the gRPC server options of a pack.
 func serverOptions() []grpc.ServerOption {
@@ -62,7 +60,7 @@ func (codec) Unmarshal(data []byte, v any) error {
 		if m < 0 {
 			return protowire.ParseError(m)
 		}
-		if num == fieldDocuments && typ == protowire.BytesType {
+		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
 			size += n + m
 		}
 		b = b[n+m:]
@@ -72,7 +70,7 @@ func (codec) Unmarshal(data []byte, v any) error {
 	for b := data; len(b) > 0; {
 		num, typ, n := protowire.ConsumeTag(b)
 		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if num == fieldDocuments && typ == protowire.BytesType {
+		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
 			docs = append(docs, b[:n+m]...)
 		} else {
 			rest = append(rest, b[:n+m]...)
@@ -106,15 +104,15 @@ func requestDocuments(req *pb.CheckRequest) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = protowire.AppendTag(out, fieldDocuments, protowire.BytesType)
+		out = protowire.AppendTag(out, wire.CheckRequestDocuments, protowire.BytesType)
 		out = protowire.AppendBytes(out, b)
 	}
 	return out, nil
 }
 
-// wire is one batch's encoded documents, as bytes and as a string with the
+// reader is one batch's encoded documents, as bytes and as a string with the
 // same content.
-type wire struct {
+type reader struct {
 	b []byte
 	s string
 	// chains caches the decoded chain revisions by their encoding: every
@@ -124,7 +122,7 @@ type wire struct {
 	licenses map[string]vt.License
 }
 
-// span is the window [lo, hi) of a wire.
+// span is the window [lo, hi) of a reader.
 type span struct{ lo, hi int }
 
 var errTruncated = errors.New("malformed message")
@@ -132,7 +130,7 @@ var errTruncated = errors.New("malformed message")
 // fields calls f for each field of the message in w.b[s.lo:s.hi]: with the
 // window of a length-delimited field's content, or the value of a varint.
 // Fields of other wire types are skipped.
-func (w *wire) fields(s span, f func(num protowire.Number, typ protowire.Type, val span, v uint64) error) error {
+func (w *reader) fields(s span, f func(num protowire.Number, typ protowire.Type, val span, v uint64) error) error {
 	for i := s.lo; i < s.hi; {
 		num, typ, n := protowire.ConsumeTag(w.b[i:s.hi])
 		if n < 0 {
@@ -170,17 +168,17 @@ func (w *wire) fields(s span, f func(num protowire.Number, typ protowire.Type, v
 	return nil
 }
 
-func (w *wire) str(s span) string { return w.s[s.lo:s.hi] }
+func (w *reader) str(s span) string { return w.s[s.lo:s.hi] }
 
 // decodeBatch decodes the CheckRequest.documents fields in raw (other
 // fields are skipped). The documents' Text shares raw, which must not
 // change afterwards.
 func decodeBatch(raw []byte) ([]*Document, error) {
 	b := raw
-	w := &wire{b: b, s: string(b), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
+	w := &reader{b: b, s: string(b), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
 	var out []*Document
 	err := w.fields(span{0, len(b)}, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
-		if num != fieldDocuments || typ != protowire.BytesType {
+		if num != wire.CheckRequestDocuments || typ != protowire.BytesType {
 			return nil
 		}
 		d, err := w.document(val)
@@ -194,7 +192,7 @@ func decodeBatch(raw []byte) ([]*Document, error) {
 }
 
 // document decodes one Document message.
-func (w *wire) document(s span) (*Document, error) {
+func (w *reader) document(s span) (*Document, error) {
 	d := &Document{}
 	var digest, revision, chain span
 	var hasRevision, hasChain bool
@@ -203,17 +201,17 @@ func (w *wire) document(s span) (*Document, error) {
 			return nil
 		}
 		switch num {
-		case 1:
+		case wire.DocumentPath:
 			d.Path = w.str(val)
-		case 2:
+		case wire.DocumentText:
 			d.Text, d.wireText = w.b[val.lo:val.hi:val.hi], val
-		case 3:
+		case wire.DocumentDigest:
 			digest = val
-		case 4:
+		case wire.DocumentDirectives:
 			d.wire, d.wireDirs = w, val
-		case 5:
+		case wire.DocumentRevision:
 			revision, hasRevision = val, true
-		case 6:
+		case wire.DocumentChain:
 			chain, hasChain = val, true
 		}
 		return nil
@@ -242,16 +240,16 @@ func (w *wire) document(s span) (*Document, error) {
 	return d, nil
 }
 
-func (w *wire) chain(s span) (Chain, error) {
+func (w *reader) chain(s span) (Chain, error) {
 	var c Chain
 	var entries []span
 	err := w.fields(s, func(num protowire.Number, typ protowire.Type, val span, v uint64) error {
 		switch {
-		case num == 1 && typ == protowire.BytesType:
+		case num == wire.ChainContextCoordinate && typ == protowire.BytesType:
 			c.Coordinate = w.str(val)
-		case num == 2 && typ == protowire.VarintType:
+		case num == wire.ChainContextAccepted && typ == protowire.VarintType:
 			c.Accepted = v != 0
-		case num == 3 && typ == protowire.BytesType:
+		case num == wire.ChainContextRevisions && typ == protowire.BytesType:
 			entries = append(entries, val)
 		}
 		return nil
@@ -274,11 +272,11 @@ func (w *wire) chain(s span) (Chain, error) {
 		err := w.fields(e, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 			if typ == protowire.BytesType {
 				switch num {
-				case 1:
+				case wire.ChainEntryPath:
 					c.Revisions[i].Path = w.str(val)
-				case 2:
+				case wire.ChainEntryJournalVersion:
 					jv = val
-				case 3:
+				case wire.ChainEntryDigest:
 					dg = val
 				}
 			}
@@ -303,11 +301,11 @@ func (w *wire) chain(s span) (Chain, error) {
 // contiguous reports whether the length-delimited fields whose contents
 // are spans follow each other with nothing but their tags and lengths in
 // between (so that the bytes from the first to the last are the list).
-func (w *wire) contiguous(spans []span) bool {
+func (w *reader) contiguous(spans []span) bool {
 	for i := 1; i < len(spans); i++ {
 		gap := spans[i].lo - spans[i-1].hi
 		l := spans[i].hi - spans[i].lo
-		if gap != protowire.SizeTag(3)+protowire.SizeVarint(uint64(l)) {
+		if gap != protowire.SizeTag(wire.ChainContextRevisions)+protowire.SizeVarint(uint64(l)) {
 			return false
 		}
 	}
@@ -326,7 +324,7 @@ func parse[T any](dc *decoder, f func(string) (T, error), s string) T {
 }
 
 // license parses a license expression, once per distinct text and batch.
-func (w *wire) license(dc *decoder, s string) vt.License {
+func (w *reader) license(dc *decoder, s string) vt.License {
 	if l, ok := w.licenses[s]; ok {
 		return l
 	}
@@ -337,7 +335,7 @@ func (w *wire) license(dc *decoder, s string) vt.License {
 	return l
 }
 
-func (w *wire) revision(s span, digest vt.Digest) (model.Revision, error) {
+func (w *reader) revision(s span, digest vt.Digest) (model.Revision, error) {
 	var dc decoder
 	spec := model.RevisionSpec{Digest: digest}
 	var coordinate, version bool
@@ -346,28 +344,28 @@ func (w *wire) revision(s span, digest vt.Digest) (model.Revision, error) {
 			return nil
 		}
 		switch num {
-		case 1:
+		case wire.RevisionCoordinate:
 			spec.Coordinate, coordinate = parse(&dc, vt.ParseCoordinate, w.str(val)), true
-		case 2:
+		case wire.RevisionJournalVersion:
 			spec.JournalVersion, version = parse(&dc, vt.ParseJournalVersion, w.str(val)), true
-		case 3:
+		case wire.RevisionPredecessor:
 			if val.hi > val.lo {
 				spec.Predecessor = parse(&dc, vt.ParseDigest, w.str(val))
 			}
-		case 4:
+		case wire.RevisionDescription:
 			spec.Description = w.str(val)
-		case 5:
+		case wire.RevisionInfo:
 			if val.hi > val.lo {
 				u := parse(&dc, vt.ParseURI, w.str(val))
 				spec.Info = &u
 			}
-		case 6:
+		case wire.RevisionPolicy:
 			p, err := w.policy(&dc, val)
 			if err != nil {
 				return err
 			}
 			spec.Policy = &p
-		case 7:
+		case wire.RevisionReleases:
 			r, err := w.release(&dc, val)
 			if err != nil {
 				return err
@@ -391,14 +389,14 @@ func (w *wire) revision(s span, digest vt.Digest) (model.Revision, error) {
 	return model.NewRevision(spec), nil
 }
 
-func (w *wire) policy(dc *decoder, s span) (model.Policy, error) {
+func (w *reader) policy(dc *decoder, s span) (model.Policy, error) {
 	var verdict, reason string
 	err := w.fields(s, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 		if typ == protowire.BytesType {
 			switch num {
-			case 1:
+			case wire.PolicyVerdict:
 				verdict = w.str(val)
-			case 2:
+			case wire.PolicyReason:
 				reason = w.str(val)
 			}
 		}
@@ -407,17 +405,29 @@ func (w *wire) policy(dc *decoder, s span) (model.Policy, error) {
 	return model.NewPolicy(parse(dc, vt.ParseVerdict, verdict), reason), err
 }
 
-// strings returns the string fields 1..len(out) of the message in s.
-func (w *wire) strings(s span, out ...*string) error {
+// strings reads the string fields nums of the message in s: out[i] gets
+// the value of field nums[i] (the last one, as protobuf wants).
+func (w *reader) strings(s span, nums []protowire.Number, out ...*string) error {
 	return w.fields(s, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
-		if typ == protowire.BytesType && num >= 1 && int(num) <= len(out) {
-			*out[num-1] = w.str(val)
+		if typ == protowire.BytesType {
+			if i := slices.Index(nums, num); i >= 0 {
+				*out[i] = w.str(val)
+			}
 		}
 		return nil
 	})
 }
 
-func (w *wire) release(dc *decoder, s span) (model.Release, error) {
+// The string fields of the small messages of a Release, in the order the
+// decoder reads them.
+var (
+	contentFields    = []protowire.Number{wire.ContentName, wire.ContentDigest}
+	dependencyFields = []protowire.Number{wire.DependencyCoordinate, wire.DependencyConstraint, wire.DependencyDescription}
+	exclusionFields  = []protowire.Number{wire.ExclusionCoordinate, wire.ExclusionDescription}
+	preferenceFields = []protowire.Number{wire.PreferenceCoordinate, wire.PreferenceVersion, wire.PreferenceDescription}
+)
+
+func (w *reader) release(dc *decoder, s span) (model.Release, error) {
 	var spec model.ReleaseSpec
 	var version, license bool
 	err := w.fields(s, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
@@ -426,39 +436,39 @@ func (w *wire) release(dc *decoder, s span) (model.Release, error) {
 		}
 		var a, b, c string
 		switch num {
-		case 1:
+		case wire.ReleaseVersion:
 			spec.Version, version = parse(dc, vt.ParseVersion, w.str(val)), true
-		case 2:
+		case wire.ReleaseLicense:
 			spec.License, license = w.license(dc, w.str(val)), true
-		case 3:
-			if err := w.strings(val, &a, &b); err != nil {
+		case wire.ReleaseContents:
+			if err := w.strings(val, contentFields, &a, &b); err != nil {
 				return err
 			}
 			spec.Contents = append(spec.Contents, model.NewContent(parse(dc, vt.ParseName, a), parse(dc, vt.ParseDigest, b)))
-		case 4:
+		case wire.ReleaseDescription:
 			spec.Description = w.str(val)
-		case 5:
+		case wire.ReleasePublished:
 			if val.hi > val.lo {
 				spec.Published = parse(dc, vt.ParseTimestamp, w.str(val))
 			}
-		case 6:
+		case wire.ReleasePolicy:
 			p, err := w.policy(dc, val)
 			if err != nil {
 				return err
 			}
 			spec.Policy = &p
-		case 7:
-			if err := w.strings(val, &a, &b, &c); err != nil {
+		case wire.ReleaseDepends:
+			if err := w.strings(val, dependencyFields, &a, &b, &c); err != nil {
 				return err
 			}
 			spec.Depends = append(spec.Depends, model.NewDependency(parse(dc, vt.ParseCoordinate, a), parse(dc, vt.ParseConstraint, b), c))
-		case 8:
-			if err := w.strings(val, &a, &b); err != nil {
+		case wire.ReleaseExcludes:
+			if err := w.strings(val, exclusionFields, &a, &b); err != nil {
 				return err
 			}
 			spec.Excludes = append(spec.Excludes, model.NewExclusion(parse(dc, vt.ParseCoordinate, a), b))
-		case 9:
-			if err := w.strings(val, &a, &b, &c); err != nil {
+		case wire.ReleasePrefers:
+			if err := w.strings(val, preferenceFields, &a, &b, &c); err != nil {
 				return err
 			}
 			spec.Prefers = append(spec.Prefers, model.NewPreference(parse(dc, vt.ParseCoordinate, a), parse(dc, vt.ParseVersion, b), c))
@@ -479,17 +489,17 @@ func (w *wire) release(dc *decoder, s span) (model.Release, error) {
 
 // directives decodes the packed arrays of a Directives message. Repeated
 // scalars are accepted packed or not, as protobuf requires.
-func (w *wire) directives(s span) (counts []int32, spans []int64, quoted []bool, decoded []string, err error) {
+func (w *reader) directives(s span) (counts []int32, spans []int64, quoted []bool, decoded []string, err error) {
 	err = w.fields(s, func(num protowire.Number, typ protowire.Type, val span, v uint64) error {
 		switch num {
-		case 1, 2, 3:
+		case wire.DirectivesArgCounts, wire.DirectivesSpans, wire.DirectivesQuoted:
 			each := func(v uint64) {
 				switch num {
-				case 1:
+				case wire.DirectivesArgCounts:
 					counts = append(counts, int32(v))
-				case 2:
+				case wire.DirectivesSpans:
 					spans = append(spans, int64(v))
-				case 3:
+				case wire.DirectivesQuoted:
 					quoted = append(quoted, v != 0)
 				}
 			}
@@ -502,11 +512,11 @@ func (w *wire) directives(s span) (counts []int32, spans []int64, quoted []bool,
 			}
 			b := w.b[val.lo:val.hi]
 			switch num { // sizes for one-byte (quoted) and two-byte values
-			case 1:
+			case wire.DirectivesArgCounts:
 				counts = slices.Grow(counts, len(b))
-			case 2:
+			case wire.DirectivesSpans:
 				spans = slices.Grow(spans, len(b)/2)
-			case 3:
+			case wire.DirectivesQuoted:
 				quoted = slices.Grow(quoted, len(b))
 			}
 			for len(b) > 0 {
@@ -517,7 +527,7 @@ func (w *wire) directives(s span) (counts []int32, spans []int64, quoted []bool,
 				each(x)
 				b = b[n:]
 			}
-		case 4:
+		case wire.DirectivesDecoded:
 			if typ == protowire.BytesType {
 				decoded = append(decoded, w.str(val))
 			}

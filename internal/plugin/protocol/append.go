@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // The Append functions write the protobuf encoding of rulepack.v1 messages
@@ -20,27 +21,6 @@ import (
 // more than the wire bytes themselves. The output is what proto.Marshal
 // produces for the message [EncodeDocument] returns (fields in number
 // order, zero values left out); the tests hold them to that.
-
-// Field numbers of rulepack.v1 (rulepack.proto).
-const (
-	fieldCheckDocuments = 2
-
-	fieldDocPath       = 1
-	fieldDocText       = 2
-	fieldDocDigest     = 3
-	fieldDocDirectives = 4
-	fieldDocRevision   = 5
-	fieldDocChain      = 6
-
-	fieldDirArgCounts = 1
-	fieldDirSpans     = 2
-	fieldDirQuoted    = 3
-	fieldDirDecoded   = 4
-
-	fieldChainCoordinate = 1
-	fieldChainAccepted   = 2
-	fieldChainRevisions  = 3
-)
 
 // Chain is a document's chain context in wire-ready form: Revisions is the
 // encoding of the ChainContext's repeated revisions field (see
@@ -61,7 +41,7 @@ func AppendCheckDocument(b []byte, doc *syntax.Document, chain *Chain) []byte {
 // AppendCheckDocumentFor is [AppendCheckDocument] with only the parts of
 // doc in needs.
 func AppendCheckDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs) []byte {
-	b, m := openMessage(b, fieldCheckDocuments)
+	b, m := openMessage(b, wire.CheckRequestDocuments)
 	b = AppendDocumentFor(b, doc, chain, needs)
 	return closeMessage(b, m)
 }
@@ -77,30 +57,30 @@ func AppendDocument(b []byte, doc *syntax.Document, chain *Chain) []byte {
 // empty message, see [Needs]).
 func AppendDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs) []byte {
 	needs = needs.normal()
-	b = appendString(b, fieldDocPath, validUTF8(doc.Path))
+	b = appendString(b, wire.DocumentPath, validUTF8(doc.Path))
 	if len(doc.Src) > 0 && needs&NeedText != 0 {
-		b = protowire.AppendTag(b, fieldDocText, protowire.BytesType)
+		b = protowire.AppendTag(b, wire.DocumentText, protowire.BytesType)
 		b = protowire.AppendBytes(b, doc.Src)
 	}
-	b = appendDigest(b, fieldDocDigest, doc.Digest)
+	b = appendDigest(b, wire.DocumentDigest, doc.Digest)
 	var m int
 	if needs&NeedDirectives != 0 {
-		b, m = openMessage(b, fieldDocDirectives)
+		b, m = openMessage(b, wire.DocumentDirectives)
 		b = appendDirectives(b, doc.Directives)
 		b = closeMessage(b, m)
 	}
 	if doc.RevisionOK {
-		b, m = openMessage(b, fieldDocRevision)
+		b, m = openMessage(b, wire.DocumentRevision)
 		if needs&NeedRevision != 0 {
 			b = appendRevision(b, doc.Revision)
 		}
 		b = closeMessage(b, m)
 	}
 	if chain != nil && needs&NeedChain != 0 {
-		b, m = openMessage(b, fieldDocChain)
-		b = appendString(b, fieldChainCoordinate, chain.Coordinate)
+		b, m = openMessage(b, wire.DocumentChain)
+		b = appendString(b, wire.ChainContextCoordinate, chain.Coordinate)
 		if chain.Accepted {
-			b = protowire.AppendTag(b, fieldChainAccepted, protowire.VarintType)
+			b = protowire.AppendTag(b, wire.ChainContextAccepted, protowire.VarintType)
 			b = protowire.AppendVarint(b, 1)
 		}
 		b = append(b, chain.Revisions...)
@@ -114,10 +94,10 @@ func AppendDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs
 func AppendChainEntries(b []byte, entries []*pb.ChainEntry) []byte {
 	for _, e := range entries {
 		var m int
-		b, m = openMessage(b, fieldChainRevisions)
-		b = appendString(b, 1, e.GetPath())
-		b = appendString(b, 2, e.GetJournalVersion())
-		b = appendString(b, 3, e.GetDigest())
+		b, m = openMessage(b, wire.ChainContextRevisions)
+		b = appendString(b, wire.ChainEntryPath, e.GetPath())
+		b = appendString(b, wire.ChainEntryJournalVersion, e.GetJournalVersion())
+		b = appendString(b, wire.ChainEntryDigest, e.GetDigest())
 		b = closeMessage(b, m)
 	}
 	return b
@@ -127,12 +107,12 @@ func appendDirectives(b []byte, dirs []*syntax.Directive) []byte {
 	if len(dirs) == 0 {
 		return b
 	}
-	b, m := openMessage(b, fieldDirArgCounts)
+	b, m := openMessage(b, wire.DirectivesArgCounts)
 	for _, d := range dirs {
 		b = protowire.AppendVarint(b, uint64(int64(int32(len(d.Args)))))
 	}
 	b = closeMessage(b, m)
-	b, m = openMessage(b, fieldDirSpans)
+	b, m = openMessage(b, wire.DirectivesSpans)
 	quoted, nargs := 0, 0
 	for _, d := range dirs {
 		b = protowire.AppendVarint(b, uint64(int64(d.Range.Start.Offset)))
@@ -150,7 +130,7 @@ func appendDirectives(b []byte, dirs []*syntax.Directive) []byte {
 	}
 	b = closeMessage(b, m)
 	if nargs > 0 {
-		b = protowire.AppendTag(b, fieldDirQuoted, protowire.BytesType)
+		b = protowire.AppendTag(b, wire.DirectivesQuoted, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(nargs))
 		for _, d := range dirs {
 			for _, a := range d.Args {
@@ -163,7 +143,7 @@ func appendDirectives(b []byte, dirs []*syntax.Directive) []byte {
 			for _, a := range d.Args {
 				if a.Quoted {
 					// A repeated string keeps its empty elements.
-					b = protowire.AppendTag(b, fieldDirDecoded, protowire.BytesType)
+					b = protowire.AppendTag(b, wire.DirectivesDecoded, protowire.BytesType)
 					b = protowire.AppendString(b, validUTF8(a.Text))
 				}
 			}
@@ -173,21 +153,21 @@ func appendDirectives(b []byte, dirs []*syntax.Directive) []byte {
 }
 
 func appendRevision(b []byte, r model.Revision) []byte {
-	b = appendString(b, 1, r.Coordinate().String())
-	b = appendString(b, 2, r.JournalVersion().String())
+	b = appendString(b, wire.RevisionCoordinate, r.Coordinate().String())
+	b = appendString(b, wire.RevisionJournalVersion, r.JournalVersion().String())
 	if d, ok := r.Predecessor(); ok {
-		b = appendDigest(b, 3, d)
+		b = appendDigest(b, wire.RevisionPredecessor, d)
 	}
-	b = appendString(b, 4, r.Description())
+	b = appendString(b, wire.RevisionDescription, r.Description())
 	if u, ok := r.Info(); ok {
-		b = appendString(b, 5, u.String())
+		b = appendString(b, wire.RevisionInfo, u.String())
 	}
 	if p, ok := r.Policy(); ok {
-		b = appendPolicy(b, 6, p)
+		b = appendPolicy(b, wire.RevisionPolicy, p)
 	}
 	for _, rel := range r.Releases() {
 		var m int
-		b, m = openMessage(b, 7)
+		b, m = openMessage(b, wire.RevisionReleases)
 		b = appendRelease(b, rel)
 		b = closeMessage(b, m)
 	}
@@ -196,51 +176,51 @@ func appendRevision(b []byte, r model.Revision) []byte {
 
 func appendPolicy(b []byte, num protowire.Number, p model.Policy) []byte {
 	b, m := openMessage(b, num)
-	b = appendString(b, 1, p.Verdict().String())
+	b = appendString(b, wire.PolicyVerdict, p.Verdict().String())
 	reason, _ := p.Reason()
-	b = appendString(b, 2, reason)
+	b = appendString(b, wire.PolicyReason, reason)
 	return closeMessage(b, m)
 }
 
 func appendRelease(b []byte, r model.Release) []byte {
-	b = appendString(b, 1, r.Version().String())
-	b = appendString(b, 2, r.License().String())
+	b = appendString(b, wire.ReleaseVersion, r.Version().String())
+	b = appendString(b, wire.ReleaseLicense, r.License().String())
 	var m int
 	for _, c := range r.Contents() {
-		b, m = openMessage(b, 3)
-		b = appendString(b, 1, c.Name().String())
-		b = appendDigest(b, 2, c.Digest())
+		b, m = openMessage(b, wire.ReleaseContents)
+		b = appendString(b, wire.ContentName, c.Name().String())
+		b = appendDigest(b, wire.ContentDigest, c.Digest())
 		b = closeMessage(b, m)
 	}
 	desc, _ := r.Description()
-	b = appendString(b, 4, desc)
+	b = appendString(b, wire.ReleaseDescription, desc)
 	if t, ok := r.Published(); ok {
-		b = appendString(b, 5, t.String())
+		b = appendString(b, wire.ReleasePublished, t.String())
 	}
 	if p, ok := r.Policy(); ok {
-		b = appendPolicy(b, 6, p)
+		b = appendPolicy(b, wire.ReleasePolicy, p)
 	}
 	for _, d := range r.Dependencies() {
-		b, m = openMessage(b, 7)
-		b = appendString(b, 1, d.Coordinate().String())
-		b = appendString(b, 2, d.Constraint().String())
+		b, m = openMessage(b, wire.ReleaseDepends)
+		b = appendString(b, wire.DependencyCoordinate, d.Coordinate().String())
+		b = appendString(b, wire.DependencyConstraint, d.Constraint().String())
 		desc, _ := d.Description()
-		b = appendString(b, 3, desc)
+		b = appendString(b, wire.DependencyDescription, desc)
 		b = closeMessage(b, m)
 	}
 	for _, e := range r.Exclusions() {
-		b, m = openMessage(b, 8)
-		b = appendString(b, 1, e.Coordinate().String())
+		b, m = openMessage(b, wire.ReleaseExcludes)
+		b = appendString(b, wire.ExclusionCoordinate, e.Coordinate().String())
 		desc, _ := e.Description()
-		b = appendString(b, 2, desc)
+		b = appendString(b, wire.ExclusionDescription, desc)
 		b = closeMessage(b, m)
 	}
 	for _, p := range r.Preferences() {
-		b, m = openMessage(b, 9)
-		b = appendString(b, 1, p.Coordinate().String())
-		b = appendString(b, 2, p.Version().String())
+		b, m = openMessage(b, wire.ReleasePrefers)
+		b = appendString(b, wire.PreferenceCoordinate, p.Coordinate().String())
+		b = appendString(b, wire.PreferenceVersion, p.Version().String())
 		desc, _ := p.Description()
-		b = appendString(b, 3, desc)
+		b = appendString(b, wire.PreferenceDescription, desc)
 		b = closeMessage(b, m)
 	}
 	return b

@@ -40,9 +40,9 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/internal/syntax"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk"
 	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
 	"github.com/r35157/journal-lint/rules/rulestest"
@@ -162,7 +162,7 @@ func check(t testing.TB, pack sdk.Pack, config map[string]any, in *plugin.Input)
 	conn, err := grpc.Dial("bufconn",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.MaxMessageSize), grpc.MaxCallSendMsgSize(protocol.MaxMessageSize)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageSize), grpc.MaxCallSendMsgSize(wire.MaxMessageSize)))
 	if err != nil {
 		t.Fatalf("in-process connection: %v", err)
 	}

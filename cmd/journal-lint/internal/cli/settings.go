@@ -22,8 +22,9 @@ type settings struct {
 	cfg      *config.Config
 	root     string // absolute, clean
 	examples bool
-	// packs are the rule packs that configuration validation started, kept
-	// for check (loadSettingsWithPacks); nil otherwise.
+	// packs are the configuration's rule packs, started once to validate
+	// the configuration and owned by the command (loadSettingsWithPacks);
+	// nil when there are none or after loadSettings.
 	packs *check.Packs
 }
 
@@ -43,13 +44,17 @@ func (s *settings) close() {
 func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 	s, err := loadSettingsWithPacks(c, rootArg)
 	s.close()
+	if s != nil {
+		s.packs = nil
+	}
 	return s, err
 }
 
 // loadSettingsWithPacks is loadSettings that keeps the rule packs started
-// to validate the configuration running in the result's packs, so that
-// check reuses them. The caller must close the settings in every path
-// (an interrupt cancels c.Context and returns through the same path).
+// to validate the configuration running in the result's packs (the one
+// start of each pack: check.Run and plugins list use them). The caller owns
+// them and must close the settings in every path (an interrupt cancels
+// c.Context and returns through the same path); on an error nothing runs.
 func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err error) {
 	path := c.String("config")
 	if path == "" {
@@ -73,15 +78,14 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 		if cfg, err = config.Load(path); err != nil {
 			return nil, configError(err)
 		}
-		var reg config.Registry
-		packs, reg, err = check.PrepareRulePacks(c.Context, cfg)
+		packs, err = check.StartPacks(c.Context, cfg)
 		if err != nil {
 			if c.Context.Err() != nil {
 				return nil, c.Context.Err()
 			}
 			return nil, usageErrorf("%v", err)
 		}
-		if err := config.Validate(cfg, reg); err != nil {
+		if err := config.Validate(cfg, packs.Registry()); err != nil {
 			return nil, configError(err)
 		}
 	}

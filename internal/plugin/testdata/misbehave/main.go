@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
@@ -28,7 +28,7 @@ func main() {
 	}
 	if mode == "pidlog" {
 		logPID(mode)
-		os.Unsetenv(protocol.EnvLifelineFD)
+		os.Unsetenv(wire.EnvLifelineFD)
 	}
 	sdk.Serve(sdk.Pack{
 		Name:    "misbehave",

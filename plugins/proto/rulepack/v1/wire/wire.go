@@ -1,13 +1,16 @@
-// Package protocol holds what the rule-pack host (package internal/plugin)
-// and the pack SDK (package plugins/sdk) must agree on: the go-plugin
-// handshake, the protocol major versions, the gRPC message size limit, the
-// lifeline and the go-plugin glue for the RulePack gRPC service.
+// Package wire is the one description of the rule-pack protocol that the
+// host (package internal/plugin) and the pack SDK (package plugins/sdk)
+// share, beside the generated code of rulepack.proto: the go-plugin
+// handshake, the protocol major version, the gRPC message size limit, the
+// lifeline, the go-plugin glue for the RulePack gRPC service, and the
+// field numbers of the messages that both sides encode and decode by hand
+// (fields.go). It imports nothing of the host, so a pack links none of it.
 //
 // The magic cookie is a UX measure, not security: it lets a pack binary
 // started by hand say "this is a journal-lint rule pack" instead of hanging.
 // Integrity comes from the sha256 pin the host verifies before it runs a
 // pack.
-package protocol
+package wire
 
 import (
 	"context"
