@@ -61,10 +61,14 @@ DEPENDS org.example.core [1.2.0,2.0.0)
 // maxListedVersions bounds the versions named in a help text.
 const maxListedVersions = 8
 
+// checkUnsatisfiable costs O(D × I log R) for D DEPENDS directives with I
+// intervals each against heads of R releases: the releases of each
+// coordinate are fetched once and searched, never scanned per interval.
 func checkUnsatisfiable(p *Pass) {
 	if p.Tree == nil {
 		return
 	}
+	releases := map[string][]vt.Version{} // by coordinate, ascending
 	for _, d := range releaseDirectives(p.Doc, "DEPENDS") {
 		carg, ok1 := bareArg(d, 0)
 		karg, ok2 := bareArg(d, 1)
@@ -79,15 +83,12 @@ func checkUnsatisfiable(p *Pass) {
 		if err != nil {
 			continue
 		}
-		known := p.Tree.Releases(c)
-		satisfied := false
-		for _, v := range known {
-			if k.Contains(v) {
-				satisfied = true
-				break
-			}
+		known, ok := releases[c.String()]
+		if !ok {
+			known = p.Tree.Releases(c)
+			releases[c.String()] = known
 		}
-		if satisfied {
+		if k.ContainsAny(known) {
 			continue
 		}
 		p.Report(diag.Diagnostic{

@@ -264,6 +264,17 @@ func (c *comparer) releases(history []model.Revision) {
 	}
 }
 
+// contentsByName indexes the contents of r by name, so that matching the
+// contents of two releases is O(C) rather than the O(C²) of looking each up
+// with model.Release.Content.
+func contentsByName(r model.Release) map[string]model.Content {
+	m := make(map[string]model.Content, len(r.Contents()))
+	for _, c := range r.Contents() {
+		m[c.Name().String()] = c
+	}
+	return m
+}
+
 // resurrected reports whether version v, missing from old, was held by a
 // revision of history, and names the revision that removed it.
 func resurrected(v vt.Version, history []model.Revision, old model.Revision) (string, bool) {
@@ -294,10 +305,11 @@ func (c *comparer) release(v string, or, nr model.Release) {
 		}
 	}
 
+	oldContents, newContents := contentsByName(or), contentsByName(nr)
 	for _, oc := range or.Contents() {
 		name := oc.Name().String()
 		ov := o.value(v, oc.Digest().String(), argRange(oi.content[name], 1))
-		nc, ok := nr.Content(name)
+		nc, ok := newContents[name]
 		switch {
 		case !ok:
 			c.add(ReleaseContentRemoved, v, "content "+name, ov, n.absent(v),
@@ -309,7 +321,7 @@ func (c *comparer) release(v string, or, nr model.Release) {
 	}
 	for _, nc := range nr.Contents() {
 		name := nc.Name().String()
-		if _, ok := or.Content(name); !ok {
+		if _, ok := oldContents[name]; !ok {
 			c.add(ContentAdded, v, "content "+name, o.absent(v), n.value(v, nc.Digest().String(), argRange(ni.content[name], 1)),
 				fmt.Sprintf("release %s adds content %s", v, name))
 		}

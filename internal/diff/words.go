@@ -24,13 +24,43 @@ type Segment struct {
 	Text string
 }
 
+// maxWordDiffTokens bounds the words that [WordDiff] hands to the diff
+// algorithm, after the words both texts start and end with are set aside:
+// Myers' algorithm costs O((N+M)·D), quadratic for texts that differ
+// throughout, so longer middles are shown as replaced whole.
+const maxWordDiffTokens = 4000
+
 // WordDiff returns the word-level differences that turn old into new,
 // computed with github.com/sergi/go-diff over words rather than characters:
 // a word is a run of letters and digits, a run of white space, or one other
 // character. Concatenating the Equal and Delete segments gives old, the Equal
-// and Insert segments give new. It never panics.
+// and Insert segments give new. The words both texts start and end with are
+// Equal; when more than maxWordDiffTokens words remain between them, they
+// are one Delete and one Insert, which keeps the cost linear in the length
+// of the texts (issue: hostile input §2). It never panics.
 func WordDiff(old, new string) []Segment {
 	ta, tb := tokens(old), tokens(new)
+	pre := 0
+	for pre < len(ta) && pre < len(tb) && ta[pre] == tb[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(ta)-pre && suf < len(tb)-pre && ta[len(ta)-1-suf] == tb[len(tb)-1-suf] {
+		suf++
+	}
+	if len(ta)+len(tb)-2*(pre+suf) > maxWordDiffTokens {
+		var out []Segment
+		add := func(op Op, toks []string) {
+			if t := strings.Join(toks, ""); t != "" {
+				out = append(out, Segment{op, t})
+			}
+		}
+		add(Equal, ta[:pre])
+		add(Delete, ta[pre:len(ta)-suf])
+		add(Insert, tb[pre:len(tb)-suf])
+		add(Equal, ta[len(ta)-suf:])
+		return out
+	}
 	ids := map[string]rune{}
 	var names []string
 	encode := func(toks []string) ([]rune, bool) {

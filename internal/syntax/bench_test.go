@@ -63,3 +63,32 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseAdversarialReferences is a shape of issue "hostile input"
+// §2: one release with 60,000 DEPENDS, 60,000 EXCLUDES and 60,000 PREFERS
+// on distinct coordinates (about 8 MiB), which the reference checks once
+// compared pairwise. The target is ≤ 2 s.
+func BenchmarkParseAdversarialReferences(b *testing.B) {
+	const n = 60_000
+	var buf bytes.Buffer
+	buf.WriteString("JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"w\"\n\n" +
+		"RELEASE 1.0.0\nLICENSE MIT\nCONTENT w.jar sha256:4444444444444444444444444444444444444444444444444444444444444444\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&buf, "DEPENDS org.example.d%d [1.0.0,2.0.0)\n", i)
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&buf, "EXCLUDES org.example.e%d\n", i)
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&buf, "PREFERS org.example.d%d 1.5.0\n", i)
+	}
+	src := buf.Bytes()
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		doc, err := Parse("com.example.widget/20260110T080000Z.journal", src)
+		if err != nil || !doc.RevisionOK {
+			b.Fatalf("not valid: %v", err)
+		}
+	}
+}

@@ -25,9 +25,10 @@ func (p *parser) checkSemantics() {
 
 // keyed is one parsed value of a list with the directive that states it.
 type keyed struct {
-	key string
-	d   *Directive
-	arg int
+	key  string
+	d    *Directive
+	arg  int
+	item int // index in the release's item list (coordinates only)
 }
 
 // firstByKey returns, for each element of list after the first with its
@@ -70,7 +71,7 @@ func (p *parser) checkDuplicateReleases() {
 	defer func() { p.klist = list[:0] }()
 	for _, rel := range p.state.rels {
 		if rel.block.VersionOK {
-			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0})
+			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0, 0})
 		}
 	}
 	for i, j := range p.firstByKey(list) {
@@ -94,7 +95,7 @@ func (p *parser) checkContents(rel *release) {
 	defer func() { p.klist = list[:0] }()
 	for _, it := range rel.contents {
 		if it.v.ok[0] {
-			list = append(list, keyed{it.v.name.String(), it.d, 0})
+			list = append(list, keyed{it.v.name.String(), it.d, 0, 0})
 		}
 	}
 	for i, j := range p.firstByKey(list) {
@@ -116,9 +117,9 @@ func (p *parser) checkContents(rel *release) {
 func (p *parser) coordinates(items []item, slot int) []keyed {
 	list := p.klist[:0]
 	defer func() { p.klist = list[:0] }()
-	for _, it := range items {
+	for i, it := range items {
 		if it.v.ok[0] {
-			list = append(list, keyed{it.v.coordinate.String(), it.d, 0})
+			list = append(list, keyed{it.v.coordinate.String(), it.d, 0, i})
 		}
 	}
 	own := ""
@@ -157,14 +158,7 @@ func (p *parser) checkReferences(rel *release) {
 	excl := p.coordinates(rel.excludes, 1)
 	prefs := p.coordinates(rel.prefers, 2)
 
-	find := func(list []keyed, key string) *Directive {
-		for _, k := range list {
-			if k.key == key {
-				return k.d
-			}
-		}
-		return nil
-	}
+	depOf := byKey(deps)
 	conflict := func(a, b *Directive, key string) {
 		// Report at the later of the two lines, pointing back at the other.
 		if b.Line < a.Line {
@@ -175,25 +169,26 @@ func (p *parser) checkReferences(rel *release) {
 			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (format spec §5 rule 5)",
 			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
 	}
+	prefOf := byKey(prefs)
 	for _, e := range excl {
-		if d := find(deps, e.key); d != nil {
-			conflict(d, e.d, e.key)
+		if d, ok := depOf(e.key); ok {
+			conflict(d.d, e.d, e.key)
 		}
-		if d := find(prefs, e.key); d != nil {
-			conflict(e.d, d, e.key)
+		if d, ok := prefOf(e.key); ok {
+			conflict(e.d, d.d, e.key)
 		}
 	}
 
 	// Rule 6: a preferred version satisfies the constraint of the same
 	// coordinate's DEPENDS.
 	for _, pk := range prefs {
-		dep := find(deps, pk.key)
-		if dep == nil {
+		dk, ok := depOf(pk.key)
+		if !ok {
 			continue
 		}
-		pit := itemOf(rel.prefers, pk.d)
-		dit := itemOf(rel.depends, dep)
-		if pit == nil || dit == nil || !pit.v.ok[1] || !dit.v.ok[1] {
+		dep := dk.d
+		pit, dit := &rel.prefers[pk.item], &rel.depends[dk.item]
+		if !pit.v.ok[1] || !dit.v.ok[1] {
 			continue
 		}
 		if !dit.v.constraint.Contains(pit.v.version) {
@@ -206,14 +201,28 @@ func (p *parser) checkReferences(rel *release) {
 	}
 }
 
-// itemOf returns the item of items stated by d.
-func itemOf(items []item, d *Directive) *item {
-	for i := range items {
-		if items[i].d == d {
-			return &items[i]
+// byKey returns a lookup of the element of list (whose keys are distinct)
+// with a key: a linear search for a short list, a map for a long one, so
+// that checking n references of a release is O(n), not O(n²).
+func byKey(list []keyed) func(string) (keyed, bool) {
+	if len(list) <= 16 {
+		return func(key string) (keyed, bool) {
+			for _, k := range list {
+				if k.key == key {
+					return k, true
+				}
+			}
+			return keyed{}, false
 		}
 	}
-	return nil
+	m := make(map[string]keyed, len(list))
+	for _, k := range list {
+		m[k.key] = k
+	}
+	return func(key string) (keyed, bool) {
+		k, ok := m[key]
+		return k, ok
+	}
 }
 
 // checkPublished reports a PUBLISHED later than the revision's

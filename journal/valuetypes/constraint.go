@@ -1,6 +1,9 @@
 package valuetypes
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Constraint is the set of versions a dependency accepts (format spec §4
 // "constraint", used by DEPENDS): either one exact version ("1.4.2") or one
@@ -297,6 +300,53 @@ func (c Constraint) Contains(v Version) bool {
 		return !found
 	})
 	return found
+}
+
+// ContainsAny reports whether c contains at least one of the versions in
+// sorted, which must be in ascending order by [Version.Compare] (as
+// rules.Tree.Releases gives them). For each interval of c it looks at the
+// first version at or above the interval's lower bound, found by galloping
+// on from where the previous interval's search ended (the intervals are
+// ascending too): O(I + R) comparisons at worst and O(I) when the versions
+// lie outside the intervals, for I intervals and R versions, instead of the
+// O(I × R) of calling [Constraint.Contains] for every version (format spec
+// §4 "constraint"). It is false for the zero Constraint and an empty sorted.
+func (c Constraint) ContainsAny(sorted []Version) bool {
+	if c.s == "" || len(sorted) == 0 {
+		return false
+	}
+	found, lo := false, 0
+	walkIntervals(c.s, func(iv Interval) bool {
+		if !iv.Lower.IsZero() {
+			lo = firstAbove(sorted, lo, iv.Lower, iv.LowerInclusive)
+		}
+		found = lo < len(sorted) && iv.Contains(sorted[lo])
+		return !found && lo < len(sorted)
+	})
+	return found
+}
+
+// firstAbove returns the index of the first version of sorted, at or after
+// from, that is above bound (or equal to it when inclusive), or len(sorted):
+// an exponential search from from, then a binary search in the last step.
+func firstAbove(sorted []Version, from int, bound Version, inclusive bool) int {
+	above := func(i int) bool {
+		k := sorted[i].Compare(bound)
+		return k > 0 || k == 0 && inclusive
+	}
+	if from >= len(sorted) || above(from) {
+		return from
+	}
+	// sorted[from] is below; find hi with sorted[hi] above (or the end).
+	lo, step := from, 1
+	hi := lo + step
+	for hi < len(sorted) && !above(hi) {
+		lo, step = hi, step*2
+		hi = lo + step
+	}
+	hi = min(hi, len(sorted))
+	// sorted[lo] is below, sorted[hi] (if any) above.
+	return lo + 1 + sort.Search(hi-lo-1, func(j int) bool { return above(lo + 1 + j) })
 }
 
 // MarshalText implements encoding.TextMarshaler: the text, or empty text for

@@ -116,6 +116,27 @@ func TestConstraintContains(t *testing.T) {
 				t.Errorf("%q should not contain %q", tc.c, s)
 			}
 		}
+		// ContainsAny agrees with Contains on every sorted subset of the
+		// versions above.
+		var all []Version
+		for _, s := range append(append([]string{}, tc.in...), tc.out...) {
+			v, _ := ParseVersion(s)
+			all = append(all, v)
+		}
+		slices.SortFunc(all, Version.Compare)
+		for mask := 0; mask < 1<<len(all); mask++ {
+			var sub []Version
+			want := false
+			for i, v := range all {
+				if mask&(1<<i) != 0 {
+					sub = append(sub, v)
+					want = want || c.Contains(v)
+				}
+			}
+			if got := c.ContainsAny(sub); got != want {
+				t.Errorf("%q ContainsAny(%v) = %v, want %v", tc.c, sub, got, want)
+			}
+		}
 		if c.Contains(Version{}) {
 			t.Errorf("%q contains the zero Version", tc.c)
 		}
