@@ -1,9 +1,7 @@
 package diff_test
 
 import (
-	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,75 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
+	"github.com/r35157/journal-lint/internal/diff/difftest"
 	"github.com/r35157/journal-lint/internal/syntax"
-	"github.com/r35157/journal-lint/journal/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata (also JOURNAL_UPDATE=1)")
-
-func updating() bool { return *update || os.Getenv("JOURNAL_UPDATE") != "" }
-
-// fixture is one pair of testdata/<kind>[/noncase]/{previous,current}: the
-// last file of previous/ is the old revision, the earlier ones its history,
-// and current/ holds the new revision.
-type fixture struct {
-	dir      string
-	history  []*syntax.Document
-	old, new *syntax.Document
-}
-
-func parseFile(t *testing.T, base, rel string) *syntax.Document {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join(base, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := diff.Parse(filepath.ToSlash(rel), src)
-	if err != nil {
-		t.Fatalf("fixture %s/%s: %v", base, rel, err)
-	}
-	return doc
-}
-
-func loadFixture(t *testing.T, dir string) fixture {
-	t.Helper()
-	f := fixture{dir: dir}
-	var prev []*syntax.Document
-	for _, side := range []string{"previous", "current"} {
-		names, err := filepath.Glob(filepath.Join(dir, side, "*.journal"))
-		if err != nil || len(names) == 0 {
-			t.Fatalf("%s/%s: no .journal files", dir, side)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			doc := parseFile(t, dir, filepath.Join(side, filepath.Base(n)))
-			if side == "previous" {
-				prev = append(prev, doc)
-			} else {
-				f.new = doc
-			}
-		}
-	}
-	f.old, f.history = prev[len(prev)-1], prev[:len(prev)-1]
-	return f
-}
-
-func (f fixture) compare(t *testing.T) *diff.Result {
-	t.Helper()
-	var hist []model.Revision
-	for _, d := range f.history {
-		hist = append(hist, d.Revision)
-	}
-	r, err := diff.Compare(f.old, f.new, diff.Options{History: hist})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 func kindsOf(r *diff.Result) []string {
 	var out []string
@@ -94,39 +28,15 @@ func hasKind(r *diff.Result, k diff.Kind) bool {
 	return slices.Contains(kindsOf(r), string(k))
 }
 
-// golden compares got with the file, or rewrites it when updating.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if updating() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/diff -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test ./internal/diff -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
-var goldenFormats = []struct {
-	format diff.Format
-	ext    string
-}{
-	{diff.Text, "text"}, {diff.JSON, "json"}, {diff.Markdown, "md"}, {diff.GitHub, "github"},
-}
-
-// TestKindFixtures proves every kind: its fixture produces it, its nearest
-// non-case does not, and the outputs match the golden files.
+// TestKindFixtures proves every kind: its fixture produces it and its
+// nearest non-case does not. The outputs of each fixture are golden files of
+// package diffrender.
 func TestKindFixtures(t *testing.T) {
 	for _, ki := range diff.Kinds() {
 		t.Run(string(ki.Kind), func(t *testing.T) {
 			dir := filepath.Join("testdata", string(ki.Kind))
-			f := loadFixture(t, dir)
-			r := f.compare(t)
+			f := difftest.Load(t, dir)
+			r := f.Compare(t)
 			if !hasKind(r, ki.Kind) {
 				t.Errorf("fixture does not produce %s, got %v", ki.Kind, kindsOf(r))
 			}
@@ -135,16 +45,9 @@ func TestKindFixtures(t *testing.T) {
 					t.Errorf("%s at level %v, want %v", c.Kind, c.Level, ki.Level)
 				}
 			}
-			non := loadFixture(t, filepath.Join(dir, "noncase")).compare(t)
+			non := difftest.Load(t, filepath.Join(dir, "noncase")).Compare(t)
 			if hasKind(non, ki.Kind) {
 				t.Errorf("nearest non-case produces %s: %v", ki.Kind, kindsOf(non))
-			}
-			for _, gf := range goldenFormats {
-				var b bytes.Buffer
-				if err := diff.Write(&b, gf.format, []*diff.Result{r}, diff.WriteOptions{}); err != nil {
-					t.Fatal(err)
-				}
-				golden(t, filepath.Join(dir, "expected."+gf.ext), b.Bytes())
 			}
 		})
 	}
@@ -179,8 +82,8 @@ func allDocs(t *testing.T) []*syntax.Document {
 	var out []*syntax.Document
 	for _, ki := range diff.Kinds() {
 		for _, sub := range []string{"", "noncase"} {
-			f := loadFixture(t, filepath.Join("testdata", string(ki.Kind), sub))
-			out = append(out, append(slices.Clone(f.history), f.old, f.new)...)
+			f := difftest.Load(t, filepath.Join("testdata", string(ki.Kind), sub))
+			out = append(out, append(slices.Clone(f.History), f.Old, f.New)...)
 		}
 	}
 	return out
@@ -217,12 +120,12 @@ func TestReverseSwapsKinds(t *testing.T) {
 	key := func(c diff.Change, k diff.Kind) string { return fmt.Sprintf("%s %s %s", k, c.Release, c.Subject) }
 	for _, ki := range diff.Kinds() {
 		for _, sub := range []string{"", "noncase"} {
-			f := loadFixture(t, filepath.Join("testdata", string(ki.Kind), sub))
-			ab, err := diff.Compare(f.old, f.new, diff.Options{})
+			f := difftest.Load(t, filepath.Join("testdata", string(ki.Kind), sub))
+			ab, err := diff.Compare(f.Old, f.New, diff.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ba, err := diff.Compare(f.new, f.old, diff.Options{})
+			ba, err := diff.Compare(f.New, f.Old, diff.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -294,7 +197,7 @@ func TestInvalidInputIsRefused(t *testing.T) {
 		t.Fatalf("Parse of an invalid text: %v", err)
 	}
 	bad, _ := syntax.Parse("bad.journal", []byte("RELEASE 1.0.0\n"))
-	good := loadFixture(t, filepath.Join("testdata", "release-added")).old
+	good := difftest.Load(t, filepath.Join("testdata", "release-added")).Old
 	for _, pair := range [][2]*syntax.Document{{bad, good}, {good, bad}, {nil, good}} {
 		if _, err := diff.Compare(pair[0], pair[1], diff.Options{}); !errors.As(err, &ie) {
 			t.Errorf("Compare with an invalid document: err = %v", err)
@@ -308,7 +211,7 @@ func TestInvalidInputIsRefused(t *testing.T) {
 }
 
 func TestDiagnosticHasBothSides(t *testing.T) {
-	r := loadFixture(t, filepath.Join("testdata", "release-content-changed")).compare(t)
+	r := difftest.Load(t, filepath.Join("testdata", "release-content-changed")).Compare(t)
 	if len(r.Changes) != 1 {
 		t.Fatalf("changes %v", kindsOf(r))
 	}
@@ -340,10 +243,10 @@ func mustRead(t *testing.T, p string) []byte {
 // TestFingerprintsAreStable: the fingerprint depends on what changed, not
 // on the file names or positions.
 func TestFingerprintsAreStable(t *testing.T) {
-	f := loadFixture(t, filepath.Join("testdata", "release-content-changed"))
-	a := f.compare(t)
-	moved := mustParse(t, "elsewhere/new.journal", "# a comment that moves every line\n\n"+string(f.new.Src))
-	b, err := diff.Compare(f.old, moved, diff.Options{})
+	f := difftest.Load(t, filepath.Join("testdata", "release-content-changed"))
+	a := f.Compare(t)
+	moved := mustParse(t, "elsewhere/new.journal", "# a comment that moves every line\n\n"+string(f.New.Src))
+	b, err := diff.Compare(f.Old, moved, diff.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +255,7 @@ func TestFingerprintsAreStable(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, ki := range diff.Kinds() {
-		r := loadFixture(t, filepath.Join("testdata", string(ki.Kind))).compare(t)
+		r := difftest.Load(t, filepath.Join("testdata", string(ki.Kind))).Compare(t)
 		for _, c := range r.Changes {
 			k := fmt.Sprintf("%s %s %s", c.Kind, c.Release, c.Subject)
 			if prev, ok := seen[c.Fingerprint]; ok && prev != k {
@@ -374,7 +277,7 @@ func TestCompareChainOnExamples(t *testing.T) {
 	sort.Strings(names)
 	var docs []*syntax.Document
 	for _, n := range names {
-		docs = append(docs, parseFile(t, dir, filepath.Base(n)))
+		docs = append(docs, difftest.ParseFile(t, dir, filepath.Base(n)))
 	}
 	rs, err := diff.CompareChain(docs)
 	if err != nil {
@@ -401,97 +304,20 @@ func TestCompareChainOnExamples(t *testing.T) {
 // TestResurrectionNeedsHistory: without the history, the same pair is a
 // plain release-added.
 func TestResurrectionNeedsHistory(t *testing.T) {
-	f := loadFixture(t, filepath.Join("testdata", "release-resurrected"))
-	r, err := diff.Compare(f.old, f.new, diff.Options{})
+	f := difftest.Load(t, filepath.Join("testdata", "release-resurrected"))
+	r, err := diff.Compare(f.Old, f.New, diff.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hasKind(r, diff.ReleaseResurrected) || !hasKind(r, diff.ReleaseAdded) {
 		t.Errorf("without history: %v", kindsOf(r))
 	}
-	rs, err := diff.CompareChain(append(slices.Clone(f.history), f.old, f.new))
+	rs, err := diff.CompareChain(append(slices.Clone(f.History), f.Old, f.New))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !hasKind(rs[len(rs)-1], diff.ReleaseResurrected) {
 		t.Errorf("CompareChain: %v", kindsOf(rs[len(rs)-1]))
-	}
-}
-
-func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(diff.Schema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	const url = "https://github.com/r35157/journal-lint/docs/diff.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
-}
-
-// TestJSONValidatesAgainstSchema validates real output of every fixture,
-// one by one and all together, and an empty run.
-func TestJSONValidatesAgainstSchema(t *testing.T) {
-	sch := compileSchema(t)
-	var all []*diff.Result
-	check := func(name string, rs []*diff.Result) {
-		var b bytes.Buffer
-		if err := diff.Write(&b, diff.JSON, rs, diff.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		inst, err := jsonschema.UnmarshalJSON(&b)
-		if err != nil {
-			t.Fatalf("%s: output is not JSON: %v", name, err)
-		}
-		if err := sch.Validate(inst); err != nil {
-			t.Errorf("%s: output does not validate: %v", name, err)
-		}
-	}
-	for _, ki := range diff.Kinds() {
-		for _, sub := range []string{"", "noncase"} {
-			r := loadFixture(t, filepath.Join("testdata", string(ki.Kind), sub)).compare(t)
-			check(string(ki.Kind)+"/"+sub, []*diff.Result{r})
-			all = append(all, r)
-		}
-	}
-	check("all", all)
-	check("none", nil)
-}
-
-func TestParseFormat(t *testing.T) {
-	for _, gf := range goldenFormats {
-		name := gf.format.String()
-		if f, err := diff.ParseFormat(" " + strings.ToUpper(name) + " "); err != nil || f != gf.format {
-			t.Errorf("ParseFormat(%q) = %v, %v", name, f, err)
-		}
-	}
-	if _, err := diff.ParseFormat("sarif"); err == nil {
-		t.Error("sarif accepted")
-	}
-	if err := diff.Write(&bytes.Buffer{}, diff.Format(42), nil, diff.WriteOptions{}); err == nil {
-		t.Error("Write accepted an unknown format")
-	}
-}
-
-func TestColorText(t *testing.T) {
-	r := loadFixture(t, filepath.Join("testdata", "description-changed")).compare(t)
-	var b bytes.Buffer
-	if err := diff.Write(&b, diff.Text, []*diff.Result{r}, diff.WriteOptions{Color: true, PathPrefix: "journals"}); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{"\x1b[31m[-", "\x1b[32m{+", "journals/current/"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("coloured text lacks %q:\n%s", want, out)
-		}
 	}
 }
 

@@ -39,8 +39,8 @@
 //
 // # Output
 //
-// [Write] renders results as text (with word-level inline diffs of changed
-// quoted text, computed with github.com/sergi/go-diff), as versioned JSON
-// (its JSON Schema is [Schema]), as Markdown for a pull-request comment, or
-// as GitHub Actions workflow commands.
+// The engine knows no output format: package diffrender (beside the
+// diagnostics renderers in package render) writes results as text, JSON,
+// Markdown or GitHub Actions workflow commands. [WordDiff] gives it the
+// word-level differences of changed quoted text.
 package diff

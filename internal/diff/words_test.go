@@ -1,6 +1,7 @@
 package diff_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,20 +9,27 @@ import (
 )
 
 var wordDiffTests = []struct {
-	old, new, want string
+	old, new string
+	want     []diff.Segment
 }{
-	{"A tiny UI toolkit", "A small UI toolkit", "A [-tiny-]{+small+} UI toolkit"},
-	{"upgrade to 1.2.0", "upgrade to 1.2.1", "upgrade to [-1.2.0-]{+1.2.1+}"},
-	{"", "new text", "{+new text+}"},
-	{"old text", "", "[-old text-]"},
-	{"same", "same", "same"},
-	{"tables and footnotes", "tables, footnotes and emoji", "tables{+, footnotes+} and [-footnotes-]{+emoji+}"},
+	{"A tiny UI toolkit", "A small UI toolkit", []diff.Segment{
+		{Op: diff.Equal, Text: "A "}, {Op: diff.Delete, Text: "tiny"}, {Op: diff.Insert, Text: "small"}, {Op: diff.Equal, Text: " UI toolkit"}}},
+	{"upgrade to 1.2.0", "upgrade to 1.2.1", []diff.Segment{
+		{Op: diff.Equal, Text: "upgrade to "}, {Op: diff.Delete, Text: "1.2.0"}, {Op: diff.Insert, Text: "1.2.1"}}},
+	{"", "new text", []diff.Segment{{Op: diff.Insert, Text: "new text"}}},
+	{"old text", "", []diff.Segment{{Op: diff.Delete, Text: "old text"}}},
+	{"same", "same", []diff.Segment{{Op: diff.Equal, Text: "same"}}},
+	{"tables and footnotes", "tables, footnotes and emoji", []diff.Segment{
+		{Op: diff.Equal, Text: "tables"}, {Op: diff.Insert, Text: ", footnotes"}, {Op: diff.Equal, Text: " and "},
+		{Op: diff.Delete, Text: "footnotes"}, {Op: diff.Insert, Text: "emoji"}}},
 }
 
+// WordDiff works on words: a changed word is deleted and inserted whole.
 func TestWordDiff(t *testing.T) {
+	t.Parallel()
 	for _, tt := range wordDiffTests {
-		if got := diff.InlineDiff(tt.old, tt.new, false); got != tt.want {
-			t.Errorf("InlineDiff(%q, %q) = %q, want %q", tt.old, tt.new, got, tt.want)
+		if got := diff.WordDiff(tt.old, tt.new); !slices.Equal(got, tt.want) {
+			t.Errorf("WordDiff(%q, %q) = %v, want %v", tt.old, tt.new, got, tt.want)
 		}
 	}
 }

@@ -490,7 +490,7 @@ func FuzzText(f *testing.F) {
 			},
 			Source: func(string) []byte { return src },
 		}
-		for _, f := range Formats() {
+		for _, f := range ReportFormats() {
 			for _, color := range []bool{false, true} {
 				var buf bytes.Buffer
 				if err := Write(&buf, f, r, Options{Color: color}); err != nil {

@@ -6,6 +6,8 @@
 // Rendering is separate from producing diagnostics: the caller gathers a
 // [Report] (the diagnostics, counts, a way to read source text and rule
 // metadata) and calls [Write] with a [Format] chosen by [ParseFormat].
+// Package diffrender, beside it, writes the results of the semantic diff
+// engine in the same formats.
 //
 // # Positions
 //
@@ -33,10 +35,14 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 )
 
-// Format is an output format. The zero value is [Text].
+// Format is an output format of journal-lint: of a diagnostics report
+// ([Write], `journal-lint check`) or of a semantic diff (package
+// diffrender, `journal-lint diff`). Not every format fits both: see
+// [ReportFormats] and [DiffFormats]. The zero value is [Text].
 type Format int
 
-// The output formats.
+// The output formats. What a format looks like for a report is described
+// here; package diffrender describes the diff forms.
 const (
 	// Text is for people: "path:line:col: severity: message [code]" with a
 	// source snippet and a caret line, related notes, help, and a summary.
@@ -51,7 +57,7 @@ const (
 	// offsets count bytes. A diagnostic about the root itself points at
 	// the root directory ("./" under the ROOT base), because GitHub code
 	// scanning refuses a whole upload that holds a result without a
-	// location ("expected at least one location").
+	// location ("expected at least one location"). Reports only.
 	SARIF
 	// GitHub is GitHub Actions workflow commands (::error, ::warning,
 	// ::notice) that become annotations on a workflow run. col and
@@ -59,15 +65,24 @@ const (
 	// requires; endColumn is the exclusive end column of the range (GitHub
 	// does not document which it expects).
 	GitHub
+	// Markdown is a compact table for a pull-request comment, with
+	// collapsible details. Diffs only.
+	Markdown
 )
 
-var formatNames = [...]string{Text: "text", JSON: "json", SARIF: "sarif", GitHub: "github"}
+var formatNames = [...]string{Text: "text", JSON: "json", SARIF: "sarif", GitHub: "github", Markdown: "markdown"}
 
-// Formats returns every format in the order of their names in help texts.
-func Formats() []Format { return []Format{Text, JSON, SARIF, GitHub} }
+// ReportFormats returns the formats of a diagnostics report ([Write]), in
+// the order of their names in help texts: text, json, sarif, github.
+func ReportFormats() []Format { return []Format{Text, JSON, SARIF, GitHub} }
+
+// DiffFormats returns the formats of a semantic diff (package diffrender),
+// in the order of their names in help texts: text, json, markdown, github.
+func DiffFormats() []Format { return []Format{Text, JSON, Markdown, GitHub} }
 
 // String returns the name of f as [ParseFormat] accepts it ("text", "json",
-// "sarif", "github"), or "Format(N)" for a value that is no format.
+// "sarif", "github", "markdown"), or "Format(N)" for a value that is no
+// format.
 func (f Format) String() string {
 	if f >= 0 && int(f) < len(formatNames) {
 		return formatNames[f]
@@ -75,18 +90,25 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
-// ParseFormat returns the format named s: "text", "json", "sarif" or
-// "github", compared without regard to case and surrounding spaces. Any other
-// string gives an error that lists the accepted names, fit for a usage
-// message about the --format flag.
-func ParseFormat(s string) (Format, error) {
+// ParseFormat returns the format of accepted (such as [ReportFormats] or
+// [DiffFormats]) named s, compared without regard to case and surrounding
+// spaces. Any other string gives an error that lists the accepted names in
+// their order, such as `unknown output format "x" (want text, json, sarif
+// or github)`, fit for a usage message about a --format flag.
+func ParseFormat(s string, accepted []Format) (Format, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
-	for _, f := range Formats() {
+	names := make([]string, len(accepted))
+	for i, f := range accepted {
 		if f.String() == name {
 			return f, nil
 		}
+		names[i] = f.String()
 	}
-	return Text, fmt.Errorf("unknown output format %q (want text, json, sarif or github)", s)
+	want := strings.Join(names, ", ")
+	if n := len(names); n > 1 {
+		want = strings.Join(names[:n-1], ", ") + " or " + names[n-1]
+	}
+	return Text, fmt.Errorf("unknown output format %q (want %s)", s, want)
 }
 
 // Summary holds the counts of what was checked. The counts of errors,
@@ -199,7 +221,7 @@ func (o Options) displayPath(p string) string {
 }
 
 // Write renders r in format f to w. It returns an error for a format that is
-// not one of the [Format] constants, or the first error from w; output may
+// not one of [ReportFormats], or the first error from w; output may
 // be partly written when w fails.
 func Write(w io.Writer, f Format, r Report, opts Options) error {
 	switch f {

@@ -210,7 +210,7 @@ var parseFormatTests = []struct {
 func TestParseFormat(t *testing.T) {
 	for _, tt := range parseFormatTests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseFormat(tt.in)
+			got, err := ParseFormat(tt.in, ReportFormats())
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("ParseFormat(%q) error = %v, want error %v", tt.in, err, tt.wantErr)
 			}
@@ -219,8 +219,8 @@ func TestParseFormat(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range Formats() {
-		if got, err := ParseFormat(f.String()); err != nil || got != f {
+	for _, f := range ReportFormats() {
+		if got, err := ParseFormat(f.String(), ReportFormats()); err != nil || got != f {
 			t.Errorf("ParseFormat(%v.String()) = %v, %v", f, got, err)
 		}
 	}
@@ -229,12 +229,39 @@ func TestParseFormat(t *testing.T) {
 	}
 }
 
+// The report and the diff formats share one enum; each command accepts its
+// own list, and the error names exactly that list.
+func TestParseFormatLists(t *testing.T) {
+	tests := []struct {
+		in       string
+		accepted []Format
+		want     Format
+		wantErr  string
+	}{
+		{"markdown", DiffFormats(), Markdown, ""},
+		{" Markdown ", DiffFormats(), Markdown, ""},
+		{"github", DiffFormats(), GitHub, ""},
+		{"markdown", ReportFormats(), Text, `unknown output format "markdown" (want text, json, sarif or github)`},
+		{"sarif", DiffFormats(), Text, `unknown output format "sarif" (want text, json, markdown or github)`},
+		{"x", []Format{JSON}, Text, `unknown output format "x" (want json)`},
+	}
+	for _, tt := range tests {
+		got, err := ParseFormat(tt.in, tt.accepted)
+		if got != tt.want || (err == nil) != (tt.wantErr == "") || (err != nil && err.Error() != tt.wantErr) {
+			t.Errorf("ParseFormat(%q, %v) = %v, %v; want %v, %q", tt.in, tt.accepted, got, err, tt.want, tt.wantErr)
+		}
+	}
+	if err := Write(&bytes.Buffer{}, Markdown, Report{}, Options{}); err == nil {
+		t.Error("Write accepted Markdown, which is a diff format")
+	}
+}
+
 func TestWriteErrors(t *testing.T) {
 	if err := Write(&bytes.Buffer{}, Format(9), Report{}, Options{}); err == nil {
 		t.Error("Write with an unknown format: no error")
 	}
 	boom := errors.New("boom")
-	for _, f := range Formats() {
+	for _, f := range ReportFormats() {
 		if err := Write(failWriter{boom}, f, fixtureReport(), Options{}); !errors.Is(err, boom) {
 			t.Errorf("Write(%v) to a failing writer = %v, want %v", f, err, boom)
 		}

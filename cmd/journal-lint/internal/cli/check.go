@@ -72,7 +72,7 @@ func runCheck(c *ucli.Context) error {
 	if formatName == "" {
 		formatName = "text"
 	}
-	format, err := render.ParseFormat(formatName)
+	format, err := render.ParseFormat(formatName, render.ReportFormats())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

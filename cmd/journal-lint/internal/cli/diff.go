@@ -8,13 +8,13 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/internal/render/diffrender"
 	"github.com/r35157/journal-lint/internal/syntax"
-	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
 	"github.com/r35157/journal-lint/internal/safetext"
@@ -58,12 +58,12 @@ func runDiff(c *ucli.Context) error {
 		if c.NArg() > 0 {
 			return usageErrorf("--schema takes no arguments")
 		}
-		if _, err := c.App.Writer.Write(diff.Schema()); err != nil {
+		if _, err := c.App.Writer.Write(diffrender.Schema()); err != nil {
 			return internalErrorf("writing output: %v", err)
 		}
 		return nil
 	}
-	format, err := diff.ParseFormat(c.String("format"))
+	format, err := render.ParseFormat(c.String("format"), render.DiffFormats())
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -112,8 +112,8 @@ func runDiff(c *ucli.Context) error {
 		return usageErrorf("diff needs OLD NEW (two files) or one COORDINATE, got %d arguments", c.NArg())
 	}
 	applyLevels(cfg, results)
-	opts := diff.WriteOptions{Color: color, PathPrefix: prefix}
-	if err := diff.Write(c.App.Writer, format, results, opts); err != nil {
+	opts := diffrender.WriteOptions{Color: color, PathPrefix: prefix}
+	if err := diffrender.Write(c.App.Writer, format, results, opts); err != nil {
 		return internalErrorf("writing output: %v", err)
 	}
 	if failOnAny {
@@ -236,7 +236,6 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 
 // diffOne compares revisions of the chain of co in the loaded tree lr.
 func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([]*diff.Result, error) {
-	var err error
 	// The root itself must be there; problems of other artifacts, and the
 	// chain problems of this one, are check's business.
 	for _, d := range lr.Diagnostics {
@@ -275,44 +274,29 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([
 		}
 		docs[i] = f.Doc
 	}
-	if c.Bool("all") {
-		if len(docs) < 2 {
-			return []*diff.Result{}, nil
-		}
-		rs, err := diff.CompareChain(docs)
-		if err != nil {
-			return nil, cannotCompare(c, err)
-		}
-		return rs, nil
+	rs, err := diff.CompareSelected(docs, selection(c))
+	var se *diff.SelectionError
+	if errors.As(err, &se) {
+		return nil, usageErrorf("--%s: %v", se.Field, se.Err)
 	}
-	to := len(docs) - 1
-	if c.IsSet("to") {
-		if to, err = findRevision(entries, c.String("to"), "--to"); err != nil {
-			return nil, err
-		}
-	}
-	from := to - 1
-	if c.IsSet("from") {
-		if from, err = findRevision(entries, c.String("from"), "--from"); err != nil {
-			return nil, err
-		}
-	}
-	if from < 0 {
-		return nil, usageErrorf("cannot compare: revision %s of %s is the genesis and has no predecessor", entries[to].Revision.JournalVersion(), co)
-	}
-	// The revisions before the old one tell removed versions that reappear;
-	// a backwards comparison has no such history.
-	var history []model.Revision
-	if from < to {
-		for _, e := range entries[:from] {
-			history = append(history, e.Revision)
-		}
-	}
-	r, err := diff.Compare(docs[from], docs[to], diff.Options{History: history})
 	if err != nil {
 		return nil, cannotCompare(c, err)
 	}
-	return []*diff.Result{r}, nil
+	return rs, nil
+}
+
+// selection returns the revisions that --from, --to and --all pick.
+func selection(c *ucli.Context) diff.Selection {
+	sel := diff.Selection{All: c.Bool("all")}
+	if c.IsSet("from") {
+		v := c.String("from")
+		sel.From = &v
+	}
+	if c.IsSet("to") {
+		v := c.String("to")
+		sel.To = &v
+	}
+	return sel
 }
 
 // isDocumentError reports whether code makes a text an invalid Journal on
@@ -324,18 +308,4 @@ func isDocumentError(code string) bool {
 		return true
 	}
 	return code == diag.UnreadableFile || code == diag.TooLarge
-}
-
-// findRevision returns the index of the entry with Journal version v.
-func findRevision(entries []chain.Entry, v, flag string) (int, error) {
-	jv, err := vt.ParseJournalVersion(v)
-	if err != nil {
-		return 0, usageErrorf("%s: %v", flag, err)
-	}
-	for i, e := range entries {
-		if e.Revision.JournalVersion().Compare(jv) == 0 {
-			return i, nil
-		}
-	}
-	return 0, usageErrorf("%s: no revision %s in the chain", flag, v)
 }

@@ -1,4 +1,4 @@
-package diff
+package diffrender
 
 import (
 	"fmt"
@@ -6,50 +6,10 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/diff"
+	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
-
-// Format is an output format of [Write]. The zero value is [Text].
-type Format int
-
-// The output formats of journal-lint diff.
-const (
-	// Text is for people: changes grouped by release, with the old and new
-	// values, word-level inline diffs of changed quoted text, and a summary
-	// line with counts per level.
-	Text Format = iota
-	// JSON is the versioned document described by [Schema].
-	JSON
-	// Markdown is a compact table for a pull-request comment, with
-	// collapsible details per release.
-	Markdown
-	// GitHub is GitHub Actions workflow commands that annotate the new
-	// file's lines.
-	GitHub
-)
-
-var formatNames = [...]string{Text: "text", JSON: "json", Markdown: "markdown", GitHub: "github"}
-
-// String returns the name of f as [ParseFormat] accepts it, or "Format(N)".
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
-
-// ParseFormat returns the format named s ("text", "json", "markdown" or
-// "github", without regard to case and surrounding spaces), or an error
-// listing the accepted names.
-func ParseFormat(s string) (Format, error) {
-	name := strings.ToLower(strings.TrimSpace(s))
-	for i, n := range formatNames {
-		if n == name {
-			return Format(i), nil
-		}
-	}
-	return Text, fmt.Errorf("unknown output format %q (want text, json, markdown or github)", s)
-}
 
 // WriteOptions adjust [Write].
 type WriteOptions struct {
@@ -72,20 +32,21 @@ func (o WriteOptions) path(p string) string {
 }
 
 // Write renders results (oldest pair first) in format f to w. It returns an
-// error for an unknown format or the first error of w.
-func Write(w io.Writer, f Format, results []*Result, opts WriteOptions) error {
+// error for a format that is not one of [render.DiffFormats], or the first
+// error of w.
+func Write(w io.Writer, f render.Format, results []*diff.Result, opts WriteOptions) error {
 	ew := &errWriter{w: w}
 	switch f {
-	case Text:
+	case render.Text:
 		writeText(ew, results, opts)
-	case JSON:
+	case render.JSON:
 		writeJSON(ew, results)
-	case Markdown:
+	case render.Markdown:
 		writeMarkdown(ew, results, opts)
-	case GitHub:
+	case render.GitHub:
 		writeGitHub(ew, results, opts)
 	default:
-		return fmt.Errorf("diff: unknown format %v", f)
+		return fmt.Errorf("diffrender: %v is not a diff format", f)
 	}
 	return ew.err
 }
@@ -110,7 +71,7 @@ type Counts struct {
 }
 
 // Count returns the counts of every change of results.
-func Count(results []*Result) Counts {
+func Count(results []*diff.Result) Counts {
 	var c Counts
 	for _, r := range results {
 		for _, ch := range r.Changes {
@@ -147,8 +108,8 @@ func (c Counts) Summary(comparisons int) string {
 
 // groups splits the changes of r by release, keeping their order: the
 // artifact-level group ("") first when there is one.
-func groups(r *Result) (names []string, by map[string][]Change) {
-	by = map[string][]Change{}
+func groups(r *diff.Result) (names []string, by map[string][]diff.Change) {
+	by = map[string][]diff.Change{}
 	for _, c := range r.Changes {
 		if _, ok := by[c.Release]; !ok {
 			names = append(names, c.Release)
@@ -166,7 +127,7 @@ func groupTitle(release string) string {
 }
 
 // loc formats a value's location as "path:line:col".
-func loc(v Value, opts WriteOptions) string {
+func loc(v diff.Value, opts WriteOptions) string {
 	p := opts.path(v.Path)
 	if v.Range.IsValid() {
 		return fmt.Sprintf("%s:%d:%d", p, v.Range.Start.Line, v.Range.Start.Column)
@@ -175,8 +136,8 @@ func loc(v Value, opts WriteOptions) string {
 }
 
 // inline reports whether c's values are quoted text worth a word diff.
-func inline(c Change) bool {
-	return c.Kind == DescriptionChanged && c.Old.Present && c.New.Present
+func inline(c diff.Change) bool {
+	return c.Kind == diff.DescriptionChanged && c.Old.Present && c.New.Present
 }
 
 // ansi colours for the text format.
@@ -211,21 +172,21 @@ func paint(on bool, color, s string) string {
 // words are shown as safetext shows untrusted text.
 func InlineDiff(old, new string, color bool) string {
 	var b strings.Builder
-	for _, s := range WordDiff(old, new) {
+	for _, s := range diff.WordDiff(old, new) {
 		text := safetext.Text(s.Text)
 		switch s.Op {
-		case Equal:
+		case diff.Equal:
 			b.WriteString(text)
-		case Delete:
+		case diff.Delete:
 			b.WriteString(paint(color, ansiRed, "[-"+text+"-]"))
-		case Insert:
+		case diff.Insert:
 			b.WriteString(paint(color, ansiGreen, "{+"+text+"+}"))
 		}
 	}
 	return b.String()
 }
 
-func writeText(w io.Writer, results []*Result, opts WriteOptions) {
+func writeText(w io.Writer, results []*diff.Result, opts WriteOptions) {
 	col := opts.Color
 	for i, r := range results {
 		if i > 0 {
@@ -249,12 +210,12 @@ func writeText(w io.Writer, results []*Result, opts WriteOptions) {
 				lvl := fmt.Sprintf("%-7s", c.Level)
 				fmt.Fprintf(w, "    %s %s: %s\n", paint(col, levelColor(c.Level), lvl), c.Kind, safetext.Text(c.Message))
 				fmt.Fprintf(w, "            at %s", loc(c.New, opts))
-				if c.Old.Present && c.Kind != NoSemanticChange {
+				if c.Old.Present && c.Kind != diff.NoSemanticChange {
 					fmt.Fprintf(w, ", was %s", loc(c.Old, opts))
 				}
 				fmt.Fprintln(w)
 				switch {
-				case c.Kind == NoSemanticChange:
+				case c.Kind == diff.NoSemanticChange:
 				case inline(c):
 					fmt.Fprintf(w, "            %s\n", InlineDiff(c.Old.Text, c.New.Text, col))
 				default:

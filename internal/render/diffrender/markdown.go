@@ -1,4 +1,4 @@
-package diff
+package diffrender
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
@@ -48,7 +49,7 @@ func mdLevel(s diag.Severity) string {
 	return "🔵 info"
 }
 
-func writeMarkdown(w io.Writer, results []*Result, opts WriteOptions) {
+func writeMarkdown(w io.Writer, results []*diff.Result, opts WriteOptions) {
 	c := Count(results)
 	fmt.Fprintf(w, "### journal-lint diff\n\n%s\n", c.Summary(len(results)))
 	for _, r := range results {
@@ -71,10 +72,10 @@ func writeMarkdown(w io.Writer, results []*Result, opts WriteOptions) {
 			fmt.Fprintf(w, "\n<details><summary>%s (%s)</summary>\n\n", mdCell(groupTitle(g)), plural(len(by[g]), "change"))
 			for _, ch := range by[g] {
 				fmt.Fprintf(w, "- **%s** `%s`: %s\n", ch.Level, ch.Kind, mdCell(ch.Message))
-				if ch.Old.Present && ch.Kind != NoSemanticChange {
+				if ch.Old.Present && ch.Kind != diff.NoSemanticChange {
 					fmt.Fprintf(w, "  - old: %s (%s)\n", mdCode(ch.Old.Text), mdCode(loc(ch.Old, opts)))
 				}
-				if ch.New.Present && ch.Kind != NoSemanticChange {
+				if ch.New.Present && ch.Kind != diff.NoSemanticChange {
 					fmt.Fprintf(w, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
 				}
 				if inline(ch) {
@@ -89,7 +90,7 @@ func writeMarkdown(w io.Writer, results []*Result, opts WriteOptions) {
 // writeGitHub writes one workflow command per change, annotating the new
 // file: ::error, ::warning or ::notice with file, line, col, endLine,
 // endColumn (columns only for a range on one line) and the code as title.
-func writeGitHub(w io.Writer, results []*Result, opts WriteOptions) {
+func writeGitHub(w io.Writer, results []*diff.Result, opts WriteOptions) {
 	for _, r := range results {
 		for _, ch := range r.Changes {
 			cmd := "notice"
@@ -112,7 +113,7 @@ func writeGitHub(w io.Writer, results []*Result, opts WriteOptions) {
 			}
 			add("title", ch.Kind.Code())
 			msg := safetext.Text(ch.Message)
-			if ch.Old.Present && ch.New.Present && ch.Kind != NoSemanticChange {
+			if ch.Old.Present && ch.New.Present && ch.Kind != diff.NoSemanticChange {
 				msg += "\nold: " + safetext.Text(ch.Old.Text) + "\nnew: " + safetext.Text(ch.New.Text)
 			}
 			fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), render.EscapeData(msg))

@@ -1,11 +1,11 @@
-package diff
+package diffrender
 
 import (
 	_ "embed"
 	"io"
 
 	"github.com/r35157/journal-lint/internal/diag"
-
+	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
 
@@ -78,7 +78,7 @@ type jsonChange struct {
 	Fingerprint string    `json:"fingerprint"`
 }
 
-func jsonSideOf(s Side) jsonSide {
+func jsonSideOf(s diff.Side) jsonSide {
 	return jsonSide{Path: s.Path, Coordinate: s.Coordinate, JournalVersion: s.JournalVersion, Digest: s.Digest}
 }
 
@@ -89,7 +89,7 @@ func jsonRangeOf(r diag.Range) *jsonRange {
 	return &jsonRange{Start: jsonPos(r.Start), End: jsonPos(r.End)}
 }
 
-func jsonValueOf(v Value) jsonValue {
+func jsonValueOf(v diff.Value) jsonValue {
 	out := jsonValue{Path: v.Path, Range: jsonRangeOf(v.Range)}
 	if v.Present {
 		t := v.Text
@@ -98,7 +98,7 @@ func jsonValueOf(v Value) jsonValue {
 	return out
 }
 
-func writeJSON(w io.Writer, results []*Result) {
+func writeJSON(w io.Writer, results []*diff.Result) {
 	c := Count(results)
 	doc := jsonDoc{Version: JSONVersion, Comparisons: []jsonComparison{},
 		Summary: jsonSummary{Comparisons: len(results), Changes: c.Changes, Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}}
