@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -16,11 +12,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/draft"
 	"github.com/r35157/journal-lint/internal/load"
-	"github.com/r35157/journal-lint/internal/syntax"
-	vt "github.com/r35157/journal-lint/journal/valuetypes"
-
 	"github.com/r35157/journal-lint/internal/safetext"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 func newCommand() *ucli.Command {
@@ -91,73 +86,40 @@ func runNew(c *ucli.Context) error {
 	}
 
 	var text []byte
-	suffix := load.Suffix
+	example := false
 	entries := lr.State.Entries(co)
 	if genesis {
 		if len(entries) > 0 {
 			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(entries), "revision"))
 		}
-		if text, err = genesisText(co, version, c.String("description")); err != nil {
-			return err
+		if text, err = draft.Genesis(co, version, c.String("description")); err != nil {
+			return usageErrorf("--description: %v", err)
 		}
 	} else {
 		if len(entries) == 0 {
 			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, s.root)
 		}
 		head := entries[len(entries)-1]
-		if version.Compare(head.Revision.JournalVersion()) <= 0 {
-			return usageErrorf("the new JOURNAL_VERSION %s must be later than the head's %s", version, head.Revision.JournalVersion())
-		}
 		i := slices.IndexFunc(lr.Files, func(f *load.File) bool { return f.Path == head.Source })
 		if i < 0 || lr.Files[i].Doc == nil {
 			return internalErrorf("the head of %s (%s) was not read", co, head.Source)
 		}
-		if strings.HasSuffix(head.Source, load.ExampleSuffix) {
-			suffix = load.ExampleSuffix
+		if text, err = draft.Successor(lr.Files[i].Doc, version); err != nil {
+			return usageErrorf("%v", err)
 		}
-		text = successorText(lr.Files[i].Doc, version)
+		example = strings.HasSuffix(head.Source, load.ExampleSuffix)
 	}
-	name := version.String() + suffix
+	name := draft.Name(version, example)
 	rel := co.String() + "/" + name
-	doc, ds := syntax.Parse(rel, text)
-	if !doc.RevisionOK {
-		msg := "the draft would not be a valid revision"
-		for _, d := range ds {
-			if d.Severity == diag.Error {
-				msg += "\n  " + d.String()
-			}
-		}
-		return usageErrorf("%s", msg)
+	if err := draft.Check(rel, text); err != nil {
+		return usageErrorf("%v", err)
 	}
-
-	dir := filepath.Join(s.root, co.String())
-	for _, other := range []string{load.Suffix, load.ExampleSuffix} {
-		p := filepath.Join(dir, version.String()+other)
-		if _, err := os.Lstat(p); err == nil {
-			return usageErrorf("refusing to overwrite %s", p)
-		}
-	}
-	if genesis {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return internalErrorf("creating %s: %v", dir, err)
-		}
-	}
-	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return usageErrorf("refusing to overwrite %s", path)
+	if _, err := draft.Write(s.root, co, name, text); err != nil {
+		var ee *draft.ExistsError
+		if errors.As(err, &ee) {
+			return usageErrorf("%v", err)
 		}
 		return internalErrorf("%v", err)
-	}
-	if _, err := f.Write(text); err != nil {
-		f.Close()
-		os.Remove(path)
-		return internalErrorf("writing %s: %v", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(path)
-		return internalErrorf("writing %s: %v", path, err)
 	}
 	shown := rel
 	if pre := displayPrefix(s.root); pre != "" {
@@ -211,54 +173,4 @@ func checkDescription(s string) error {
 		}
 	}
 	return nil
-}
-
-// genesisText is the first revision of an artifact.
-func genesisText(co vt.Coordinate, v vt.JournalVersion, description string) ([]byte, error) {
-	var q bytes.Buffer
-	enc := json.NewEncoder(&q)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(description); err != nil {
-		return nil, usageErrorf("--description: %v", err)
-	}
-	return []byte(fmt.Sprintf("JOURNAL_FORMAT 1\nARTIFACT %s\nJOURNAL_VERSION %s\nDESCRIPTION %s\n",
-		co, v, strings.TrimSuffix(q.String(), "\n"))), nil
-}
-
-// successorText is head's exact text with JOURNAL_VERSION set to v and
-// PREDECESSOR set to head's digest (a line inserted after JOURNAL_VERSION,
-// with head's line terminator, when head is a genesis). Everything else,
-// comments and spacing included, stays as it was.
-func successorText(head *syntax.Document, v vt.JournalVersion) []byte {
-	type edit struct {
-		start, end int
-		text       string
-	}
-	var edits []edit
-	src := head.Src
-	jv := head.Header.JournalVersion
-	edits = append(edits, edit{jv.Args[0].Range.Start.Offset, jv.Args[len(jv.Args)-1].Range.End.Offset, v.String()})
-	if p := head.Header.Predecessor; p != nil && len(p.Args) > 0 {
-		edits = append(edits, edit{p.Args[0].Range.Start.Offset, p.Args[len(p.Args)-1].Range.End.Offset, head.Digest.String()})
-	} else {
-		eol := "\n"
-		if head.LineEnding == syntax.CRLF {
-			eol = "\r\n"
-		}
-		at := jv.Range.End.Offset
-		line := "PREDECESSOR " + head.Digest.String() + eol
-		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
-			at += i + 1
-		} else {
-			at = len(src)
-			line = eol + strings.TrimSuffix(line, eol)
-		}
-		edits = append(edits, edit{at, at, line})
-	}
-	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
-	out := append([]byte(nil), src...)
-	for _, e := range edits {
-		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
-	}
-	return out
 }
