@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -39,6 +44,9 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"lspframe": lspFrame,
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", shared)
 			env.Setenv("EXAMPLES", examples)
@@ -46,4 +54,46 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// lspFrame is the script command "lspframe IN OUT": it reads IN, one JSON-RPC
+// message per line (blank lines and lines starting with # are skipped),
+// expands $VARS in it, replaces each JSON string "@file:NAME" by the
+// contents of the file NAME as a JSON string, and writes the messages to
+// OUT with LSP's Content-Length framing, for a script to pipe into
+// `journal-lint lsp`. A line "RAW text" is framed without the JSON check,
+// after expanding $VARS and \xHH escapes into raw bytes (for malformed
+// messages and invalid UTF-8).
+func lspFrame(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: lspframe IN OUT")
+	}
+	fileRef := regexp.MustCompile(`"@file:([^"]+)"`)
+	rawByte := regexp.MustCompile(`\\x[0-9a-fA-F]{2}`)
+	var out bytes.Buffer
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if raw, ok := strings.CutPrefix(line, "RAW "); ok {
+			raw = rawByte.ReplaceAllStringFunc(os.Expand(raw, ts.Getenv), func(m string) string {
+				b, _ := strconv.ParseUint(m[2:], 16, 8)
+				return string([]byte{byte(b)})
+			})
+			fmt.Fprintf(&out, "Content-Length: %d\r\n\r\n%s", len(raw), raw)
+			continue
+		}
+		line = os.Expand(line, ts.Getenv)
+		line = fileRef.ReplaceAllStringFunc(line, func(m string) string {
+			data, err := json.Marshal(ts.ReadFile(fileRef.FindStringSubmatch(m)[1]))
+			ts.Check(err)
+			return string(data)
+		})
+		if !json.Valid([]byte(line)) {
+			ts.Fatalf("not JSON: %s", line)
+		}
+		fmt.Fprintf(&out, "Content-Length: %d\r\n\r\n%s", len(line), line)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644))
 }

@@ -37,6 +37,10 @@ type Options struct {
 	Staged bool
 	// NewOnly keeps lint findings only on revisions added since Against.
 	NewOnly bool
+	// Overlay maps root-relative paths to unsaved buffer contents that stand
+	// in for the files on disk (load.Options.Overlay): an editor checks its
+	// buffers in the context of the tree. It is ignored with Staged.
+	Overlay map[string][]byte
 	// Packs are the rule packs of Config, started by [StartPacks] for the
 	// same Config and owned by the caller, who closes them after Run; nil
 	// when Config has none (Run fails when it has some).
@@ -129,7 +133,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer g.close()
-	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples})
+	overlay := opts.Overlay
+	if opts.Staged {
+		overlay = nil
+	}
+	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay})
 	if err != nil {
 		return nil, err
 	}

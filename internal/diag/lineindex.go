@@ -88,3 +88,10 @@ func (x *LineIndex) Line(n int) []byte {
 
 // Source returns the indexed text.
 func (x *LineIndex) Source() []byte { return x.src }
+
+// LineStart returns the byte offset where 1-based line n starts, clamped to
+// the first and the last line.
+func (x *LineIndex) LineStart(n int) int {
+	n = min(max(n, 1), len(x.starts))
+	return x.starts[n-1]
+}

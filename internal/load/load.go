@@ -47,6 +47,12 @@ type Options struct {
 	// Workers is the number of files read and parsed in parallel; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// Overlay maps root-relative paths (forward slashes) to bytes that stand
+	// in for the file on disk, such as an editor's unsaved buffer: the file
+	// is checked with these bytes, and a path that is not on disk is loaded
+	// as if it were (when its placement is that of a Journal). Nil reads
+	// only the disk.
+	Overlay map[string][]byte
 }
 
 // File is one Journal file that was read.
@@ -105,9 +111,10 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	cands, wd, skipped := walk(root, opts.Examples)
 	res.SkippedExamples = skipped
 	out = append(out, wd...)
+	cands = addOverlay(cands, opts.Overlay, opts.Examples)
 
 	files := make([]*File, len(cands))
-	if err := readAll(ctx, root, cands, files, opts.Workers); err != nil {
+	if err := readAll(ctx, root, cands, files, opts.Workers, opts.Overlay); err != nil {
 		return nil, err
 	}
 	res.Files = files
@@ -212,7 +219,13 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 			out = append(out, candidate{rel: rel, dir: name, stem: stem})
 		}
 	}
-	slices.SortFunc(out, func(a, b candidate) int {
+	sortCandidates(out)
+	return out, ds, skipped
+}
+
+// sortCandidates sorts by directory and then chronologically by stem.
+func sortCandidates(cs []candidate) {
+	slices.SortFunc(cs, func(a, b candidate) int {
 		if c := strings.Compare(a.dir, b.dir); c != 0 {
 			return c
 		}
@@ -221,7 +234,42 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 		}
 		return strings.Compare(a.rel, b.rel)
 	})
-	return out, ds, skipped
+}
+
+// addOverlay adds the overlay paths that the walk did not find on disk and
+// that are placed like a Journal (<coordinate>/<timestamp>.journal, or
+// .journal.example when examples load), keeping cands sorted.
+func addOverlay(cands []candidate, overlay map[string][]byte, examples bool) []candidate {
+	if len(overlay) == 0 {
+		return cands
+	}
+	found := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		found[c.rel] = true
+	}
+	added := false
+	for rel := range overlay {
+		dir, name, ok := strings.Cut(rel, "/")
+		if found[rel] || !ok || strings.Contains(name, "/") {
+			continue
+		}
+		stem, isExample, ok := journalName(name)
+		if !ok || (isExample && !examples) {
+			continue
+		}
+		if _, err := vt.ParseCoordinate(dir); err != nil {
+			continue
+		}
+		if _, err := vt.ParseTimestamp(stem); err != nil {
+			continue
+		}
+		cands = append(cands, candidate{rel: rel, dir: dir, stem: stem})
+		added = true
+	}
+	if added {
+		sortCandidates(cands)
+	}
+	return cands
 }
 
 // journalName splits a file name into its stem and kind.
@@ -256,7 +304,7 @@ func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 }
 
 // readAll reads and parses every candidate with a pool of workers.
-func readAll(ctx context.Context, root string, cands []candidate, files []*File, workers int) error {
+func readAll(ctx context.Context, root string, cands []candidate, files []*File, workers int, overlay map[string][]byte) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -267,7 +315,7 @@ func readAll(ctx context.Context, root string, cands []candidate, files []*File,
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i] = readOne(root, cands[i])
+				files[i] = readOne(root, cands[i], overlay)
 			}
 		}()
 	}
@@ -283,9 +331,20 @@ func readAll(ctx context.Context, root string, cands []candidate, files []*File,
 	return err
 }
 
-func readOne(root string, c candidate) *File {
+func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	f := &File{Path: c.rel}
-	data, d, ok := readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
+	var data []byte
+	var d diag.Diagnostic
+	ok := true
+	if buf, over := overlay[c.rel]; over {
+		data = buf
+		if len(buf) > MaxSize {
+			d, ok = diag.Diagnostic{Code: diag.TooLarge, Severity: diag.Error, Path: c.rel,
+				Message: tooLargeMessage(int64(len(buf)))}, false
+		}
+	} else {
+		data, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
+	}
 	if !ok {
 		f.Diagnostics = diag.List{d}
 		return f
@@ -327,7 +386,7 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 		return fail(diag.UnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
 	}
 	if before.Size() > MaxSize {
-		return fail(diag.TooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", before.Size(), MaxSize))
+		return fail(diag.TooLarge, tooLargeMessage(before.Size()))
 	}
 	data, err := readSized(io.LimitReader(fh, MaxSize+1), before.Size())
 	if err != nil {
@@ -344,6 +403,11 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 		return fail(diag.UnreadableFile, "file changed or vanished while being read; load again when writers are done")
 	}
 	return data, diag.Diagnostic{}, true
+}
+
+// tooLargeMessage is the message of fs/too-large for a file of size bytes.
+func tooLargeMessage(size int64) string {
+	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, MaxSize)
 }
 
 // readSized reads r to EOF like io.ReadAll, into a buffer allocated for size

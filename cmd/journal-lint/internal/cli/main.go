@@ -135,6 +135,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			diffCommand(),
 			digestCommand(),
 			logCommand(),
+			lspCommand(),
 			newCommand(),
 			pluginsCommand(),
 			showCommand(),

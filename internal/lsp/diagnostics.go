@@ -1,0 +1,103 @@
+package lsp
+
+import (
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// source is the LSP diagnostic source of every diagnostic.
+const source = "journal-lint"
+
+// diagnosticData is the data of a published diagnostic: the parts of
+// check's diagnostic that LSP has no field for, so that a client or a test
+// can compare them with `check --format json`.
+type diagnosticData struct {
+	// Help is check's help text (also shown after the message).
+	Help string `json:"help,omitempty"`
+}
+
+// publish sends the diagnostics of c for the buffer d as it was checked.
+func (s *server) publish(c *checked, d *document) {
+	ds := c.byPath[d.rel]
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, dg := range ds {
+		out = append(out, s.toProtocol(c, d, dg))
+	}
+	version := uint32(max(d.version, 0))
+	err := s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: d.uri, Version: version, Diagnostics: out})
+	if err != nil {
+		s.logf("publishing diagnostics: %v", err)
+	}
+}
+
+// toProtocol turns one diagnostic of the buffer d into its LSP form: the
+// same code, range, severity and related locations as check, the help after
+// the message.
+func (s *server) toProtocol(c *checked, d *document, dg diag.Diagnostic) protocol.Diagnostic {
+	msg := dg.Message
+	if dg.Help != "" {
+		msg += "\nhelp: " + dg.Help
+	}
+	out := protocol.Diagnostic{
+		Range:    d.diagRange(s.enc, dg.Range),
+		Severity: severity(dg.Severity),
+		Code:     dg.Code,
+		Source:   source,
+		Message:  msg,
+	}
+	if dg.Help != "" {
+		out.Data = diagnosticData{Help: dg.Help}
+	}
+	for _, r := range dg.Related {
+		t := s.textOf(c, d, r.Path)
+		if t == nil {
+			continue
+		}
+		out.RelatedInformation = append(out.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: c.uriOf(d.root, r.Path), Range: t.relatedRange(s.enc, r.Range)},
+			Message:  r.Message,
+		})
+	}
+	return out
+}
+
+// textOf returns the text of the root-relative path as the check read it:
+// the buffer when it is open, else the bytes loaded from disk; nil when the
+// path names no file (such as the root itself).
+func (s *server) textOf(c *checked, d *document, rel string) *text {
+	if rel == "" {
+		return nil
+	}
+	if rel == d.rel {
+		return d.text
+	}
+	for _, o := range c.docs {
+		if o.rel == rel {
+			return o.text
+		}
+	}
+	if src := c.res.Source(rel); src != nil {
+		return newText(src)
+	}
+	return newText(nil)
+}
+
+// uriOf returns the file: URI of a root-relative path.
+func (c *checked) uriOf(root, rel string) protocol.DocumentURI {
+	return protocol.DocumentURI(uri.File(filepath.Join(root, filepath.FromSlash(rel))))
+}
+
+// severity maps check's severities to LSP's.
+func severity(s diag.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case diag.Error:
+		return protocol.DiagnosticSeverityError
+	case diag.Warning:
+		return protocol.DiagnosticSeverityWarning
+	}
+	return protocol.DiagnosticSeverityInformation
+}

@@ -1,0 +1,114 @@
+package lsp
+
+import (
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// posEncoding is how a Position's character counts (LSP 3.17
+// "PositionEncodingKind"): UTF-16 code units unless the client offers UTF-8.
+type posEncoding string
+
+const (
+	utf16        posEncoding = "utf-16"
+	utf8Encoding posEncoding = "utf-8"
+)
+
+// text is one version of a file's bytes with its line index.
+type text struct {
+	src   []byte
+	lines *diag.LineIndex
+}
+
+func newText(src []byte) *text { return &text{src: src, lines: diag.NewLineIndex(src)} }
+
+// position returns the LSP position of byte offset off (clamped to the
+// text). An invalid UTF-8 byte counts as one unit in either encoding.
+func (t *text) position(enc posEncoding, off int) protocol.Position {
+	off = min(max(off, 0), len(t.src))
+	p := t.lines.Pos(off)
+	start := t.lines.LineStart(p.Line)
+	return protocol.Position{Line: uint32(p.Line - 1), Character: uint32(units(enc, t.src[start:off]))}
+}
+
+// units counts b in enc's units.
+func units(enc posEncoding, b []byte) int {
+	if enc == utf8Encoding {
+		return len(b)
+	}
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// offset returns the byte offset of pos, clamped to its line (a character
+// past the line's end means the end of the line, LSP 3.17 "Position") and to
+// the text.
+func (t *text) offset(enc posEncoding, pos protocol.Position) int {
+	line := int(pos.Line) + 1
+	total := t.lines.LineCount()
+	if len(t.src) == 0 || t.src[len(t.src)-1] == '\n' {
+		total++ // the empty line after the last terminator
+	}
+	if line > total {
+		return len(t.src)
+	}
+	start := t.lines.LineStart(line)
+	lineText := t.lines.Line(line)
+	want := int(pos.Character)
+	off, n := 0, 0
+	for off < len(lineText) && n < want {
+		r, size := utf8.DecodeRune(lineText[off:])
+		switch {
+		case enc == utf8Encoding:
+			n += size
+		case r >= 0x10000:
+			n += 2
+		default:
+			n++
+		}
+		if n > want { // inside a surrogate pair or a UTF-8 sequence
+			break
+		}
+		off += size
+	}
+	return start + off
+}
+
+// lspRange returns the LSP range of the byte range [start, end).
+func (t *text) lspRange(enc posEncoding, start, end int) protocol.Range {
+	return protocol.Range{Start: t.position(enc, start), End: t.position(enc, max(start, end))}
+}
+
+// diagRange returns the LSP range of a diagnostic's range; a range that is
+// not known (the whole file) becomes the file's first line.
+func (t *text) diagRange(enc posEncoding, r diag.Range) protocol.Range {
+	if !r.IsValid() {
+		return t.lspRange(enc, 0, len(t.lines.Line(1)))
+	}
+	end := r.End.Offset
+	if !r.End.IsValid() {
+		end = r.Start.Offset
+	}
+	return t.lspRange(enc, r.Start.Offset, end)
+}
+
+// relatedRange returns the LSP range of a related location; a location
+// without a range (a whole file) becomes the file's start.
+func (t *text) relatedRange(enc posEncoding, r diag.Range) protocol.Range {
+	if !r.IsValid() {
+		return protocol.Range{}
+	}
+	return t.diagRange(enc, r)
+}

@@ -1,0 +1,471 @@
+// Package lsp is the language server of `journal-lint lsp`: it speaks the
+// Language Server Protocol 3.17 over one connection (stdio for editors) and
+// shows the author of a Journal revision, as they type, exactly what
+// `journal-lint check` would report for the tree with their unsaved buffers
+// in it. Every diagnostic comes from the same validation path and rules as
+// check (internal/check with [check.Options.Overlay], which loads the buffers
+// in place of their files through internal/load), with the same
+// configuration (rules:, ignore:, rule packs only when the configuration pins
+// them), so the editor and CI never disagree.
+//
+// Besides diagnostics it answers hover, go to definition, completion, quick
+// fixes (the text edits that diagnostics carry, diag.Diagnostic.Fixes, made
+// by the code that writes their help) and the command
+// "journal-lint.diffPredecessor", which returns the semantic diff of a buffer
+// against its predecessor as Markdown. It never writes a file: edits go to
+// the client, and fixes are offered only for revisions that are not yet
+// committed (see [fixable]).
+//
+// # Library
+//
+// The protocol types and the JSON-RPC 2.0 connection come from
+// go.lsp.dev/protocol and go.lsp.dev/jsonrpc2. They were chosen over
+// github.com/tliron/glsp because they work on any io.ReadWriteCloser (glsp
+// serves stdio through os.Stdin and os.Stdout only, and logs through its own
+// global logging framework), and because the same packages give the tests a
+// typed LSP client (protocol.ServerDispatcher) over a real connection. Both
+// libraries describe LSP 3.16; the server adds what it uses of 3.17 itself
+// (position encodings). The library's framing is replaced by [stream], which
+// survives a malformed message instead of closing the connection.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/r35157/journal-lint/internal/load"
+)
+
+// Options configure a server. The zero value is ready to use.
+type Options struct {
+	// Now returns the current time for the time rules and the
+	// JOURNAL_VERSION fix; nil means time.Now.
+	Now func() time.Time
+	// Debounce is how long the server waits after a change before it checks
+	// (further changes within it are checked together); 0 checks at once.
+	Debounce time.Duration
+	// Log receives the server's log lines (never protocol traffic); nil
+	// discards them. `journal-lint lsp` logs to stderr.
+	Log io.Writer
+	// Version is the server version reported in initialize.
+	Version string
+}
+
+// ErrExitWithoutShutdown is returned by [Serve] when the client sent exit
+// before shutdown (LSP 3.17 "exit": the process then exits with code 1).
+var ErrExitWithoutShutdown = errors.New("exit before shutdown")
+
+// lifecycle states of a server (LSP 3.17 "Lifecycle Messages").
+const (
+	uninitialized = iota
+	running
+	shuttingDown
+)
+
+// server is one LSP session.
+type server struct {
+	opts   Options
+	conn   jsonrpc2.Conn
+	client protocol.Client
+	ctx    context.Context
+
+	mu    sync.Mutex
+	idle  *sync.Cond // signalled when a check round ends
+	state int
+	exit  chan bool // receives whether shutdown came first
+	enc   posEncoding
+	docs  map[protocol.DocumentURI]*document
+	// dirty holds the roots whose open buffers need a check.
+	dirty map[string]bool
+	// checking is true while a check round runs.
+	checking bool
+	// checked is the last check of each root.
+	checked map[string]*checked
+	wake    chan struct{}
+	// configs caches loaded configurations by file (workspace.go).
+	configs map[string]*configEntry
+	// told remembers the messages already shown, so each is shown once.
+	told map[string]bool
+}
+
+// document is one open buffer at one version. A document is never changed:
+// an edit makes a new one.
+type document struct {
+	uri     protocol.DocumentURI
+	path    string // absolute, clean file path
+	version int32
+	*text
+	scope
+}
+
+// Serve runs one LSP session on conn until the client sends exit or closes
+// the connection, or ctx is cancelled. It returns nil after shutdown and
+// exit, [ErrExitWithoutShutdown] after an exit without shutdown, and the
+// connection's error when it broke (io.EOF when the client just closed it).
+func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &server{
+		opts:    opts,
+		ctx:     ctx,
+		exit:    make(chan bool, 1),
+		enc:     utf16,
+		docs:    map[protocol.DocumentURI]*document{},
+		dirty:   map[string]bool{},
+		checked: map[string]*checked{},
+		wake:    make(chan struct{}, 1),
+		configs: map[string]*configEntry{},
+		told:    map[string]bool{},
+	}
+	s.idle = sync.NewCond(&s.mu)
+	s.conn = jsonrpc2.NewConn(newStream(conn, s.logf))
+	s.client = protocol.ClientDispatcher(s.conn, zap.NewNop())
+	s.conn.Go(ctx, s.handle)
+	checkerDone := make(chan struct{})
+	go func() {
+		defer close(checkerDone)
+		s.checkLoop()
+	}()
+	var err error
+	select {
+	case shutdownFirst := <-s.exit:
+		if !shutdownFirst {
+			err = ErrExitWithoutShutdown
+		}
+	case <-s.conn.Done():
+		err = s.conn.Err()
+		if err == nil {
+			err = io.EOF
+		}
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	cancel()
+	s.conn.Close()
+	s.mu.Lock()
+	s.idle.Broadcast()
+	s.mu.Unlock()
+	<-checkerDone
+	s.closeConfigs()
+	return err
+}
+
+func (s *server) logf(format string, args ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "journal-lint lsp: "+format+"\n", args...)
+	}
+}
+
+func (s *server) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
+
+// handle answers one request or notification. It never returns an error
+// (that would close the connection): failures are JSON-RPC errors, and a
+// panic in a handler is an InternalError answer.
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	replied := false
+	respond := func(result any, rerr error) {
+		replied = true
+		if werr := reply(ctx, result, rerr); werr != nil {
+			s.logf("answering %s: %v", req.Method(), werr)
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("%s: internal error: %v\n%s", req.Method(), p, debug.Stack())
+			if !replied {
+				respond(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "journal-lint failed on %s: %v", req.Method(), p))
+			}
+		}
+		err = nil
+	}()
+	_, isCall := req.(*jsonrpc2.Call)
+	method := req.Method()
+
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case method == protocol.MethodExit:
+		s.exit <- state == shuttingDown
+		return nil
+	case state == uninitialized && method != protocol.MethodInitialize:
+		if isCall {
+			respond(nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "initialize first"))
+		}
+		return nil
+	case state == shuttingDown && isCall:
+		respond(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down"))
+		return nil
+	}
+
+	h, ok := handlers[method]
+	if !ok {
+		if isCall {
+			respond(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not supported: %s", method))
+		}
+		return nil // unknown notifications, $/cancelRequest and $/setTrace are ignored
+	}
+	result, herr := h(s, ctx, req.Params())
+	if isCall {
+		respond(result, herr)
+	} else if herr != nil {
+		s.logf("%s: %v", method, herr)
+	}
+	return nil
+}
+
+// handler answers one method; params are the raw parameters.
+type handler func(s *server, ctx context.Context, params json.RawMessage) (any, error)
+
+// handlers are the methods the server implements.
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		protocol.MethodInitialize:                      (*server).initialize,
+		protocol.MethodInitialized:                     func(*server, context.Context, json.RawMessage) (any, error) { return nil, nil },
+		protocol.MethodShutdown:                        (*server).shutdown,
+		protocol.MethodTextDocumentDidOpen:             (*server).didOpen,
+		protocol.MethodTextDocumentDidChange:           (*server).didChange,
+		protocol.MethodTextDocumentDidClose:            (*server).didClose,
+		protocol.MethodTextDocumentDidSave:             (*server).didSave,
+		protocol.MethodWorkspaceDidChangeWatchedFiles:  (*server).recheckAll,
+		protocol.MethodWorkspaceDidChangeConfiguration: (*server).recheckAll,
+	}
+}
+
+// decode unmarshals params into v, as an InvalidParams error.
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing params")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
+	return nil
+}
+
+// initializeParams is what the server reads of initialize: the LSP 3.17
+// position encodings the client offers.
+type initializeParams struct {
+	Capabilities struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+	} `json:"capabilities"`
+}
+
+// serverCapabilities adds the LSP 3.17 positionEncoding to the library's
+// capabilities.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding posEncoding `json:"positionEncoding,omitempty"`
+}
+
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+// CommandDiffPredecessor is the command that returns the semantic diff of a
+// buffer against its predecessor as Markdown (command.go).
+const CommandDiffPredecessor = "journal-lint.diffPredecessor"
+
+func (s *server) initialize(_ context.Context, params json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != uninitialized {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already sent")
+	}
+	s.state = running
+	for _, e := range p.Capabilities.General.PositionEncodings {
+		if posEncoding(e) == utf8Encoding {
+			s.enc = utf8Encoding
+		}
+	}
+	version := s.opts.Version
+	if version == "" {
+		version = "devel"
+	}
+	return initializeResult{
+		Capabilities: serverCapabilities{
+			ServerCapabilities: protocol.ServerCapabilities{
+				TextDocumentSync: &protocol.TextDocumentSyncOptions{
+					OpenClose: true,
+					Change:    protocol.TextDocumentSyncKindIncremental,
+					Save:      &protocol.SaveOptions{},
+				},
+			},
+			PositionEncoding: s.enc,
+		},
+		ServerInfo: &protocol.ServerInfo{Name: "journal-lint", Version: version},
+	}, nil
+}
+
+// shutdown finishes the pending checks (so that their diagnostics are
+// published) and refuses further requests.
+func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = shuttingDown
+	s.waitIdleLocked()
+	return nil, nil
+}
+
+// isJournal reports whether path names a Journal or an example Journal
+// (format spec §7), the files the server checks.
+func isJournal(path string) bool {
+	return strings.HasSuffix(path, load.Suffix) || strings.HasSuffix(path, load.ExampleSuffix)
+}
+
+// filePath returns the clean absolute path of a file: URI, or false.
+func filePath(u protocol.DocumentURI) (string, bool) {
+	if !strings.HasPrefix(string(u), uri.FileScheme+"://") {
+		return "", false
+	}
+	p := uri.URI(u).Filename()
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	return filepath.Clean(p), true
+}
+
+func (s *server) didOpen(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	path, ok := filePath(p.TextDocument.URI)
+	if !ok || !isJournal(path) {
+		return nil, nil
+	}
+	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version,
+		text: newText([]byte(p.TextDocument.Text)), scope: s.locate(path)}
+	s.mu.Lock()
+	s.docs[d.uri] = d
+	s.markDirtyLocked(d.root)
+	s.mu.Unlock()
+	return nil, nil
+}
+
+// contentChange is one change of didChange; unlike the library's type its
+// range is a pointer, so that a change without a range (the whole text) can
+// be told from a change at 0:0.
+type contentChange struct {
+	Range *protocol.Range `json:"range"`
+	Text  string          `json:"text"`
+}
+
+type didChangeParams struct {
+	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []contentChange                          `json:"contentChanges"`
+}
+
+func (s *server) didChange(_ context.Context, params json.RawMessage) (any, error) {
+	var p didChangeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[p.TextDocument.URI]
+	if !ok {
+		return nil, nil
+	}
+	t := d.text
+	for _, ch := range p.ContentChanges {
+		if ch.Range == nil {
+			t = newText([]byte(ch.Text))
+			continue
+		}
+		start, end := t.offset(s.enc, ch.Range.Start), t.offset(s.enc, ch.Range.End)
+		end = max(start, end)
+		src := make([]byte, 0, len(t.src)-(end-start)+len(ch.Text))
+		src = append(append(append(src, t.src[:start]...), ch.Text...), t.src[end:]...)
+		t = newText(src)
+	}
+	nd := *d
+	nd.text, nd.version = t, p.TextDocument.Version
+	s.docs[d.uri] = &nd
+	s.markDirtyLocked(d.root)
+	return nil, nil
+}
+
+func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	if ok {
+		delete(s.docs, d.uri)
+		s.markDirtyLocked(d.root)
+	}
+	s.mu.Unlock()
+	if ok {
+		// A closed buffer's diagnostics go away (the file's own are check's).
+		return nil, s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	}
+	return nil, nil
+}
+
+// didSave rechecks the buffer's tree: a saved file changes the context of
+// the other open buffers only through the disk, which the check reads anew.
+func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d, ok := s.docs[p.TextDocument.URI]; ok {
+		s.markDirtyLocked(d.root)
+	}
+	return nil, nil
+}
+
+// recheckAll checks every open buffer again, after a file or the
+// configuration changed outside the buffers.
+func (s *server) recheckAll(context.Context, json.RawMessage) (any, error) {
+	s.closeConfigs()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		s.markDirtyLocked(d.root)
+	}
+	return nil, nil
+}
+
+// document returns the open document of u, or an InvalidParams error.
+func (s *server) document(u protocol.DocumentURI) (*document, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[u]
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is not open", u)
+	}
+	return d, nil
+}

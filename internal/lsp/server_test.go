@@ -1,0 +1,206 @@
+package lsp_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/lsp"
+	"github.com/r35157/journal-lint/internal/lsp/lsptest"
+	"github.com/r35157/journal-lint/internal/syntax"
+)
+
+var now = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+func opts() lsp.Options { return lsp.Options{Now: func() time.Time { return now }} }
+
+// tree copies testdata/tree and returns the copy's Journal root.
+func tree(t *testing.T) string {
+	return filepath.Join(lsptest.CopyTree(t, filepath.Join("testdata", "tree")), "journals")
+}
+
+func codes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		c, _ := d.Code.(string)
+		out = append(out, c)
+	}
+	return out
+}
+
+func hasCode(ds []protocol.Diagnostic, code string) bool {
+	for _, c := range codes(ds) {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+const widgetHead = "com.example.widget/20260201T080000Z.journal"
+
+// An unsaved buffer is checked in the context of the tree: a draft
+// successor chains onto the on-disk head, and what it changes against that
+// head is reported as history/* diagnostics on the buffer.
+func TestBufferInTreeContext(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fork on disk is no longer: the 20260301 file is removed from the
+	// buffer's point of view by opening a fixed successor in its place.
+	if err := os.Remove(filepath.Join(root, "com.example.widget", "20260301T080000Z.journal")); err != nil {
+		t.Fatal(err)
+	}
+	draft := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
+	draft = strings.Replace(draft, "PREDECESSOR sha256:d84bb2a9f474e3d51b80029d48f91d008f55dab67d8605e071771ec253ea59ed",
+		"PREDECESSOR "+digest(head), 1)
+	// Removing release 1.1.0 is a history error against the predecessor.
+	draft = draft[:strings.Index(draft, "\nRELEASE 1.1.0")+1]
+	path := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
+	u := c.Open(path, []byte(draft))
+	ds := c.Diagnostics(u, 1)
+	if !hasCode(ds, "history/release-removed") {
+		t.Fatalf("want history/release-removed on the draft, got %v", codes(ds))
+	}
+	if hasCode(ds, "chain/missing-predecessor") || hasCode(ds, "chain/fork") {
+		t.Fatalf("the draft chains onto the head, got %v", codes(ds))
+	}
+	// An edit that breaks PREDECESSOR makes a chain error at once.
+	c.Change(u, 2, strings.Replace(draft, digest(head), "sha256:"+strings.Repeat("0", 64), 1))
+	if ds := c.Diagnostics(u, 2); !hasCode(ds, "chain/missing-predecessor") {
+		t.Fatalf("want chain/missing-predecessor after the edit, got %v", codes(ds))
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the server must not write the buffer: %v", err)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// digest returns the revision digest of b (format spec §1).
+func digest(b []byte) string {
+	doc, _ := syntax.Parse("x.journal", b)
+	return doc.Digest.String()
+}
+
+// Incremental edits in UTF-16 positions apply to the right bytes, also
+// after a character outside the Basic Multilingual Plane.
+func TestIncrementalEdit(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	u := c.OpenFile(filepath.Join(root, "org.example.logging", "20260106T090000Z.journal"))
+	if ds := c.Diagnostics(u, 1); !hasCode(ds, "value/license") {
+		t.Fatalf("want value/license, got %v", codes(ds))
+	}
+	// Line 7 is "LICENSE MTI OR GPL-2.0+": replace MTI (characters 8–11).
+	c.Edit(u, 2, protocol.Range{Start: protocol.Position{Line: 6, Character: 8}, End: protocol.Position{Line: 6, Character: 11}}, "MIT")
+	if ds := c.Diagnostics(u, 2); hasCode(ds, "value/license") {
+		t.Fatalf("the edit should fix the license, got %v", codes(ds))
+	}
+	// Line 4 holds "😀" (two UTF-16 units): insert a word after it.
+	c.Edit(u, 3, protocol.Range{Start: protocol.Position{Line: 3, Character: 25}, End: protocol.Position{Line: 3, Character: 25}}, "X")
+	ds := c.Diagnostics(u, 3)
+	if len(ds) != 0 {
+		t.Fatalf("want no diagnostics, got %v", ds)
+	}
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Robustness: a malformed request, a request with invalid params, a
+// 16 MiB buffer, invalid UTF-8 and a burst of 1,000 edits neither crash nor
+// block the server, and it still answers afterwards.
+func TestRobustness(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	ctx := c.Ctx()
+
+	var res any
+	if _, err := c.Conn.Call(ctx, protocol.MethodInitialize, "not an object", &res); !isCode(err, jsonrpc2.InvalidParams) {
+		t.Fatalf("initialize with a string: want InvalidParams, got %v", err)
+	}
+	if _, err := c.Conn.Call(ctx, "journal-lint/nonsense", nil, &res); !isCode(err, jsonrpc2.MethodNotFound) {
+		t.Fatalf("unknown method: want MethodNotFound, got %v", err)
+	}
+
+	// 16 MiB: one byte over the format's limit is fs/too-large.
+	big := filepath.Join(root, "com.example.big", "20260101T000000Z.journal")
+	u := c.Open(big, bytes.Repeat([]byte("# filler line of a very large Journal\n"), (load.MaxSize/38)+1))
+	if ds := c.Diagnostics(u, 1); !hasCode(ds, "fs/too-large") {
+		t.Fatalf("want fs/too-large, got %v", codes(ds))
+	}
+	// Exactly 16 MiB is read and parsed.
+	exact := bytes.Repeat([]byte("#"), load.MaxSize)
+	exact[len(exact)-1] = '\n'
+	c.Change(u, 2, string(exact))
+	if ds := c.Diagnostics(u, 2); hasCode(ds, "fs/too-large") {
+		t.Fatalf("16 MiB is allowed, got %v", codes(ds))
+	}
+
+	if err := c.Server.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitCleared(u)
+
+	// A file with invalid UTF-8 arrives as the editor decoded it (each bad
+	// byte a U+FFFD, which JSON cannot avoid): the check reads the real
+	// bytes and reports syntax/encoding, as check does.
+	core := filepath.Join(root, "org.example.core", "20260105T090000Z.journal")
+	data, err := os.ReadFile(core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "DESCRIPTION \"\xff\xfe\"\n"...)
+	if err := os.WriteFile(core, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u2 := c.Open(core, bytes.ReplaceAll(data, []byte("\xff\xfe"), []byte("\uFFFD\uFFFD")))
+	if ds := c.Diagnostics(u2, 1); !hasCode(ds, "syntax/encoding") {
+		t.Fatalf("want syntax/encoding, got %v", codes(ds))
+	}
+
+	// 1,000 edits in a burst: the last version is checked.
+	head := filepath.Join(root, widgetHead)
+	u3 := c.OpenFile(head)
+	text, _ := os.ReadFile(head)
+	for i := 2; i <= 1001; i++ {
+		c.Edit(u3, int32(i), protocol.Range{Start: protocol.Position{Line: 0, Character: 0}, End: protocol.Position{Line: 0, Character: 0}}, "#")
+	}
+	ds := c.Diagnostics(u3, 1001)
+	if ds == nil {
+		t.Fatal("no diagnostics after the burst")
+	}
+	_ = text
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func isCode(err error, code jsonrpc2.Code) bool {
+	e, ok := err.(*jsonrpc2.Error)
+	return ok && e.Code == code
+}
+
+// exit without shutdown ends Serve with ErrExitWithoutShutdown.
+func TestExitWithoutShutdown(t *testing.T) {
+	c := lsptest.Start(t, opts())
+	if err := c.Server.Exit(c.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); !errors.Is(err, lsp.ErrExitWithoutShutdown) {
+		t.Fatalf("Serve returned %v, want ErrExitWithoutShutdown", err)
+	}
+}

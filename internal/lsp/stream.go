@@ -1,0 +1,139 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// MaxMessage is the largest message body in bytes that the server reads: a
+// 16 MiB Journal (the format's limit, format spec §2) sent as a JSON string
+// with room for escapes. A larger body is skipped and answered with an
+// error; the connection stays up.
+const MaxMessage = 64 << 20
+
+// stream is the Content-Length framed transport of the base protocol (LSP
+// 3.17 "Base Protocol"). Unlike the library's stream it survives a body that
+// is not a JSON-RPC message, or is too large: it answers such a message with
+// a JSON-RPC error whose id is null (JSON-RPC 2.0 §5.1) and reads on. Only a
+// broken header or a closed connection ends it.
+type stream struct {
+	conn io.ReadWriteCloser
+	in   *bufio.Reader
+	mu   sync.Mutex // serialises writes
+	logf func(format string, args ...any)
+}
+
+func newStream(conn io.ReadWriteCloser, logf func(string, ...any)) *stream {
+	return &stream{conn: conn, in: bufio.NewReaderSize(conn, 64<<10), logf: logf}
+}
+
+// Read returns the next JSON-RPC message.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		length, n, err := s.header()
+		total += n
+		if err != nil {
+			return nil, total, err
+		}
+		if length > MaxMessage {
+			if _, err := io.CopyN(io.Discard, s.in, length); err != nil {
+				return nil, total, fmt.Errorf("skipping an oversized message: %w", err)
+			}
+			total += length
+			s.logf("skipped a message of %d bytes (at most %d are read)", length, MaxMessage)
+			s.writeError(ctx, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, MaxMessage))
+			continue
+		}
+		body := make([]byte, length)
+		if _, err := io.ReadFull(s.in, body); err != nil {
+			return nil, total, fmt.Errorf("reading a message body: %w", err)
+		}
+		total += length
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			s.logf("skipped a message that is not JSON-RPC: %v", err)
+			s.writeError(ctx, jsonrpc2.ParseError, "not a JSON-RPC message: "+err.Error())
+			continue
+		}
+		return msg, total, nil
+	}
+}
+
+// header reads the header part of one message and returns its
+// Content-Length.
+func (s *stream) header() (length, n int64, err error) {
+	length = -1
+	for {
+		line, err := s.in.ReadString('\n')
+		n += int64(len(line))
+		if err != nil {
+			return 0, n, err // io.EOF: the client closed the connection
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if length < 0 {
+				return 0, n, fmt.Errorf("message header without Content-Length")
+			}
+			return length, n, nil
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return 0, n, fmt.Errorf("malformed header line %q", line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || v < 0 {
+				return 0, n, fmt.Errorf("malformed Content-Length %q", value)
+			}
+			length = v
+		}
+	}
+}
+
+// Write sends one message.
+func (s *stream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, fmt.Errorf("encoding a message: %w", err)
+	}
+	return s.writeBody(data)
+}
+
+func (s *stream) writeBody(data []byte) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := fmt.Fprintf(s.conn, "Content-Length: %d\r\n\r\n", len(data))
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := s.conn.Write(data)
+	return int64(n + m), err
+}
+
+// writeError answers a message that could not be read with a JSON-RPC error
+// of id null.
+func (s *stream) writeError(_ context.Context, code jsonrpc2.Code, message string) {
+	data, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": code, "message": message},
+	})
+	if _, err := s.writeBody(data); err != nil {
+		s.logf("answering an unreadable message: %v", err)
+	}
+}
+
+// Close closes the connection.
+func (s *stream) Close() error { return s.conn.Close() }

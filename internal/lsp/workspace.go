@@ -1,0 +1,304 @@
+package lsp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+)
+
+// scope is where a buffer is checked: its Journal root, its path below it
+// and the configuration file that applies.
+type scope struct {
+	// root is the absolute Journal root: the configuration's root when the
+	// file lies below it, else the directory above the file's artifact
+	// directory (<root>/<coordinate>/<file>, format spec §7).
+	root string
+	// rel is the file's root-relative path with forward slashes.
+	rel string
+	// configFile is the .journal-lint.yaml found from the file's directory
+	// upwards, as `journal-lint check` finds it from the working directory;
+	// "" when there is none.
+	configFile string
+}
+
+// locate finds the scope of the file at the absolute path.
+func (s *server) locate(path string) scope {
+	dir := filepath.Dir(path)
+	sc := scope{root: filepath.Dir(dir)}
+	if f, err := config.Find(dir); err == nil {
+		sc.configFile = f
+	}
+	if sc.configFile != "" {
+		if cfg, _, _ := s.config(sc.configFile); cfg.Root != "" {
+			if r := cfg.RootDir(); within(r, path) {
+				sc.root = r
+			}
+		}
+	}
+	rel, err := filepath.Rel(sc.root, path)
+	if err != nil {
+		rel = filepath.Base(path)
+	}
+	sc.rel = filepath.ToSlash(rel)
+	return sc
+}
+
+// within reports whether path lies below dir.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// configEntry is one loaded configuration file with the state it was read
+// at, and its rule packs, started once and kept running for the session
+// (check.StartPacks).
+type configEntry struct {
+	mod   time.Time
+	size  int64
+	cfg   *config.Config
+	packs *check.Packs
+	err   error
+}
+
+// config returns the validated configuration of file ("" for none:
+// config.Default) and its running rule packs, reloading it when the file
+// changed. A configuration that does not load or validate yields
+// config.Default and the error, which the caller shows to the user: check
+// would refuse to run, and an editor should still show the validity
+// findings.
+func (s *server) config(file string) (*config.Config, *check.Packs, error) {
+	if file == "" {
+		return config.Default(), nil, nil
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return config.Default(), nil, fmt.Errorf("configuration %s: %w", file, err)
+	}
+	s.mu.Lock()
+	e := s.configs[file]
+	s.mu.Unlock()
+	if e != nil && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+		return e.cfg, e.packs, e.err
+	}
+	ne := &configEntry{mod: fi.ModTime(), size: fi.Size()}
+	ne.cfg, ne.packs, ne.err = s.loadConfig(file)
+	if ne.err != nil {
+		ne.cfg = config.Default()
+	}
+	s.mu.Lock()
+	if old := s.configs[file]; old != nil {
+		old.packs.Close()
+	}
+	s.configs[file] = ne
+	s.mu.Unlock()
+	return ne.cfg, ne.packs, ne.err
+}
+
+// loadConfig loads and validates file like `journal-lint check` does,
+// starting the rule packs it pins to learn their codes.
+func (s *server) loadConfig(file string) (*config.Config, *check.Packs, error) {
+	cfg, err := config.Load(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	packs, err := check.StartPacks(s.ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := config.Validate(cfg, packs.Registry()); err != nil {
+		packs.Close()
+		return nil, nil, err
+	}
+	return cfg, packs, nil
+}
+
+// closeConfigs stops the rule packs of every loaded configuration.
+func (s *server) closeConfigs() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.configs {
+		e.packs.Close()
+	}
+	s.configs = map[string]*configEntry{}
+}
+
+// checked is the last check of one root: the result and the buffers it saw.
+type checked struct {
+	res *check.Result
+	cfg *config.Config
+	// docs are the open buffers as they were checked, by URI.
+	docs map[protocol.DocumentURI]*document
+	// byPath are the diagnostics of each root-relative path.
+	byPath map[string]diag.List
+}
+
+// markDirtyLocked asks for a check of root; s.mu is held.
+func (s *server) markDirtyLocked(root string) {
+	s.dirty[root] = true
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// waitIdleLocked waits until no root is dirty and no check runs, or the
+// session ends; s.mu is held.
+func (s *server) waitIdleLocked() {
+	for (len(s.dirty) > 0 || s.checking) && s.ctx.Err() == nil {
+		s.idle.Wait()
+	}
+}
+
+// checkLoop runs check rounds until the session ends: after a wake-up it
+// waits for the debounce delay, then checks every dirty root with the
+// buffers as they are then. Changes that arrive during a round make another
+// round, so a burst of edits costs a few checks, not one per edit.
+func (s *server) checkLoop() {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-s.wake:
+		}
+		if s.opts.Debounce > 0 {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-time.After(s.opts.Debounce):
+			}
+		}
+		s.mu.Lock()
+		roots := s.dirty
+		s.dirty = map[string]bool{}
+		s.checking = true
+		s.mu.Unlock()
+		for root := range roots {
+			s.checkRoot(root)
+		}
+		s.mu.Lock()
+		s.checking = false
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// checkRoot checks the tree under root with its open buffers and publishes
+// the diagnostics of each buffer.
+func (s *server) checkRoot(root string) {
+	s.mu.Lock()
+	docs := map[protocol.DocumentURI]*document{}
+	overlay := map[string][]byte{}
+	examples := false
+	configFile := ""
+	for u, d := range s.docs {
+		if d.root != root {
+			continue
+		}
+		d = withDiskBytes(d)
+		docs[u] = d
+		overlay[d.rel] = d.src
+		examples = examples || strings.HasSuffix(d.rel, load.ExampleSuffix)
+		configFile = d.configFile
+	}
+	s.mu.Unlock()
+	if len(docs) == 0 {
+		s.mu.Lock()
+		delete(s.checked, root)
+		s.mu.Unlock()
+		return
+	}
+	cfg, packs, err := s.config(configFile)
+	if err != nil {
+		s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: %v; checking with the default configuration", err))
+	}
+	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs})
+	if err != nil {
+		if !errors.Is(err, s.ctx.Err()) {
+			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
+		}
+		return
+	}
+	c := &checked{res: res, cfg: cfg, docs: docs, byPath: map[string]diag.List{}}
+	for _, d := range res.Diagnostics {
+		c.byPath[d.Path] = append(c.byPath[d.Path], d)
+	}
+	s.mu.Lock()
+	s.checked[root] = c
+	s.mu.Unlock()
+	for _, d := range docs {
+		s.publish(c, d)
+	}
+}
+
+// tell shows message to the user once per session.
+func (s *server) tell(typ protocol.MessageType, message string) {
+	s.mu.Lock()
+	seen := s.told[message]
+	s.told[message] = true
+	s.mu.Unlock()
+	s.logf("%s", message)
+	if !seen {
+		if err := s.client.ShowMessage(s.ctx, &protocol.ShowMessageParams{Type: typ, Message: message}); err != nil {
+			s.logf("showing a message: %v", err)
+		}
+	}
+}
+
+// lastCheck returns the last check of d's root and whether it saw d at its
+// current version.
+func (s *server) lastCheck(d *document) (*checked, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.checked[d.root]
+	if c == nil {
+		return nil, false
+	}
+	seen := c.docs[d.uri]
+	return c, seen != nil && seen.version == d.version
+}
+
+// withDiskBytes returns d with the bytes of its file on disk when the
+// buffer is that file as an editor decoded it: JSON (and so LSP) cannot
+// carry invalid UTF-8, so an editor shows each invalid byte as U+FFFD. The
+// check then sees the real bytes and reports syntax/encoding as check does.
+// Positions stay the same: an invalid byte and U+FFFD are one unit each.
+func withDiskBytes(d *document) *document {
+	if !bytes.Contains(d.src, []byte("\uFFFD")) {
+		return d
+	}
+	disk, err := os.ReadFile(d.path)
+	if err != nil || utf8.Valid(disk) || !bytes.Equal(replaceInvalid(disk), d.src) {
+		return d
+	}
+	nd := *d
+	nd.text = newText(disk)
+	return &nd
+}
+
+// replaceInvalid returns b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as a JSON decoder does.
+func replaceInvalid(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/2)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
