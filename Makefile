@@ -15,6 +15,7 @@ help:
 
 test:
 	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -count=1 -run TestLargeBuffer ./internal/lsp  # too slow under -race
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -448,9 +448,9 @@ func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error)
 }
 
 // recheckAll checks every open buffer again, after a file or the
-// configuration changed outside the buffers.
+// configuration changed outside the buffers (a changed configuration file
+// is loaded again by the check).
 func (s *server) recheckAll(context.Context, json.RawMessage) (any, error) {
-	s.closeConfigs()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {

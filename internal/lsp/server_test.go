@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/lsp"
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -135,25 +134,6 @@ func TestRobustness(t *testing.T) {
 	if _, err := c.Conn.Call(ctx, "journal-lint/nonsense", nil, &res); !isCode(err, jsonrpc2.MethodNotFound) {
 		t.Fatalf("unknown method: want MethodNotFound, got %v", err)
 	}
-
-	// 16 MiB: one byte over the format's limit is fs/too-large.
-	big := filepath.Join(root, "com.example.big", "20260101T000000Z.journal")
-	u := c.Open(big, bytes.Repeat([]byte("# filler line of a very large Journal\n"), (load.MaxSize/38)+1))
-	if ds := c.Diagnostics(u, 1); !hasCode(ds, "fs/too-large") {
-		t.Fatalf("want fs/too-large, got %v", codes(ds))
-	}
-	// Exactly 16 MiB is read and parsed.
-	exact := bytes.Repeat([]byte("#"), load.MaxSize)
-	exact[len(exact)-1] = '\n'
-	c.Change(u, 2, string(exact))
-	if ds := c.Diagnostics(u, 2); hasCode(ds, "fs/too-large") {
-		t.Fatalf("16 MiB is allowed, got %v", codes(ds))
-	}
-
-	if err := c.Server.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
-		t.Fatal(err)
-	}
-	c.WaitCleared(u)
 
 	// A file with invalid UTF-8 arrives as the editor decoded it (each bad
 	// byte a U+FFFD, which JSON cannot avoid): the check reads the real

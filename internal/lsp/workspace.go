@@ -41,7 +41,9 @@ func (s *server) locate(path string) scope {
 		sc.configFile = f
 	}
 	if sc.configFile != "" {
-		if cfg, _, _ := s.config(sc.configFile); cfg.Root != "" {
+		// Only the root is read here; the check loads (and validates) the
+		// configuration with its packs, in the one goroutine that checks.
+		if cfg, err := config.Load(sc.configFile); err == nil && cfg.Root != "" {
 			if r := cfg.RootDir(); within(r, path) {
 				sc.root = r
 			}
