@@ -198,10 +198,13 @@ type Pass struct {
 
 	lines *diag.LineIndex
 	out   *diag.List
+	limit *diag.Limiter // nil: keep every diagnostic
 }
 
 // Report records d. An empty Code becomes the rule's code, an invalid
 // Severity the rule's default severity and an empty Path the document's path.
+// Past diag.MaxPerFileCode diagnostics of one file and code in a [Run], d
+// is only counted; Run reports the count in one last diagnostic.
 func (p *Pass) Report(d diag.Diagnostic) {
 	if d.Code == "" {
 		d.Code = p.Rule.Code
@@ -211,6 +214,9 @@ func (p *Pass) Report(d diag.Diagnostic) {
 	}
 	if d.Path == "" {
 		d.Path = p.Doc.Path
+	}
+	if p.limit != nil && !p.limit.Keep(d) {
+		return
 	}
 	*p.out = append(*p.out, d)
 }
@@ -288,6 +294,7 @@ func Run(docs []*syntax.Document, tree Tree, cfg RunConfig) diag.List {
 		now = time.Now()
 	}
 	var out diag.List
+	var limit diag.Limiter // keeps the first diag.MaxPerFileCode of each file and code
 	for _, r := range cfg.rules() {
 		if r.Validity || r.Check == nil || (cfg.Enabled != nil && !cfg.Enabled(r.Code)) {
 			continue
@@ -306,9 +313,10 @@ func Run(docs []*syntax.Document, tree Tree, cfg RunConfig) diag.List {
 			if doc == nil {
 				continue
 			}
-			runOne(&Pass{Rule: r, Doc: doc, Tree: tree, Now: now, Options: opts, out: &out})
+			runOne(&Pass{Rule: r, Doc: doc, Tree: tree, Now: now, Options: opts, out: &out, limit: &limit})
 		}
 	}
+	out = append(out, limit.Overflow()...)
 	out.Sort()
 	return out
 }

@@ -9,24 +9,46 @@ import (
 // LineIndex converts byte offsets of one file into positions. Lines end after
 // LF; a CR before it belongs to the line's terminator. Columns count Unicode
 // code points, and an invalid UTF-8 byte counts as one column.
+//
+// It records the start of every lineStride-th line only and finds the
+// others by scanning at most lineStride-1 lines, so that its memory is a
+// small fraction of the text's even for a text of millions of one-byte
+// lines (issue: hostile input §3); a lookup costs O(log L + lineStride·l)
+// for L lines of l bytes.
 type LineIndex struct {
-	src    []byte
-	starts []int // byte offset of the first byte of each line, ascending
+	src   []byte
+	marks []int // byte offset of the first byte of lines 0, lineStride, 2·lineStride, … (0-based)
+	lines int   // number of line starts: the LFs plus one
 }
+
+// lineStride is the distance in lines between the recorded line starts.
+const lineStride = 32
 
 // NewLineIndex indexes src. It keeps a reference to src, which must not change.
 func NewLineIndex(src []byte) *LineIndex {
-	// Count first (vectorised), so that starts is allocated once, exactly.
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for off := 0; ; {
+	lines := bytes.Count(src, []byte{'\n'}) + 1
+	marks := make([]int, 1, (lines+lineStride-1)/lineStride)
+	for off, line := 0, 0; ; {
 		i := bytes.IndexByte(src[off:], '\n')
 		if i < 0 {
 			break
 		}
 		off += i + 1
-		starts = append(starts, off)
+		if line++; line%lineStride == 0 {
+			marks = append(marks, off)
+		}
 	}
-	return &LineIndex{src: src, starts: starts}
+	return &LineIndex{src: src, marks: marks, lines: lines}
+}
+
+// start returns the byte offset of the first byte of 0-based line i, which
+// must be below x.lines.
+func (x *LineIndex) start(i int) int {
+	off := x.marks[i/lineStride]
+	for k := i % lineStride; k > 0; k-- {
+		off += bytes.IndexByte(x.src[off:], '\n') + 1
+	}
+	return off
 }
 
 // Pos returns the position of byte offset off, clamped to [0, len(src)].
@@ -37,8 +59,9 @@ func (x *LineIndex) Pos(off int) Pos {
 	if off > len(x.src) {
 		off = len(x.src)
 	}
-	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
-	start := x.starts[line]
+	m := sort.Search(len(x.marks), func(i int) bool { return x.marks[i] > off }) - 1
+	line := m*lineStride + bytes.Count(x.src[x.marks[m]:off], []byte{'\n'})
+	start := x.marks[m] + bytes.LastIndexByte(x.src[x.marks[m]:off], '\n') + 1
 	col := 1
 	for i := start; i < off; {
 		_, n := utf8.DecodeRune(x.src[i:])
@@ -59,8 +82,8 @@ func (x *LineIndex) Range(start, end int) Range {
 // LineCount returns the number of lines; a final line without a terminator
 // counts, an empty text after the last LF does not.
 func (x *LineIndex) LineCount() int {
-	n := len(x.starts)
-	if x.starts[n-1] == len(x.src) {
+	n := x.lines
+	if len(x.src) == 0 || x.src[len(x.src)-1] == '\n' {
 		n--
 	}
 	return n
@@ -69,19 +92,16 @@ func (x *LineIndex) LineCount() int {
 // Line returns the bytes of 1-based line n without its LF or CRLF terminator,
 // or nil when n is out of range.
 func (x *LineIndex) Line(n int) []byte {
-	if n < 1 || n > len(x.starts) {
+	if n < 1 || n > x.lines {
 		return nil
 	}
-	s := x.starts[n-1]
+	s := x.start(n - 1)
 	e := len(x.src)
-	if n < len(x.starts) {
-		e = x.starts[n] - 1
+	if n < x.lines {
+		e = s + bytes.IndexByte(x.src[s:], '\n')
 	}
 	if e > s && x.src[e-1] == '\r' {
 		e--
-	}
-	if e < s {
-		e = s
 	}
 	return x.src[s:e]
 }

@@ -63,6 +63,7 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 			p.build()
 		}
 	}
+	p.diags = append(p.diags, p.limit.Overflow()...)
 	p.diags.Sort()
 	return doc, p.diags
 }

@@ -18,11 +18,9 @@ const (
 	MaxQuoted = 8192
 )
 
-// maxPerCode bounds how many diagnostics of one code one text can produce,
-// so that a hostile input (say 16 MiB of NUL bytes or of one-letter lines)
-// cannot make the parser allocate gigabytes of diagnostics. Real Journals
-// stay far below it; when it is reached, one last diagnostic says so.
-const maxPerCode = 10000
+// maxPreallocDirectives bounds the directives (and, four times over, the
+// arguments) Parse allocates before it has seen them, about 10 MiB.
+const maxPreallocDirectives = 1 << 16
 
 // span is a half-open byte range [start, end) of the source.
 type span struct{ start, end int }
@@ -34,7 +32,7 @@ type parser struct {
 	s     string // src as one string: arguments are substrings of it
 	doc   *Document
 	diags diag.List
-	count map[string]int
+	limit diag.Limiter // the per-code cap of the diagnostics
 
 	// current line
 	line      int  // 1-based
@@ -92,31 +90,15 @@ func (p *parser) rng(start, end int) diag.Range {
 
 // report adds an error diagnostic. related and help may be empty.
 func (p *parser) report(code string, r diag.Range, msg, help string, related ...diag.Related) {
-	if p.count == nil {
-		p.count = make(map[string]int)
-	}
-	n := p.count[code]
-	p.count[code] = n + 1
-	if n > maxPerCode {
+	d := diag.Diagnostic{Code: code, Severity: diag.Error, Path: p.path, Range: r}
+	if !p.limit.Keep(d) {
 		return
-	}
-	if n == maxPerCode {
-		msg = "too many " + code + " diagnostics; the rest are not reported"
-		help = ""
-		related = nil
 	}
 	for i := range related {
 		related[i].Path = p.path
 	}
-	p.diags = append(p.diags, diag.Diagnostic{
-		Code:     code,
-		Severity: diag.Error,
-		Message:  msg,
-		Path:     p.path,
-		Range:    r,
-		Related:  related,
-		Help:     help,
-	})
+	d.Message, d.Related, d.Help = msg, related, help
+	p.diags = append(p.diags, d)
 }
 
 // scanLines runs over the text once, line by line: it checks encoding and
@@ -138,8 +120,11 @@ func (p *parser) scanLines() {
 	// One slab for every directive of a text and one for the release
 	// blocks (the counts are upper bounds), so that none is allocated on its
 	// own and little is wasted.
-	p.dirSlab = make([]Directive, dirs)
-	p.doc.Directives = make([]*Directive, 0, dirs)
+	// The counts of a text of junk lines are large, but most of its lines
+	// are never kept (see directiveLine): allocate at most
+	// maxPreallocDirectives up front and the rest in chunks as they come.
+	p.dirSlab = make([]Directive, min(dirs, maxPreallocDirectives))
+	p.doc.Directives = make([]*Directive, 0, min(dirs, maxPreallocDirectives))
 	if rels > 0 {
 		p.relSlab = make([]release, rels)
 		p.blockSlab = make([]ReleaseBlock, rels)
@@ -149,7 +134,7 @@ func (p *parser) scanLines() {
 			p.lists[k] = make([]item, 0, n)
 		}
 	}
-	p.args = getArgScratch(cnt.args)
+	p.args = getArgScratch(min(cnt.args, 4*maxPreallocDirectives))
 	defer p.finishArgs()
 	ls := 0
 	for line := 1; ls < n; line++ {
@@ -270,7 +255,7 @@ func (p *parser) finishArgs() {
 
 // terminator records a line terminator at off (the CR of CRLF, or the LF).
 func (p *parser) terminator(off int, crlf bool) {
-	const keep = maxPerCode + 1
+	const keep = diag.MaxPerFileCode + 1
 	if !p.sawTerminator {
 		p.sawTerminator = true
 		p.firstTermCRLF = crlf
@@ -458,6 +443,13 @@ func (p *parser) directiveLine(cs, ce int) {
 		for k < e && !blank(s[k]) {
 			k++
 		}
+	}
+	if kw := s[i:k]; KindOf(kw) == KindUnknown && p.limit.Full(p.path, diag.SyntaxUnknownDirective) {
+		// Junk past the cap: counted, not kept, so that the memory of a
+		// text of millions of junk lines stays proportional to what the
+		// Document keeps (issue: hostile input §3).
+		p.limit.Keep(diag.Diagnostic{Code: diag.SyntaxUnknownDirective, Severity: diag.Error, Path: p.path, Range: p.rng(i, k)})
+		return
 	}
 	d := p.newDirective()
 	d.Keyword = s[i:k]

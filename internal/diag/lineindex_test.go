@@ -1,0 +1,64 @@
+package diag
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// naive positions, to check the sparse index against.
+func naivePos(src []byte, off int) Pos {
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	col := 1
+	for i := start; i < off; {
+		_, n := utf8.DecodeRune(src[i:])
+		if i+n > off {
+			break
+		}
+		i += n
+		col++
+	}
+	return Pos{Offset: off, Line: line, Column: col}
+}
+
+func TestLineIndexMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	pieces := []string{"a", "é", "\n", "\r\n", "名", "\xff", "\t", ""}
+	for round := 0; round < 200; round++ {
+		var b strings.Builder
+		for n := rng.Intn(300); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		src := []byte(b.String())
+		x := NewLineIndex(src)
+		for off := 0; off <= len(src); off++ {
+			if got, want := x.Pos(off), naivePos(src, off); got != want {
+				t.Fatalf("%q: Pos(%d) = %v, want %v", src, off, got, want)
+			}
+		}
+		lines := bytes.Split(src, []byte("\n"))
+		for n := 1; n <= len(lines); n++ {
+			want := bytes.TrimSuffix(lines[n-1], []byte("\r"))
+			if got := x.Line(n); !bytes.Equal(got, want) {
+				t.Fatalf("%q: Line(%d) = %q, want %q", src, n, got, want)
+			}
+		}
+		if x.Line(0) != nil || x.Line(len(lines)+1) != nil {
+			t.Fatalf("%q: Line out of range is not nil", src)
+		}
+		wantCount := len(lines)
+		if len(src) == 0 || src[len(src)-1] == '\n' {
+			wantCount--
+		}
+		if got := x.LineCount(); got != wantCount {
+			t.Fatalf("%q: LineCount = %d, want %d", src, got, wantCount)
+		}
+	}
+}
