@@ -22,6 +22,12 @@ import (
 // names, and journal-lint itself.
 var bin string
 
+// packTmp is the temporary directory of this test binary and of the
+// journal-lint processes it runs (TMPDIR), where the private copies of the
+// packs that run live: counting processes there counts this binary's packs
+// only, whatever else runs on the machine.
+var packTmp string
+
 func TestMain(m *testing.M) {
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "plugin-test-")
@@ -31,6 +37,12 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(dir)
 		bin = dir
+		packTmp = filepath.Join(dir, "tmp")
+		if err := os.Mkdir(packTmp, 0o700); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		os.Setenv("TMPDIR", packTmp)
 		builds := [][2]string{
 			{"license-policy", "../../examples/rulepack-license-policy"},
 			{"misbehave", "./testdata/misbehave"},
@@ -44,7 +56,8 @@ func TestMain(m *testing.M) {
 				return 1
 			}
 		}
-		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog"} {
+		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
+			"earlypanic", "selfhash", "holdpipes", "orphan"} {
 			if err := copyFile(filepath.Join(dir, "misbehave"), filepath.Join(dir, mode)); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
@@ -110,15 +123,20 @@ func tree(t *testing.T, files map[string]string) *plugin.Input {
 
 var widgetTree = map[string]string{"com.example.widget/20260110T080000Z.journal": widget}
 
-// run starts s, checks in and closes the pack.
+// run starts s, checks in and closes the pack, and then requires that no
+// process of the pack's process group is left.
 func run(t *testing.T, s plugin.Spec, in *plugin.Input) (plugin.Info, diag.List, error) {
 	t.Helper()
 	p, err := plugin.Start(context.Background(), s, plugin.Options{})
 	if err != nil {
 		return plugin.Info{}, nil, err
 	}
-	defer p.Close()
+	pgid := plugin.PID(p)
 	ds, err := p.Check(context.Background(), in)
+	p.Close()
+	if n := inGroup(t, pgid); n != 0 {
+		t.Errorf("%d processes of the pack's group %d left after Close", n, pgid)
+	}
 	return p.Info(), ds, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -43,24 +44,28 @@ type Pack struct {
 	client *goplugin.Client // nil for a pack connected in-process
 	proc   *process
 	tail   *tail
+	dir    string // the private directory of the executable's copy; "" in-process
 
 	closeOnce sync.Once
 }
 
-// Start verifies the executable of spec against its pin, starts it, and
-// asks it to describe itself. The errors are a [*VerifyError] (nothing ran),
-// a [*Error] (the pack failed; the process is already gone), or an error
-// for a configuration the host cannot encode. A nil error means the caller
-// must [Pack.Close] the pack.
+// Start copies the executable of spec into a private directory, verifying
+// the copied bytes against the pin, starts the copy in a process group of
+// its own, and asks the pack to describe itself. The errors are a
+// [*VerifyError] (nothing ran), a [*Error] (the pack failed; its process
+// group is already gone), or an error for a configuration the host cannot
+// encode or a private directory it cannot create. A nil error means the
+// caller must [Pack.Close] the pack.
 func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
-	if err := verify(spec); err != nil {
-		return nil, err
-	}
 	cfgJSON, err := configJSON(spec)
 	if err != nil {
 		return nil, err
 	}
-	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON}
+	dir, exe, err := stage(spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
 	var procErr error
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
@@ -68,16 +73,15 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		SkipHostEnv:      true,
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
-			proc, _, err := newProcess(spec.Executable(), spec.Dir, cmd.Env)
+			proc, err := newProcess(exe, spec.Dir, cmd.Env, p.tail)
 			if err != nil {
 				procErr = err
 				return nil, err
 			}
 			p.proc = proc
-			return proc, nil
+			return startedProcess{proc, p.removeCopy}, nil
 		},
 		StartTimeout:    spec.timeout(),
-		Stderr:          p.tail,
 		SyncStdout:      p.tail,
 		SyncStderr:      p.tail,
 		Logger:          hclog.NewNullLogger(),
@@ -91,7 +95,7 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		if procErr != nil {
 			err = procErr
 		}
-		return fail(startError(err))
+		return fail(p.startError(err))
 	}
 	if v := p.client.NegotiatedVersion(); v != wire.Version {
 		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, wire.Version))
@@ -114,6 +118,29 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	return p, nil
 }
 
+// startedProcess is a process that removes the pack's private copy as soon
+// as it has started: the running program no longer needs the file where
+// the system lets it go (Close removes it again where it does not).
+type startedProcess struct {
+	*process
+	removeCopy func()
+}
+
+// Start starts the process and removes the copy.
+func (s startedProcess) Start(ctx context.Context) error {
+	err := s.process.Start(ctx)
+	s.removeCopy()
+	return err
+}
+
+// removeCopy removes the private directory of the pack's executable; it is
+// harmless to call again.
+func (p *Pack) removeCopy() {
+	if p.dir != "" {
+		_ = os.RemoveAll(p.dir)
+	}
+}
+
 // Connect describes a pack that is already served on rpc without starting
 // or verifying anything. It is the host's test-only entry point: package
 // plugins/sdk/sdktest serves a pack in-process and runs it through the
@@ -132,10 +159,21 @@ func Connect(ctx context.Context, rpc pb.RulePackClient, spec Spec, opts Options
 	return p, nil
 }
 
-// startError rewords go-plugin's start-up errors for users.
-func startError(err error) error {
+// startError rewords go-plugin's start-up errors for users. A pack that
+// closed its stdout without a handshake line usually exited (it panicked
+// or called os.Exit before sdk.Serve): that is waited for briefly, so that
+// the failure says how it ended and quotes its whole stderr, instead of
+// an empty "something other than the handshake".
+func (p *Pack) startError(err error) error {
 	msg := err.Error()
 	switch {
+	case strings.HasPrefix(msg, "Unrecognized remote plugin message: \n") && strings.Contains(msg, "Failed to read any lines"):
+		if p.proc != nil {
+			if _, ok := p.proc.waitExit(min(p.spec.timeout(), exitWait)); ok {
+				return errors.New("the pack exited before the handshake")
+			}
+		}
+		return errors.New("the pack closed its stdout before the handshake")
 	case strings.HasPrefix(msg, "Unrecognized remote plugin message"):
 		first, _, _ := strings.Cut(msg, "\n")
 		return fmt.Errorf("bad handshake: the pack wrote something other than go-plugin's handshake to stdout (%s)",
@@ -150,6 +188,10 @@ func startError(err error) error {
 	return errors.New(firstLine(msg))
 }
 
+// exitWait bounds how long a failure waits for the pack's process to end,
+// to say how it ended.
+const exitWait = 2 * time.Second
+
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
@@ -163,15 +205,13 @@ func (p *Pack) failure(name string, err error) *Error {
 		return pe
 	}
 	if p.proc != nil {
-		// Give the process a moment to be reaped so the exit status is known.
-		for i := 0; i < 20; i++ {
-			if how, ok := p.proc.exited(); ok {
-				if how != "exit status 0" && !strings.Contains(err.Error(), how) && !strings.Contains(how, "killed") {
-					err = fmt.Errorf("%w (process %s)", err, how)
-				}
-				break
+		// Give the process a moment to be reaped so the exit status is
+		// known, and its stderr to be read to the end.
+		if how, ok := p.proc.waitExit(100 * time.Millisecond); ok {
+			if how != "exit status 0" && !strings.Contains(err.Error(), how) && !strings.Contains(how, "killed") {
+				err = fmt.Errorf("%w (process %s)", err, how)
 			}
-			time.Sleep(5 * time.Millisecond)
+			p.proc.waitStderr(2 * drainTime)
 		}
 	}
 	return &Error{Pack: name, Err: err, Stderr: p.tail.String()}
@@ -265,24 +305,13 @@ func (p *Pack) callError(ctx context.Context, call string, err error) error {
 		return ctx.Err()
 	case st.Code() == codes.Unavailable || st.Code() == codes.Canceled:
 		if p.proc != nil {
-			if how, ok := p.waitExit(); ok {
+			if how, ok := p.proc.waitExit(500 * time.Millisecond); ok {
 				return fmt.Errorf("%s: the pack process died (%s)", call, how)
 			}
 		}
 		return fmt.Errorf("%s: lost the connection to the pack: %s", call, st.Message())
 	}
 	return fmt.Errorf("%s: %s", call, st.Message())
-}
-
-// waitExit waits briefly for the process to be reaped and says how it ended.
-func (p *Pack) waitExit() (string, bool) {
-	for i := 0; i < 100; i++ {
-		if how, ok := p.proc.exited(); ok {
-			return how, true
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return "", false
 }
 
 // Info returns what the pack said about itself.
@@ -298,15 +327,17 @@ func (p *Pack) kill() {
 	}
 }
 
-// Close stops the pack: it kills the process, waits for go-plugin to reap
-// it and removes its socket directory. It is safe to call more than once
-// and never fails.
+// Close stops the pack: it kills its process group, waits for go-plugin
+// to let go of it (bounded: see drainTime), and removes its socket
+// directory and the private copy of its executable. It is safe to call
+// more than once and never fails.
 func (p *Pack) Close() {
 	p.closeOnce.Do(func() {
 		p.kill()
 		if p.client != nil {
 			p.client.Kill()
 		}
+		p.removeCopy()
 	})
 }
 

@@ -5,8 +5,10 @@
 // # Trust and start-up
 //
 // Every pack is pinned by the sha256 of its executable in .journal-lint.yaml.
-// [Start] verifies the file with go-plugin's SecureConfig before it runs
-// anything; a mismatch is a [*VerifyError], never a diagnostic. The pack then
+// [Start] copies the file into a private directory, hashing the bytes as it
+// copies them, and runs the copy only when they match: the bytes that run
+// are the bytes that were verified, whatever happens to the configured file
+// meanwhile. A mismatch is a [*VerifyError], never a diagnostic. The pack then
 // runs with an empty standard input (it never inherits the host's), a
 // minimal environment (only what go-plugin's handshake needs, plus the
 // lifeline), and its working directory set to the configuration file's
@@ -24,10 +26,15 @@
 //
 // # Lifetime
 //
-// The host holds the write end of a pipe whose read end is the pack's
-// lifeline: when journal-lint exits, however it exits, the kernel closes
-// the pipe and the pack (package sdk watches it) exits too. [Pack.Close]
-// kills the process explicitly; [Set.Close] closes every pack of a run.
+// Each pack runs in its own process group. The host kills the whole group
+// (the pack and anything it started) when a call times out, when the run is
+// cancelled, when the pack exits and when it is closed, and it never waits
+// on the pack's stdout or stderr past that: a grandchild that keeps them
+// open cannot keep journal-lint alive. The host also holds the write end of
+// a pipe whose read end is the pack's lifeline: when journal-lint exits,
+// however it exits, the kernel closes the pipe and the pack (package sdk
+// watches it) exits too. [Pack.Close] kills the group explicitly;
+// [Set.Close] closes every pack of a run.
 package plugin
 
 import (
@@ -41,8 +48,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
-
-	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -201,31 +206,6 @@ func Checksum(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// verify checks the executable of s against its pin with go-plugin's
-// SecureConfig.
-func verify(s Spec) error {
-	path := s.Executable()
-	want, err := hex.DecodeString(s.SHA256)
-	if err != nil || len(want) != sha256.Size {
-		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: errors.New("the pinned sha256 is not 64 hexadecimal digits")}
-	}
-	if fi, err := os.Stat(path); err != nil {
-		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: unwrapPath(err)}
-	} else if !fi.Mode().IsRegular() {
-		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: errors.New("not a regular file")}
-	}
-	sc := &goplugin.SecureConfig{Checksum: want, Hash: sha256.New()}
-	ok, err := sc.Check(path)
-	if err != nil {
-		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Err: unwrapPath(err)}
-	}
-	if !ok {
-		got, _ := Checksum(path)
-		return &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Got: got}
-	}
-	return nil
 }
 
 func unwrapPath(err error) error {

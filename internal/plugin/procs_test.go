@@ -4,22 +4,49 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// running counts the live processes (zombies excluded) whose executable is
-// path, waiting up to two seconds for the count to reach zero. It reads
-// /proc and skips the test elsewhere.
+// running counts the live processes (zombies excluded) of the built pack
+// at path: the private copies journal-lint runs (under packTmp, named like
+// path) and the grandchildren they started from themselves, waiting up to
+// two seconds for the count to reach zero. It reads /proc and skips the
+// test elsewhere.
 func running(t *testing.T, path string) int {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("counts processes through /proc")
 	}
+	return settle(func() int { return len(pids(path)) })
+}
+
+// inGroup counts the live processes of process group pgid, waiting up to
+// two seconds for the count to reach zero.
+func inGroup(t *testing.T, pgid int) int {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("counts processes through /proc")
+	}
+	return settle(func() int {
+		n := 0
+		eachProcess(func(_ string, pgrp int) {
+			if pgrp == pgid {
+				n++
+			}
+		})
+		return n
+	})
+}
+
+// settle calls count until it returns 0, for up to two seconds, and
+// returns its last result.
+func settle(count func() int) int {
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		n := len(pids(path))
+		n := count()
 		if n == 0 || time.Now().After(deadline) {
 			return n
 		}
@@ -27,26 +54,48 @@ func running(t *testing.T, path string) int {
 	}
 }
 
-// pids returns the live processes running path.
+// pids returns the live processes running a private copy of the built
+// pack at path.
 func pids(path string) []string {
-	ents, _ := os.ReadDir("/proc")
 	var out []string
+	eachProcess(func(pid string, _ int) {
+		exe, err := os.Readlink(filepath.Join("/proc", pid, "exe"))
+		if err != nil {
+			return
+		}
+		exe = strings.TrimSuffix(exe, " (deleted)")
+		if filepath.Base(exe) == filepath.Base(path) && strings.HasPrefix(exe, packTmp+string(filepath.Separator)) {
+			out = append(out, pid)
+		}
+	})
+	return out
+}
+
+// eachProcess calls f with the id and process group of every live process
+// (zombies excluded: they have exited; only their parent's wait is missing).
+func eachProcess(f func(pid string, pgrp int)) {
+	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if err != nil || strings.TrimSuffix(exe, " (deleted)") != path {
 			continue
 		}
 		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
 			continue
 		}
-		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue // a zombie has exited; only its parent's wait is missing
+		// pid (comm) state ppid pgrp ...
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
 		}
-		out = append(out, e.Name())
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) < 3 || fields[0] == "Z" {
+			continue
+		}
+		pgrp, err := strconv.Atoi(fields[2])
+		if err != nil {
+			continue
+		}
+		f(e.Name(), pgrp)
 	}
-	return out
 }

@@ -16,7 +16,6 @@ import (
 // lifeline, so a path that forgets to close it leaves it running.
 func TestCLIStartsPackOnce(t *testing.T) {
 	path := filepath.Join(bin, "pidlog")
-	pidFile := filepath.Join(bin, "pidlog.pids")
 	for _, c := range []struct {
 		name  string
 		extra string // appended to .journal-lint.yaml
@@ -34,6 +33,7 @@ func TestCLIStartsPackOnce(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := project(t, "pidlog", "", "10s")
+			pidFile := filepath.Join(dir, "pidlog.pids")
 			if c.extra != "" {
 				cfg := filepath.Join(dir, ".journal-lint.yaml")
 				b, err := os.ReadFile(cfg)

@@ -4,14 +4,20 @@
 // panic (a rule panics; the SDK recovers), hang (a rule never returns),
 // malformed (reports a range outside the document), introspect (reports
 // what its stdin and environment are), pidlog (behaves, but appends its
-// process id to <mode>.pids beside its executable when it starts and
-// ignores the lifeline, so that only the host closing it ends it), or
-// anything else (behaves).
+// process id to <mode>.pids in its working directory when it starts and
+// ignores the lifeline, so that only the host closing it ends it),
+// earlypanic (writes to stderr and panics before sdk.Serve), selfhash
+// (reports the sha256 of the bytes it runs from as its version), holdpipes
+// (starts a grandchild that keeps the pack's stdout and stderr open, then
+// hangs in Check), orphan (the same with a grandchild that has neither),
+// sleeper (sleeps: the grandchild), or anything else (behaves).
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,13 +32,23 @@ func main() {
 	if mode == "garbage" {
 		fmt.Println("hello from a careless pack")
 	}
-	if mode == "pidlog" {
+	version := "0.0.1"
+	switch mode {
+	case "pidlog":
 		logPID(mode)
 		os.Unsetenv(wire.EnvLifelineFD)
+	case "earlypanic":
+		fmt.Fprintln(os.Stderr, "loading the house rules")
+		panic("no rules file")
+	case "selfhash":
+		version = selfHash()
+	case "sleeper":
+		time.Sleep(time.Hour)
+		os.Exit(0)
 	}
 	sdk.Serve(sdk.Pack{
 		Name:    "misbehave",
-		Version: "0.0.1",
+		Version: version,
 		Rules: []sdk.Rule{{
 			Name:     "mode",
 			Severity: sdk.Warning,
@@ -42,15 +58,11 @@ func main() {
 	})
 }
 
-// logPID appends the process id to <mode>.pids beside the executable, so
-// that a test can count how often the pack was started.
+// logPID appends the process id to <mode>.pids in the working directory
+// (the configuration's directory), so that a test can count how often the
+// pack was started.
 func logPID(mode string) {
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	f, err := os.OpenFile(filepath.Join(filepath.Dir(exe), mode+".pids"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(mode+".pids", os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err == nil {
 		_, err = fmt.Fprintln(f, os.Getpid())
 		if cerr := f.Close(); err == nil {
@@ -63,8 +75,39 @@ func logPID(mode string) {
 	}
 }
 
+// selfHash returns "sha256-<hex>" of the executable this process runs
+// (which may have been removed from its directory since).
+func selfHash() string {
+	b, err := os.ReadFile("/proc/self/exe")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return fmt.Sprintf("sha256-%x", sha256.Sum256(b))
+}
+
+// grandchild starts this executable again as a sleeper in the pack's
+// process group, with the pack's own stdout and stderr (descriptors 1 and
+// 2, which go-plugin does not redirect) when holdPipes is set, and reports
+// its process id on stderr.
+func grandchild(holdPipes bool) {
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{"sleeper"}
+	if holdPipes {
+		cmd.Stdout, cmd.Stderr = os.NewFile(1, "stdout"), os.NewFile(2, "stderr")
+	}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "grandchild:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintln(os.Stderr, "started grandchild", cmd.Process.Pid)
+}
+
 func run(mode string, p *sdk.Pass) {
 	switch mode {
+	case "holdpipes", "orphan":
+		grandchild(mode == "holdpipes")
+		time.Sleep(time.Hour)
 	case "crash":
 		fmt.Fprintln(os.Stderr, "about to crash while checking", p.Doc.Path)
 		go func() { panic("pack crashed on purpose") }()

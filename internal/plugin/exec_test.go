@@ -1,0 +1,151 @@
+package plugin_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/plugin"
+)
+
+// TestOnlyPinnedBytesRun swaps the configured executable between the
+// pinned build and another one (the same program with bytes appended, so
+// it runs but has another digest) as fast as it can while packs start, and
+// requires that every pack that started runs exactly the pinned bytes (the
+// selfhash pack reports the digest of what it runs from as its version)
+// and every other start was refused as a checksum mismatch.
+func TestOnlyPinnedBytesRun(t *testing.T) {
+	dir := t.TempDir()
+	pinned := spec(t, "selfhash")
+	b, err := os.ReadFile(pinned.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
+	if err := os.WriteFile(good, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, append(b, "not the pinned build"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "selfhash") // the mode is the executable's name
+	if err := os.Link(good, path); err != nil {
+		t.Fatal(err)
+	}
+	s := pinned
+	s.Path = path
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the attacker: rename one build or the other over path
+		defer wg.Done()
+		tmp := path + ".next"
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			from := good
+			if i%2 == 1 {
+				from = bad
+			}
+			os.Remove(tmp)
+			if err := os.Link(from, tmp); err == nil {
+				os.Rename(tmp, path)
+			}
+			time.Sleep(200 * time.Microsecond) // many swaps per start, and CPU left for the starts
+		}
+	}()
+	ran, refused := 0, 0
+	for range 30 {
+		p, err := plugin.Start(context.Background(), s, plugin.Options{})
+		var ve *plugin.VerifyError
+		switch {
+		case errors.As(err, &ve) && ve.Err == nil && ve.Got != "":
+			refused++
+		case err != nil:
+			t.Errorf("start: %v", err)
+		default:
+			ran++
+			if got := p.Info().Version; got != "sha256-"+s.SHA256 {
+				t.Errorf("a pack ran from bytes with digest %s, not the pinned %s", got, s.SHA256)
+			}
+			p.Close()
+		}
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("%d starts ran the pinned bytes, %d were refused", ran, refused)
+	if ran == 0 || refused == 0 {
+		t.Errorf("the swap did not interleave with the starts (%d ran, %d refused)", ran, refused)
+	}
+	if n := running(t, path); n != 0 {
+		t.Errorf("%d pack processes left", n)
+	}
+	// Nothing of the private copies is left behind.
+	if left, _ := filepath.Glob(filepath.Join(packTmp, "journal-lint-pack-*")); len(left) != 0 {
+		t.Errorf("private copies left: %v", left)
+	}
+}
+
+// TestEarlyPanic: a pack that writes to stderr and panics before the
+// handshake is reported as exiting with its status and its panic, not as
+// writing something other than the handshake.
+func TestEarlyPanic(t *testing.T) {
+	d := plugin.Failure(failure(t, "earlypanic", 0))
+	for _, want := range []string{"the pack exited before the handshake (process exit status 2)", `stderr: "panic: no rules file"`} {
+		if !strings.Contains(d.Message, want) {
+			t.Errorf("message lacks %q: %s", want, d.Message)
+		}
+	}
+	if !strings.Contains(d.Help, "loading the house rules") || !strings.Contains(d.Help, "goroutine 1") {
+		t.Errorf("help lacks the stderr tail:\n%s", d.Help)
+	}
+	if strings.Contains(d.Message, "something other than") {
+		t.Errorf("reported as a bad handshake: %s", d.Message)
+	}
+}
+
+// TestGrandchildren: a pack that hangs after starting a grandchild, which
+// keeps the pack's stdout and stderr open (holdpipes) or has neither
+// (orphan), is given up after its timeout without waiting for the
+// grandchild, and the grandchild dies with the pack's process group.
+func TestGrandchildren(t *testing.T) {
+	for _, mode := range []string{"holdpipes", "orphan"} {
+		t.Run(mode, func(t *testing.T) {
+			start := time.Now()
+			d := plugin.Failure(failure(t, mode, 500*time.Millisecond))
+			if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Help, "started grandchild") {
+				t.Errorf("%s\n%s", d.Message, d.Help)
+			}
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("the pack took %v to be given up with a 500ms timeout", el)
+			}
+		})
+	}
+}
+
+// TestCLIGrandchildDoesNotStallCheck runs journal-lint check with a pack
+// whose grandchild keeps the pack's stdout and stderr open: check reports
+// the timeout and exits soon after it, leaving nothing running.
+func TestCLIGrandchildDoesNotStallCheck(t *testing.T) {
+	dir := project(t, "holdpipes", "", "1s")
+	start := time.Now()
+	out, errOut, code := journalLint(t, dir, "check")
+	if el := time.Since(start); el > 6*time.Second {
+		t.Errorf("check took %v with a 1s pack timeout", el)
+	}
+	if code != 1 || !strings.Contains(out, "check timed out after 1s") || !strings.Contains(out, "[plugin/failed]") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if n := running(t, filepath.Join(bin, "holdpipes")); n != 0 {
+		t.Errorf("%d pack processes left after journal-lint exited", n)
+	}
+}
