@@ -112,6 +112,6 @@ func (x *LineIndex) Source() []byte { return x.src }
 // LineStart returns the byte offset where 1-based line n starts, clamped to
 // the first and the last line.
 func (x *LineIndex) LineStart(n int) int {
-	n = min(max(n, 1), len(x.starts))
-	return x.starts[n-1]
+	n = min(max(n, 1), x.lines)
+	return x.start(n - 1)
 }

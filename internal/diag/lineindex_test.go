@@ -62,3 +62,16 @@ func TestLineIndexMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+func TestLineStart(t *testing.T) {
+	src := []byte(strings.Repeat("ab\n", 100))
+	x := NewLineIndex(src)
+	for n := 1; n <= 101; n++ {
+		if got := x.LineStart(n); got != 3*(n-1) {
+			t.Fatalf("LineStart(%d) = %d", n, got)
+		}
+	}
+	if x.LineStart(0) != 0 || x.LineStart(500) != 300 {
+		t.Errorf("clamping: %d %d", x.LineStart(0), x.LineStart(500))
+	}
+}
