@@ -12,13 +12,16 @@ import (
 
 // Stage builds the next [State] from a base state, copy-on-write: the base is
 // never modified, and only chains that change are copied. A Stage is not
-// safe for concurrent use.
+// safe for concurrent use; the [ChainStage]s it hands out are independent of
+// each other and of the Stage until [Stage.Merge].
 type Stage struct {
 	base   *State
 	chains map[vt.Coordinate]*chainOf
 	owners map[vt.Digest]owner
 	owned  map[vt.Coordinate]bool // chains already copied for this stage
 	added  int
+	// open caches the chain stages of Stage.Ingest, one per coordinate.
+	open map[vt.Coordinate]*ChainStage
 }
 
 // NewStage returns a stage whose starting point is base.
@@ -73,115 +76,210 @@ func (s *Stage) Ingest(doc *syntax.Document, link Link) (Entry, Outcome, diag.Li
 	if !doc.RevisionOK {
 		return Entry{}, Rejected, nil
 	}
+	c := doc.Revision.Coordinate()
+	cs := s.open[c]
+	if cs == nil {
+		cs = s.Chain(c)
+		if s.open == nil {
+			s.open = map[vt.Coordinate]*ChainStage{}
+		}
+		s.open[c] = cs
+	}
+	e, out, ds, p := cs.Ingest(doc, link.Bridge)
+	if p != nil {
+		ds = p.Resolve(func(d vt.Digest) (vt.Coordinate, string, bool) {
+			if o, ok := s.owners[d]; ok {
+				return o.coordinate, s.chains[o.coordinate].entries[o.index].Source, true
+			}
+			if link.Elsewhere != nil {
+				return link.Elsewhere(d)
+			}
+			return vt.Coordinate{}, "", false
+		})
+	}
+	s.Merge(cs)
+	return e, out, ds
+}
+
+// Chain returns a stage for the chain of c alone, starting from the
+// stage's current chain of c. It shares nothing mutable with s, so the
+// chains of different artifacts can be staged concurrently (while nothing
+// is merged or ingested into s); [Stage.Merge] brings the result back. Do
+// not mix it with [Stage.Ingest] for the same coordinate.
+func (s *Stage) Chain(c vt.Coordinate) *ChainStage {
+	cs := &ChainStage{coordinate: c, local: map[vt.Digest]int{}}
+	if ch := s.chains[c]; ch != nil {
+		cs.entries = ch.entries
+		for i, e := range ch.entries {
+			cs.local[e.Revision.Digest()] = i
+		}
+	}
+	cs.merged = len(cs.entries)
+	cs.cow = !s.owned[c] && len(cs.entries) > 0
+	return cs
+}
+
+// Merge makes the revisions that cs accepted part of s. cs must come from
+// [Stage.Chain] of s, and no other ChainStage of the same coordinate may
+// have been merged since.
+func (s *Stage) Merge(cs *ChainStage) {
+	if len(cs.entries) == cs.merged {
+		return
+	}
+	c := cs.coordinate
+	s.chains[c] = &chainOf{entries: cs.entries}
+	s.owned[c] = true // cs copied the chain before its first append
+	for i := cs.merged; i < len(cs.entries); i++ {
+		s.owners[cs.entries[i].Revision.Digest()] = owner{coordinate: c, index: i}
+	}
+	s.added += len(cs.entries) - cs.merged
+	cs.merged = len(cs.entries)
+}
+
+// ChainStage ingests the revisions of one artifact (see [Stage.Chain]). It
+// is not safe for concurrent use.
+type ChainStage struct {
+	coordinate vt.Coordinate
+	entries    []Entry
+	// merged is how many leading entries the parent stage already holds.
+	merged int
+	// cow says entries is shared with the stage's base and must be copied
+	// before the first append.
+	cow   bool
+	local map[vt.Digest]int // digest → index in entries
+}
+
+// Head returns the newest revision of the chain, if any.
+func (cs *ChainStage) Head() (Entry, bool) {
+	if len(cs.entries) == 0 {
+		return Entry{}, false
+	}
+	return cs.entries[len(cs.entries)-1], true
+}
+
+// Ingest is [Stage.Ingest] for one revision of the chain's coordinate,
+// except for a PREDECESSOR that names no revision of this chain and no
+// rejected revision that bridge accepts: the revision is rejected, and the
+// returned [Pending] builds its diagnostic once the owners of every digest
+// of the input are known (chain/cross-artifact or chain/missing-predecessor;
+// both reject, so the chain goes on the same way). bridge may be nil.
+func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) (Entry, Outcome, diag.List, *Pending) {
+	if !doc.RevisionOK {
+		return Entry{}, Rejected, nil, nil
+	}
 	rev := doc.Revision
 	c := rev.Coordinate()
-	ch := s.chains[c]
 	at := func(d *syntax.Directive, code, msg, help string, related ...diag.Related) diag.List {
-		r := diag.Range{}
-		if d != nil {
-			r = d.Range
-			if len(d.Args) > 0 {
-				r = diag.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
-			}
-		}
-		return diag.List{{Code: code, Severity: diag.Error, Message: msg, Path: doc.Path, Range: r, Related: related, Help: help}}
+		return diag.List{{Code: code, Severity: diag.Error, Message: msg, Path: doc.Path, Range: d.ArgsRange(), Related: related, Help: help}}
 	}
 	rel := func(e Entry, msg string) diag.Related { return diag.Related{Path: e.Source, Message: msg} }
 
 	// Conflict and idempotency come first: same coordinate and version.
-	if ch != nil {
-		if i, ok := ch.find(rev.JournalVersion()); ok {
-			old := ch.entries[i]
-			if old.Revision.Digest() == rev.Digest() {
-				return old, Unchanged, nil
-			}
-			return Entry{}, Rejected, at(doc.Header.JournalVersion, diag.ChainConflict,
-				fmt.Sprintf("different text for %s at Journal version %s (digest %s, accepted %s)", c, rev.JournalVersion(), rev.Digest(), old.Revision.Digest()),
-				"an accepted revision is immutable: restore its exact bytes and put changes in a new successor revision",
-				rel(old, "the accepted revision"))
+	if i, ok := cs.find(rev.JournalVersion()); ok {
+		old := cs.entries[i]
+		if old.Revision.Digest() == rev.Digest() {
+			return old, Unchanged, nil, nil
 		}
+		return Entry{}, Rejected, at(doc.Header.JournalVersion, diag.ChainConflict,
+			fmt.Sprintf("different text for %s at Journal version %s (digest %s, accepted %s)", c, rev.JournalVersion(), rev.Digest(), old.Revision.Digest()),
+			"an accepted revision is immutable: restore its exact bytes and put changes in a new successor revision",
+			rel(old, "the accepted revision")), nil
 	}
 	entry := Entry{Revision: rev, Source: doc.Path}
 	pred, hasPred := rev.Predecessor()
 	if !hasPred {
-		if ch != nil {
+		if len(cs.entries) > 0 {
 			return Entry{}, Rejected, at(doc.Header.Artifact, diag.ChainDuplicateGenesis,
 				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c),
 				"a successor must name the digest of the current head in PREDECESSOR",
-				rel(ch.entries[0], "the accepted genesis"))
+				rel(cs.entries[0], "the accepted genesis")), nil
 		}
-		s.appendEntry(c, entry)
-		return entry, Appended, nil
+		cs.append(entry)
+		return entry, Appended, nil, nil
 	}
 	var notes diag.List
-	o, known := s.owners[pred]
+	i, known := cs.local[pred]
 	switch {
-	case known && o.coordinate != c:
-		other := s.chains[o.coordinate].entries[o.index]
-		return Entry{}, Rejected, at(doc.Header.Predecessor, diag.ChainCrossArtifact,
-			fmt.Sprintf("PREDECESSOR names a revision of %s, not of %s", o.coordinate, c),
-			"a chain never crosses artifacts: name the digest of the head of "+c.String(),
-			rel(other, "the revision with that digest"))
-	case known && o.index != len(ch.entries)-1:
+	case known && i != len(cs.entries)-1:
+		head := cs.entries[len(cs.entries)-1]
 		return Entry{}, Rejected, at(doc.Header.Predecessor, diag.ChainFork,
-			fmt.Sprintf("PREDECESSOR names %s, which is not the head of %s (the head is %s)", ch.entries[o.index].Revision.JournalVersion(), c, ch.head().Revision.JournalVersion()),
-			"a chain is linear: name the digest of the current head, "+ch.head().Revision.Digest().String(),
-			rel(ch.entries[o.index], "the named revision"), rel(ch.head(), "the current head"))
+			fmt.Sprintf("PREDECESSOR names %s, which is not the head of %s (the head is %s)", cs.entries[i].Revision.JournalVersion(), c, head.Revision.JournalVersion()),
+			"a chain is linear: name the digest of the current head, "+head.Revision.Digest().String(),
+			rel(cs.entries[i], "the named revision"), rel(head, "the current head")), nil
 	case !known:
-		if link.Elsewhere != nil {
-			if oc, src, ok := link.Elsewhere(pred); ok && oc != c {
-				return Entry{}, Rejected, at(doc.Header.Predecessor, diag.ChainCrossArtifact,
-					fmt.Sprintf("PREDECESSOR names a revision of %s, not of %s", oc, c),
-					"a chain never crosses artifacts: name the digest of the head of "+c.String(),
-					diag.Related{Path: src, Message: "the revision with that digest"})
-			}
-		}
-		if ch != nil && link.Bridge != nil && link.Bridge(pred) {
+		if len(cs.entries) > 0 && bridge != nil && bridge(pred) {
+			head := cs.entries[len(cs.entries)-1]
 			notes = diag.List{{Code: BridgedCode, Severity: diag.Info, Path: doc.Path,
-				Message: fmt.Sprintf("PREDECESSOR names a revision that was rejected; checked against the last good head %s instead", ch.head().Revision.JournalVersion()),
-				Range:   at(doc.Header.Predecessor, "", "", "")[0].Range, Related: []diag.Related{rel(ch.head(), "the last good head")}}}
+				Message: fmt.Sprintf("PREDECESSOR names a revision that was rejected; checked against the last good head %s instead", head.Revision.JournalVersion()),
+				Range:   doc.Header.Predecessor.ArgsRange(), Related: []diag.Related{rel(head, "the last good head")}}}
 			break
 		}
-		return Entry{}, Rejected, at(doc.Header.Predecessor, diag.ChainMissingPredecessor,
-			fmt.Sprintf("PREDECESSOR %s names no known revision", pred),
-			headHelp(ch))
+		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp()}
+		return Entry{}, Rejected, nil, p
 	}
-	if ch == nil { // bridged with no chain cannot happen; a missing chain is handled above
-		return Entry{}, Rejected, nil
-	}
-	head := ch.head()
+	head := cs.entries[len(cs.entries)-1]
 	if rev.JournalVersion().Compare(head.Revision.JournalVersion()) <= 0 {
 		return Entry{}, Rejected, append(notes, at(doc.Header.JournalVersion, diag.ChainNonIncreasingVersion,
 			fmt.Sprintf("JOURNAL_VERSION %s is not later than its predecessor's %s", rev.JournalVersion(), head.Revision.JournalVersion()),
 			"a successor's Journal version must be strictly later than its predecessor's",
-			rel(head, "the predecessor"))...)
+			rel(head, "the predecessor"))...), nil
 	}
-	s.appendEntry(c, entry)
-	return entry, Appended, notes
+	cs.append(entry)
+	return entry, Appended, notes, nil
 }
 
-func headHelp(ch *chainOf) string {
-	if ch == nil {
+// find returns the index of the revision with Journal version v and whether
+// it exists. O(log n).
+func (cs *ChainStage) find(v vt.JournalVersion) (int, bool) {
+	ch := chainOf{entries: cs.entries}
+	return ch.find(v)
+}
+
+func (cs *ChainStage) append(e Entry) {
+	if cs.cow {
+		cs.entries = slices.Clip(slices.Clone(cs.entries))
+		cs.cow = false
+	}
+	cs.entries = append(cs.entries, e)
+	cs.local[e.Revision.Digest()] = len(cs.entries) - 1
+}
+
+func (cs *ChainStage) headHelp() string {
+	if len(cs.entries) == 0 {
 		return "no revision of this artifact is known: a first revision is a genesis and has no PREDECESSOR"
 	}
-	return "name the digest of the current head, " + ch.head().Revision.Digest().String()
+	return "name the digest of the current head, " + cs.entries[len(cs.entries)-1].Revision.Digest().String()
 }
 
-func (s *Stage) appendEntry(c vt.Coordinate, e Entry) {
-	ch := s.chains[c]
-	switch {
-	case ch == nil:
-		ch = &chainOf{}
-		s.chains[c] = ch
-		s.owned[c] = true
-	case !s.owned[c]:
-		ch = &chainOf{entries: slices.Clip(slices.Clone(ch.entries))}
-		s.chains[c] = ch
-		s.owned[c] = true
+// Pending is the rejection of a revision whose PREDECESSOR names no
+// revision of its own chain: whether that digest belongs to another
+// artifact is known only once the whole input was read.
+type Pending struct {
+	coordinate  vt.Coordinate
+	predecessor vt.Digest
+	path        string
+	rng         diag.Range
+	help        string
+}
+
+// Predecessor returns the digest the rejected revision names.
+func (p *Pending) Predecessor() vt.Digest { return p.predecessor }
+
+// Resolve returns the diagnostic of the rejection. owner names the
+// coordinate and source of a digest of the input (an accepted revision, or
+// failing that any file with that digest), and whether there is one; a
+// digest of another coordinate makes chain/cross-artifact, anything else
+// chain/missing-predecessor.
+func (p *Pending) Resolve(owner func(vt.Digest) (vt.Coordinate, string, bool)) diag.List {
+	if oc, src, ok := owner(p.predecessor); ok && oc != p.coordinate {
+		return diag.List{{Code: diag.ChainCrossArtifact, Severity: diag.Error, Path: p.path, Range: p.rng,
+			Message: fmt.Sprintf("PREDECESSOR names a revision of %s, not of %s", oc, p.coordinate),
+			Help:    "a chain never crosses artifacts: name the digest of the head of " + p.coordinate.String(),
+			Related: []diag.Related{{Path: src, Message: "the revision with that digest"}}}}
 	}
-	ch.entries = append(ch.entries, e)
-	s.owners[e.Revision.Digest()] = owner{coordinate: c, index: len(ch.entries) - 1}
-	s.added++
+	return diag.List{{Code: diag.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
+		Message: fmt.Sprintf("PREDECESSOR %s names no known revision", p.predecessor),
+		Help:    p.help}}
 }
 
 // Head returns the current head of c in the stage.
@@ -210,3 +308,17 @@ func (s *Stage) Freeze() *State {
 	s.chains, s.owners = nil, nil
 	return st
 }
+
+// ByDigest returns the revision whose digest is d among the stage's
+// accepted revisions (merged ones included), in any chain.
+func (s *Stage) ByDigest(d vt.Digest) (Entry, bool) {
+	o, ok := s.owners[d]
+	if !ok {
+		return Entry{}, false
+	}
+	return s.chains[o.coordinate].entries[o.index], true
+}
+
+// Entries returns the chain's accepted revisions, genesis first. The slice
+// is shared: the caller must not change it.
+func (cs *ChainStage) Entries() []Entry { return slices.Clip(cs.entries) }

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -37,7 +38,8 @@ const (
 	ExampleSuffix = ".journal.example"
 )
 
-// Options tune a load. The zero value loads runtime files onto an empty state.
+// Options tune a load. The zero value loads runtime files onto an empty
+// state and keeps every parsed document in the result.
 type Options struct {
 	// Examples loads <timestamp>.journal.example files as Journals too.
 	Examples bool
@@ -53,18 +55,84 @@ type Options struct {
 	// as if it were (when its placement is that of a Journal). Nil reads
 	// only the disk.
 	Overlay map[string][]byte
+	// Visit, when set, is called once for every artifact directory that
+	// holds Journal files, as soon as all of them were read, parsed, placed
+	// and ingested into the artifact's chain. Calls for different artifacts
+	// run concurrently on the worker goroutines, in no fixed order; Visit
+	// must only read the Artifact, apart from setting [File.Keep].
+	Visit func(*Artifact)
+	// DropDocs frees each file's parsed document once its artifact was
+	// visited: [File.Doc] is then nil in the result, and only the sources
+	// of files with a diagnostic or [File.Keep] stay (see [Result.Source]).
+	// It bounds memory by the artifacts in flight instead of the tree.
+	DropDocs bool
 }
 
 // File is one Journal file that was read.
 type File struct {
 	// Path is root-relative with forward slashes.
 	Path string
-	// Doc is the parsed document; nil when the file could not be read.
+	// Doc is the parsed document; nil when the file could not be read, or
+	// after its artifact was visited when Options.DropDocs is set.
 	Doc *syntax.Document
+	// Summary holds the identity of the text, kept when Doc is dropped.
+	Summary Summary
 	// Outcome says whether the chain accepted it.
 	Outcome chain.Outcome
 	// Diagnostics are this file's own diagnostics (placement, parse, chain).
 	Diagnostics diag.List
+	// Keep, set by Options.Visit, keeps the file's source text in the
+	// result when documents are dropped (for snippets of diagnostics that
+	// the visitor reports on it).
+	Keep bool
+
+	src     []byte // kept source when Doc is dropped
+	pending *chain.Pending
+}
+
+// Summary is the identity of one Journal text (format spec §3 header and
+// §1 digest): what the chain rules and the git gate need of a revision
+// after its document is gone. A field whose OK flag is false did not parse.
+type Summary struct {
+	// Read reports whether the file's bytes were read and parsed at all.
+	Read bool
+	// Digest is the SHA-256 of the exact bytes.
+	Digest           vt.Digest
+	Coordinate       vt.Coordinate
+	CoordinateOK     bool
+	JournalVersion   vt.JournalVersion
+	JournalVersionOK bool
+	Predecessor      vt.Digest
+	PredecessorOK    bool
+	// RevisionOK reports that the text is a valid Journal (no syntax, value
+	// or semantic error).
+	RevisionOK bool
+}
+
+func summarize(doc *syntax.Document) Summary {
+	return Summary{Read: true, Digest: doc.Digest,
+		Coordinate: doc.Coordinate, CoordinateOK: doc.CoordinateOK,
+		JournalVersion: doc.JournalVersion, JournalVersionOK: doc.JournalVersionOK,
+		Predecessor: doc.Predecessor, PredecessorOK: doc.PredecessorOK,
+		RevisionOK: doc.RevisionOK}
+}
+
+// Artifact is what Options.Visit sees of one artifact directory.
+type Artifact struct {
+	// Index is the position of the artifact among the visited ones in
+	// directory order, from 0: stable across runs, so visitors can store
+	// per-artifact results by it and combine them in a fixed order.
+	Index int
+	// Dir is the directory name (the coordinate as written).
+	Dir string
+	// Files are the directory's Journal files in chronological order, with
+	// their documents and their placement, parse and chain diagnostics (a
+	// rejection whose cause lies in another artifact gets its diagnostic
+	// later, in the result only).
+	Files []*File
+	// Chain lists the accepted revisions of the artifact after this load,
+	// genesis first, Base's included.
+	Chain []chain.Entry
 }
 
 // Result is everything one load found.
@@ -81,6 +149,43 @@ type Result struct {
 	// SkippedExamples counts the <timestamp>.journal.example files that were
 	// not loaded because Options.Examples was off.
 	SkippedExamples int
+	// Artifacts counts the visited artifact directories.
+	Artifacts int
+
+	byPath map[string]*File
+}
+
+// File returns the file at root-relative path, or nil when it was not read.
+func (r *Result) File(path string) *File {
+	if r.byPath == nil {
+		r.byPath = make(map[string]*File, len(r.Files))
+		for _, f := range r.Files {
+			r.byPath[f.Path] = f
+		}
+	}
+	return r.byPath[path]
+}
+
+// Doc returns the parsed document of the file at root-relative path, or nil
+// when the file was not read or its document was dropped (Options.DropDocs).
+func (r *Result) Doc(path string) *syntax.Document {
+	if f := r.File(path); f != nil {
+		return f.Doc
+	}
+	return nil
+}
+
+// Source returns the exact bytes of the file at root-relative path when
+// the result still holds them (its document, or a kept source), else nil.
+func (r *Result) Source(path string) []byte {
+	f := r.File(path)
+	switch {
+	case f == nil:
+		return nil
+	case f.Doc != nil:
+		return f.Doc.Src
+	}
+	return f.src
 }
 
 // Valid reports whether the load found no validity diagnostic (format spec
@@ -97,6 +202,13 @@ func (r *Result) Valid() bool {
 // Load loads the tree under root (an absolute, clean path) as opts say. It
 // returns an error only when ctx is cancelled; every problem with the data
 // is a diagnostic in the result.
+//
+// Files are read and parsed by a pool of workers; each artifact's files are
+// then ingested in chronological order into the artifact's own chain stage
+// (chain.Stage.Chain) and visited, so that artifacts proceed independently.
+// A PREDECESSOR that names no revision of its own artifact is resolved once
+// every file was read (chain.Pending), which keeps chain/cross-artifact
+// independent of the order artifacts finish in.
 func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	base := opts.Base
 	if base == nil {
@@ -113,13 +225,20 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	out = append(out, wd...)
 	cands = addOverlay(cands, opts.Overlay, opts.Examples)
 
+	stage := chain.NewStage(base)
+	arts := artifacts(cands)
 	files := make([]*File, len(cands))
-	if err := readAll(ctx, root, cands, files, opts.Workers, opts.Overlay); err != nil {
+	if err := readAll(ctx, root, cands, files, arts, stage, opts); err != nil {
 		return nil, err
 	}
 	res.Files = files
-	stage := chain.NewStage(base)
-	ingest(files, stage)
+	res.Artifacts = len(arts)
+	for _, a := range arts {
+		if a.cs != nil {
+			stage.Merge(a.cs)
+		}
+	}
+	resolvePending(files, arts, base, stage)
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -303,19 +422,57 @@ func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 		Help:    why + " (format spec §7: <root>/<coordinate>/<timestamp>.journal)"}
 }
 
-// readAll reads and parses every candidate with a pool of workers.
-func readAll(ctx context.Context, root string, cands []candidate, files []*File, workers int, overlay map[string][]byte) error {
+// artifactRun is the progress of one artifact directory through a load:
+// the candidates cands[lo:hi], how many of them are still being read, and
+// its chain stage once ingested.
+type artifactRun struct {
+	lo, hi  int
+	pending atomic.Int32
+	cs      *chain.ChainStage
+}
+
+// artifacts splits the sorted candidates into their artifact directories.
+func artifacts(cands []candidate) []*artifactRun {
+	var out []*artifactRun
+	for lo := 0; lo < len(cands); {
+		hi := lo + 1
+		for hi < len(cands) && cands[hi].dir == cands[lo].dir {
+			hi++
+		}
+		a := &artifactRun{lo: lo, hi: hi}
+		a.pending.Store(int32(hi - lo))
+		out = append(out, a)
+		lo = hi
+	}
+	return out
+}
+
+// readAll reads and parses every candidate with a pool of workers, and
+// finishes each artifact (ingestion and Options.Visit) on the worker that
+// read its last file. It reads nothing more once ctx is cancelled.
+func readAll(ctx context.Context, root string, cands []candidate, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
+	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	owner := make([]int32, len(cands))
+	for i, a := range arts {
+		for j := a.lo; j < a.hi; j++ {
+			owner[j] = int32(i)
+		}
+	}
 	var wg sync.WaitGroup
-	next := make(chan int)
+	next := make(chan int, workers)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i] = readOne(root, cands[i], overlay)
+				files[i] = readOne(root, cands[i], opts.Overlay)
+				ai := int(owner[i])
+				if a := arts[ai]; a.pending.Add(-1) == 0 {
+					finish(ai, a, cands, files, stage, opts)
+				}
 			}
 		}()
 	}
@@ -351,8 +508,123 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	}
 	doc, ds := syntax.Parse(c.rel, data)
 	f.Doc = doc
+	f.Summary = summarize(doc)
 	f.Diagnostics = append(ds, placement(doc, c)...)
 	return f
+}
+
+// finish ingests the files of the artifact a (all read) in chronological
+// order into its own chain stage, visits it, and drops its documents when
+// asked to. Files that are invalid, misplaced or rejected make a later
+// revision naming them a bridged link (chain.Link.Bridge).
+func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *chain.Stage, opts Options) {
+	fs := files[a.lo:a.hi]
+	dir := cands[a.lo].dir
+	if c, err := vt.ParseCoordinate(dir); err == nil {
+		a.cs = stage.Chain(c)
+	}
+	rejected := map[vt.Digest]bool{}
+	bridge := func(d vt.Digest) bool { return rejected[d] }
+	for _, f := range fs {
+		doc := f.Doc
+		if doc == nil || a.cs == nil {
+			continue
+		}
+		if f.Diagnostics.HasErrors() || !doc.RevisionOK {
+			if doc.CoordinateOK && doc.Coordinate.String() == dir {
+				rejected[doc.Digest] = true
+			}
+			continue
+		}
+		_, outcome, ds, p := a.cs.Ingest(doc, bridge)
+		f.Outcome = outcome
+		f.Diagnostics = append(f.Diagnostics, ds...)
+		f.pending = p
+		if outcome == chain.Rejected {
+			rejected[doc.Digest] = true
+		}
+	}
+	if opts.Visit != nil {
+		art := &Artifact{Index: index, Dir: dir, Files: fs}
+		if a.cs != nil {
+			art.Chain = a.cs.Entries()
+		}
+		opts.Visit(art)
+	}
+	if opts.DropDocs {
+		for _, f := range fs {
+			if f.Doc != nil && (f.Keep || len(f.Diagnostics) > 0 || f.pending != nil) {
+				f.src = f.Doc.Src
+			}
+			f.Doc = nil
+		}
+	}
+}
+
+// resolvePending gives every revision rejected for a PREDECESSOR outside
+// its own chain its diagnostic, now that every file was read: the digest
+// of an accepted revision of another artifact (of the base, or of an
+// artifact directory that sorts before this one, as a one-by-one
+// ingestion in directory order would have seen it) or of any other file
+// of the tree makes chain/cross-artifact, else chain/missing-predecessor.
+func resolvePending(files []*File, arts []*artifactRun, base *chain.State, stage *chain.Stage) {
+	type where struct {
+		coordinate vt.Coordinate
+		path       string
+	}
+	var waiting []*File
+	for _, f := range files {
+		if f.pending != nil {
+			waiting = append(waiting, f)
+		}
+	}
+	if len(waiting) == 0 {
+		return
+	}
+	// elsewhere holds the first file, in path order, of each digest whose
+	// ARTIFACT parsed; accepted the artifact index of each revision
+	// accepted by this load.
+	elsewhere := make(map[vt.Digest]where, len(files))
+	accepted := make(map[vt.Digest]int, len(files))
+	for ai, a := range arts {
+		for _, f := range files[a.lo:a.hi] {
+			if f.Summary.CoordinateOK {
+				if _, dup := elsewhere[f.Summary.Digest]; !dup {
+					elsewhere[f.Summary.Digest] = where{f.Summary.Coordinate, f.Path}
+				}
+			}
+			if f.Outcome == chain.Appended {
+				accepted[f.Summary.Digest] = ai
+			}
+		}
+	}
+	artOf := make(map[*File]int, len(waiting))
+	for ai, a := range arts {
+		for _, f := range files[a.lo:a.hi] {
+			if f.pending != nil {
+				artOf[f] = ai
+			}
+		}
+	}
+	for _, f := range waiting {
+		ai := artOf[f]
+		owner := func(d vt.Digest) (vt.Coordinate, string, bool) {
+			if e, ok := base.ByDigest(d); ok {
+				return e.Revision.Coordinate(), e.Source, true
+			}
+			if at, ok := accepted[d]; ok && at < ai {
+				if e, ok := stage.ByDigest(d); ok {
+					return e.Revision.Coordinate(), e.Source, true
+				}
+			}
+			if w, ok := elsewhere[d]; ok {
+				return w.coordinate, w.path, true
+			}
+			return vt.Coordinate{}, "", false
+		}
+		f.Diagnostics = append(f.Diagnostics, f.pending.Resolve(owner)...)
+		f.pending = nil
+	}
 }
 
 // readHook is a test seam, always nil outside tests: when set, it runs at
@@ -437,70 +709,17 @@ func placement(doc *syntax.Document, c candidate) diag.List {
 	var ds diag.List
 	if doc.CoordinateOK && doc.Coordinate.String() != c.dir {
 		ds = append(ds, diag.Diagnostic{Code: diag.DirectoryMismatch, Severity: diag.Error, Path: c.rel,
-			Range:   argRange(doc.Header.Artifact),
+			Range:   doc.Header.Artifact.ArgsRange(),
 			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir),
 			Help:    fmt.Sprintf("move the file to %s/ or correct ARTIFACT", doc.Coordinate)})
 	}
 	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem {
 		ds = append(ds, diag.Diagnostic{Code: diag.FilenameMismatch, Severity: diag.Error, Path: c.rel,
-			Range:   argRange(doc.Header.JournalVersion),
+			Range:   doc.Header.JournalVersion.ArgsRange(),
 			Message: fmt.Sprintf("JOURNAL_VERSION %s does not match the file name stem %s", doc.JournalVersion, c.stem),
 			Help:    fmt.Sprintf("rename the file to %s%s or correct JOURNAL_VERSION", doc.JournalVersion, strings.TrimPrefix(c.rel[strings.LastIndex(c.rel, "/")+1:], c.stem))})
 	}
 	return ds
-}
-
-func argRange(d *syntax.Directive) diag.Range {
-	if d == nil {
-		return diag.Range{}
-	}
-	if len(d.Args) > 0 {
-		return diag.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
-	}
-	return d.Range
-}
-
-// ingest feeds every valid, well-placed file to the stage, artifact by
-// artifact in chronological order (files are already sorted that way).
-func ingest(files []*File, stage *chain.Stage) {
-	type where struct {
-		coordinate vt.Coordinate
-		path       string
-	}
-	tree := make(map[vt.Digest]where, len(files))
-	for _, f := range files {
-		if f.Doc != nil && f.Doc.CoordinateOK {
-			if _, dup := tree[f.Doc.Digest]; !dup {
-				tree[f.Doc.Digest] = where{f.Doc.Coordinate, f.Path}
-			}
-		}
-	}
-	rejected := map[vt.Digest]vt.Coordinate{}
-	link := chain.Link{
-		Elsewhere: func(d vt.Digest) (vt.Coordinate, string, bool) {
-			w, ok := tree[d]
-			return w.coordinate, w.path, ok
-		},
-	}
-	for _, f := range files {
-		if f.Doc == nil {
-			continue
-		}
-		if f.Diagnostics.HasErrors() || !f.Doc.RevisionOK {
-			if f.Doc.CoordinateOK {
-				rejected[f.Doc.Digest] = f.Doc.Coordinate
-			}
-			continue
-		}
-		c := f.Doc.Coordinate
-		link.Bridge = func(d vt.Digest) bool { rc, ok := rejected[d]; return ok && rc == c }
-		_, outcome, ds := stage.Ingest(f.Doc, link)
-		f.Outcome = outcome
-		f.Diagnostics = append(f.Diagnostics, ds...)
-		if outcome == chain.Rejected {
-			rejected[f.Doc.Digest] = c
-		}
-	}
 }
 
 // vanished reports every accepted revision of base whose file was not found.

@@ -80,6 +80,16 @@ type Directive struct {
 	Line int
 }
 
+// ArgsRange returns the range from the start of d's first argument to the
+// end of its last one, or d.Range when d has no argument. It is where a
+// diagnostic about d's value points.
+func (d *Directive) ArgsRange() diag.Range {
+	if len(d.Args) == 0 {
+		return d.Range
+	}
+	return diag.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
+}
+
 // Header points at the header directives (format spec §3), each at its first
 // occurrence (even when misplaced after a RELEASE); a nil pointer means absent.
 type Header struct {
