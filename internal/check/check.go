@@ -10,12 +10,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
-	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -61,30 +61,40 @@ type Result struct {
 	// when comparing against a revision (render.Report.Fingerprints).
 	Fingerprints map[int]string
 
-	sources map[string][]byte
+	run *run
 }
 
 // run is the state an analyzer sees: the options, the effective
-// configuration and the load result with its parsed documents.
+// configuration and the load result.
 type run struct {
 	opts Options
 	cfg  *config.Config
 	load *load.Result
-	// docs are the parsed documents in load order (by path); valid are
-	// those whose text is a valid Journal.
-	docs, valid []*syntax.Document
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
+	mu      sync.Mutex
+	sources map[string][]byte // sources kept after the load, by path
+}
+
+// keepSource records src as the text of the file at path, for snippets of
+// diagnostics found after the load dropped its document.
+func (r *run) keepSource(path string, src []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sources == nil {
+		r.sources = map[string][]byte{}
+	}
+	r.sources[path] = src
 }
 
 // An analyzer adds diagnostics to a check after loading. Each lives in its
 // own file of this package.
 type analyzer func(ctx context.Context, r *run) (diag.List, error)
 
-// analyzers run in this order; their diagnostics are merged and sorted.
+// analyzers run after loading, in this order; their diagnostics are merged
+// and sorted. The analyzers that look at one artifact at a time run while
+// the tree streams instead (see [visitor]).
 var analyzers = []analyzer{
-	lintRules,
-	history,
 	gitGate,
 }
 
@@ -120,6 +130,12 @@ func Registry() config.Registry {
 // validation normally catches first), and [errPacksNotStarted] when the
 // configuration has rule packs and opts.Packs is nil. Run never closes
 // opts.Packs.
+//
+// The tree streams through the load: each artifact's documents are linted
+// and its chain diffed as soon as the artifact is read, and then dropped,
+// so memory holds the artifacts in flight, one summary per revision and
+// the diagnostics. The git gate and rule packs still need every document
+// at once; with either, the load keeps them.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -137,29 +153,31 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Staged {
 		overlay = nil
 	}
-	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay})
+	r := &run{opts: opts, cfg: cfg, gate: g}
+	perDoc, perHead, err := lintConfig(r)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, cfg: cfg, load: lr, gate: g}
-	sources := make(map[string][]byte, len(lr.Files))
-	for _, f := range lr.Files {
-		if f.Doc != nil {
-			r.docs = append(r.docs, f.Doc)
-			sources[f.Path] = f.Doc.Src
-			if f.Doc.RevisionOK {
-				r.valid = append(r.valid, f.Doc)
-			}
-		}
+	v := newVisitor(r, perDoc)
+	keepDocs := g.commit != "" || len(cfg.Plugins) > 0
+	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Visit: v.visit, DropDocs: !keepDocs})
+	if err != nil {
+		return nil, err
+	}
+	r.load = lr
+	heads, err := headRules(ctx, r, perHead, buildTree(v.trees), v.heads())
+	if err != nil {
+		return nil, err
 	}
 	found, err := runAnalyzers(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	found = append(append(v.found(), heads...), found...)
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	out, unused := config.Apply(cfg, all)
-	out = append(out, configDiagnostics(cfg, unused, opts.Root, sources)...)
+	out = append(out, configDiagnostics(cfg, unused, opts.Root, r)...)
 	out.Sort()
 	out, fps := g.finish(r, out, opts.NewOnly)
 	res := &Result{
@@ -168,7 +186,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Files:       len(lr.Files),
 		Artifacts:   lr.State.Artifacts(),
 		Revisions:   lr.State.RevisionCount(),
-		sources:     sources,
+		run:         r,
 	}
 	res.Fingerprints = fps
 	return res, nil
@@ -222,13 +240,19 @@ func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
 }
 
 // Source returns the bytes of the file at root-relative path, or nil when
-// it was not read.
-func (r *Result) Source(path string) []byte { return r.sources[path] }
+// it was not read or has no diagnostic (the streaming load keeps only the
+// sources that snippets need).
+func (r *Result) Source(path string) []byte {
+	if src := r.Load.Source(path); src != nil {
+		return src
+	}
+	return r.run.sources[path]
+}
 
 // configDiagnostics reports the unused ignore entries of cfg with a path
 // relative to root, like every other diagnostic (it may start with "../"),
 // and adds the configuration's text to sources for snippets.
-func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, sources map[string][]byte) diag.List {
+func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, r *run) diag.List {
 	ds := config.UnusedIgnoreDiagnostics(cfg, unused)
 	if len(ds) == 0 || cfg.File == "" {
 		return ds
@@ -239,7 +263,7 @@ func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root str
 	}
 	rel = filepath.ToSlash(rel)
 	if data, err := os.ReadFile(cfg.File); err == nil {
-		sources[rel] = data
+		r.keepSource(rel, data)
 	}
 	for i := range ds {
 		ds[i].Path = rel

@@ -227,12 +227,13 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 }
 
 // loadedFiles maps the root-relative path of every file that was read to
-// its document.
+// its document; when the load dropped documents, only the files whose
+// source it kept are there (see load.Result.Doc).
 func loadedFiles(r *run) map[string]*syntax.Document {
 	m := make(map[string]*syntax.Document, len(r.load.Files))
 	for _, f := range r.load.Files {
-		if f.Doc != nil {
-			m[f.Path] = f.Doc
+		if doc := r.load.Doc(f.Path); doc != nil {
+			m[f.Path] = doc
 		}
 	}
 	return m
@@ -470,13 +471,16 @@ func normalizeEOL(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), 
 // bytes of a file of the same artifact whose working-tree copy differs
 // from them only in line endings: git converted that file on checkout.
 func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
-	docs := loadedFiles(r)
-	var idx map[string]gitrepo.Entry // top-relative path → index entry, read lazily
+	var docs map[string]*syntax.Document // built lazily: it may parse kept sources again
+	var idx map[string]gitrepo.Entry     // top-relative path → index entry, read lazily
 	blobs := map[string][]byte{}
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
 		if d.Code != diag.ChainMissingPredecessor {
 			continue
+		}
+		if docs == nil {
+			docs = loadedFiles(r)
 		}
 		doc := docs[d.Path]
 		if doc == nil || !doc.PredecessorOK {

@@ -3,58 +3,168 @@ package check
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// lintRules runs the lint rules of package rules over every parsed
-// document, except the rules about the tree's current state (deps/…), which
-// run on chain heads only: an older revision is immutable and describes
+// lintConfig returns the configurations of the two passes of the lint
+// rules of package rules: every rule about one document, which runs on
+// every parsed document while the tree streams, and the rules about the
+// tree's current state (deps/…), which run on chain heads only once the
+// whole tree is known: an older revision is immutable and describes
 // history, so repeating its findings in every revision helps nobody.
-func lintRules(_ context.Context, r *run) (diag.List, error) {
+func lintConfig(r *run) (perDoc, perHead rules.RunConfig, err error) {
 	enabled := func(code string) bool {
 		_, on := r.cfg.Severity(code, diag.Warning)
 		return on
 	}
-	rc := rules.RunConfig{
+	perDoc = rules.RunConfig{
 		Now:     r.opts.Now,
 		Enabled: func(code string) bool { return !headOnly(code) && enabled(code) },
 		Options: ruleOptions(r.cfg),
 	}
-	if err := rc.Validate(); err != nil {
-		return nil, fmt.Errorf("rule options: %w", err)
+	if err := perDoc.Validate(); err != nil {
+		return perDoc, perHead, fmt.Errorf("rule options: %w", err)
 	}
-	tree := rules.TreeOf(r.valid)
-	out := rules.Run(r.docs, tree, rc)
-	rc.Enabled = func(code string) bool { return headOnly(code) && enabled(code) }
-	return append(out, rules.Run(heads(r), tree, rc)...), nil
+	perHead = perDoc
+	perHead.Enabled = func(code string) bool { return headOnly(code) && enabled(code) }
+	return perDoc, perHead, nil
 }
 
 // headOnly reports whether the rule with code runs on chain heads only.
 func headOnly(code string) bool { return strings.HasPrefix(code, "deps/") }
 
-// heads returns the document of each chain's head: the accepted head of
-// every coordinate, and for a coordinate none of whose files was accepted,
-// nothing.
-func heads(r *run) []*syntax.Document {
-	byPath := make(map[string]*syntax.Document, len(r.valid))
-	for _, d := range r.valid {
-		byPath[d.Path] = d
+// treeHead is what the tree view of the lint rules (rules.TreeOf) keeps of
+// the newest valid document of a coordinate: its Journal version and the
+// versions of its releases.
+type treeHead struct {
+	version  vt.JournalVersion
+	releases []vt.Version
+}
+
+// treeHeads returns, for each coordinate of a valid document of a, the
+// newest such document's entry (the first one, in file order, among equals).
+func treeHeads(a *load.Artifact) map[vt.Coordinate]treeHead {
+	out := map[vt.Coordinate]treeHead{}
+	for _, f := range a.Files {
+		d := f.Doc
+		if d == nil || !d.RevisionOK {
+			continue
+		}
+		c := d.Revision.Coordinate()
+		if h, ok := out[c]; ok && d.Revision.JournalVersion().Compare(h.version) <= 0 {
+			continue
+		}
+		var vs []vt.Version
+		for _, rel := range d.Revision.Releases() {
+			vs = append(vs, rel.Version())
+		}
+		out[c] = treeHead{d.Revision.JournalVersion(), vs}
 	}
-	var out []*syntax.Document
-	st := r.load.State
-	for _, c := range st.Coordinates() {
-		if h, ok := st.Head(c); ok {
-			if d := byPath[h.Source]; d != nil {
-				out = append(out, d)
+	return out
+}
+
+// buildTree merges the tree heads of every artifact, in artifact order, the
+// way rules.TreeOf does for the whole list of documents.
+func buildTree(perArtifact []map[vt.Coordinate]treeHead) *rules.StaticTree {
+	best := map[vt.Coordinate]treeHead{}
+	for _, m := range perArtifact {
+		for c, h := range m {
+			if b, ok := best[c]; !ok || h.version.Compare(b.version) > 0 {
+				best[c] = h
 			}
 		}
 	}
-	return out
+	t := &rules.StaticTree{}
+	for c, h := range best {
+		t.Add(c, h.releases...)
+	}
+	return t
+}
+
+// headRules runs the head-only lint rules on the document of each chain
+// head (paths, in any order). A document the load dropped is read and
+// parsed again; one whose bytes changed since gets no findings (its digest
+// no longer names the accepted revision).
+func headRules(ctx context.Context, r *run, rc rules.RunConfig, tree rules.Tree, heads []headRef) (diag.List, error) {
+	if !anyEnabled(rc) {
+		return nil, nil
+	}
+	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
+	outs := make([]diag.List, len(heads))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				h := heads[i]
+				doc := r.load.Doc(h.path)
+				if doc == nil {
+					doc = reread(r.load.Root, h)
+				}
+				if doc != nil {
+					outs[i] = rules.Run([]*syntax.Document{doc}, tree, rc)
+					if len(outs[i]) > 0 {
+						r.keepSource(h.path, doc.Src)
+					}
+				}
+			}
+		}()
+	}
+	for i := range heads {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out diag.List
+	for _, o := range outs {
+		out = append(out, o...)
+	}
+	return out, nil
+}
+
+// headRef names the head revision of a chain: its file and digest.
+type headRef struct {
+	path   string
+	digest vt.Digest
+}
+
+// reread reads and parses the head h again, or returns nil when its file
+// no longer holds the accepted bytes.
+func reread(root string, h headRef) *syntax.Document {
+	data, ok := load.ReadJournal(filepath.Join(root, filepath.FromSlash(h.path)))
+	if !ok || vt.DigestOf(data) != h.digest {
+		return nil
+	}
+	doc, _ := syntax.Parse(h.path, data)
+	return doc
+}
+
+// anyEnabled reports whether rc runs at least one lint rule.
+func anyEnabled(rc rules.RunConfig) bool {
+	for _, rule := range rules.All() {
+		if !rule.Validity && rule.Check != nil && rc.Enabled(rule.Code) {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleOptions turns the configuration's options into the rules' raw texts.

@@ -142,7 +142,8 @@ type Result struct {
 	// State holds every revision that was accepted, Base included. Publish
 	// it only when [Result.Valid] is true.
 	State *chain.State
-	// Files lists every Journal file read, sorted by path.
+	// Files lists every Journal file read, by artifact directory and then
+	// chronologically.
 	Files []*File
 	// Diagnostics lists every diagnostic, sorted (diag.List.Sort).
 	Diagnostics diag.List
@@ -156,23 +157,33 @@ type Result struct {
 }
 
 // File returns the file at root-relative path, or nil when it was not read.
+// It is safe for concurrent use.
 func (r *Result) File(path string) *File {
-	if r.byPath == nil {
-		r.byPath = make(map[string]*File, len(r.Files))
+	if r.byPath == nil { // a Result not made by Load
 		for _, f := range r.Files {
-			r.byPath[f.Path] = f
+			if f.Path == path {
+				return f
+			}
 		}
+		return nil
 	}
 	return r.byPath[path]
 }
 
 // Doc returns the parsed document of the file at root-relative path, or nil
-// when the file was not read or its document was dropped (Options.DropDocs).
+// when the file was not read. When the load dropped documents
+// (Options.DropDocs), a file whose source was kept is parsed again on each
+// call, and any other gives nil.
 func (r *Result) Doc(path string) *syntax.Document {
-	if f := r.File(path); f != nil {
-		return f.Doc
+	f := r.File(path)
+	switch {
+	case f == nil:
+		return nil
+	case f.Doc == nil && f.src != nil:
+		doc, _ := syntax.Parse(f.Path, f.src)
+		return doc
 	}
-	return nil
+	return f.Doc
 }
 
 // Source returns the exact bytes of the file at root-relative path when
@@ -233,6 +244,10 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res.Files = files
 	res.Artifacts = len(arts)
+	res.byPath = make(map[string]*File, len(files))
+	for _, f := range files {
+		res.byPath[f.Path] = f
+	}
 	for _, a := range arts {
 		if a.cs != nil {
 			stage.Merge(a.cs)
@@ -552,8 +567,15 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 		opts.Visit(art)
 	}
 	if opts.DropDocs {
+		// A rejection for a PREDECESSOR outside the chain keeps the whole
+		// artifact's sources: explaining it may compare them (the git gate
+		// looks for a file whose line endings git converted).
+		keepAll := false
 		for _, f := range fs {
-			if f.Doc != nil && (f.Keep || len(f.Diagnostics) > 0 || f.pending != nil) {
+			keepAll = keepAll || f.pending != nil
+		}
+		for _, f := range fs {
+			if f.Doc != nil && (keepAll || f.Keep || len(f.Diagnostics) > 0) {
 				f.src = f.Doc.Src
 			}
 			f.Doc = nil
@@ -680,6 +702,14 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 // tooLargeMessage is the message of fs/too-large for a file of size bytes.
 func tooLargeMessage(size int64) string {
 	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, MaxSize)
+}
+
+// ReadJournal reads the Journal file at the absolute path abs the way a
+// load does (a regular file of at most [MaxSize] bytes, not changing while
+// it is read) and reports whether that worked.
+func ReadJournal(abs string) ([]byte, bool) {
+	data, _, ok := readFile(abs, abs)
+	return data, ok
 }
 
 // readSized reads r to EOF like io.ReadAll, into a buffer allocated for size

@@ -1,0 +1,113 @@
+package check
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// visitor runs the per-artifact analyzers while the tree streams through
+// the load (load.Options.Visit): the lint rules about one document on
+// every document, and the history diff over the artifact's chain. It keeps
+// per artifact only its findings, the chain head's file and what the
+// head-only rules need of the tree (rules.Tree). Visits run concurrently;
+// each writes only its artifact's slots, so the results combine in
+// artifact order whatever order the visits ran in.
+type visitor struct {
+	r      *run
+	perDoc rules.RunConfig
+
+	mu    sync.Mutex
+	diags []diag.List
+	trees []map[vt.Coordinate]treeHead
+	head  []headRef
+	has   []bool
+}
+
+func newVisitor(r *run, perDoc rules.RunConfig) *visitor {
+	return &visitor{r: r, perDoc: perDoc}
+}
+
+// slot grows the per-artifact slices to hold index i and returns nothing;
+// it must be called with v.mu held.
+func (v *visitor) slot(i int) {
+	for len(v.diags) <= i {
+		v.diags = append(v.diags, nil)
+		v.trees = append(v.trees, nil)
+		v.head = append(v.head, headRef{})
+		v.has = append(v.has, false)
+	}
+}
+
+// visit analyzes one artifact (see [visitor]).
+func (v *visitor) visit(a *load.Artifact) {
+	docs := make([]*syntax.Document, 0, len(a.Files))
+	for _, f := range a.Files {
+		if f.Doc != nil {
+			docs = append(docs, f.Doc)
+		}
+	}
+	ds := rules.Run(docs, nil, v.perDoc)
+	ds = append(ds, history(v.r.cfg, a)...)
+	if len(ds) > 0 {
+		reported := make(map[string]bool, len(ds))
+		for _, d := range ds {
+			reported[d.Path] = true
+		}
+		for _, f := range a.Files {
+			f.Keep = f.Keep || reported[f.Path]
+		}
+	}
+	th := treeHeads(a)
+	var h headRef
+	hasHead := len(a.Chain) > 0
+	if hasHead {
+		e := a.Chain[len(a.Chain)-1]
+		h = headRef{path: e.Source, digest: e.Revision.Digest()}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.slot(a.Index)
+	v.diags[a.Index] = ds
+	v.trees[a.Index] = th
+	v.head[a.Index], v.has[a.Index] = h, hasHead
+}
+
+// found returns the findings of every visit, in artifact order.
+func (v *visitor) found() diag.List {
+	var out diag.List
+	for _, ds := range v.diags {
+		out = append(out, ds...)
+	}
+	return out
+}
+
+// heads returns the chain head of every visited artifact that has one.
+func (v *visitor) heads() []headRef {
+	var out []headRef
+	for i, h := range v.head {
+		if v.has[i] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// docsOf maps the path of each file of a to its document.
+func docsOf(a *load.Artifact) map[string]*syntax.Document {
+	m := make(map[string]*syntax.Document, len(a.Files))
+	for _, f := range a.Files {
+		if f.Doc != nil {
+			m[f.Path] = f.Doc
+		}
+	}
+	return m
+}
+
+// workers is the number of goroutines for parallel work after the load.
+func workers() int { return runtime.GOMAXPROCS(0) }
