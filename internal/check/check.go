@@ -71,7 +71,7 @@ type run struct {
 	cfg  *config.Config
 	load *load.Result
 	// gate is the git side of the run (gitgate.go); never nil in Run.
-	gate *gate
+	gate    *gate
 	mu      sync.Mutex
 	sources map[string][]byte // sources kept after the load, by path
 }
