@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // licenseNoassertion is license/noassertion: a release's LICENSE is the SPDX
@@ -55,7 +56,7 @@ CONTENT widget-1.0.0.jar sha256:333333333333333333333333333333333333333333333333
 func checkNoassertion(p *Pass) {
 	for rb, d := range releaseDirectives(p.Doc, "LICENSE") {
 		arg, ok := bareArg(d, 0)
-		if !ok || !strings.EqualFold(strings.TrimSpace(arg.Text), "NOASSERTION") {
+		if !ok || strings.TrimSpace(arg.Text) != vt.NoAssertion {
 			continue
 		}
 		msg := "license is NOASSERTION"

@@ -161,6 +161,8 @@ var lintRules = concat(documentRules, repoRules, []Rule{pluginFailed, configUnus
 var documentRules = []Rule{
 	depsUnknownArtifact,
 	depsUnsatisfiable,
+	licenseDeprecatedID,
+	licenseIDCase,
 	licenseNoassertion,
 	securityBidiControl,
 	styleCRLF,

@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"testing"
+
+	"github.com/r35157/journal-lint/internal/suggest"
 )
 
 func TestPathGlob(t *testing.T) {
@@ -101,8 +103,8 @@ func TestSuggest(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.s, append(slices.Clone(topKeys), "warning")); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.s, got, tt.want)
+		if got := suggest.Closest(tt.s, append(slices.Clone(topKeys), "warning")); got != tt.want {
+			t.Errorf("suggest.Closest(%q) = %q, want %q", tt.s, got, tt.want)
 		}
 	}
 }

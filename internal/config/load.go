@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/suggest"
 )
 
 // validityMsg explains why validity codes cannot be configured away.
@@ -190,7 +191,7 @@ func (p *parser) pairs(n *yaml.Node) []keyValue {
 // unknownKey reports the key k that is not one of allowed in where.
 func (p *parser) unknownKey(k *yaml.Node, where string, allowed []string) {
 	msg := fmt.Sprintf("unknown key %q%s (allowed: %s)", k.Value, where, strings.Join(allowed, ", "))
-	if s := suggest(k.Value, allowed); s != "" {
+	if s := suggest.Closest(k.Value, allowed); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	p.errf(k, "%s", msg)
@@ -282,7 +283,7 @@ func (p *parser) top(n *yaml.Node) {
 					c.Format = s
 				} else {
 					msg := fmt.Sprintf("unknown format %q (allowed: %s)", s, strings.Join(Formats, ", "))
-					if g := suggest(s, Formats); g != "" {
+					if g := suggest.Closest(s, Formats); g != "" {
 						msg += fmt.Sprintf("; did you mean %q?", g)
 					}
 					p.errf(v, "%s", msg)
@@ -348,7 +349,7 @@ func (p *parser) rules(n *yaml.Node) {
 		if r.Kind != yaml.ScalarNode || r.ShortTag() != "!!str" || !slices.Contains(levels, r.Value) {
 			msg := fmt.Sprintf("rule %s: severity must be one of %s, got %s", k.Value, strings.Join(levels, ", "), kindName(v))
 			if r.Kind == yaml.ScalarNode {
-				if g := suggest(r.Value, levels); g != "" {
+				if g := suggest.Closest(r.Value, levels); g != "" {
 					msg += fmt.Sprintf("; did you mean %q?", g)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/r35157/journal-lint/internal/suggest"
 )
 
 // OptionKind is the type of value a rule option takes.
@@ -68,7 +70,7 @@ func Validate(cfg *Config, reg Registry) error {
 	all := append(slices.Clone(reg.Codes), Codes()...)
 	unknown := func(p Position, where, code string) {
 		msg := fmt.Sprintf("%s: unknown rule code %q", where, code)
-		if s := suggest(code, all); s != "" {
+		if s := suggest.Closest(code, all); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		errs = append(errs, cfg.errorAt(p, "%s", msg))
@@ -124,7 +126,7 @@ func checkOptions(cfg *Config, o RuleOptions, spec OptionSpec) ErrorList {
 			msg := fmt.Sprintf("rule %s takes no options", o.Code)
 			if len(names) > 0 {
 				msg = fmt.Sprintf("unknown option %q of rule %s (allowed: %s)", v.Name, o.Code, strings.Join(names, ", "))
-				if s := suggest(v.Name, names); s != "" {
+				if s := suggest.Closest(v.Name, names); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
 			}

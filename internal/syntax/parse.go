@@ -246,7 +246,7 @@ func (p *parser) valueError(a Arg, k argKind, err error) {
 		if se.Kind != "" {
 			kind = se.Kind
 		}
-		msg = fmt.Sprintf("invalid %s %s: %s", kind, quoteShort(a.Text), se.Reason)
+		msg = fmt.Sprintf("invalid %s %s: %s", kind, quoteShort(a.Text), se.ReasonAndHint())
 		off = se.Offset
 	} else {
 		msg += ": " + err.Error()

@@ -1,6 +1,7 @@
 package valuetypes
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -92,6 +93,9 @@ func (iv Interval) String() string {
 // an invalid version inside, the offset of the version's problem within s).
 func ParseConstraint(s string) (Constraint, error) {
 	if err := walkIntervals(s, nil); err != nil {
+		if v := suggestConstraint(s); v != "" {
+			err.withSuggestion(v, fmt.Sprintf("constraints are versions or intervals: write %q", v))
+		}
 		return Constraint{}, err
 	}
 	return Constraint{s}, nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"strings"
 )
 
 // digestPrefix starts every digest (format spec §4).
@@ -20,11 +22,19 @@ type Digest struct {
 
 // ParseDigest parses s as a digest (format spec §4): exactly "sha256:"
 // followed by 64 lowercase hexadecimal digits (0-9, a-f). It returns the
-// Digest, or a *SyntaxError of Kind "digest" whose Offset is the first bad
-// byte (the first differing byte of a wrong prefix, 71 for trailing bytes, len(s) when too short).
+// Digest, or a *SyntaxError of Kind "digest" whose Reason names every problem
+// of the hex part at once (a byte that is not a hex digit, upper-case
+// digits, the wrong number of digits) and whose Offset is the first bad byte
+// (the first differing byte of a wrong prefix, 71 for trailing bytes, len(s)
+// when too short). When the digits are 64 hex digits in the wrong case or
+// behind a wrong prefix, Suggestion is the digest to write.
 func ParseDigest(s string) (Digest, error) {
 	fail := func(reason string, off int) (Digest, error) {
-		return Digest{}, synErr(KindDigest, s, reason, off)
+		e := synErr(KindDigest, s, reason, off)
+		if v := suggestDigest(s); v != "" {
+			e.withSuggestion(v, didYouMean(v))
+		}
+		return Digest{}, e
 	}
 	const n = len(digestPrefix) + 2*sha256.Size
 	for i := 0; i < len(digestPrefix); i++ {
@@ -32,20 +42,45 @@ func ParseDigest(s string) (Digest, error) {
 			return fail("must start with sha256:", i)
 		}
 	}
-	for i := len(digestPrefix); i < len(s) && i < n; i++ {
+	// Every problem of the hex part is named at once: an author who wrote
+	// "sha256:ABCD" learns both that the digits must be lowercase and that
+	// there are too few of them.
+	upper, bad := -1, -1
+	for i := len(digestPrefix); i < len(s); i++ {
 		c := s[i]
-		if c >= 'A' && c <= 'F' {
-			return fail("hex digits must be lowercase", i)
-		}
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return fail("expected a hex digit", i)
+		switch {
+		case c >= 'A' && c <= 'F':
+			if upper < 0 {
+				upper = i
+			}
+		case !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f'):
+			if bad < 0 {
+				bad = i
+			}
 		}
 	}
-	if len(s) < n {
-		return fail("expected 64 hex digits", len(s))
+	var reasons []string
+	off := -1
+	note := func(reason string, at int) {
+		reasons = append(reasons, reason)
+		if off < 0 {
+			off = at
+		}
 	}
-	if len(s) > n {
-		return fail("more than 64 hex digits", n)
+	if bad >= 0 && (bad < n || len(s) <= n) {
+		note("expected a hex digit", bad)
+	}
+	if upper >= 0 {
+		note("hex digits must be lowercase", upper)
+	}
+	switch digits := len(s) - len(digestPrefix); {
+	case digits < 2*sha256.Size:
+		note(fmt.Sprintf("expected 64 hex digits, found %d", digits), len(s))
+	case digits > 2*sha256.Size:
+		note(fmt.Sprintf("more than 64 hex digits (%d)", digits), n)
+	}
+	if len(reasons) > 0 {
+		return fail(strings.Join(reasons, " and "), off)
 	}
 	var d Digest
 	if _, err := hex.Decode(d.sum[:], []byte(s[len(digestPrefix):])); err != nil {

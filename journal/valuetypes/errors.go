@@ -32,15 +32,25 @@ type SyntaxError struct {
 	Reason string
 	// Offset is the 0-based byte offset into Value where the problem starts, or -1.
 	Offset int
+	// Suggestion is a computed correction: the whole value as it should
+	// probably be written (it parses as Kind), or "" when none is known.
+	// Examples: "Apache-2.0" for "Apache 2.0", "MIT OR Apache-2.0" for
+	// "MIT/Apache-2.0", "[1.0.0,)" for ">=1.0.0", "20260215T000000Z" for
+	// "2026-02-15".
+	Suggestion string
+	// Hint says how to fix the value in a few words, usually naming
+	// Suggestion (`did you mean "Apache-2.0"?`), or is "".
+	Hint string
 }
 
 // maxErrorValue bounds how much of Value Error quotes, so that a huge rejected
 // value does not produce a huge message.
 const maxErrorValue = 200
 
-// Error returns `invalid <kind> "<value>": <reason>`, with the value quoted in
-// Go syntax (so control characters are visible) and shortened to its first
-// 200 bytes followed by "..." when longer.
+// Error returns `invalid <kind> "<value>": <reason>`, followed by "; " and
+// the Hint when there is one, with the value quoted in Go syntax (so control
+// characters are visible) and shortened to its first 200 bytes followed by
+// "..." when longer.
 func (e *SyntaxError) Error() string {
 	v := e.Value
 	suffix := ""
@@ -48,7 +58,15 @@ func (e *SyntaxError) Error() string {
 		v = v[:maxErrorValue]
 		suffix = "..."
 	}
-	return "invalid " + e.Kind + " " + strconv.Quote(v) + suffix + ": " + e.Reason
+	return "invalid " + e.Kind + " " + strconv.Quote(v) + suffix + ": " + e.ReasonAndHint()
+}
+
+// ReasonAndHint returns Reason, followed by "; " and Hint when there is one.
+func (e *SyntaxError) ReasonAndHint() string {
+	if e.Hint == "" {
+		return e.Reason
+	}
+	return e.Reason + "; " + e.Hint
 }
 
 // synErr builds a *SyntaxError.

@@ -50,7 +50,7 @@ func ParseLicense(s string) (License, error) {
 		return License{s}, nil
 	}
 	if _, err := parseLicenseExpr(s, false); err != nil {
-		return License{}, err
+		return License{}, err.withSuggestion(suggestLicense(s, err))
 	}
 	return License{s}, nil
 }

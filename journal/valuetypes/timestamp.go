@@ -1,6 +1,9 @@
 package valuetypes
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // timestampLayout is the time package layout of the §4 timestamp form.
 const timestampLayout = "20060102T150405Z"
@@ -24,7 +27,11 @@ type JournalVersion = Timestamp
 // is the first byte of the offending field (or of the bad character).
 func ParseTimestamp(s string) (Timestamp, error) {
 	fail := func(reason string, off int) (Timestamp, error) {
-		return Timestamp{}, synErr(KindTimestamp, s, reason, off)
+		e := synErr(KindTimestamp, s, reason, off)
+		if v := suggestTimestamp(s); v != "" {
+			e.withSuggestion(v, fmt.Sprintf("write the basic form %q (UTC)", v))
+		}
+		return Timestamp{}, e
 	}
 	const n = len(timestampLayout)
 	for i := 0; i < len(s) && i < n; i++ {

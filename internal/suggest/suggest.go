@@ -1,0 +1,73 @@
+// Package suggest finds the "did you mean" candidate for a mistyped word:
+// a command, a flag, a rule code, a configuration key or an SPDX license
+// identifier. It is the one home of that heuristic, so every message that
+// suggests a correction agrees on what is close enough.
+package suggest
+
+import "strings"
+
+// Closest returns the candidate nearest to s: the one candidate that s is a
+// prefix of (an abbreviation such as "warn" for "warning"), else the
+// candidate with the smallest Levenshtein distance to s when that distance
+// is at most max(2, len(s)/3) bytes (a plausible typo), else "". Ties go to
+// the earlier candidate. Comparison is byte-exact.
+func Closest(s string, candidates []string) string {
+	return closest(s, candidates, func(x string) string { return x })
+}
+
+// ClosestFold is Closest with case-insensitive comparison (ASCII and Unicode
+// simple folding via strings.ToLower); it returns the candidate as spelled
+// in candidates.
+func ClosestFold(s string, candidates []string) string {
+	return closest(s, candidates, strings.ToLower)
+}
+
+func closest(s string, candidates []string, norm func(string) string) string {
+	ns := norm(s)
+	if ns == "" {
+		return ""
+	}
+	prefixed, n := "", 0
+	for _, c := range candidates {
+		if strings.HasPrefix(norm(c), ns) {
+			prefixed = c
+			n++
+		}
+	}
+	if n == 1 {
+		return prefixed
+	}
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := Distance(ns, norm(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || bestD > max(2, len(ns)/3) {
+		return ""
+	}
+	return best
+}
+
+// Distance is the Levenshtein distance of a and b counted in bytes
+// (insertions, deletions and substitutions each cost 1).
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
