@@ -243,8 +243,10 @@ func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
 // it was not read or has no diagnostic (the streaming load keeps only the
 // sources that snippets need).
 func (r *Result) Source(path string) []byte {
-	if src := r.Load.Source(path); src != nil {
-		return src
+	if r.Load != nil {
+		if src := r.Load.Source(path); src != nil {
+			return src
+		}
 	}
 	return r.run.sources[path]
 }

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/load"
@@ -17,7 +16,7 @@ import (
 // level is reported, and config.Apply then applies overrides and off as for
 // any rule. It runs while the tree streams (an analyzer of [visitor]), so
 // it holds one chain at a time.
-func history(cfg *config.Config, a *load.Artifact) diag.List {
+func history(r *run, a *load.Artifact) diag.List {
 	var out diag.List
 	if len(a.Chain) < 2 {
 		return nil
@@ -29,7 +28,7 @@ func history(cfg *config.Config, a *load.Artifact) diag.List {
 		if prev != nil && cur != nil {
 			res, err := diff.Compare(prev, cur, diff.Options{History: hist})
 			if err == nil {
-				out = append(out, historyDiagnostics(cfg, res)...)
+				out = append(out, historyDiagnostics(r, res)...)
 			}
 		}
 		hist = append(hist, a.Chain[i-1].Revision)
@@ -38,16 +37,37 @@ func history(cfg *config.Config, a *load.Artifact) diag.List {
 }
 
 // historyDiagnostics turns the changes of res into diagnostics, leaving out
-// info-level changes whose code the configuration does not name.
-func historyDiagnostics(cfg *config.Config, res *diff.Result) diag.List {
+// info-level changes whose code the configuration does not name. A new
+// revision that a commit adds (--staged, the revision is not in HEAD) and
+// that changes nothing but comments, spacing or order is a warning even
+// when unconfigured: its author probably forgot the edit the revision was
+// drafted for.
+func historyDiagnostics(r *run, res *diff.Result) diag.List {
 	var out diag.List
 	for _, ch := range res.Changes {
+		if ch.Kind == diff.NoSemanticChange && r.addedByCommit(ch.Diagnostic().Path) {
+			if _, configured := r.cfg.Rules[ch.Kind.Code()]; !configured {
+				ch.Level = diag.Warning
+			}
+		}
 		if ch.Level == diag.Info {
-			if _, configured := cfg.Rules[ch.Kind.Code()]; !configured {
+			if _, configured := r.cfg.Rules[ch.Kind.Code()]; !configured {
 				continue
 			}
 		}
 		out = append(out, ch.Diagnostic())
 	}
 	return out
+}
+
+// addedByCommit reports whether the Journal file at root-relative path is
+// staged for the commit being checked (--staged) and does not exist at the
+// revision it is compared against.
+func (r *run) addedByCommit(path string) bool {
+	g := r.gate
+	if g == nil || !g.staged || g.commit == "" || path == "" {
+		return false
+	}
+	_, old := g.atRev[path]
+	return !old
 }

@@ -53,7 +53,7 @@ func (v *visitor) visit(a *load.Artifact) {
 		}
 	}
 	ds := rules.Run(docs, nil, v.perDoc)
-	ds = append(ds, history(v.r.cfg, a)...)
+	ds = append(ds, history(v.r, a)...)
 	if len(ds) > 0 {
 		reported := make(map[string]bool, len(ds))
 		for _, d := range ds {

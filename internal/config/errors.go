@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -71,4 +72,36 @@ func (l ErrorList) Err() error {
 		return nil
 	}
 	return l
+}
+
+// Join returns every problem of errs, each an [ErrorList], an [*Error] or
+// nil, as one ErrorList in the order of the file (line, column, message),
+// each problem once; nil when there is none. Other errors are kept as an
+// [*Error] without a line that wraps them.
+func Join(errs ...error) error {
+	var out ErrorList
+	seen := map[string]bool{}
+	add := func(e *Error) {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	for _, err := range errs {
+		var list ErrorList
+		var one *Error
+		switch {
+		case err == nil:
+		case errors.As(err, &list):
+			for _, e := range list {
+				add(e)
+			}
+		case errors.As(err, &one):
+			add(one)
+		default:
+			add(&Error{Msg: err.Error(), Err: err})
+		}
+	}
+	sortErrors(out)
+	return out.Err()
 }

@@ -39,11 +39,24 @@ var (
 // the file; on any problem the returned configuration is nil. A file that
 // cannot be read yields an [*Error] without a line that wraps the cause.
 func Load(path string) (*Config, error) {
+	cfg, err := LoadPartial(path)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// LoadPartial is [Load] that also returns what could be read when there are
+// problems: the configuration without the entries that had them, so that
+// [Validate] can report the problems of the rest (unknown codes) in the same
+// round. The configuration is nil only when the file cannot be read or is
+// not YAML.
+func LoadPartial(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read the configuration: " + unwrapPathError(err), Err: err}
 	}
-	return Parse(path, data)
+	return parse(path, data)
 }
 
 // unwrapPathError returns the message of err without the path that the
@@ -61,6 +74,16 @@ func unwrapPathError(err error) string {
 // without reading the file. An empty file, or one holding only comments or
 // null, is the default configuration.
 func Parse(file string, data []byte) (*Config, error) {
+	cfg, err := parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// parse is Parse returning the partial configuration with the problems
+// (nil when data is not YAML).
+func parse(file string, data []byte) (*Config, error) {
 	cfg := Default()
 	cfg.Source = file
 	if file != "" {
@@ -93,7 +116,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	}
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)
-		return nil, p.errs
+		return cfg, p.errs
 	}
 	return cfg, nil
 }

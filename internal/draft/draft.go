@@ -58,8 +58,9 @@ func (e *NotLaterError) Error() string {
 // and those of PREDECESSOR by head's digest. When head is a genesis, a
 // PREDECESSOR line is inserted after the JOURNAL_VERSION line, with head's
 // line terminator (before it, when JOURNAL_VERSION is the last line and has
-// none). Everything else, comments and spacing included, stays as it was.
-// head must be a valid revision (RevisionOK). It returns a
+// none). Everything else, comments and spacing included, stays as it was,
+// except that one marker comment goes before the first comment line (see
+// [MarkCopiedComments]). head must be a valid revision (RevisionOK). It returns a
 // [*NotLaterError] when v is not later than head's Journal version.
 func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 	if hv := head.Revision.JournalVersion(); v.Compare(hv) <= 0 {
@@ -95,7 +96,39 @@ func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 	for _, e := range edits {
 		out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
-	return out, nil
+	return MarkCopiedComments(out, head.JournalVersion), nil
+}
+
+// CopiedMarker starts the comment line that [Successor] puts before the
+// comments it copies from the head: they may describe the head ("# adds
+// 1.2.0") rather than the draft.
+const CopiedMarker = "# journal-lint new:"
+
+// MarkCopiedComments puts one marker comment before the first comment line
+// of text, saying that the comments were copied from revision from and
+// should be updated or deleted. A marker an earlier draft left in text is
+// dropped first, so markers never pile up. Text without comments is
+// returned unchanged. Line endings stay as they are: the marker takes the
+// line ending of the comment it precedes.
+func MarkCopiedComments(text []byte, from vt.JournalVersion) []byte {
+	var out []byte
+	marked := false
+	for line := range bytes.Lines(text) {
+		trimmed := bytes.TrimLeft(line, " \t")
+		if bytes.HasPrefix(trimmed, []byte(CopiedMarker)) {
+			continue
+		}
+		if !marked && bytes.HasPrefix(trimmed, []byte("#")) {
+			eol := "\n"
+			if bytes.HasSuffix(line, []byte("\r\n")) {
+				eol = "\r\n"
+			}
+			out = append(out, fmt.Sprintf("%s the comments below were copied from revision %s; update or delete them%s", CopiedMarker, from, eol)...)
+			marked = true
+		}
+		out = append(out, line...)
+	}
+	return out
 }
 
 // Name returns the file name of the revision at Journal version v:

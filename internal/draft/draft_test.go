@@ -22,12 +22,17 @@ func mustVersion(t *testing.T, s string) vt.JournalVersion {
 }
 
 // The successor keeps the head's bytes: its CRLF line endings, its
-// comments, a last line without a terminator.
+// comments (behind one marker that says they were copied), a last line
+// without a terminator.
 func TestSuccessorText(t *testing.T) {
 	tests := []struct{ name, head, want string }{
 		{"crlf genesis",
 			"JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\r\nJOURNAL_VERSION 20260110T080000Z\r\n# kept\r\nDESCRIPTION \"W\"\r\n",
-			"JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\r\nJOURNAL_VERSION 20260201T080000Z\r\nPREDECESSOR @\r\n# kept\r\nDESCRIPTION \"W\"\r\n"},
+			"JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\r\nJOURNAL_VERSION 20260201T080000Z\r\nPREDECESSOR @\r\n" +
+				"# journal-lint new: the comments below were copied from revision 20260110T080000Z; update or delete them\r\n# kept\r\nDESCRIPTION \"W\"\r\n"},
+		{"an earlier marker is replaced",
+			"# journal-lint new: the comments below were copied from revision 20250101T000000Z; update or delete them\n# adds 1.0.0\nJOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"W\"\n  # about the description\n",
+			"# journal-lint new: the comments below were copied from revision 20260110T080000Z; update or delete them\n# adds 1.0.0\nJOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260201T080000Z\nPREDECESSOR @\nDESCRIPTION \"W\"\n  # about the description\n"},
 		{"successor without final newline",
 			"JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION  20260110T080000Z\nPREDECESSOR\tsha256:1111111111111111111111111111111111111111111111111111111111111111\nDESCRIPTION \"W\"",
 			"JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION  20260201T080000Z\nPREDECESSOR\t@\nDESCRIPTION \"W\""},

@@ -349,7 +349,7 @@ func nextRelease(v Version, op string) Version {
 	fmt.Sscan(v.Patch(), &patch)
 	switch {
 	case op == "~":
-		major, minor, patch = major, minor+1, 0
+		minor, patch = minor+1, 0
 	case major > 0:
 		major, minor, patch = major+1, 0, 0
 	case minor > 0:

@@ -22,15 +22,21 @@ func checkCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "check",
 		Usage: "check a Journal tree and report every violation",
-		UsageText: "journal-lint check [flags] [ROOT]\n\n" +
-			"Loads ROOT (default: the config's root, else " + defaultRoot + ") through the same pipeline\n" +
-			"as the Journal service, keeps going after every problem, and reports every diagnostic.\n" +
+		UsageText: "journal-lint check [flags] [ROOT]\n" +
+			"journal-lint check [flags] --file FILE [--file FILE]...\n\n" +
+			"Loads ROOT (default: " + rootDefaultText + ")\n" +
+			"through the same pipeline as the Journal service, keeps going after every problem, and\n" +
+			"reports every diagnostic. ROOT holds one directory per artifact: pass the parent of an\n" +
+			"artifact's directory, never a Journal file. --file checks drafts outside a tree on their\n" +
+			"own: the validity of each text and the lint rules of one document (placement, chain,\n" +
+			"deps/ and history rules need the tree and are skipped).\n" +
 			"Exit codes: 0 no error, 1 errors (or more warnings than --max-warnings), 2 usage or\n" +
 			"configuration error, 3 journal-lint failed.\n\n" +
 			"Examples:\n" +
 			"   journal-lint check data/nenjim/journals --examples\n" +
 			"   journal-lint check --format sarif > journal-lint.sarif\n" +
 			"   journal-lint check --format json --max-warnings 0 journals\n" +
+			"   journal-lint check --file draft.journal\n" +
 			"   journal-lint check --against origin/main --format github   (pull-request gate)\n" +
 			"   journal-lint check --staged                                 (pre-commit hook)",
 		Flags: []ucli.Flag{
@@ -42,6 +48,7 @@ func checkCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration as YAML and exit"},
 			&ucli.StringFlag{Name: "against", Usage: "append-only gate: Journal files that exist at git revision `REV` and were modified, deleted or renamed since are errors"},
 			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against HEAD unless --against is given"},
+			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
 			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision (validity errors are always reported)"},
 		},
 		Action: runCheck,
@@ -50,7 +57,16 @@ func checkCommand() *ucli.Command {
 
 func runCheck(c *ucli.Context) error {
 	if c.NArg() > 1 {
-		return usageErrorf("check takes at most one ROOT, got %d arguments", c.NArg())
+		return usageErrorf("check takes at most one ROOT, got %d arguments%s", c.NArg(), extraRootHint(c))
+	}
+	files := c.StringSlice("file")
+	if len(files) > 0 {
+		switch {
+		case c.NArg() > 0:
+			return usageErrorf("--file checks files on their own; leave out ROOT %q (or check the tree without --file)", c.Args().First())
+		case c.IsSet("against") || c.Bool("staged") || c.Bool("new-only"):
+			return usageErrorf("--file checks drafts outside git; --against, --staged and --new-only need a tree")
+		}
 	}
 	s, err := loadSettingsWithPacks(c, c.Args().First())
 	if err != nil {
@@ -88,8 +104,18 @@ func runCheck(c *ucli.Context) error {
 	if c.Bool("new-only") && c.String("against") == "" && !c.Bool("staged") {
 		return usageErrorf("--new-only needs --against REV (or --staged)")
 	}
-	res, err := check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
-		Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs})
+	if len(files) == 0 {
+		if err := s.requireRoot(); err != nil {
+			return err
+		}
+	}
+	var res *check.Result
+	if len(files) > 0 {
+		res, err = check.RunFiles(c.Context, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
+	} else {
+		res, err = check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
+			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs})
+	}
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err
@@ -106,15 +132,28 @@ func runCheck(c *ucli.Context) error {
 	}
 	report.Fingerprints = res.Fingerprints
 	opts := render.Options{Color: color, PathPrefix: displayPrefix(s.root)}
+	if len(files) > 0 {
+		report.Root, opts.PathPrefix = "", ""
+	}
 	if err := render.Write(c.App.Writer, format, report, opts); err != nil {
 		return internalErrorf("writing output: %v", err)
+	}
+	if len(files) > 0 {
+		own := "its"
+		if len(files) > 1 {
+			own = "their"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: checked %s on %s own: placement, chain, deps/ and history rules need a tree and were skipped\n",
+			plural(len(files), "file"), own)
+	} else if hint := rootHint(s.root); hint != "" {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
 	}
 	if format == render.GitHub {
 		if err := writeStepSummary(report); err != nil {
 			return internalErrorf("writing the step summary: %v", err)
 		}
 	}
-	if n := res.Load.SkippedExamples; n > 0 && res.Files == 0 {
+	if n := skippedExamples(res); n > 0 && res.Files == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
 			s.root, plural(n, "*.journal.example file"))
 	}
@@ -132,6 +171,24 @@ func runCheck(c *ucli.Context) error {
 		return findings()
 	}
 	return nil
+}
+
+// skippedExamples is the number of *.journal.example files a tree check
+// skipped (0 for --file).
+func skippedExamples(res *check.Result) int {
+	if res.Load == nil {
+		return 0
+	}
+	return res.Load.SkippedExamples
+}
+
+// extraRootHint explains a second argument when the first is a Journal
+// file: the shell expanded a glob such as journals/x/*.journal.
+func extraRootHint(c *ucli.Context) string {
+	if fi, err := os.Stat(c.Args().First()); err == nil && fi.Mode().IsRegular() {
+		return " (to check Journal files on their own, use --file FILE for each)"
+	}
+	return ""
 }
 
 // writeStepSummary appends the Markdown summary to $GITHUB_STEP_SUMMARY when

@@ -99,8 +99,16 @@ func runDiff(c *ucli.Context) error {
 		if c.NArg() == 0 && !c.Bool("all") {
 			return usageErrorf("diff needs OLD NEW (two files), one COORDINATE, or --all for every chain")
 		}
+		if c.NArg() == 1 {
+			if _, err := vt.ParseCoordinate(c.Args().First()); err != nil {
+				return usageErrorf("%v (diff takes two files or one COORDINATE)", err)
+			}
+		}
 		s, err := loadSettings(c, c.String("root"))
 		if err != nil {
+			return err
+		}
+		if err := s.requireRoot(); err != nil {
 			return err
 		}
 		cfg = s.cfg

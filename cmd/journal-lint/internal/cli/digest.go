@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 
 	ucli "github.com/urfave/cli/v2"
@@ -19,11 +20,13 @@ func digestCommand() *ucli.Command {
 		UsageText: "journal-lint digest FILE...\n" +
 			"journal-lint digest --check DIGEST FILE...\n\n" +
 			"Prints `sha256:<hex>  FILE` per file: the value a successor's PREDECESSOR must name.\n" +
+			"FILE - reads standard input (shown as -).\n" +
 			"With --check, prints `FILE: OK` when the file's digest is DIGEST and `FILE: FAILED …`\n" +
 			"otherwise, saying when the file would match with other line endings.\n" +
 			"Exit codes: 0 every file matches, 1 a mismatch, 2 usage error or unreadable file.\n\n" +
 			"Examples:\n   journal-lint digest data/nenjim/journals/net.example.quill/*.journal.example\n" +
-			"   journal-lint digest --check sha256:6f0c…  journals/com.example.widget/20260110T080000Z.journal",
+			"   journal-lint digest --check sha256:6f0c…  journals/com.example.widget/20260110T080000Z.journal\n" +
+			"   git show HEAD:journals/com.example.widget/20260110T080000Z.journal | journal-lint digest -",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "check", Usage: "verify that every FILE has the revision digest `DIGEST` (sha256:<64 hex>)"},
 		},
@@ -41,9 +44,20 @@ func digestCommand() *ucli.Command {
 				want = d
 			}
 			unreadable, mismatch := false, false
+			stdinRead := false
 			for _, f := range c.Args().Slice() {
 				name := safetext.Text(f)
-				data, err := os.ReadFile(f)
+				var data []byte
+				var err error
+				if f == "-" {
+					if stdinRead {
+						return usageErrorf("standard input (-) can be read only once")
+					}
+					stdinRead = true
+					data, err = io.ReadAll(c.App.Reader)
+				} else {
+					data, err = os.ReadFile(f)
+				}
 				if err != nil {
 					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", safetext.Text(err.Error()))
 					unreadable = true

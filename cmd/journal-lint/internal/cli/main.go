@@ -10,11 +10,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/suggest"
 )
 
 // Exit codes of journal-lint (documented in the README).
@@ -132,6 +134,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		OnUsageError:         onUsageError,
 		Commands: []*ucli.Command{
 			checkCommand(),
+			completionCommand(),
 			diffCommand(),
 			digestCommand(),
 			logCommand(),
@@ -144,12 +147,12 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return usageErrorf("unknown command %q (see journal-lint --help)", c.Args().First())
+				return unknownCommand(c.App, c.Args().First())
 			}
 			return ucli.ShowAppHelp(c)
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
-			fmt.Fprintf(c.App.ErrWriter, "journal-lint: unknown command %q (see journal-lint --help)\n", name)
+			fmt.Fprintf(c.App.ErrWriter, "journal-lint: %v\n", unknownCommand(c.App, name))
 		},
 	}
 	for _, cmd := range app.Commands {
@@ -158,10 +161,62 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 	return app
 }
 
+// unknownCommand is the usage error for a command name that does not
+// exist, with the nearest command name.
+func unknownCommand(app *ucli.App, name string) error {
+	var names []string
+	for _, cmd := range app.Commands {
+		names = append(names, cmd.Names()...)
+	}
+	return usageErrorf("unknown command %q%s (see journal-lint --help)", name, didYouMean(name, names))
+}
+
+// didYouMean returns `; did you mean "X"?` for the candidate nearest to s
+// (package suggest), or "".
+func didYouMean(s string, candidates []string) string {
+	if c := suggest.Closest(s, candidates); c != "" {
+		return fmt.Sprintf("; did you mean %q?", c)
+	}
+	return ""
+}
+
+// undefinedFlag matches the error of the flag package for an unknown flag.
+var undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+
+// onUsageError turns the flag errors of urfave/cli into usage errors that
+// show the flag as written (--formt, not -formt), suggest the nearest flag
+// of the command, and point to its help.
 func onUsageError(c *ucli.Context, err error, _ bool) error {
 	name := "journal-lint"
+	var flags []ucli.Flag
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
 		name += " " + c.Command.FullName()
+		flags = c.Command.Flags
+	} else {
+		flags = c.App.Flags
+	}
+	if m := undefinedFlag.FindStringSubmatch(err.Error()); m != nil {
+		var names []string
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		msg := "unknown flag " + flagSpelling(m[1])
+		if s := suggest.Closest(m[1], names); s != "" {
+			msg += "; did you mean " + flagSpelling(s) + "?"
+		}
+		return usageErrorf("%s (see %s --help)", msg, name)
 	}
 	return usageErrorf("%v (see %s --help)", err, name)
+}
+
+// flagSpelling writes a flag name as on the command line: -f or --format.
+func flagSpelling(n string) string {
+	if len(n) == 1 {
+		return "-" + n
+	}
+	return "--" + n
 }

@@ -64,6 +64,9 @@ func runNew(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.requireRoot(); err != nil {
+		return err
+	}
 	if err := notInFuture(s, version); err != nil {
 		return err
 	}
@@ -133,14 +136,14 @@ func runNew(c *ucli.Context) error {
 // reject: later than now plus the rule's skew (default 24h). Such a revision
 // would block every honest successor, which must be later still.
 func notInFuture(s *settings, v vt.JournalVersion) error {
-	skew := 24 * time.Hour
+	skew, written := 24*time.Hour, "24h"
 	if o, ok := s.cfg.Option("time/future-version", "skew"); ok {
 		if d, err := o.Duration(); err == nil {
-			skew = d
+			skew, written = d, fmt.Sprint(o.Value)
 		}
 	}
 	if limit := time.Now().Add(skew); v.Time().After(limit) {
-		return usageErrorf("--version %s is more than %s in the future; every successor would have to be later still (time/future-version)", v, skew)
+		return usageErrorf("--version %s is more than %s in the future; every successor would have to be later still (time/future-version)", v, written)
 	}
 	return nil
 }

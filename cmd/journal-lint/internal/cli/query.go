@@ -3,53 +3,128 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/r35157/journal-lint/journal"
-	"github.com/r35157/journal-lint/journal/impl/ref"
-	"github.com/r35157/journal-lint/journal/journalerr"
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
 	"github.com/r35157/journal-lint/internal/safetext"
 )
 
-// rootFlags are the flags of the commands that read a tree through the service.
+// rootFlags are the flags of the commands that read a tree.
 func rootFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "root", Usage: "Journal root `DIR` (default: the config's root, else " + defaultRoot + ")"},
+		&ucli.StringFlag{Name: "root", Usage: "Journal root `DIR` (default: " + rootDefaultText + ")"},
 		&ucli.BoolFlag{Name: "examples", Usage: "load *.journal.example files as Journals too"},
 		&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
 	}
 }
 
-// openService starts a manager on the root the flags and config name and
-// returns its service. An invalid tree is reported as findings.
-func openService(c *ucli.Context) (journal.Service, error) {
+// queryExitCodes ends the help of log and show.
+const queryExitCodes = "Exit codes: 0 shown, 1 the artifact's revisions are invalid, 2 usage error (bad flag, unknown\n" +
+	"artifact, revision or release), 3 journal-lint failed."
+
+// treeView is what log and show read: the accepted revisions of a loaded
+// tree (the state the Journal service publishes when the tree is valid).
+type treeView struct {
+	s  *settings
+	lr *load.Result
+}
+
+// openTree loads the tree the flags and configuration name and checks that
+// co can be answered for. Like diff, it answers for a healthy chain of a
+// tree that is invalid elsewhere (an unrelated stray file), with a warning
+// on stderr that the Journal service would refuse the tree. The
+// diagnostics of co's own files, and of the root, are printed and refuse
+// the query (exit 1), unless tolerateChain is set (log --graph, which draws
+// a broken chain).
+func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView, error) {
 	s, err := loadSettings(c, c.String("root"))
 	if err != nil {
 		return nil, err
 	}
-	var opts []ref.Option
-	if s.examples {
-		opts = append(opts, ref.WithExamples())
+	if err := s.requireRoot(); err != nil {
+		return nil, err
 	}
-	m, err := ref.NewServiceManager(s.root, opts...)
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, err
 	}
-	if err := m.Start(c.Context); err != nil {
-		if ie, ok := err.(*journalerr.InvalidError); ok {
-			for _, d := range ie.Diagnostics {
-				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
-			}
-			return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the tree under %s is invalid (%d diagnostics); run journal-lint check for details", m.Root(), len(ie.Diagnostics))}
+	t := &treeView{s: s, lr: lr}
+	if lr.Valid() {
+		return t, t.known(co)
+	}
+	var own, other diag.List
+	for _, d := range lr.Diagnostics {
+		if d.Severity != diag.Error || !diag.IsValidity(d.Code) {
+			continue
 		}
-		return nil, usageErrorf("%v", err)
+		switch {
+		case d.Path == "":
+			return nil, usageErrorf("%s%s", d.Message, rootHint(s.root))
+		case strings.HasPrefix(d.Path, co.String()+"/"):
+			own = append(own, d)
+		default:
+			other = append(other, d)
+		}
 	}
-	return m.Service()
+	if len(own) > 0 && !tolerateChain {
+		for _, d := range own {
+			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
+		}
+		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(own), "error"))}
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run journal-lint check\n",
+			shownRoot(s.root), plural(len(other), "error"), other[0].Path)
+	}
+	return t, t.known(co)
+}
+
+// known returns nil when co has accepted revisions, else the usage error
+// that says so, with the hint to add --examples when co has only
+// *.journal.example files.
+func (t *treeView) known(co vt.Coordinate) error {
+	if len(t.lr.State.Entries(co)) > 0 {
+		return nil
+	}
+	return noArtifact(t.s, co)
+}
+
+// noArtifact is the usage error for a coordinate without accepted
+// revisions under the root of s.
+func noArtifact(s *settings, co vt.Coordinate) error {
+	if !s.examples {
+		if es, err := os.ReadDir(filepath.Join(s.root, co.String())); err == nil {
+			n := 0
+			for _, e := range es {
+				if strings.HasSuffix(e.Name(), load.ExampleSuffix) {
+					n++
+				}
+			}
+			if n > 0 {
+				return usageErrorf("%s has only %s under %s; add --examples to read them", co, plural(n, "*.journal.example file"), shownRoot(s.root))
+			}
+		}
+	}
+	return usageErrorf("no artifact %s under %s", co, shownRoot(s.root))
+}
+
+// shownRoot is root as output shows paths (relative to the working
+// directory when below it).
+func shownRoot(root string) string {
+	if p := displayPrefix(root); p != "" {
+		return p
+	}
+	return "."
 }
 
 func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
@@ -67,126 +142,239 @@ func logCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "log",
 		Usage: "show an artifact's chain, newest first",
-		UsageText: "journal-lint log [--root DIR] COORDINATE\n\n" +
-			"One line per revision: Journal version, digest, predecessor digest, release count.\n\n" +
-			"Example:\n   journal-lint log --root data/nenjim/journals --examples net.example.quill",
-		Flags: rootFlags(),
-		Action: func(c *ucli.Context) error {
-			co, err := parseCoordinateArg(c)
-			if err != nil {
-				return err
-			}
-			svc, err := openService(c)
-			if err != nil {
-				return err
-			}
-			revs := svc.Revisions(co)
-			if len(revs) == 0 {
-				return usageErrorf("no artifact %s in the tree", co)
-			}
-			w := c.App.Writer
-			for i := len(revs) - 1; i >= 0; i-- {
-				r := revs[i]
-				pred := "genesis"
-				if p, ok := r.Predecessor(); ok {
-					pred = p.String()
-				}
-				head := ""
-				if i == len(revs)-1 {
-					head = "  (head)"
-				}
-				fmt.Fprintf(w, "%s  %s  predecessor %s  %d releases%s\n", r.JournalVersion(), r.Digest(), pred, len(r.Releases()), head)
-			}
-			return nil
-		},
+		UsageText: "journal-lint log [--root DIR] [--format text|oneline|json] [--graph] COORDINATE\n\n" +
+			"One line per accepted revision: Journal version, digest, predecessor digest, release\n" +
+			"count. --format oneline shortens digests to 12 hex digits; json prints an array.\n" +
+			"--graph draws every revision file of the artifact, rejected ones included, as a tree\n" +
+			"(a fork or a bridged link shows as a branch), in colour on a terminal.\n" +
+			queryExitCodes + "\n\n" +
+			"Examples:\n" +
+			"   journal-lint log --root data/nenjim/journals --examples net.example.quill\n" +
+			"   journal-lint log --format json com.example.widget\n" +
+			"   journal-lint log --graph com.example.widget",
+		Flags: append(rootFlags(),
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, oneline or json"},
+			&ucli.BoolFlag{Name: "graph", Usage: "draw every revision file of the artifact as a tree, rejected ones included"},
+			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour the graph: `auto`, always or never (auto respects NO_COLOR)"},
+		),
+		Action: runLog,
 	}
+}
+
+func runLog(c *ucli.Context) error {
+	co, err := parseCoordinateArg(c)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	switch format {
+	case "text", "oneline", "json":
+	default:
+		return usageErrorf("--format must be text, oneline or json, not %q%s", format, didYouMean(format, []string{"text", "oneline", "json"}))
+	}
+	graph := c.Bool("graph")
+	if graph && format == "json" {
+		return usageErrorf("--graph draws text; leave out --format json")
+	}
+	color, err := colorChoice(c.String("color"), c.App.Writer)
+	if err != nil {
+		return err
+	}
+	t, err := openTree(c, co, graph)
+	if err != nil && !(graph && hasFiles(t, co)) {
+		return err
+	}
+	if graph {
+		return writeGraph(c.App.Writer, t.lr, co, color)
+	}
+	entries := t.lr.State.Entries(co)
+	w := c.App.Writer
+	if format == "json" {
+		docs := make([]logDoc, 0, len(entries))
+		for i := len(entries) - 1; i >= 0; i-- {
+			docs = append(docs, logJSON(entries[i], t.s.root, i == len(entries)-1))
+		}
+		return writeJSON(w, docs)
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		r := entries[i].Revision
+		digest, pred := r.Digest().String(), "genesis"
+		if p, ok := r.Predecessor(); ok {
+			pred = p.String()
+		}
+		if format == "oneline" {
+			digest, pred = shortDigest(r.Digest()), shortDigestOf(r)
+		}
+		head := ""
+		if i == len(entries)-1 {
+			head = "  (head)"
+		}
+		fmt.Fprintf(w, "%s  %s  predecessor %s  %s%s\n", r.JournalVersion(), digest, pred, plural(len(r.Releases()), "release"), head)
+	}
+	return nil
+}
+
+// hasFiles reports whether t loaded any file of co (for --graph, which
+// draws rejected revisions too).
+func hasFiles(t *treeView, co vt.Coordinate) bool {
+	if t == nil {
+		return false
+	}
+	for _, f := range t.lr.Files {
+		if strings.HasPrefix(f.Path, co.String()+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// shortDigest is "sha256:" and the first 12 hex digits of d.
+func shortDigest(d vt.Digest) string { return d.String()[:len("sha256:")+12] }
+
+// shortDigestOf is the short predecessor digest of r, or "genesis".
+func shortDigestOf(r model.Revision) string {
+	if p, ok := r.Predecessor(); ok {
+		return shortDigest(p)
+	}
+	return "genesis"
+}
+
+// logDoc is one revision in log --format json.
+type logDoc struct {
+	JournalVersion string `json:"journalVersion"`
+	Digest         string `json:"digest"`
+	Predecessor    string `json:"predecessor,omitempty"`
+	Releases       int    `json:"releases"`
+	Head           bool   `json:"head"`
+	File           string `json:"file"`
+}
+
+func logJSON(e chain.Entry, root string, head bool) logDoc {
+	r := e.Revision
+	d := logDoc{JournalVersion: r.JournalVersion().String(), Digest: r.Digest().String(), Releases: len(r.Releases()), Head: head,
+		File: shownPath(root, e.Source)}
+	if p, ok := r.Predecessor(); ok {
+		d.Predecessor = p.String()
+	}
+	return d
+}
+
+// shownPath is the root-relative path rel as output shows it.
+func shownPath(root, rel string) string {
+	if pre := displayPrefix(root); pre != "" {
+		return pre + "/" + rel
+	}
+	return rel
 }
 
 func showCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "show",
 		Usage: "show an artifact's worldview at a revision, or one release",
-		UsageText: "journal-lint show [--root DIR] COORDINATE [--revision V | --as-of V] [--release VERSION] [--format text|json]\n\n" +
+		UsageText: "journal-lint show [--root DIR] [--revision V | --as-of V] [--release VERSION] [--format text|json] COORDINATE\n\n" +
 			"Without --revision or --as-of it shows the head. --as-of picks the newest revision at or\n" +
-			"before V. --release shows one release as that revision knows it.\n\n" +
+			"before V. --release shows one release as that revision knows it.\n" +
+			queryExitCodes + "\n\n" +
 			"Examples:\n   journal-lint show --examples net.example.quill\n" +
 			"   journal-lint show --examples net.example.quill --as-of 20260210T000000Z --release 1.0.0 --format json",
 		Flags: append(rootFlags(),
 			&ucli.StringFlag{Name: "revision", Usage: "the revision with exactly Journal version `V`"},
 			&ucli.StringFlag{Name: "as-of", Usage: "the newest revision at or before Journal version `V`"},
 			&ucli.StringFlag{Name: "release", Usage: "show only release `VERSION`"},
-			&ucli.StringFlag{Name: "format", Value: "text", Usage: "`text` or json"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "`text` or json"},
 		),
-		Action: func(c *ucli.Context) error {
-			co, err := parseCoordinateArg(c)
-			if err != nil {
-				return err
-			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usageErrorf("--format must be text or json, not %q", format)
-			}
-			if c.IsSet("revision") && c.IsSet("as-of") {
-				return usageErrorf("--revision and --as-of exclude each other")
-			}
-			svc, err := openService(c)
-			if err != nil {
-				return err
-			}
-			rev, err := selectRevision(c, svc, co)
-			if err != nil {
-				return err
-			}
-			if v := c.String("release"); v != "" {
-				ver, err := vt.ParseVersion(v)
-				if err != nil {
-					return usageErrorf("%v", err)
-				}
-				rel, ok := svc.Release(co, rev.JournalVersion(), ver)
-				if !ok {
-					return usageErrorf("revision %s of %s does not know release %s", rev.JournalVersion(), co, ver)
-				}
-				if format == "json" {
-					return writeJSON(c.App.Writer, releaseJSON(rel))
-				}
-				fmt.Fprintf(c.App.Writer, "%s @ %s (%s)\n", co, rev.JournalVersion(), rev.Digest())
-				writeRelease(c.App.Writer, rel)
-				return nil
-			}
-			if format == "json" {
-				return writeJSON(c.App.Writer, revisionJSON(rev))
-			}
-			writeRevision(c.App.Writer, rev)
-			return nil
-		},
+		Action: runShow,
 	}
 }
 
-func selectRevision(c *ucli.Context, svc journal.Service, co vt.Coordinate) (model.Revision, error) {
-	var (
-		rev model.Revision
-		ok  bool
-	)
+func runShow(c *ucli.Context) error {
+	co, err := parseCoordinateArg(c)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return usageErrorf("--format must be text or json, not %q%s", format, didYouMean(format, []string{"text", "json"}))
+	}
+	if c.IsSet("revision") && c.IsSet("as-of") {
+		return usageErrorf("--revision and --as-of exclude each other")
+	}
+	var at vt.JournalVersion
+	for _, flag := range []string{"revision", "as-of"} {
+		if c.IsSet(flag) {
+			if at, err = vt.ParseJournalVersion(c.String(flag)); err != nil {
+				return usageErrorf("--%s: %v", flag, err)
+			}
+		}
+	}
+	var ver vt.Version
+	if v := c.String("release"); v != "" {
+		if ver, err = vt.ParseVersion(v); err != nil {
+			return usageErrorf("--release: %v", err)
+		}
+	}
+	t, err := openTree(c, co, false)
+	if err != nil {
+		return err
+	}
+	rev, err := t.selectRevision(c, co, at)
+	if err != nil {
+		return err
+	}
+	if !ver.IsZero() {
+		rel, ok := rev.Release(ver)
+		if !ok {
+			return usageErrorf("revision %s of %s does not know release %s%s", rev.JournalVersion(), co, ver, knownReleases(rev))
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, releaseJSON(rel))
+		}
+		fmt.Fprintf(c.App.Writer, "%s @ %s (%s)\n", co, rev.JournalVersion(), rev.Digest())
+		writeRelease(c.App.Writer, rel)
+		return nil
+	}
+	if format == "json" {
+		return writeJSON(c.App.Writer, revisionJSON(rev))
+	}
+	writeRevision(c.App.Writer, rev)
+	return nil
+}
+
+// knownReleases lists the releases rev knows, for a message.
+func knownReleases(rev model.Revision) string {
+	rels := rev.ReleasesByVersion()
+	if len(rels) == 0 {
+		return " (it has no release)"
+	}
+	vs := make([]string, len(rels))
+	for i, r := range rels {
+		vs[i] = r.Version().String()
+	}
+	return " (it knows " + strings.Join(vs, ", ") + ")"
+}
+
+// selectRevision picks the revision of co that --revision or --as-of (at)
+// names, else the head. A Journal version before the genesis, or one that
+// names no revision, is a usage error that names the revisions there are.
+func (t *treeView) selectRevision(c *ucli.Context, co vt.Coordinate, at vt.JournalVersion) (model.Revision, error) {
+	st := t.lr.State
+	entries := st.Entries(co)
+	oldest := entries[0].Revision.JournalVersion()
 	switch {
 	case c.IsSet("revision"):
-		v, err := vt.ParseJournalVersion(c.String("revision"))
-		if err != nil {
-			return rev, usageErrorf("--revision: %v", err)
+		if e, ok := st.Exact(co, at); ok {
+			return e.Revision, nil
 		}
-		rev, ok = svc.Revision(co, v)
+		return model.Revision{}, usageErrorf("--revision: %s has no revision %s; journal-lint log %s lists its %s, or use --as-of for the newest at or before a time",
+			co, at, co, plural(len(entries), "revision"))
 	case c.IsSet("as-of"):
-		v, err := vt.ParseJournalVersion(c.String("as-of"))
-		if err != nil {
-			return rev, usageErrorf("--as-of: %v", err)
+		if e, ok := st.AsOf(co, at); ok {
+			return e.Revision, nil
 		}
-		rev, ok = svc.AsOf(co, v)
-	default:
-		rev, ok = svc.Latest(co)
+		return model.Revision{}, usageErrorf("--as-of %s is before the genesis of %s: its oldest revision is %s", at, co, oldest)
 	}
-	if !ok {
-		return rev, usageErrorf("no such revision of %s in the tree", co)
-	}
-	return rev, nil
+	e, _ := st.Head(co)
+	return e.Revision, nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -196,22 +384,31 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
+// fieldWidth aligns the values of show's text output: the longest label
+// ("description") and a blank.
+const fieldWidth = len("description") + 1
+
+// field writes one "label value" line of show at indent.
+func field(w io.Writer, indent, label, value string) {
+	fmt.Fprintf(w, "%s%-*s%s\n", indent, fieldWidth, label, value)
+}
+
 func writeRevision(w io.Writer, r model.Revision) {
 	fmt.Fprintf(w, "%s @ %s\n", shown(r.Coordinate()), r.JournalVersion())
-	fmt.Fprintf(w, "  digest       %s\n", r.Digest())
+	field(w, "  ", "digest", r.Digest().String())
 	if p, ok := r.Predecessor(); ok {
-		fmt.Fprintf(w, "  predecessor  %s\n", p)
+		field(w, "  ", "predecessor", p.String())
 	} else {
-		fmt.Fprintf(w, "  predecessor  none (genesis)\n")
+		field(w, "  ", "predecessor", "none (genesis)")
 	}
-	fmt.Fprintf(w, "  description  %s\n", quoted(r.Description()))
+	field(w, "  ", "description", quoted(r.Description()))
 	if u, ok := r.Info(); ok {
-		fmt.Fprintf(w, "  info         %s\n", shown(u))
+		field(w, "  ", "info", shown(u))
 	}
 	if p, ok := r.Policy(); ok {
-		fmt.Fprintf(w, "  policy       %s\n", policyText(p))
+		field(w, "  ", "policy", policyText(p))
 	}
-	fmt.Fprintf(w, "  releases     %d\n", len(r.Releases()))
+	field(w, "  ", "releases", fmt.Sprint(len(r.Releases())))
 	for _, rel := range r.ReleasesByVersion() {
 		fmt.Fprintln(w)
 		writeRelease(w, rel)
@@ -244,26 +441,27 @@ func writeRelease(w io.Writer, r model.Release) {
 	if _, ok := r.Policy(); !ok {
 		own = " (inherited)"
 	}
+	const in = "    "
 	fmt.Fprintf(w, "  release %s\n", r.Version())
-	fmt.Fprintf(w, "    license    %s\n", r.License())
-	fmt.Fprintf(w, "    policy     %s%s\n", policyText(r.EffectivePolicy()), own)
+	field(w, in, "license", r.License().String())
+	field(w, in, "policy", policyText(r.EffectivePolicy())+own)
 	if d, ok := r.Description(); ok {
-		fmt.Fprintf(w, "    description %s\n", quoted(d))
+		field(w, in, "description", quoted(d))
 	}
 	if p, ok := r.Published(); ok {
-		fmt.Fprintf(w, "    published  %s\n", p)
+		field(w, in, "published", p.String())
 	}
 	for _, c := range r.Contents() {
-		fmt.Fprintf(w, "    content    %s %s\n", shown(c.Name()), c.Digest())
+		field(w, in, "content", shown(c.Name())+" "+c.Digest().String())
 	}
 	for _, d := range r.Dependencies() {
-		fmt.Fprintf(w, "    depends    %s %s%s\n", shown(d.Coordinate()), shown(d.Constraint()), describe(d.Description()))
+		field(w, in, "depends", shown(d.Coordinate())+" "+shown(d.Constraint())+describe(d.Description()))
 	}
 	for _, e := range r.Exclusions() {
-		fmt.Fprintf(w, "    excludes   %s%s\n", shown(e.Coordinate()), describe(e.Description()))
+		field(w, in, "excludes", shown(e.Coordinate())+describe(e.Description()))
 	}
 	for _, p := range r.Preferences() {
-		fmt.Fprintf(w, "    prefers    %s %s%s\n", shown(p.Coordinate()), p.Version(), describe(p.Description()))
+		field(w, in, "prefers", shown(p.Coordinate())+" "+p.Version().String()+describe(p.Description()))
 	}
 }
 

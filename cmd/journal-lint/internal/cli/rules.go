@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
@@ -30,7 +31,7 @@ func rulesCommand() *ucli.Command {
 			case 1:
 				r, ok := rules.Lookup(c.Args().First())
 				if !ok {
-					return usageErrorf("no rule %q (journal-lint rules lists them)", c.Args().First())
+					return unknownRule(c.Args().First())
 				}
 				kind := "lint rule"
 				switch {
@@ -48,4 +49,22 @@ func rulesCommand() *ucli.Command {
 			return usageErrorf("rules takes at most one CODE")
 		},
 	}
+}
+
+// unknownRule is the usage error for a code that names no rule, with the
+// nearest code: the one code whose name part (after the "/") is the
+// argument ("fork" for "chain/fork"), else the nearest code by spelling.
+func unknownRule(arg string) error {
+	var codes, byName []string
+	for _, r := range rules.All() {
+		codes = append(codes, r.Code)
+		if _, name, _ := strings.Cut(r.Code, "/"); name == arg {
+			byName = append(byName, r.Code)
+		}
+	}
+	hint := didYouMean(arg, codes)
+	if len(byName) == 1 {
+		hint = fmt.Sprintf("; did you mean %q?", byName[0])
+	}
+	return usageErrorf("no rule %q%s (journal-lint rules lists them)", arg, hint)
 }

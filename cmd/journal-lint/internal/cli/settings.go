@@ -5,22 +5,33 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/load"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// defaultRoot is the Journal root when neither the command line nor the
-// configuration names one.
-const defaultRoot = "data/nenjim/journals"
+// defaultRootDir is the directory name journal-lint looks for when neither
+// the command line nor the configuration names the Journal root: journals/
+// in the working directory, else at the top of its git work tree.
+const defaultRootDir = "journals"
+
+// rootDefaultText describes the default root in help texts.
+const rootDefaultText = "the config's root, else ./journals, else journals/ at the repository top"
 
 // settings are the effective choices of one run: flags over configuration
 // over defaults.
 type settings struct {
-	cfg      *config.Config
-	root     string // absolute, clean
+	cfg  *config.Config
+	root string // absolute, clean; "" when no root was found (see noRoot)
+	// noRoot says why there is no root: the usage error of findDefaultRoot.
+	// Commands that read a tree return it through requireRoot; others (a
+	// diff of two files, --print-config, --file) never need one.
+	noRoot   error
 	examples bool
 	// packs are the configuration's rule packs, started once to validate
 	// the configuration and owned by the command (loadSettingsWithPacks);
@@ -39,8 +50,9 @@ func (s *settings) close() {
 // loadSettings finds and validates the configuration (--config, else
 // .journal-lint.yaml in the working directory or a parent up to the
 // repository root) and resolves the root: rootArg, else the config's root
-// (relative to the config file), else defaultRoot. Problems are usage errors
-// that list every configuration error with its line.
+// (relative to the config file), else journals/ in the working directory or
+// at the top of its git work tree (see findDefaultRoot). Problems are usage
+// errors that list every configuration error with its line, all at once.
 func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 	s, err := loadSettingsWithPacks(c, rootArg)
 	s.close()
@@ -75,7 +87,15 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 	}()
 	if path != "" {
 		var err error
-		if cfg, err = config.Load(path); err != nil {
+		if cfg, err = config.LoadPartial(path); err != nil {
+			// Report the unknown codes of what did parse in the same round
+			// as the problems of the file. Rule packs are not started from
+			// a configuration with problems, so with packs configured their
+			// codes cannot be told from typos and this waits for the next
+			// round.
+			if cfg != nil && len(cfg.Plugins) == 0 {
+				err = config.Join(err, config.Validate(cfg, check.Registry()))
+			}
 			return nil, configError(err)
 		}
 		packs, err = check.StartPacks(c.Context, cfg)
@@ -95,7 +115,10 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 	case cfg.Root != "":
 		root = cfg.RootDir()
 	default:
-		root = defaultRoot
+		var noRoot error
+		if root, noRoot = findDefaultRoot(c); noRoot != nil {
+			return &settings{cfg: cfg, noRoot: noRoot, examples: c.Bool("examples") || cfg.Examples, packs: packs}, nil
+		}
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -115,4 +138,78 @@ func configError(err error) error {
 		return usageErrorf("%s", msg)
 	}
 	return usageErrorf("configuration: %v", err)
+}
+
+// requireRoot returns nil when s has a root, else the usage error that says
+// how to name one.
+func (s *settings) requireRoot() error { return s.noRoot }
+
+// findDefaultRoot returns journals/ in the working directory, else journals/
+// at the top of the git work tree that holds it (the nearest parent with a
+// .git entry). Without either it fails with a usage error that shows both
+// ways to name the root.
+func findDefaultRoot(c *ucli.Context) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", internalErrorf("working directory: %v", err)
+	}
+	cands := []string{filepath.Join(wd, defaultRootDir)}
+	for dir := wd; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			if dir != wd {
+				cands = append(cands, filepath.Join(dir, defaultRootDir))
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	for _, cand := range cands {
+		if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
+			return cand, nil
+		}
+	}
+	pass := "pass it as ROOT:    journal-lint " + c.Command.Name + " DIR"
+	if c.Command.Name != "check" {
+		pass = "pass it with --root: journal-lint " + c.Command.Name + " --root DIR"
+	}
+	return "", usageErrorf("no Journal root: there is no %s with root: and no journals/ directory here or at the repository top\n"+
+		"  name it in %s:    root: DIR\n"+
+		"  or %s", config.FileName, config.FileName, pass)
+}
+
+// rootHint says what to pass instead when root is not a Journal root but
+// one of the two usual mistakes: a Journal file, or the directory of one
+// artifact. The diagnostics keep their codes (fs/root-not-directory,
+// fs/unexpected-entry …); this only adds the way out. It returns "" when
+// root looks like neither.
+func rootHint(root string) string {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return ""
+	}
+	parent := filepath.Dir(root)
+	if !fi.IsDir() {
+		hint := "; ROOT is a file: pass the Journal root, the directory that holds one directory per artifact"
+		if _, err := vt.ParseCoordinate(filepath.Base(parent)); err == nil {
+			hint += " (here " + shownRoot(filepath.Dir(parent)) + ")"
+		}
+		return hint + ", or check the file alone with journal-lint check --file " + shownPath(parent, filepath.Base(root))
+	}
+	if _, err := vt.ParseCoordinate(filepath.Base(root)); err != nil {
+		return ""
+	}
+	es, err := os.ReadDir(root)
+	if err != nil {
+		return ""
+	}
+	for _, e := range es {
+		if strings.HasSuffix(e.Name(), load.Suffix) || strings.HasSuffix(e.Name(), load.ExampleSuffix) {
+			return fmt.Sprintf("; ROOT looks like the directory of artifact %s: pass the Journal root that holds it, %s", filepath.Base(root), shownRoot(parent))
+		}
+	}
+	return ""
 }

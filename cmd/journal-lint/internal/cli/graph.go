@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// ANSI colours of log --graph.
+const (
+	ansiReset = "\x1b[0m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiCyan  = "\x1b[36m"
+)
+
+// graphNode is one revision file of the artifact in log --graph.
+type graphNode struct {
+	file    *load.File
+	digest  vt.Digest
+	pred    vt.Digest // zero for a genesis or an unreadable PREDECESSOR
+	version string    // the Journal version, or the file name when unknown
+	note    string
+	bad     bool
+}
+
+// writeGraph draws every revision file of co in lr, newest first, as a
+// tree in the manner of git log --graph: a line per revision with "*" in
+// its lane, "|" for the other lanes, and "/" where a lane joins the one to
+// its left. Two revisions that name the same predecessor (a fork) are two
+// lanes that join at it; a revision whose predecessor was rejected shows
+// its bridged link. Rejected revisions name the codes that rejected them.
+func writeGraph(w io.Writer, lr *load.Result, co vt.Coordinate, color bool) error {
+	nodes := graphNodes(lr, co)
+	if len(nodes) == 0 {
+		return usageErrorf("no revision file of %s under %s", co, shownRoot(lr.Root))
+	}
+	byDigest := map[vt.Digest]bool{}
+	for _, n := range nodes {
+		byDigest[n.digest] = true
+	}
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	var lanes []vt.Digest
+	for _, n := range nodes {
+		var waiting []int
+		for i, d := range lanes {
+			if d == n.digest {
+				waiting = append(waiting, i)
+			}
+		}
+		col := len(lanes)
+		if len(waiting) > 0 {
+			col = waiting[0]
+		} else {
+			lanes = append(lanes, n.digest)
+		}
+		var b strings.Builder
+		for i := range lanes {
+			if i == col {
+				if n.bad {
+					b.WriteString(paint(ansiRed, "*"))
+				} else {
+					b.WriteString(paint(ansiGreen, "*"))
+				}
+			} else {
+				b.WriteString(paint(ansiCyan, "|"))
+			}
+			b.WriteByte(' ')
+		}
+		label := fmt.Sprintf("%s %s", n.version, shortDigest(n.digest))
+		if n.note != "" {
+			label += "  " + n.note
+		}
+		if n.bad {
+			label = paint(ansiRed, label)
+		}
+		fmt.Fprintf(w, "%s%s\n", b.String(), label)
+		// Lanes that waited for this revision too join its lane.
+		lanes = joinLanes(w, lanes, waiting[min(1, len(waiting)):], paint)
+		if !n.pred.IsZero() && byDigest[n.pred] {
+			lanes[col] = n.pred
+		} else {
+			lanes = joinLanes(w, lanes, []int{col}, paint)
+		}
+	}
+	return nil
+}
+
+// joinLanes removes the lanes at the ascending indices gone, drawing the
+// lanes right of the first one moving left with "/", and returns the rest.
+func joinLanes(w io.Writer, lanes []vt.Digest, gone []int, paint func(string, string) string) []vt.Digest {
+	if len(gone) == 0 {
+		return lanes
+	}
+	if gone[0] < len(lanes)-1 || len(gone) > 1 {
+		var b strings.Builder
+		for i := range lanes {
+			switch {
+			case slices.Contains(gone, i) && i == gone[0] && i > 0 && !slices.Contains(gone, i-1):
+				b.WriteString(paint(ansiCyan, "/") + " ")
+			case slices.Contains(gone, i):
+				b.WriteString("  ")
+			case i > gone[0]:
+				b.WriteString(paint(ansiCyan, "/") + " ")
+			default:
+				b.WriteString(paint(ansiCyan, "|") + " ")
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	out := lanes[:0:0]
+	for i, d := range lanes {
+		if !slices.Contains(gone, i) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// graphNodes returns the revision files of co, newest first (by file name,
+// which is the Journal version), with what the chain made of them.
+func graphNodes(lr *load.Result, co vt.Coordinate) []graphNode {
+	head := ""
+	if e, ok := lr.State.Head(co); ok {
+		head = e.Source
+	}
+	var out []graphNode
+	for _, f := range lr.Files {
+		rest, ok := strings.CutPrefix(f.Path, co.String()+"/")
+		if !ok || f.Doc == nil {
+			continue
+		}
+		n := graphNode{file: f, digest: f.Doc.Digest, version: strings.SplitN(rest, ".", 2)[0]}
+		if f.Doc.JournalVersionOK {
+			n.version = f.Doc.JournalVersion.String()
+		}
+		if f.Doc.PredecessorOK {
+			n.pred = f.Doc.Predecessor
+		}
+		var codes []string
+		bridged := false
+		for _, d := range f.Diagnostics {
+			switch {
+			case d.Code == chain.BridgedCode:
+				bridged = true
+			case d.Severity == diag.Error && !slices.Contains(codes, d.Code):
+				codes = append(codes, d.Code)
+			}
+		}
+		switch {
+		case f.Outcome == chain.Rejected || len(codes) > 0:
+			n.bad = true
+			n.note = "(rejected: " + strings.Join(codes, ", ") + ")"
+		case f.Path == head:
+			n.note = "(head)"
+		}
+		if bridged {
+			n.note = strings.TrimSpace(n.note + " (bridged: its predecessor was rejected)")
+		}
+		if n.pred.IsZero() && !n.bad {
+			n.note = strings.TrimSpace(n.note + " (genesis)")
+		}
+		out = append(out, n)
+	}
+	slices.Reverse(out)
+	return out
+}

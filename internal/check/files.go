@@ -1,0 +1,98 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// FilesOptions configure [RunFiles].
+type FilesOptions struct {
+	// Paths are the files to check, as given; diagnostics name them with
+	// forward slashes.
+	Paths []string
+	// Config is the effective configuration; nil means config.Default().
+	Config *config.Config
+	// Now is the current time for time rules; zero means time.Now().
+	Now time.Time
+}
+
+// RunFiles checks Journal texts on their own, outside a tree (drafts): the
+// validity of each text (syntax, values, semantic rules) and the lint rules
+// that look at one document. What needs the tree is skipped: placement
+// (file and directory names), chain rules (PREDECESSOR, order, forks), the
+// deps/ rules, history, the git gate and rule packs. Configuration applies
+// as in [Run]. A file that cannot be read, or is larger than 16 MiB, is a
+// diagnostic; only a cancelled ctx is an error.
+func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	var all diag.List
+	var docs []*syntax.Document
+	sources := map[string][]byte{}
+	for _, p := range opts.Paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		shown := filepath.ToSlash(filepath.Clean(p))
+		src, d, ok := readDraft(p, shown)
+		if !ok {
+			all = append(all, d)
+			continue
+		}
+		doc, ds := syntax.Parse(shown, src)
+		all = append(all, ds...)
+		docs = append(docs, doc)
+		sources[shown] = src
+	}
+	enabled := func(code string) bool {
+		_, on := cfg.Severity(code, diag.Warning)
+		return on && !headOnly(code)
+	}
+	rc := rules.RunConfig{Now: opts.Now, Enabled: enabled, Options: ruleOptions(cfg)}
+	if err := rc.Validate(); err != nil {
+		return nil, fmt.Errorf("rule options: %w", err)
+	}
+	all = append(all, rules.Run(docs, rules.TreeOf(nil), rc)...)
+	out, unused := config.Apply(cfg, all)
+	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
+	out.Sort()
+	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
+}
+
+// readDraft reads the file at p for RunFiles, or returns the diagnostic
+// that says why it cannot be checked.
+func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
+	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
+		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: shown, Message: msg}, false
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(diag.UnreadableFile, "no such file")
+	case err != nil:
+		return fail(diag.UnreadableFile, "cannot read the file: "+strings.TrimPrefix(err.Error(), p+": "))
+	case fi.IsDir():
+		return fail(diag.UnreadableFile, "a directory, not a Journal file (check a tree with journal-lint check DIR)")
+	case fi.Size() > load.MaxSize:
+		return fail(diag.TooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), load.MaxSize))
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return fail(diag.UnreadableFile, "cannot read the file: "+err.Error())
+	}
+	return src, diag.Diagnostic{}, true
+}
