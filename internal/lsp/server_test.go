@@ -103,7 +103,7 @@ func TestIncrementalEdit(t *testing.T) {
 	if ds := c.Diagnostics(u, 1); !hasCode(ds, "value/license") {
 		t.Fatalf("want value/license, got %v", codes(ds))
 	}
-	// Line 7 is "LICENSE MTI OR GPL-2.0+": replace MTI (characters 8–11).
+	// Line 7 is "LICENSE MTI OR GPL-2.0-or-later": replace MTI (characters 8–11).
 	c.Edit(u, 2, protocol.Range{Start: protocol.Position{Line: 6, Character: 8}, End: protocol.Position{Line: 6, Character: 11}}, "MIT")
 	if ds := c.Diagnostics(u, 2); hasCode(ds, "value/license") {
 		t.Fatalf("the edit should fix the license, got %v", codes(ds))

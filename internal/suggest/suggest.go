@@ -8,7 +8,7 @@ import "strings"
 
 // Closest returns the candidate nearest to s: the one candidate that s is a
 // prefix of (an abbreviation such as "warn" for "warning"), else the
-// candidate with the smallest Levenshtein distance to s when that distance
+// candidate with the smallest [Distance] to s when that distance
 // is at most max(2, len(s)/3) bytes (a plausible typo), else "". Ties go to
 // the earlier candidate. Comparison is byte-exact.
 func Closest(s string, candidates []string) string {
@@ -50,24 +50,31 @@ func closest(s string, candidates []string, norm func(string) string) string {
 	return best
 }
 
-// Distance is the Levenshtein distance of a and b counted in bytes
-// (insertions, deletions and substitutions each cost 1).
+// Distance is the optimal string alignment distance of a and b counted in
+// bytes: the Levenshtein distance (insertions, deletions and substitutions
+// each cost 1) where swapping two adjacent bytes also costs 1, the most
+// common typo ("MTI" is 1 from "MIT", 2 from "FTL").
 func Distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	rows := make([][]int, len(a)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, rows[i-2][j-2]+1)
+			}
+			rows[i][j] = d
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return rows[len(a)][len(b)]
 }
