@@ -9,8 +9,6 @@ package diag
 
 import (
 	"fmt"
-
-	"github.com/r35157/journal-lint/journal/journalerr"
 	"sort"
 	"strings"
 )
@@ -201,13 +199,4 @@ func Less(a, b Diagnostic) bool {
 		return a.Code < b.Code
 	}
 	return a.Message < b.Message
-}
-
-// Export returns the public view of d carried by journalerr.InvalidError.
-func Export(d Diagnostic) journalerr.Diagnostic {
-	return journalerr.Diagnostic{
-		Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Path: d.Path,
-		Line: d.Range.Start.Line, Column: d.Range.Start.Column, Offset: d.Range.Start.Offset,
-		EndLine: d.Range.End.Line, EndColumn: d.Range.End.Column, EndOffset: d.Range.End.Offset,
-	}
 }

@@ -120,11 +120,23 @@ func invalid(op string, ds diag.List) error {
 	var pub []journalerr.Diagnostic
 	for _, d := range ds {
 		if d.Severity == diag.Error && diag.IsValidity(d.Code) {
-			pub = append(pub, diag.Export(d))
+			pub = append(pub, export(d))
 		}
 	}
 	if len(pub) == 0 {
 		return errors.New(op + ": invalid journal data")
 	}
 	return &journalerr.InvalidError{Op: op, Diagnostics: pub}
+}
+
+// export returns the public view of d that a *journalerr.InvalidError
+// carries: code, severity name, message, path and the start and end of the
+// range (1-based lines and code-point columns, byte offsets; zero when
+// unknown).
+func export(d diag.Diagnostic) journalerr.Diagnostic {
+	return journalerr.Diagnostic{
+		Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Path: d.Path,
+		Line: d.Range.Start.Line, Column: d.Range.Start.Column, Offset: d.Range.Start.Offset,
+		EndLine: d.Range.End.Line, EndColumn: d.Range.End.Column, EndOffset: d.Range.End.Offset,
+	}
 }
