@@ -62,16 +62,31 @@ func (x *LineIndex) Pos(off int) Pos {
 	m := sort.Search(len(x.marks), func(i int) bool { return x.marks[i] > off }) - 1
 	line := m*lineStride + bytes.Count(x.src[x.marks[m]:off], []byte{'\n'})
 	start := x.marks[m] + bytes.LastIndexByte(x.src[x.marks[m]:off], '\n') + 1
+	return Pos{Offset: off, Line: line + 1, Column: Column(x.src, start, off)}
+}
+
+// Column returns the 1-based column of byte offset off on the line of src
+// that starts at byte offset lineStart (lineStart <= off <= len(src)): one
+// more than the number of code points in src[lineStart:off], where an
+// invalid UTF-8 byte counts as one code point and a code point that off
+// cuts in half does not count. It is the one column rule of journal-lint
+// (columns count code points), shared by [LineIndex] and the parser.
+func Column(src []byte, lineStart, off int) int {
 	col := 1
-	for i := start; i < off; {
-		_, n := utf8.DecodeRune(x.src[i:])
+	for i := lineStart; i < off; {
+		if src[i] < utf8.RuneSelf {
+			i++
+			col++
+			continue
+		}
+		_, n := utf8.DecodeRune(src[i:])
 		if i+n > off {
 			break
 		}
 		i += n
 		col++
 	}
-	return Pos{Offset: off, Line: line + 1, Column: col}
+	return col
 }
 
 // Range returns the range of the byte offsets [start, end).

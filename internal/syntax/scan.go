@@ -65,22 +65,12 @@ type parser struct {
 func blank(c byte) bool { return c == ' ' || c == '\t' }
 
 // pos returns the position of byte offset off, which lies on the current
-// line (its terminator included). Columns count code points exactly as
-// diag.LineIndex does.
+// line (its terminator included), with the column of [diag.Column].
 func (p *parser) pos(off int) diag.Pos {
 	if p.lineASCII {
 		return diag.Pos{Offset: off, Line: p.line, Column: off - p.ls + 1}
 	}
-	col := 1
-	for i := p.ls; i < off; {
-		_, n := utf8.DecodeRune(p.src[i:])
-		if i+n > off {
-			break
-		}
-		i += n
-		col++
-	}
-	return diag.Pos{Offset: off, Line: p.line, Column: col}
+	return diag.Pos{Offset: off, Line: p.line, Column: diag.Column(p.src, p.ls, off)}
 }
 
 // rng returns the range [start, end) on the current line.
