@@ -9,6 +9,7 @@ import (
 )
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if code := run([]string{"--help"}, &out, &errOut); code != 0 {
 		t.Fatalf("--help exit %d", code)
@@ -21,6 +22,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	full := t.TempDir()
 	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -41,6 +43,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestGenerateAndInject(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "journals")
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-out", dir, "-files", "6", "-seed", "3", "-fault", "chain/fork"}, &out, &errOut); code != 0 {

@@ -45,6 +45,7 @@ func longChain(tb testing.TB, n int) (*State, vt.Coordinate, []vt.JournalVersion
 
 // TestLongChain checks the benchmark's chain and the as-of answers on it.
 func TestLongChain(t *testing.T) {
+	t.Parallel()
 	s, c, vs := longChain(t, 500)
 	if got := s.RevisionCount(); got != 500 {
 		t.Fatalf("%d revisions", got)

@@ -29,6 +29,7 @@ func parse(t testing.TB, b []byte) *syntax.Document {
 // TestStageCopyOnWrite checks that staging on a base never changes it: the
 // base's chains, digest index and counts stay as they were.
 func TestStageCopyOnWrite(t *testing.T) {
+	t.Parallel()
 	g := revisionText(1, nil)
 	s1 := revisionText(2, g)
 	s2 := revisionText(3, s1)
@@ -59,6 +60,7 @@ func TestStageCopyOnWrite(t *testing.T) {
 }
 
 func TestAsOfAndExact(t *testing.T) {
+	t.Parallel()
 	st := NewStage(Empty())
 	var prev []byte
 	for day := 1; day <= 9; day += 2 {

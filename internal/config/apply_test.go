@@ -43,6 +43,7 @@ func brief(ds diag.List) []string {
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse("conf/.journal-lint.yaml", []byte(applyConfig))
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +102,7 @@ func TestApply(t *testing.T) {
 }
 
 func TestUnusedIgnoreNamesPath(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse("c.yaml", []byte("ignore:\n  - code: style/x\n    path: old/**\n    reason: r\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +124,7 @@ func TestUnusedIgnoreNamesPath(t *testing.T) {
 }
 
 func TestApplyProtectsValidity(t *testing.T) {
+	t.Parallel()
 	// Load refuses these, but a configuration built in code must not get
 	// around the protection either.
 	cfg := Default()
@@ -152,6 +155,7 @@ func TestApplyProtectsValidity(t *testing.T) {
 }
 
 func TestApplyNilConfig(t *testing.T) {
+	t.Parallel()
 	in := diag.List{d("style/crlf", diag.Warning, "a")}
 	out, unused := Apply(nil, in)
 	if len(out) != 1 || unused != nil {
@@ -163,6 +167,7 @@ func TestApplyNilConfig(t *testing.T) {
 }
 
 func TestIgnoreEntryMatches(t *testing.T) {
+	t.Parallel()
 	e := IgnoreEntry{Code: "style/*", Path: "legacy/**"}
 	if !e.Matches(d("style/crlf", diag.Warning, "legacy/a/b")) || e.Matches(d("style/crlf", diag.Warning, "other/a")) {
 		t.Error("Matches")

@@ -78,6 +78,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestFindDirectoryNamedLikeConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestPathGlob(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, path string
 		want          bool
@@ -57,6 +58,7 @@ func TestPathGlob(t *testing.T) {
 }
 
 func TestPathGlobErrors(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"", "/a", "a//b", "a/**b", "a**", "a/[b", "a/[z-a]", "a/[/]", `a\`} {
 		if _, err := compilePathGlob(p); err == nil {
 			t.Errorf("%q: no error", p)
@@ -65,6 +67,7 @@ func TestPathGlobErrors(t *testing.T) {
 }
 
 func TestCodeGlob(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, code string
 		want          bool
@@ -95,6 +98,7 @@ func TestCodeGlob(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ s, want string }{
 		{"rule", "rules"},
 		{"fromat", "format"},

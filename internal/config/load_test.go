@@ -39,6 +39,7 @@ plugins:
 `
 
 func TestParseFull(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("cfg.yaml", []byte(fullExample))
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +92,7 @@ func TestParseFull(t *testing.T) {
 }
 
 func TestParseEmptyIsDefault(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"", "# only a comment\n", "~\n", "---\n", "rules:\nignore:\nroot:\n"} {
 		c, err := Parse("c.yaml", []byte(src))
 		if err != nil {
@@ -110,6 +112,7 @@ type wantErr struct {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	tests := []struct {
 		name string
@@ -207,6 +210,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestValidityErrorAllowed(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("c.yaml", []byte("rules:\n  syntax/encoding: error\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +221,7 @@ func TestValidityErrorAllowed(t *testing.T) {
 }
 
 func TestErrorString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		e    Error
 		want string
@@ -241,6 +246,7 @@ func TestErrorString(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
 	if err := os.WriteFile(path, []byte("format: sarif\nbogus: 1\n"), 0o644); err != nil {
@@ -265,6 +271,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestSeverityHelper(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("c.yaml", []byte("rules:\n  style/crlf: off\n  style/tabs: error\n  syntax/encoding: error\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +305,7 @@ func TestSeverityHelper(t *testing.T) {
 }
 
 func TestOptionAccessors(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("c.yaml", []byte("options:\n  a/b:\n    d: 1h\n    s: text\n    n: 3\n    b: true\n    bad: soon\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ func stripPositions(c *Config) *Config {
 }
 
 func TestMarshalRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, src := range map[string]string{
 		"full":     fullExample,
 		"defaults": "",
@@ -98,6 +99,7 @@ plugins:
 }
 
 func TestMarshalDefaults(t *testing.T) {
+	t.Parallel()
 	out, err := Default().Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +125,7 @@ plugins: []
 }
 
 func TestMarshalKeyOrder(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("c.yaml", []byte("plugins: []\nrules:\n  z/z: info\n  a/a: off\nformat: github\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ var testRegistry = Registry{
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	src := `rules:
   style/crfl: off
   style/crlf: info
@@ -74,6 +75,7 @@ ignore:
 }
 
 func TestValidateKnownFunc(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse("c.yaml", []byte("rules:\n  diff/added-release: info\n  style/x: off\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,7 @@ func TestValidateKnownFunc(t *testing.T) {
 }
 
 func TestValidateWithoutOptionSpecs(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse("c.yaml", []byte("options:\n  style/crlf:\n    anything: 1\n"))
 	if err != nil {
 		t.Fatal(err)

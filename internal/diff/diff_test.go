@@ -32,6 +32,7 @@ func hasKind(r *diff.Result, k diff.Kind) bool {
 // nearest non-case does not. The outputs of each fixture are golden files of
 // package diffrender.
 func TestKindFixtures(t *testing.T) {
+	t.Parallel()
 	for _, ki := range diff.Kinds() {
 		t.Run(string(ki.Kind), func(t *testing.T) {
 			dir := filepath.Join("testdata", string(ki.Kind))
@@ -54,6 +55,7 @@ func TestKindFixtures(t *testing.T) {
 }
 
 func TestEveryKindIsDocumented(t *testing.T) {
+	t.Parallel()
 	seen := map[diff.Kind]bool{}
 	for _, ki := range diff.Kinds() {
 		if seen[ki.Kind] {
@@ -91,6 +93,7 @@ func allDocs(t *testing.T) []*syntax.Document {
 
 // TestSelfDiffIsEmpty: a revision diffed against itself yields no change.
 func TestSelfDiffIsEmpty(t *testing.T) {
+	t.Parallel()
 	for _, d := range allDocs(t) {
 		r, err := diff.Compare(d, d, diff.Options{})
 		if err != nil {
@@ -117,6 +120,7 @@ var swapped = map[diff.Kind]diff.Kind{
 // that only exist in one direction (release-backdated, which needs a new
 // release, and release-resurrected, which needs history) are left out.
 func TestReverseSwapsKinds(t *testing.T) {
+	t.Parallel()
 	key := func(c diff.Change, k diff.Kind) string { return fmt.Sprintf("%s %s %s", k, c.Release, c.Subject) }
 	for _, ki := range diff.Kinds() {
 		for _, sub := range []string{"", "noncase"} {
@@ -156,6 +160,7 @@ func TestReverseSwapsKinds(t *testing.T) {
 }
 
 func TestLicenseEquivalentIsInfo(t *testing.T) {
+	t.Parallel()
 	base := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION %s\nDESCRIPTION \"w\"\n\nRELEASE 1.0.0\nLICENSE %s\nCONTENT w.jar sha256:1111111111111111111111111111111111111111111111111111111111111111\n"
 	tests := []struct {
 		old, new string
@@ -191,6 +196,7 @@ func mustParse(t *testing.T, path, src string) *syntax.Document {
 }
 
 func TestInvalidInputIsRefused(t *testing.T) {
+	t.Parallel()
 	_, err := diff.Parse("bad.journal", []byte("JOURNAL_FORMAT 2\n"))
 	var ie *diff.InvalidError
 	if !errors.As(err, &ie) || len(ie.Diagnostics) == 0 || ie.Path != "bad.journal" {
@@ -211,6 +217,7 @@ func TestInvalidInputIsRefused(t *testing.T) {
 }
 
 func TestDiagnosticHasBothSides(t *testing.T) {
+	t.Parallel()
 	r := difftest.Load(t, filepath.Join("testdata", "release-content-changed")).Compare(t)
 	if len(r.Changes) != 1 {
 		t.Fatalf("changes %v", kindsOf(r))
@@ -243,6 +250,7 @@ func mustRead(t *testing.T, p string) []byte {
 // TestFingerprintsAreStable: the fingerprint depends on what changed, not
 // on the file names or positions.
 func TestFingerprintsAreStable(t *testing.T) {
+	t.Parallel()
 	f := difftest.Load(t, filepath.Join("testdata", "release-content-changed"))
 	a := f.Compare(t)
 	moved := mustParse(t, "elsewhere/new.journal", "# a comment that moves every line\n\n"+string(f.New.Src))
@@ -269,6 +277,7 @@ func TestFingerprintsAreStable(t *testing.T) {
 // TestCompareChainOnExamples diffs the example chain of quill and checks the
 // history-aware API against pairwise Compare.
 func TestCompareChainOnExamples(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "data", "nenjim", "journals", "net.example.quill")
 	names, _ := filepath.Glob(filepath.Join(dir, "*.journal.example"))
 	if len(names) < 3 {
@@ -304,6 +313,7 @@ func TestCompareChainOnExamples(t *testing.T) {
 // TestResurrectionNeedsHistory: without the history, the same pair is a
 // plain release-added.
 func TestResurrectionNeedsHistory(t *testing.T) {
+	t.Parallel()
 	f := difftest.Load(t, filepath.Join("testdata", "release-resurrected"))
 	r, err := diff.Compare(f.Old, f.New, diff.Options{})
 	if err != nil {
@@ -323,6 +333,7 @@ func TestResurrectionNeedsHistory(t *testing.T) {
 
 // TestDocListsEveryKind keeps docs/diff.md in step with the kinds.
 func TestDocListsEveryKind(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "diff.md"))
 	if err != nil {
 		t.Fatal(err)

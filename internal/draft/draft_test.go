@@ -25,6 +25,7 @@ func mustVersion(t *testing.T, s string) vt.JournalVersion {
 // comments (behind one marker that says they were copied), a last line
 // without a terminator.
 func TestSuccessorText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, head, want string }{
 		{"crlf genesis",
 			"JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\r\nJOURNAL_VERSION 20260110T080000Z\r\n# kept\r\nDESCRIPTION \"W\"\r\n",
@@ -62,6 +63,7 @@ func TestSuccessorText(t *testing.T) {
 // A description the format cannot hold makes an invalid draft, which
 // Check refuses; an ordinary one round-trips.
 func TestGenesisText(t *testing.T) {
+	t.Parallel()
 	co, err := vt.ParseCoordinate("com.example.gadget")
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ func loadTree(t *testing.T, root string, examples bool) *load.Result {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a, err := Generate(Options{Files: 40, Seed: 9})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // TestGeneratedTreesAreValidAndRealistic loads generated trees of many
 // sizes through the one validation path.
 func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for seed := range uint64(30) {
 		files := 1 + int(seed%12)
@@ -91,8 +93,10 @@ func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
 // TestInjectEveryCode injects each fault into small trees and checks that
 // the loader reports its code as an error.
 func TestInjectEveryCode(t *testing.T) {
+	t.Parallel()
 	for _, code := range Codes() {
 		t.Run(code, func(t *testing.T) {
+			t.Parallel()
 			expressed := false
 			for seed := range uint64(6) {
 				root := filepath.Join(t.TempDir(), "root")
@@ -128,12 +132,14 @@ func TestInjectEveryCode(t *testing.T) {
 }
 
 func TestInjectUnknownCode(t *testing.T) {
+	t.Parallel()
 	if _, err := Inject(t.TempDir(), "chain/nonsense", 1); err == nil || errors.Is(err, ErrNotExpressible) {
 		t.Errorf("got %v, want an unknown-code error", err)
 	}
 }
 
 func TestMutateChangesOneFile(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tr, err := Write(root, Options{Files: 5, Seed: 4})
 	if err != nil {

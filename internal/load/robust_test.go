@@ -135,7 +135,8 @@ func wantDiag(t *testing.T, res *Result, code, path string) diag.Diagnostic {
 	return res.Diagnostics[i]
 }
 
-// setHook installs readHook for one test; it runs fn once, for the file at
+// setHook installs readHook for one test, which must not be parallel (the
+// hook is package state); it runs fn once, for the file at
 // abs only.
 func setHook(t *testing.T, point, abs string, fn func()) *bool {
 	t.Helper()
@@ -151,6 +152,7 @@ func setHook(t *testing.T, point, abs string, fn func()) *bool {
 }
 
 func TestLoadUnreadableFile(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("running as root, who can read a file of mode 000")
 	}
@@ -171,6 +173,7 @@ func TestLoadUnreadableFile(t *testing.T) {
 }
 
 func TestLoadUnreadableRoot(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("running as root, who can list a directory of mode 000")
 	}
@@ -320,6 +323,7 @@ func TestLoadTooLarge(t *testing.T) {
 }
 
 func TestLoadSymlinkLoop(t *testing.T) {
+	t.Parallel()
 	root, tr := genTree(t, 3)
 	dir := strings.Split(tr.Files[0].Path, "/")[0]
 	self := dir + "/20991231T235959Z.journal"
@@ -350,6 +354,7 @@ func TestLoadSymlinkLoop(t *testing.T) {
 }
 
 func TestLoadFIFOInTree(t *testing.T) {
+	t.Parallel()
 	root, tr := genTree(t, 3)
 	dir := strings.Split(tr.Files[0].Path, "/")[0]
 	fifos := []string{"pipe", dir + "/20991231T235959Z.journal", dir + "/20991231T235959Z.journal.example"}
@@ -370,6 +375,7 @@ func TestLoadFIFOInTree(t *testing.T) {
 }
 
 func TestLoadRootIsAFile(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	if err := os.WriteFile(root, []byte("JOURNAL_FORMAT 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -384,6 +390,7 @@ func TestLoadRootIsAFile(t *testing.T) {
 }
 
 func TestLoadRootMissing(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "no", "such", "journals")
 	res := loadNoHang(t, root, Options{})
 	wantDiag(t, res, diag.RootMissing, "")
@@ -393,6 +400,7 @@ func TestLoadRootMissing(t *testing.T) {
 }
 
 func TestLoadRootSymlinkLoop(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
 	if err := os.Symlink("journals", root); err != nil {
@@ -409,6 +417,7 @@ func TestLoadRootSymlinkLoop(t *testing.T) {
 // TestLoadWritesNothing loads a valid generated tree with examples and a
 // base state and checks that nothing changed.
 func TestLoadWritesNothing(t *testing.T) {
+	t.Parallel()
 	root, tr := genTree(t, 12)
 	before := fingerprint(t, root)
 	first := loadNoHang(t, root, Options{})

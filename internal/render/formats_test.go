@@ -51,6 +51,7 @@ func validateSARIF(t *testing.T, sch *jsonschema.Schema, out []byte) {
 }
 
 func TestSARIFValidatesAgainstSchema(t *testing.T) {
+	t.Parallel()
 	sch := sarifSchema(t)
 	odd := fixtureReport()
 	odd.Root = `C:\Users\me\journals`
@@ -91,6 +92,7 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestSARIFContent(t *testing.T) {
+	t.Parallel()
 	var log struct {
 		Schema  string `json:"$schema"`
 		Version string `json:"version"`
@@ -169,6 +171,7 @@ func TestSARIFContent(t *testing.T) {
 }
 
 func TestSARIFRegion(t *testing.T) {
+	t.Parallel()
 	intp := func(n int) *int { return &n }
 	tests := []struct {
 		name string
@@ -197,6 +200,7 @@ func TestSARIFRegion(t *testing.T) {
 }
 
 func TestRootURI(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"":                     "",
 		"/srv/j":               "file:///srv/j/",
@@ -216,6 +220,7 @@ func TestRootURI(t *testing.T) {
 }
 
 func TestJSONShape(t *testing.T) {
+	t.Parallel()
 	var doc map[string]any
 	if err := json.Unmarshal(render(t, JSON, fixtureReport(), Options{}), &doc); err != nil {
 		t.Fatal(err)
@@ -252,6 +257,7 @@ func TestJSONShape(t *testing.T) {
 }
 
 func TestGitHubEscaping(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, data, prop string
 	}{
@@ -276,6 +282,7 @@ func TestGitHubEscaping(t *testing.T) {
 }
 
 func TestGitHubCommands(t *testing.T) {
+	t.Parallel()
 	pos := func(off, line, col int) diag.Pos { return diag.Pos{Offset: off, Line: line, Column: col} }
 	tests := []struct {
 		name string
@@ -314,6 +321,7 @@ func TestGitHubCommands(t *testing.T) {
 }
 
 func TestStepSummaryEscapesAndCaps(t *testing.T) {
+	t.Parallel()
 	var r Report
 	r.Diagnostics = append(r.Diagnostics, diag.Diagnostic{Code: "a`b", Severity: diag.Error,
 		Message: "pipe | star * <b>bold</b>\nline", Path: "p|q"})
@@ -339,6 +347,7 @@ func TestStepSummaryEscapesAndCaps(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	src1 := []byte("A x\nB bad\n")
 	src2 := []byte("new line\nA x\nB bad\n") // same text, moved down a line
 	x1 := diag.NewLineIndex(src1)
@@ -381,6 +390,7 @@ func TestFingerprint(t *testing.T) {
 }
 
 func TestFingerprintsDistinctAndOverride(t *testing.T) {
+	t.Parallel()
 	d := diag.Diagnostic{Code: "c/d", Message: "m", Path: "p"}
 	r := Report{Diagnostics: diag.List{d, d, d, d}, Fingerprints: map[int]string{3: "given"}}
 	fps := Fingerprints(r)
@@ -414,6 +424,7 @@ func TestFingerprintsDistinctAndOverride(t *testing.T) {
 }
 
 func TestSnippet(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 300) + "XYZ" + strings.Repeat("b", 300)
 	tests := []struct {
 		name       string

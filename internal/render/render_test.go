@@ -158,6 +158,7 @@ func render(t *testing.T, f Format, r Report, opts Options) []byte {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		format Format
@@ -208,6 +209,7 @@ var parseFormatTests = []struct {
 }
 
 func TestParseFormat(t *testing.T) {
+	t.Parallel()
 	for _, tt := range parseFormatTests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseFormat(tt.in, ReportFormats())
@@ -232,6 +234,7 @@ func TestParseFormat(t *testing.T) {
 // The report and the diff formats share one enum; each command accepts its
 // own list, and the error names exactly that list.
 func TestParseFormatLists(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		accepted []Format
@@ -257,6 +260,7 @@ func TestParseFormatLists(t *testing.T) {
 }
 
 func TestWriteErrors(t *testing.T) {
+	t.Parallel()
 	if err := Write(&bytes.Buffer{}, Format(9), Report{}, Options{}); err == nil {
 		t.Error("Write with an unknown format: no error")
 	}
@@ -276,6 +280,7 @@ type failWriter struct{ err error }
 func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSummaryLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		sevs []diag.Severity
 		sum  Summary
@@ -300,6 +305,7 @@ func TestSummaryLine(t *testing.T) {
 }
 
 func TestColorWanted(t *testing.T) {
+	t.Parallel()
 	env := func(m map[string]string) func(string) string {
 		return func(k string) string { return m[k] }
 	}
@@ -333,6 +339,7 @@ func TestColorWanted(t *testing.T) {
 }
 
 func TestTextColorOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	plain := render(t, Text, fixtureReport(), Options{})
 	if bytes.Contains(plain, []byte("\x1b")) {
 		t.Error("text without Color contains an escape sequence")
@@ -347,6 +354,7 @@ func TestTextColorOnlyWhenAsked(t *testing.T) {
 }
 
 func TestTextSanitizesControlCharacters(t *testing.T) {
+	t.Parallel()
 	r := Report{
 		Diagnostics: diag.List{{
 			Code: "syntax/encoding", Severity: diag.Error, Message: "bad \x1b[31m byte",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain name-1.2.3", "plain name-1.2.3"},
 		{"名前 é e\u0301", "名前 é e\u0301"},
@@ -33,6 +34,7 @@ func TestText(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	got := Lines("first\n::error::x\n  ok\x1b")
 	want := "first\n" + `\x3a:error::x` + "\n  ok" + `\x1b`
 	if got != want {
@@ -41,6 +43,7 @@ func TestLines(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	nfc, nfd := Quote("caf\u00e9"), Quote("cafe\u0301")
 	if nfc == nfd {
 		t.Fatalf("NFC and NFD quote alike: %s", nfc)
@@ -54,6 +57,7 @@ func TestQuote(t *testing.T) {
 }
 
 func TestWriteJSON(t *testing.T) {
+	t.Parallel()
 	in := map[string]string{"m": "a\u202eb ##[error]x \u0085 <&> \x1b"}
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, in); err != nil {

@@ -44,6 +44,7 @@ PREFERS org.example.core 1.4.2
 
 // TestBigJournal checks that the benchmark input is valid.
 func TestBigJournal(t *testing.T) {
+	t.Parallel()
 	src := bigJournal(t, 2000)
 	doc := mustParse(t, "big.journal", src)
 	if len(doc.Revision.Releases()) != 2000 {

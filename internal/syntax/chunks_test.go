@@ -15,6 +15,7 @@ var quotedRx = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 // every diagnostic must be announced by a ### "regexp" on its start line,
 // and every announcement must be met (style anchors §11.7).
 func TestChunks(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/errors.journal")
 	if err != nil {
 		t.Fatal(err)

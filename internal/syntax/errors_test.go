@@ -130,6 +130,7 @@ var errorTests = []struct {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	print := os.Getenv("JOURNAL_PRINT") != ""
 	for _, tt := range errorTests {
 		t.Run(tt.desc, func(t *testing.T) {

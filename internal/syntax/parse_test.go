@@ -26,6 +26,7 @@ func mustParse(t *testing.T, path string, src []byte) *Document {
 // TestValidVectors parses every runtime file of the shared valid-basic
 // vectors and checks the model values against the text.
 func TestValidVectors(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(vectorDir, "valid-basic")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("shared vectors not present:", err)
@@ -140,6 +141,7 @@ func TestValidVectors(t *testing.T) {
 
 // TestCorpus parses the real Journals of the shared corpus: all clean.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/corpus/gomodules/*/*.journal")
 	if len(files) == 0 {
 		t.Skip("shared corpus not present")
@@ -160,6 +162,7 @@ func TestCorpus(t *testing.T) {
 // final terminator, indentation, trailing blanks, # inside values, the
 // longest quoted string, escapes.
 func TestValidVariants(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", MaxQuoted/2)
 	tests := []struct {
 		desc string
@@ -210,6 +213,7 @@ func TestValidVariants(t *testing.T) {
 // TestDirectiveRanges pins the ranges of a directive, its keyword and its
 // arguments, including LICENSE's rest-of-line argument and quoted strings.
 func TestDirectiveRanges(t *testing.T) {
+	t.Parallel()
 	src := []byte(hdr + "RELEASE 1.0.0\n  LICENSE  MIT OR Apache-2.0 \t\nCONTENT a.jar " + dig + "\nDEPENDS  org.example.core 1.0.0   \"dé\"  \n")
 	doc := mustParse(t, "r.journal", src)
 	if len(doc.Directives) != 8 {
@@ -241,6 +245,7 @@ func TestDirectiveRanges(t *testing.T) {
 // TestIdentityDespiteErrors: Coordinate, JournalVersion and Predecessor are
 // filled when their own directive parsed, whatever else is wrong.
 func TestIdentityDespiteErrors(t *testing.T) {
+	t.Parallel()
 	src := []byte("JOURNAL_FORMAT 7\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nPREDECESSOR " + dig + "\nBOGUS\nRELEASE x\n")
 	doc, ds := Parse("i.journal", src)
 	if !ds.HasErrors() || doc.RevisionOK {
@@ -271,6 +276,7 @@ func TestIdentityDespiteErrors(t *testing.T) {
 // TestTooLarge: more than 16 MiB is refused with one fs/too-large about the
 // whole file; exactly 16 MiB is parsed.
 func TestTooLarge(t *testing.T) {
+	t.Parallel()
 	big := bytes.Repeat([]byte("#"), MaxSize+1)
 	doc, ds := Parse("big.journal", big)
 	if len(ds) != 1 || ds[0].Code != diag.TooLarge || ds[0].Range != (diag.Range{}) || ds[0].Path != "big.journal" {
@@ -290,6 +296,7 @@ func TestTooLarge(t *testing.T) {
 
 // TestRelated pins the related locations of duplicates and conflicts.
 func TestRelated(t *testing.T) {
+	t.Parallel()
 	src := []byte("JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n")
 	_, ds := Parse("r.journal", src)
 	if len(ds) != 1 || len(ds[0].Related) != 1 {
@@ -306,6 +313,7 @@ func TestRelated(t *testing.T) {
 // TestManyErrors: every problem is reported, not only the first, and the
 // list is sorted.
 func TestManyErrors(t *testing.T) {
+	t.Parallel()
 	src := []byte("ARTIFACT Bad\nJOURNAL_FORMAT 2\nRELEASE 1.0.0\nfoo\nRELEASE 1.0.0\nCONTENT x/y bad\n")
 	_, ds := Parse("m.journal", src)
 	codes := map[string]int{}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestInvalidErrorMatching(t *testing.T) {
+	t.Parallel()
 	chain := &InvalidError{Op: "start", Diagnostics: []Diagnostic{
 		{Code: "chain/conflict", Severity: "error", Message: "different text", Path: "a.b/20260101T000000Z.journal", Line: 3, Column: 17},
 		{Code: "syntax/arguments", Severity: "error", Message: "bad", Path: "a.b/20260102T000000Z.journal", Line: 1, Column: 1},

@@ -23,6 +23,7 @@ func release(v string, policy *Policy) Release {
 }
 
 func TestEffectivePolicy(t *testing.T) {
+	t.Parallel()
 	deny := NewPolicy(vt.Deny, "CVE")
 	deprecated := NewPolicy(vt.Deprecated, "")
 	rev := NewRevision(RevisionSpec{
@@ -51,6 +52,7 @@ func TestEffectivePolicy(t *testing.T) {
 }
 
 func TestImmutability(t *testing.T) {
+	t.Parallel()
 	contents := []Content{NewContent(must(vt.ParseName("a.jar")), vt.DigestOf(nil))}
 	r := NewRelease(ReleaseSpec{Version: must(vt.ParseVersion("1.0.0")), Contents: contents})
 	contents[0] = Content{}
@@ -71,6 +73,7 @@ func TestImmutability(t *testing.T) {
 }
 
 func TestNeverNil(t *testing.T) {
+	t.Parallel()
 	var r Release
 	var rev Revision
 	if r.Contents() == nil || r.Dependencies() == nil || r.Exclusions() == nil || r.Preferences() == nil {
@@ -85,6 +88,7 @@ func TestNeverNil(t *testing.T) {
 }
 
 func TestReleaseLookupAndOrder(t *testing.T) {
+	t.Parallel()
 	rev := NewRevision(RevisionSpec{Releases: []Release{
 		release("1.10.0", nil), release("1.2.0", nil), release("1.2.0-rc.1", nil),
 	}})

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseConstraint(t *testing.T) {
+	t.Parallel()
 	good := []string{
 		"1.4.2", "2.0.1", "1.0.0-rc.1",
 		"[1.2.0,2.0.0)", "(,1.0.0]", "(,1.0.0)", "[1.5.0,)", "(1.5.0,)", "(1.0.0,2.0.0]",
@@ -73,6 +74,7 @@ func TestParseConstraint(t *testing.T) {
 }
 
 func TestConstraintContains(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		c      string
 		in     []string

@@ -3,6 +3,7 @@ package valuetypes
 import "testing"
 
 func TestParseCoordinate(t *testing.T) {
+	t.Parallel()
 	good := []string{
 		"com.example.widget", "a.b", "0.9", "org.example.core", "a_b.c-d",
 		"a1_b2-c3.d4", "con1.example", "com10.x", "comx.y", "x.con", "lpt.x",
@@ -53,6 +54,7 @@ func TestParseCoordinate(t *testing.T) {
 }
 
 func TestCoordinateCompare(t *testing.T) {
+	t.Parallel()
 	a, _ := ParseCoordinate("a.b")
 	b, _ := ParseCoordinate("a.c")
 	c, _ := ParseCoordinate("a_b.c")

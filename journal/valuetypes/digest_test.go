@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseDigest(t *testing.T) {
+	t.Parallel()
 	hex64 := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 	good := []string{"sha256:" + hex64, "sha256:" + strings.Repeat("0", 64), "sha256:" + strings.Repeat("f", 64)}
 	for _, s := range good {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseLicense(t *testing.T) {
+	t.Parallel()
 	good := []string{
 		"MIT", "Apache-2.0", "MIT OR Apache-2.0", "mit", "apache-2.0 OR mit",
 		"NOASSERTION", "NONE",
@@ -87,6 +88,7 @@ func TestParseLicense(t *testing.T) {
 // from our additions NOASSERTION, NONE, tabs and LicenseRef WITH) go-spdx
 // also accepts.
 func TestLicenseAgreesWithGoSPDX(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"MIT", "mit", "MIT OR Apache-2.0", "(MIT OR Apache-2.0) AND BSD-3-Clause",
 		"GPL-2.0-or-later WITH Classpath-exception-2.0", "GPL-2.0+", "GPL-2.0",
@@ -102,6 +104,7 @@ func TestLicenseAgreesWithGoSPDX(t *testing.T) {
 }
 
 func TestLicenseDeprecated(t *testing.T) {
+	t.Parallel()
 	tests := map[string][]string{
 		"MIT":      {},
 		"NONE":     {},
@@ -136,6 +139,7 @@ func TestLicenseDeprecated(t *testing.T) {
 }
 
 func TestLicenseEquivalent(t *testing.T) {
+	t.Parallel()
 	same := [][2]string{
 		{"MIT OR Apache-2.0", "Apache-2.0 OR MIT"},
 		{"MIT AND Apache-2.0", "Apache-2.0 AND MIT"},
@@ -212,6 +216,7 @@ func TestLicenseEquivalent(t *testing.T) {
 // TestDeprecatedReplacementsAreListed checks that the replacement table only
 // names IDs on go-spdx's lists.
 func TestDeprecatedReplacementsAreListed(t *testing.T) {
+	t.Parallel()
 	for dep, repl := range deprecatedReplacement {
 		if canon, isDep, ok := lookupLicense(dep); !ok || !isDep || canon != dep {
 			t.Errorf("%q is not a deprecated ID", dep)

@@ -3,6 +3,7 @@ package valuetypes
 import "testing"
 
 func TestParseName(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"widget-1.4.2.jar", "a", "...", ".hidden", "A_B+c-d.e", "..a", repeat("x", 255)} {
 		n, err := ParseName(s)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseTimestamp(t *testing.T) {
+	t.Parallel()
 	good := map[string]time.Time{
 		"20261129T143000Z": time.Date(2026, 11, 29, 14, 30, 0, 0, time.UTC),
 		"19700101T000000Z": time.Unix(0, 0).UTC(),
@@ -63,6 +64,7 @@ func TestParseTimestamp(t *testing.T) {
 }
 
 func TestTimestampOrderAndOf(t *testing.T) {
+	t.Parallel()
 	a, _ := ParseTimestamp("20260101T000000Z")
 	b, _ := ParseTimestamp("20260101T000001Z")
 	if a.Compare(b) != -1 || b.Compare(a) != 1 || a.Compare(a) != 0 || !a.Before(b) || !b.After(a) {

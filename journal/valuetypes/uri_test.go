@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseURI(t *testing.T) {
+	t.Parallel()
 	good := map[string]string{
 		"https://widgets.example.org/widget":       "https",
 		"git+https://git.example.org/widget.git":   "git+https",

@@ -3,6 +3,7 @@ package valuetypes
 import "testing"
 
 func TestParseVerdict(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]Verdict{"allow": Allow, "deprecated": Deprecated, "deny": Deny} {
 		v, err := ParseVerdict(s)
 		if err != nil || v != want {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseVersion(t *testing.T) {
+	t.Parallel()
 	good := []string{
 		"0.0.0", "1.4.2", "10.20.30", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-0.3.7",
 		"1.0.0-x.7.z.92", "1.0.0-x-y-z.--", "1.0.0--", "1.0.0-0", "1.0.0-0a", "1.0.0-00a",
@@ -58,6 +59,7 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestVersionPrecedence(t *testing.T) {
+	t.Parallel()
 	// SemVer 2.0.0 §11 examples plus numeric ordering.
 	chain := []string{
 		"0.0.0", "0.9.0", "1.0.0-0", "1.0.0-1", "1.0.0-2", "1.0.0-10", "1.0.0-A", "1.0.0-Z",
@@ -106,6 +108,7 @@ func TestVersionPrecedence(t *testing.T) {
 // github.com/Masterminds/semver/v3 for numbers that fit in uint64 and
 // prerelease identifiers that are not long numbers.
 func TestVersionPrecedenceAgreesWithMasterminds(t *testing.T) {
+	t.Parallel()
 	ids := []string{"0", "1", "2", "10", "11", "a", "b", "alpha", "beta", "rc", "A", "-", "0a", "1-x"}
 	var all []string
 	for _, core := range []string{"0.0.0", "1.0.0", "1.0.1", "1.10.0", "1.2.0"} {

@@ -55,6 +55,7 @@ var goldenFormats = []struct {
 // TestGoldens renders the diff of every kind's fixture in every format and
 // compares it with the fixture's expected.<ext>.
 func TestGoldens(t *testing.T) {
+	t.Parallel()
 	for _, ki := range diff.Kinds() {
 		t.Run(string(ki.Kind), func(t *testing.T) {
 			dir := fixtureDir(string(ki.Kind))
@@ -92,6 +93,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 // TestJSONValidatesAgainstSchema validates real output of every fixture,
 // one by one and all together, and an empty run.
 func TestJSONValidatesAgainstSchema(t *testing.T) {
+	t.Parallel()
 	sch := compileSchema(t)
 	var all []*diff.Result
 	check := func(name string, rs []*diff.Result) {
@@ -119,6 +121,7 @@ func TestJSONValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
+	t.Parallel()
 	for _, gf := range goldenFormats {
 		name := gf.format.String()
 		if f, err := render.ParseFormat(" "+strings.ToUpper(name)+" ", render.DiffFormats()); err != nil || f != gf.format {
@@ -136,6 +139,7 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestColorText(t *testing.T) {
+	t.Parallel()
 	r := difftest.Load(t, fixtureDir("description-changed")).Compare(t)
 	var b bytes.Buffer
 	if err := diffrender.Write(&b, render.Text, []*diff.Result{r}, diffrender.WriteOptions{Color: true, PathPrefix: "journals"}); err != nil {
@@ -161,6 +165,7 @@ var inlineDiffTests = []struct {
 }
 
 func TestInlineDiff(t *testing.T) {
+	t.Parallel()
 	for _, tt := range inlineDiffTests {
 		if got := diffrender.InlineDiff(tt.old, tt.new, false); got != tt.want {
 			t.Errorf("InlineDiff(%q, %q) = %q, want %q", tt.old, tt.new, got, tt.want)

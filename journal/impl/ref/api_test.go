@@ -70,6 +70,7 @@ func exported(t *testing.T, dir string) (map[string]ast.Node, []*ast.File) {
 }
 
 func TestPublicPackageContents(t *testing.T) {
+	t.Parallel()
 	names, _ := exported(t, filepath.Join(moduleRoot, "journal"))
 	got := slices.Sorted(func(yield func(string) bool) {
 		for n := range names {
@@ -99,6 +100,7 @@ func isInterface(ts *ast.TypeSpec) bool { _, ok := ts.Type.(*ast.InterfaceType);
 // a public package mentions an internal package, and that journal/impl/ref
 // exports only its constructor and options.
 func TestReferenceImplementationBoundary(t *testing.T) {
+	t.Parallel()
 	for _, p := range publicPackages {
 		names, files := exported(t, filepath.Join(moduleRoot, p))
 		internalNames := map[string]bool{}
@@ -175,6 +177,7 @@ func exportedShape(ts *ast.TypeSpec) ast.Node {
 // TestSupersededAPIRemoved checks that no superseded name, deprecated alias
 // or forwarding wrapper remains in the public packages.
 func TestSupersededAPIRemoved(t *testing.T) {
+	t.Parallel()
 	for _, p := range publicPackages {
 		names, files := exported(t, filepath.Join(moduleRoot, p))
 		for _, bad := range []string{"JournalManager", "Manager", "JournalService", "JournalServiceManager"} {
@@ -205,6 +208,7 @@ func methodNames(t reflect.Type) []string {
 }
 
 func TestReadOnlyBoundary(t *testing.T) {
+	t.Parallel()
 	svc := reflect.TypeFor[journal.Service]()
 	for _, m := range methodNames(svc) {
 		for _, bad := range []string{"Start", "Stop", "Root", "Refresh", "Parse", "Update", "Ingest", "Add", "Put", "Set", "Delete", "Load", "Path", "Config"} {
@@ -220,6 +224,7 @@ func TestReadOnlyBoundary(t *testing.T) {
 }
 
 func TestAdministrativeAPIDoesNotDuplicateQueries(t *testing.T) {
+	t.Parallel()
 	mgr := reflect.TypeFor[journal.ServiceManager]()
 	queries := methodNames(reflect.TypeFor[journal.Service]())
 	for _, m := range methodNames(mgr) {

@@ -10,6 +10,7 @@ import (
 // TestQueriesRaceRefresh runs queries while refreshes add revisions (run it
 // with -race): every query sees a complete state, never half a refresh.
 func TestQueriesRaceRefresh(t *testing.T) {
+	t.Parallel()
 	// Two artifacts grow in lockstep: each refresh adds one revision to
 	// each, so a consistent snapshot always has equal chain lengths.
 	a, b := "com.example.a", "com.example.b"

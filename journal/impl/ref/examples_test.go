@@ -19,6 +19,7 @@ var examplesRoot = filepath.Join(moduleRoot, "data", "nenjim", "journals")
 var exampleName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z\.journal\.example$`)
 
 func TestExamplePlacement(t *testing.T) {
+	t.Parallel()
 	dirs, err := os.ReadDir(examplesRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestExamplePlacement(t *testing.T) {
 }
 
 func TestExampleChainIntegrity(t *testing.T) {
+	t.Parallel()
 	_, svc := started(t, examplesRoot, WithExamples())
 	longest := 0
 	for _, c := range svc.Coordinates() {
@@ -99,6 +101,7 @@ func TestExampleChainIntegrity(t *testing.T) {
 // TestPublicVectors runs the manager over every public vector tree and
 // compares with expected.json.
 func TestPublicVectors(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(moduleRoot, "..", "shared", "spec", "vectors")
 	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // an invalid new file fails the refresh; each time the service keeps exactly
 // the state it had, and a later valid refresh still works.
 func TestRefreshIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	g, s1, s2 := chainTexts()
 	for _, tc := range []struct {
 		name, code string

@@ -91,6 +91,7 @@ func hasCode(err error, code string) bool {
 }
 
 func TestChronologicalAndLatestQueries(t *testing.T) {
+	t.Parallel()
 	g, s1, s2 := chainTexts()
 	root := tree(t, map[string][]byte{
 		widget + "/20260301T080000Z.journal": s2,
@@ -117,6 +118,7 @@ func TestChronologicalAndLatestQueries(t *testing.T) {
 }
 
 func TestExactAndAsOfHistoricalQueries(t *testing.T) {
+	t.Parallel()
 	g, s1, s2 := chainTexts()
 	root := tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal": g,
@@ -153,6 +155,7 @@ func TestExactAndAsOfHistoricalQueries(t *testing.T) {
 }
 
 func TestReleaseQueryFromSelectedWorldview(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	root := tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal": g,
@@ -173,6 +176,7 @@ func TestReleaseQueryFromSelectedWorldview(t *testing.T) {
 }
 
 func TestMissingQueryResult(t *testing.T) {
+	t.Parallel()
 	g, _, _ := chainTexts()
 	_, svc := started(t, tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g}))
 	unknown := coord("org.example.unknown")
@@ -199,6 +203,7 @@ func TestMissingQueryResult(t *testing.T) {
 }
 
 func TestValidInternalIngestion(t *testing.T) {
+	t.Parallel()
 	st, svc := newIngest(t)
 	g, _, _ := chainTexts()
 	ingestOK(t, st, "genesis", g)
@@ -212,6 +217,7 @@ func TestValidInternalIngestion(t *testing.T) {
 }
 
 func TestExactTextDigest(t *testing.T) {
+	t.Parallel()
 	st, svc := newIngest(t)
 	g, _, _ := chainTexts()
 	crlf := []byte(replaceAll(string(g), "\n", "\r\n") + "\r\n")
@@ -240,6 +246,7 @@ func replaceAll(s, old, new string) string {
 }
 
 func TestFailedIngestionIsAtomic(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	bad := map[string][]byte{
 		"null":                 nil,
@@ -269,6 +276,7 @@ func TestFailedIngestionIsAtomic(t *testing.T) {
 }
 
 func TestValidSuccessor(t *testing.T) {
+	t.Parallel()
 	st, svc := newIngest(t)
 	g, s1, _ := chainTexts()
 	ingestOK(t, st, "g", g)
@@ -293,6 +301,7 @@ func ingestFails(t *testing.T, st *chain.Store, b []byte, code string) {
 }
 
 func TestMissingOrCrossArtifactPredecessor(t *testing.T) {
+	t.Parallel()
 	st, svc := newIngest(t)
 	g, _, _ := chainTexts()
 	other := text("org.example.core", "20260105T090000Z", nil, "1.2.0")
@@ -306,6 +315,7 @@ func TestMissingOrCrossArtifactPredecessor(t *testing.T) {
 }
 
 func TestForkOrStalePredecessor(t *testing.T) {
+	t.Parallel()
 	st, _ := newIngest(t)
 	g, s1, _ := chainTexts()
 	ingestOK(t, st, "g", g)
@@ -315,6 +325,7 @@ func TestForkOrStalePredecessor(t *testing.T) {
 }
 
 func TestNonIncreasingRevisionTime(t *testing.T) {
+	t.Parallel()
 	st, _ := newIngest(t)
 	g, _, _ := chainTexts()
 	ingestOK(t, st, "g", g)
@@ -323,6 +334,7 @@ func TestNonIncreasingRevisionTime(t *testing.T) {
 }
 
 func TestRepeatedIdenticalText(t *testing.T) {
+	t.Parallel()
 	st, _ := newIngest(t)
 	g, _, _ := chainTexts()
 	first, _, err := st.Ingest("g", g)
@@ -340,6 +352,7 @@ func TestRepeatedIdenticalText(t *testing.T) {
 }
 
 func TestConflictingText(t *testing.T) {
+	t.Parallel()
 	st, _ := newIngest(t)
 	g, _, _ := chainTexts()
 	ingestOK(t, st, "g", g)
@@ -348,6 +361,7 @@ func TestConflictingText(t *testing.T) {
 }
 
 func TestSuccessfulInitialStart(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	root := tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal":        g,
@@ -367,6 +381,7 @@ func TestSuccessfulInitialStart(t *testing.T) {
 }
 
 func TestFailedInitialStart(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	cases := map[string]map[string][]byte{
 		"placement": {"org.example.other/20260110T080000Z.journal": g},
@@ -399,6 +414,7 @@ func TestFailedInitialStart(t *testing.T) {
 }
 
 func TestServiceAccessFollowsLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m, err := NewServiceManager(t.TempDir())
 	if err != nil {
@@ -431,6 +447,7 @@ func TestServiceAccessFollowsLifecycle(t *testing.T) {
 }
 
 func TestStopIsNonDestructive(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	root := tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal":         g,
@@ -453,6 +470,7 @@ func TestStopIsNonDestructive(t *testing.T) {
 }
 
 func TestValidFilesystemLoad(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	_, svc := started(t, tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal": g,
@@ -465,6 +483,7 @@ func TestValidFilesystemLoad(t *testing.T) {
 }
 
 func TestExampleFilesAreIgnored(t *testing.T) {
+	t.Parallel()
 	g, _, _ := chainTexts()
 	root := tree(t, map[string][]byte{widget + "/20260110T080000Z.journal.example": g})
 	_, svc := started(t, root)
@@ -490,11 +509,13 @@ func startFails(t *testing.T, root, code string) {
 }
 
 func TestInvalidDirectoryPlacement(t *testing.T) {
+	t.Parallel()
 	g, _, _ := chainTexts()
 	startFails(t, tree(t, map[string][]byte{"com.example.gadget/20260110T080000Z.journal": g}), "fs/directory-mismatch")
 }
 
 func TestInvalidFilenamePlacement(t *testing.T) {
+	t.Parallel()
 	g, _, _ := chainTexts()
 	startFails(t, tree(t, map[string][]byte{widget + "/20260110T080001Z.journal": g}), "fs/filename-mismatch")
 	startFails(t, tree(t, map[string][]byte{widget + "/2026-01-10T08:00:00Z.journal": g}), "fs/bad-filename")
@@ -502,6 +523,7 @@ func TestInvalidFilenamePlacement(t *testing.T) {
 }
 
 func TestInvalidRoot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing")
 	startFails(t, missing, "fs/root-missing")
@@ -536,6 +558,7 @@ func TestInvalidRoot(t *testing.T) {
 }
 
 func TestUnexpectedFilesystemEntry(t *testing.T) {
+	t.Parallel()
 	g, _, _ := chainTexts()
 	cases := map[string]func(root string){
 		"file in root":     func(root string) { write(t, root, "README.md", []byte("x")) },
@@ -561,6 +584,7 @@ func TestUnexpectedFilesystemEntry(t *testing.T) {
 }
 
 func TestUnchangedRefresh(t *testing.T) {
+	t.Parallel()
 	g, s1, _ := chainTexts()
 	m, svc := started(t, tree(t, map[string][]byte{
 		widget + "/20260110T080000Z.journal": g,
@@ -580,6 +604,7 @@ func TestUnchangedRefresh(t *testing.T) {
 }
 
 func TestNewRevisionDiscovered(t *testing.T) {
+	t.Parallel()
 	g, s1, s2 := chainTexts()
 	root := tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g})
 	m, svc := started(t, root)

@@ -9,6 +9,7 @@ import (
 // (issue: hostile input §1), and one that is not UTF-8 instead of silently
 // writing U+FFFD.
 func TestCheckDescription(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"A tiny UI toolkit", ""},
 		{"名前 ü \"quoted\" <x> ::error::", ""},
