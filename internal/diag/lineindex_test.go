@@ -29,6 +29,7 @@ func naivePos(src []byte, off int) Pos {
 }
 
 func TestLineIndexMatchesNaive(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	pieces := []string{"a", "é", "\n", "\r\n", "名", "\xff", "\t", ""}
 	for round := 0; round < 200; round++ {
@@ -64,6 +65,7 @@ func TestLineIndexMatchesNaive(t *testing.T) {
 }
 
 func TestLineStart(t *testing.T) {
+	t.Parallel()
 	src := []byte(strings.Repeat("ab\n", 100))
 	x := NewLineIndex(src)
 	for n := 1; n <= 101; n++ {

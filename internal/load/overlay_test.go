@@ -14,6 +14,7 @@ import (
 // is loaded where it would be placed, a misplaced one is not, and an
 // oversized one is fs/too-large; the disk is never written.
 func TestOverlay(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	const genesis = "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
 	rel := "com.example.widget/20260110T080000Z.journal"
