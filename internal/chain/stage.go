@@ -202,10 +202,12 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 	switch {
 	case known && i != len(cs.entries)-1:
 		head := cs.entries[len(cs.entries)-1]
-		return Entry{}, Rejected, at(doc.Header.Predecessor, diag.ChainFork,
+		ds := at(doc.Header.Predecessor, diag.ChainFork,
 			fmt.Sprintf("PREDECESSOR names %s, which is not the head of %s (the head is %s)", cs.entries[i].Revision.JournalVersion(), c, head.Revision.JournalVersion()),
 			"a chain is linear: name the digest of the current head, "+head.Revision.Digest().String(),
-			rel(cs.entries[i], "the named revision"), rel(head, "the current head")), nil
+			rel(cs.entries[i], "the named revision"), rel(head, "the current head"))
+		ds[0].Fixes = cs.headFix(doc)
+		return Entry{}, Rejected, ds, nil
 	case !known:
 		if len(cs.entries) > 0 && bridge != nil && bridge(pred) {
 			head := cs.entries[len(cs.entries)-1]
@@ -214,7 +216,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 				Range:   doc.Header.Predecessor.ArgsRange(), Related: []diag.Related{rel(head, "the last good head")}}}
 			break
 		}
-		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp()}
+		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp(), fixes: cs.headFix(doc)}
 		return Entry{}, Rejected, nil, p
 	}
 	head := cs.entries[len(cs.entries)-1]
@@ -251,6 +253,20 @@ func (cs *ChainStage) headHelp() string {
 	return "name the digest of the current head, " + cs.entries[len(cs.entries)-1].Revision.Digest().String()
 }
 
+// headFix is the fix of the help "name the digest of the current head":
+// PREDECESSOR's argument becomes the head's digest. Nil without a head.
+func (cs *ChainStage) headFix(doc *syntax.Document) []diag.Fix {
+	d := doc.Header.Predecessor
+	if len(cs.entries) == 0 || d == nil || len(d.Args) != 1 {
+		return nil
+	}
+	head := cs.entries[len(cs.entries)-1].Revision
+	return []diag.Fix{{
+		Title: fmt.Sprintf("Set PREDECESSOR to the head %s", head.JournalVersion()),
+		Edits: []diag.Edit{{Range: d.Args[0].Range, NewText: head.Digest().String()}},
+	}}
+}
+
 // Pending is the rejection of a revision whose PREDECESSOR names no
 // revision of its own chain: whether that digest belongs to another
 // artifact is known only once the whole input was read.
@@ -260,6 +276,7 @@ type Pending struct {
 	path        string
 	rng         diag.Range
 	help        string
+	fixes       []diag.Fix
 }
 
 // Predecessor returns the digest the rejected revision names.
@@ -279,7 +296,7 @@ func (p *Pending) Resolve(owner func(vt.Digest) (vt.Coordinate, string, bool)) d
 	}
 	return diag.List{{Code: diag.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
 		Message: fmt.Sprintf("PREDECESSOR %s names no known revision", p.predecessor),
-		Help:    p.help}}
+		Help:    p.help, Fixes: p.fixes}}
 }
 
 // Head returns the current head of c in the stage.

@@ -68,7 +68,7 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 	if opts.NewOnly && !wantGit {
 		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
 	}
-	repo, err := gitrepo.Open(ctx, existingDir(opts.Root))
+	repo, err := gitrepo.Open(ctx, opts.Root)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -145,20 +145,6 @@ func (g *gate) close() {
 	if g != nil && g.tmp != "" {
 		os.RemoveAll(g.tmp)
 		g.tmp = ""
-	}
-}
-
-// existingDir returns dir or its nearest existing ancestor directory.
-func existingDir(dir string) string {
-	for {
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return dir
-		}
-		dir = parent
 	}
 }
 

@@ -127,6 +127,27 @@ type Diagnostic struct {
 	Related []Related
 	// Help is optional longer guidance: how to fix it.
 	Help string
+	// Fixes are the mechanical fixes of the help, when it names one: text
+	// edits of the diagnostic's own file that an editor offers as quick
+	// fixes (journal-lint lsp). Made by the code that writes Help, so that
+	// the two never disagree; nil when there is none.
+	Fixes []Fix
+}
+
+// Fix is one way to resolve a diagnostic: edits that together turn the
+// file's text into one without this problem.
+type Fix struct {
+	// Title is a short imperative sentence, e.g. "Write JOURNAL_VERSION".
+	Title string
+	// Edits replace non-overlapping ranges of the diagnostic's file, in
+	// file order.
+	Edits []Edit
+}
+
+// Edit replaces the bytes of Range (byte offsets are what count) with NewText.
+type Edit struct {
+	Range   Range
+	NewText string
 }
 
 // String formats d as "path:line:col: severity: message [code]", leaving out

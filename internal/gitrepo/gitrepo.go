@@ -94,8 +94,8 @@ type Repo struct {
 // globalArgs come before every subcommand.
 var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
 
-// Open finds the work tree that contains dir (an existing directory) and
-// returns it. It returns [ErrGitNotFound] when git is not installed and
+// Open finds the work tree that contains dir and returns it; a dir that
+// does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed and
 // [ErrNotRepository] when dir is outside a work tree (including inside a
 // bare repository or a .git directory).
 func Open(ctx context.Context, dir string) (*Repo, error) {
@@ -109,7 +109,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 	}
 	r := &Repo{git: git}
-	out, err := r.output(ctx, dir, nil, "rev-parse", "--show-toplevel")
+	out, err := r.output(ctx, existingDir(dir), nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		var ce *CommandError
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "not a git repository") {
@@ -129,6 +129,20 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	}
 	r.top = filepath.Clean(top)
 	return r, nil
+}
+
+// existingDir returns dir or its nearest existing ancestor directory.
+func existingDir(dir string) string {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }
 
 // Top returns the absolute top level of the work tree, symbolic links

@@ -485,14 +485,19 @@ func (p *parser) directiveLine(cs, ce int) {
 func (p *parser) unknownKeyword(d *Directive) {
 	kw := d.Keyword
 	help := "known directives: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY, RELEASE, LICENSE, CONTENT, PUBLISHED, DEPENDS, EXCLUDES, PREFERS"
+	var fixes []diag.Fix
 	if up := asciiUpper(kw); up != kw && KindOf(up) != KindUnknown {
 		help = "keywords are case-sensitive: write " + up
+		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange, NewText: up}}}}
 	}
 	msg := fmt.Sprintf("unknown directive %s", quoteShort(kw))
 	if !validKeyword(kw) {
 		msg = fmt.Sprintf("invalid keyword %s", quoteShort(kw))
 	}
 	p.report(diag.SyntaxUnknownDirective, d.KeywordRange, msg, help)
+	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == diag.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange {
+		p.diags[n-1].Fixes = fixes
+	}
 }
 
 // validKeyword reports whether kw matches [A-Z][A-Z_]* (format spec §2).
