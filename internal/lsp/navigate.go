@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -70,18 +72,25 @@ func (s *server) entryFile(v *view, e chain.Entry) protocol.Location {
 	return protocol.Location{URI: v.c.uriOf(v.d.root, e.Source)}
 }
 
-// fileDoc returns the parsed document of the root-relative path from the
-// last check.
+// fileDoc parses the file at the root-relative path as the last check saw
+// it: the open buffer, else the file on disk (the check keeps no documents
+// of its own after it ran). Nil when it cannot be read.
 func (v *view) fileDoc(path string) *syntax.Document {
 	if v.c == nil {
 		return nil
 	}
-	for _, f := range v.c.res.Load.Files {
-		if f.Path == path {
-			return f.Doc
+	for _, o := range v.c.docs {
+		if o.rel == path {
+			doc, _ := syntax.Parse(path, o.src)
+			return doc
 		}
 	}
-	return nil
+	src, err := os.ReadFile(filepath.Join(v.d.root, filepath.FromSlash(path)))
+	if err != nil {
+		return nil
+	}
+	doc, _ := syntax.Parse(path, src)
+	return doc
 }
 
 // headOf returns the head of the artifact named by s in the tree.
