@@ -79,7 +79,7 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 				return nil, err
 			}
 			p.proc = proc
-			return startedProcess{proc, p.removeCopy}, nil
+			return proc, nil
 		},
 		StartTimeout:    spec.timeout(),
 		SyncStdout:      p.tail,
@@ -118,23 +118,10 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	return p, nil
 }
 
-// startedProcess is a process that removes the pack's private copy as soon
-// as it has started: the running program no longer needs the file where
-// the system lets it go (Close removes it again where it does not).
-type startedProcess struct {
-	*process
-	removeCopy func()
-}
-
-// Start starts the process and removes the copy.
-func (s startedProcess) Start(ctx context.Context) error {
-	err := s.process.Start(ctx)
-	s.removeCopy()
-	return err
-}
-
-// removeCopy removes the private directory of the pack's executable; it is
-// harmless to call again.
+// removeCopy removes the private directory of the pack's executable. The
+// copy stays while the pack runs: an interpreted pack (a script with a #!
+// line) is read by its interpreter through that path. It is harmless to
+// call again.
 func (p *Pack) removeCopy() {
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)
