@@ -155,7 +155,7 @@ var validityRules = concat(fsRules, syntaxRules, valueRules, semanticRules, chai
 // file each, then those that other parts of journal-lint report (the git
 // gate, rule packs, the check engine), registered here so that they are
 // documented, listed, configurable and rendered like every other rule.
-var lintRules = concat(documentRules, repoRules, []Rule{pluginFailed, configUnusedIgnore, checkBridgedLink})
+var lintRules = concat(documentRules, repoRules, []Rule{pluginFailed, configUnusedIgnore, configPluginsChanged, checkBridgedLink})
 
 // documentRules are the lint rules that inspect one document.
 var documentRules = []Rule{

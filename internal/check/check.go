@@ -251,20 +251,26 @@ func (r *Result) Source(path string) []byte {
 	return r.run.sources[path]
 }
 
-// configDiagnostics reports the unused ignore entries of cfg with a path
-// relative to root, like every other diagnostic (it may start with "../"),
-// and adds the configuration's text to sources for snippets.
+// configDiagnostics reports the unused ignore entries of cfg and, for a
+// check against a revision, its changed plugins: entries (trust.go), with
+// a path relative to root like every other diagnostic (it may start with
+// "../"), and adds the configuration's text to sources for snippets.
 func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, r *run) diag.List {
 	ds := config.UnusedIgnoreDiagnostics(cfg, unused)
-	if len(ds) == 0 || cfg.File == "" {
+	if cfg.File == "" || (len(ds) == 0 && cfg.PluginsBase == "") {
 		return ds
 	}
-	rel, err := filepath.Rel(root, cfg.File)
+	data, err := os.ReadFile(cfg.File)
 	if err != nil {
+		data = nil
+	}
+	ds = append(ds, pluginsChanged(cfg, data)...)
+	rel, err := filepath.Rel(root, cfg.File)
+	if err != nil || len(ds) == 0 {
 		return ds
 	}
 	rel = filepath.ToSlash(rel)
-	if data, err := os.ReadFile(cfg.File); err == nil {
+	if data != nil {
 		r.keepSource(rel, data)
 	}
 	for i := range ds {

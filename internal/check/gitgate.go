@@ -105,7 +105,7 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 		}
 	}
 	if g.against != "" {
-		if g.commit, err = repo.ResolveCommit(ctx, g.against); err != nil {
+		if g.commit, err = baseCommit(ctx, repo, g.against); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 		entries, err := repo.Tree(ctx, g.commit, rel)
@@ -138,6 +138,13 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 		}
 	}
 	return g, nil
+}
+
+// baseCommit returns the commit that a check against rev compares with.
+// The rule packs of such a check come from the configuration at the same
+// commit (BasePlugins), so both must ask here.
+func baseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, error) {
+	return repo.ResolveCommit(ctx, rev)
 }
 
 // close removes the temporary copy of the index, if any.

@@ -28,14 +28,15 @@ type Packs struct {
 
 // StartPacks verifies every rule pack cfg configures against its pinned
 // sha256, starts them in parallel and asks each to describe itself. It
-// returns nil when cfg has no packs. A pack whose executable cannot be read
+// returns nil when cfg has no packs (neither to run nor proposed by the
+// work tree, see [BasePlugins]). A pack whose executable cannot be read
 // or does not match its pin is a configuration error: StartPacks returns
 // its *plugin.VerifyError and nothing keeps running. Any other start-up
 // error of the set is kept in the Packs and returned by [Packs.Set] (and by
 // the [Run] that uses them); a pack that failed on its own becomes a
 // plugin/failed diagnostic of the run. The caller must Close the result.
 func StartPacks(ctx context.Context, cfg *config.Config) (*Packs, error) {
-	if cfg == nil || len(cfg.Plugins) == 0 {
+	if cfg == nil || len(cfg.Plugins)+len(cfg.WorkTreePlugins) == 0 {
 		return nil, nil
 	}
 	set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
@@ -126,6 +127,19 @@ func registryWith(cfg *config.Config, set *plugin.Set) config.Registry {
 		}
 		if s.Name != "" {
 			lenient = append(lenient, s.Name)
+		} else {
+			anyNamespace = true
+		}
+	}
+	// The packs a pull request proposes (check --against) do not run; codes
+	// of theirs in the configuration are accepted as those of a pack that
+	// failed to start.
+	for _, p := range cfg.WorkTreePlugins {
+		if samePack(cfg.Plugins, p) >= 0 {
+			continue
+		}
+		if p.Name != "" {
+			lenient = append(lenient, p.Name)
 		} else {
 			anyNamespace = true
 		}

@@ -238,6 +238,13 @@ type Config struct {
 	MaxWarnings int
 	// Plugins lists the reserved rule-pack entries in file order.
 	Plugins []Plugin
+	// PluginsBase, when not "", is the git commit whose version of this
+	// file supplied Plugins: `check --against` runs only the rule packs the
+	// base revision approved (check.BasePlugins, docs/ci.md).
+	// WorkTreePlugins are then the plugins: entries of the file in the
+	// work tree, which do not run.
+	PluginsBase     string
+	WorkTreePlugins []Plugin
 
 	// Pos records where each top-level key is written, by key.
 	Pos map[string]Position

@@ -98,6 +98,14 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 			}
 			return nil, configError(err)
 		}
+		// check --against runs the rule packs of the base revision's
+		// configuration, never the work tree's (docs/ci.md).
+		if cfg, err = check.BasePlugins(c.Context, cfg, c.String("against")); err != nil {
+			if c.Context.Err() != nil {
+				return nil, c.Context.Err()
+			}
+			return nil, usageErrorf("%v", err)
+		}
 		packs, err = check.StartPacks(c.Context, cfg)
 		if err != nil {
 			if c.Context.Err() != nil {
