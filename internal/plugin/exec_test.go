@@ -40,6 +40,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 	s := pinned
 	s.Path = path
 
+	copiesBefore, _ := filepath.Glob(filepath.Join(packTmp, "journal-lint-pack-*"))
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -90,7 +91,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 		t.Errorf("%d pack processes left", n)
 	}
 	// Nothing of the private copies is left behind.
-	if left, _ := filepath.Glob(filepath.Join(packTmp, "journal-lint-pack-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(packTmp, "journal-lint-pack-*")); len(left) > len(copiesBefore) {
 		t.Errorf("private copies left: %v", left)
 	}
 }

@@ -97,6 +97,9 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		}
 		return fail(p.startError(err))
 	}
+	// The pack is up: an interpreter has opened its script by now, and the
+	// copy need not outlive a journal-lint that is killed.
+	p.removeCopy()
 	if v := p.client.NegotiatedVersion(); v != wire.Version {
 		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, wire.Version))
 	}
@@ -118,10 +121,10 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	return p, nil
 }
 
-// removeCopy removes the private directory of the pack's executable. The
-// copy stays while the pack runs: an interpreted pack (a script with a #!
-// line) is read by its interpreter through that path. It is harmless to
-// call again.
+// removeCopy removes the private directory of the pack's executable. Start
+// calls it once the handshake is done, not before: an interpreted pack (a
+// script with a #! line) is opened by its interpreter through that path.
+// It is harmless to call again.
 func (p *Pack) removeCopy() {
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)
