@@ -132,11 +132,13 @@ func checkDeprecatedID(p *Pass) {
 		}
 		msg := fmt.Sprintf("%s uses the deprecated SPDX %s %s", subject, word, strings.Join(ids, ", "))
 		help := "this deprecated identifier has no one-to-one replacement on the SPDX License List; state the license another way in the next revision"
+		var fixes []diag.Fix
 		if r, ok := l.WithoutDeprecated(); ok {
 			msg += fmt.Sprintf("; write %q", r)
 			help = "write the replacement in the next revision (an accepted revision cannot change)"
+			fixes = licenseFix(arg, r)
 		}
-		p.Report(diag.Diagnostic{Range: arg.Range, Message: msg, Help: help})
+		p.Report(diag.Diagnostic{Range: arg.Range, Message: msg, Help: help, Fixes: fixes})
 	})
 }
 
@@ -147,7 +149,14 @@ func checkIDCase(p *Pass) {
 				Range:   arg.Range,
 				Message: fmt.Sprintf("%s spells SPDX identifiers in another case than the SPDX License List; write %q", subject, c),
 				Help:    "write identifiers as the SPDX License List spells them in the next revision (an accepted revision cannot change)",
+				Fixes:   licenseFix(arg, c),
 			})
 		}
 	})
+}
+
+// licenseFix is the fix that writes the license expression l in place of
+// the LICENSE argument arg (for a revision that is not yet accepted).
+func licenseFix(arg syntax.Arg, l vt.License) []diag.Fix {
+	return []diag.Fix{{Title: "Write " + l.String(), Edits: []diag.Edit{{Range: arg.Range, NewText: l.String()}}}}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -252,5 +253,36 @@ func TestDiffPredecessorCommand(t *testing.T) {
 	md, _ := res.(string)
 	if !strings.Contains(md, "policy-tightened") || !strings.Contains(md, "release-added") {
 		t.Fatalf("want the changes against the genesis, got:\n%s", md)
+	}
+}
+
+var licenseLine = regexp.MustCompile(`(?m)^LICENSE .*$`)
+
+// The license rules' replacements are quick fixes: a deprecated SPDX
+// identifier becomes its successor, an identifier in the wrong case the
+// list's spelling.
+func TestLicenseFixes(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	rel := "org.example.logging/20260106T090000Z.journal"
+	u, _ := open(t, c, root, rel)
+	text, _ := os.ReadFile(filepath.Join(root, rel))
+	for i, tc := range []struct{ license, code, title string }{
+		{"MIT OR GPL-2.0+", "license/deprecated-id", "Write MIT OR GPL-2.0-or-later"},
+		{"mit", "license/id-case", "Write MIT"},
+	} {
+		version := int32(i + 2)
+		c.Change(u, version, licenseLine.ReplaceAllString(string(text), "LICENSE "+tc.license))
+		if ds := c.Diagnostics(u, version); !hasCode(ds, tc.code) {
+			t.Fatalf("%s: want %s, got %v", tc.license, tc.code, ds)
+		}
+		actions, err := c.Server.CodeAction(c.Ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+			Range: protocol.Range{Start: protocol.Position{Line: 6, Character: 9}, End: protocol.Position{Line: 6, Character: 9}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(titles(actions), tc.title) {
+			t.Errorf("%s: want %q, got %v", tc.license, tc.title, titles(actions))
+		}
 	}
 }

@@ -28,7 +28,7 @@ const Timeout = 20 * time.Second
 
 // Client is the test's side of one session.
 type Client struct {
-	t *testing.T
+	t testing.TB
 	// Server calls the server's methods.
 	Server protocol.Server
 	// Conn is the raw connection, for messages the typed client cannot
@@ -46,7 +46,7 @@ type Client struct {
 // Start starts a server with opts and initializes it (with the UTF-16
 // position encoding, the protocol's default). The session is shut down
 // when the test ends, unless the test did it.
-func Start(t *testing.T, opts lsp.Options) *Client {
+func Start(t testing.TB, opts lsp.Options) *Client {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
 	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams{}, served: make(chan error, 1)}
@@ -236,7 +236,7 @@ func Path(u protocol.DocumentURI) string { return uri.URI(u).Filename() }
 
 // CopyTree copies the directory src into a new temporary directory and
 // returns the copy's path.
-func CopyTree(t *testing.T, src string) string {
+func CopyTree(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
@@ -262,7 +262,7 @@ func CopyTree(t *testing.T, src string) string {
 
 // Journals lists the Journal files (*.journal, *.journal.example) under
 // root, sorted.
-func Journals(t *testing.T, root string) []string {
+func Journals(t testing.TB, root string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
