@@ -23,8 +23,10 @@ import (
 	"github.com/r35157/journal-lint/internal/lsp"
 )
 
-// Timeout bounds every wait of a Client.
-const Timeout = 20 * time.Second
+// Timeout bounds every wait of a Client. It guards against a hung server,
+// not a slow one: moving 16 MiB through JSON on a loaded machine takes
+// tens of seconds.
+const Timeout = 2 * time.Minute
 
 // Client is the test's side of one session.
 type Client struct {
