@@ -190,4 +190,27 @@ at refresh:  com.example.widget/20260110T080000Z.journal
              com.example.widget/20260301T080000Z.journal      a new successor
 ~~~
 `),
+	validity(diag.ChangedDuringRead, "a Journal file kept changing while it was read", `Added by this project. journal-lint compares the file's size, modification
+and change time, device and inode before and after reading it, and reads a
+file changed within the last few milliseconds twice: a file rewritten while
+it is read would otherwise give bytes (and a digest) that match neither
+version. A file that is still changing after a few attempts is refused with
+this code, and a refresh of the service fails with the previous state kept.
+
+Failing example:
+
+~~~text
+journals/
+  com.example.widget/
+    20260110T080000Z.journal       rewritten in place, again and again, while check runs
+~~~
+
+Passing example:
+
+~~~text
+journals/
+  com.example.widget/
+    20260110T080000Z.journal       written once, before check runs
+~~~
+`),
 }

@@ -8,7 +8,6 @@ package check
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -17,6 +16,8 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/rules"
+
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // Options control one check run.
@@ -260,7 +261,7 @@ func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root str
 	if cfg.File == "" || (len(ds) == 0 && cfg.PluginsBase == "") {
 		return ds
 	}
-	data, err := os.ReadFile(cfg.File)
+	data, err := readfile.Read(cfg.File, readfile.Options{Max: readfile.MaxConfig})
 	if err != nil {
 		data = nil
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
+
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // FilesOptions configure [RunFiles].
@@ -90,7 +92,7 @@ func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
 	case fi.Size() > load.MaxSize:
 		return fail(diag.TooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), load.MaxSize))
 	}
-	src, err := os.ReadFile(p)
+	src, err := readfile.Read(p, readfile.Options{Max: load.MaxSize})
 	if err != nil {
 		return fail(diag.UnreadableFile, "cannot read the file: "+err.Error())
 	}

@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/suggest"
 )
 
@@ -37,7 +38,10 @@ var (
 // Load reads and parses the configuration file at path. Every problem is
 // reported, as an [ErrorList] of [*Error] values with the line and column in
 // the file; on any problem the returned configuration is nil. A file that
-// cannot be read yields an [*Error] without a line that wraps the cause.
+// cannot be read yields an [*Error] without a line that wraps the cause:
+// only a regular file (after resolving symlinks) of at most
+// readfile.MaxConfig bytes (1 MiB) is read, so --config /dev/zero or a FIFO
+// fails at once.
 func Load(path string) (*Config, error) {
 	cfg, err := LoadPartial(path)
 	if err != nil {
@@ -52,7 +56,7 @@ func Load(path string) (*Config, error) {
 // round. The configuration is nil only when the file cannot be read or is
 // not YAML.
 func LoadPartial(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, readfile.Options{Max: readfile.MaxConfig})
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read the configuration: " + unwrapPathError(err), Err: err}
 	}

@@ -17,6 +17,9 @@ const (
 	// RevisionMissing is added by this project: an accepted revision's file
 	// has vanished at refresh time.
 	RevisionMissing = "fs/revision-missing"
+	// ChangedDuringRead is added by this project: a file kept changing
+	// while it was read, so its bytes cannot be trusted.
+	ChangedDuringRead = "fs/changed-during-read"
 
 	SyntaxEncoding           = "syntax/encoding"
 	SyntaxLineEnding         = "syntax/line-ending"

@@ -12,8 +12,8 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,12 +25,13 @@ import (
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // MaxSize is the largest Journal file in bytes (format spec §2: 16 MiB).
-const MaxSize = 16 << 20
+const MaxSize = readfile.MaxJournal
 
 // Suffixes of runtime Journal files and of example files (format spec §7).
 const (
@@ -650,53 +651,39 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, stage
 }
 
 // readHook is a test seam, always nil outside tests: when set, it runs at
-// the named point of readFile ("open": before the file is opened; "read":
-// after its bytes were read, before they are checked against the file), so
-// a test can make a file vanish or change at exactly that moment.
+// the named point of each read attempt ("open": before the file is opened;
+// "read": after its bytes were read, before they are checked against the
+// file), so a test can make a file vanish or change at exactly that moment.
 var readHook func(point, abs string)
 
-// readFile reads one regular file completely, refusing more than MaxSize
-// bytes, and reports a file that changed or vanished while it was read.
+// readFile reads one regular file completely with package readfile (at most
+// MaxSize bytes, never through a symlink, again when it changed while being
+// read) and turns its errors into diagnostics.
 func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
 		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
 	}
+	opts := readfile.Options{Max: MaxSize, NoFollow: true}
 	if readHook != nil {
-		readHook("open", abs)
+		opts.Hook = func(point string) { readHook(point, abs) }
 	}
-	fh, err := openReadOnly(abs)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return fail(diag.UnreadableFile, "file vanished while the tree was being loaded")
-		}
-		return fail(diag.UnreadableFile, fmt.Sprintf("cannot open file: %v", unwrapPath(err)))
-	}
-	defer fh.Close()
-	before, err := fh.Stat()
-	if err != nil {
-		return fail(diag.UnreadableFile, fmt.Sprintf("cannot stat file: %v", unwrapPath(err)))
-	}
-	if !before.Mode().IsRegular() {
-		return fail(diag.UnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
-	}
-	if before.Size() > MaxSize {
-		return fail(diag.TooLarge, tooLargeMessage(before.Size()))
-	}
-	data, err := readSized(io.LimitReader(fh, MaxSize+1), before.Size())
-	if err != nil {
-		return fail(diag.UnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
-	}
-	if readHook != nil {
-		readHook("read", abs)
-	}
-	if len(data) > MaxSize {
+	data, err := readfile.Read(abs, opts)
+	var tl *readfile.TooLargeError
+	switch {
+	case err == nil:
+		return data, diag.Diagnostic{}, true
+	case errors.As(err, &tl) && !tl.Grew:
+		return fail(diag.TooLarge, tooLargeMessage(tl.Size))
+	case errors.As(err, &tl):
 		return fail(diag.TooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", MaxSize))
+	case errors.Is(err, readfile.ErrNotRegular):
+		return fail(diag.UnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
+	case errors.Is(err, readfile.ErrChanged):
+		return fail(diag.ChangedDuringRead, fmt.Sprintf("file changed while being read, %d times in a row; load again when writers are done", readfile.Attempts))
+	case os.IsNotExist(err):
+		return fail(diag.UnreadableFile, "file vanished while the tree was being loaded")
 	}
-	after, err := os.Lstat(abs)
-	if err != nil || !os.SameFile(before, after) || after.Size() != int64(len(data)) || !after.ModTime().Equal(before.ModTime()) {
-		return fail(diag.UnreadableFile, "file changed or vanished while being read; load again when writers are done")
-	}
-	return data, diag.Diagnostic{}, true
+	return fail(diag.UnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
 }
 
 // tooLargeMessage is the message of fs/too-large for a file of size bytes.
@@ -710,27 +697,6 @@ func tooLargeMessage(size int64) string {
 func ReadJournal(abs string) ([]byte, bool) {
 	data, _, ok := readFile(abs, abs)
 	return data, ok
-}
-
-// readSized reads r to EOF like io.ReadAll, into a buffer allocated for size
-// bytes plus one (so that reaching EOF needs no growth): the Document keeps
-// these bytes, so they should not carry io.ReadAll's growth slack. It grows
-// as needed when r holds more than size bytes.
-func readSized(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, max(size, 0)+1)
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err != nil {
-			if err == io.EOF {
-				return b, nil
-			}
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
 }
 
 // placement checks the directory and file name against the parsed identity

@@ -231,7 +231,6 @@ func TestLoadFileChangesWhileRead(t *testing.T) {
 			}
 			return os.Rename(tmp, abs)
 		}},
-		{"removed", os.Remove},
 		{"same size, new time", func(abs string) error {
 			b, err := os.ReadFile(abs)
 			if err != nil {
@@ -244,28 +243,80 @@ func TestLoadFileChangesWhileRead(t *testing.T) {
 			later := time.Now().Add(time.Hour)
 			return os.Chtimes(abs, later, later)
 		}},
+		{"same size, same time", func(abs string) error {
+			// Rewritten in place within the file system's clock tick: only
+			// the second read of a racy file can tell.
+			b, err := os.ReadFile(abs)
+			if err != nil {
+				return err
+			}
+			b[len(b)-2] ^= 0x20
+			return os.WriteFile(abs, b, 0o644)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// A writer that changes the file during every read: after a few
+			// attempts the file is refused (issue: hostile input §4).
 			root, tr := genTree(t, 4)
 			rel := tr.Files[0].Path
 			abs := filepath.Join(root, filepath.FromSlash(rel))
 			var want string
-			called := setHook(t, "read", abs, func() {
-				if err := tc.change(abs); err != nil {
-					t.Error(err)
+			calls := 0
+			readHook = func(p, a string) {
+				if p == "read" && a == abs {
+					calls++
+					if err := tc.change(abs); err != nil {
+						t.Error(err)
+					}
+					want = fingerprint(t, root)
 				}
-				want = fingerprint(t, root)
-			})
-			res := loadNoHang(t, root, Options{})
-			if !*called {
-				t.Fatal("the hook never ran")
 			}
-			d := wantDiag(t, res, diag.UnreadableFile, rel)
+			t.Cleanup(func() { readHook = nil })
+			res := loadNoHang(t, root, Options{})
+			if calls < 2 {
+				t.Fatalf("the file was read %d times, want retries", calls)
+			}
+			d := wantDiag(t, res, diag.ChangedDuringRead, rel)
 			if !strings.Contains(d.Message, "changed") {
 				t.Errorf("message %q does not say the file changed", d.Message)
 			}
 			unchanged(t, root, want)
 		})
+	}
+}
+
+// A file changed or removed once while it is read is read again: its new
+// content is what counts.
+func TestLoadFileChangedOnceIsReadAgain(t *testing.T) {
+	root, tr := genTree(t, 4)
+	rel := tr.Files[0].Path
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	called := setHook(t, "read", abs, func() {
+		tmp := abs + ".tmp"
+		if err := os.WriteFile(tmp, []byte("JOURNAL_FORMAT 1\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			t.Error(err)
+		}
+	})
+	res := loadNoHang(t, root, Options{})
+	if !*called {
+		t.Fatal("the hook never ran")
+	}
+	wantDiag(t, res, diag.SyntaxMissingDirective, rel)
+
+	root, tr = genTree(t, 4)
+	rel = tr.Files[0].Path
+	abs = filepath.Join(root, filepath.FromSlash(rel))
+	setHook(t, "read", abs, func() {
+		if err := os.Remove(abs); err != nil {
+			t.Error(err)
+		}
+	})
+	res = loadNoHang(t, root, Options{})
+	if d := wantDiag(t, res, diag.UnreadableFile, rel); !strings.Contains(d.Message, "vanished") {
+		t.Errorf("message %q does not say the file vanished", d.Message)
 	}
 }
 

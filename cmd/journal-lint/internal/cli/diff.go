@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -18,6 +17,8 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
 	"github.com/r35157/journal-lint/internal/safetext"
+
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // diffCommand is `journal-lint diff` (issue 4): semantic diffs between
@@ -182,16 +183,9 @@ func cannotCompare(c *ucli.Context, err error) error {
 func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
 	var docs [2]*syntax.Document
 	for i, p := range []string{oldPath, newPath} {
-		fi, err := os.Stat(p)
-		if err == nil && !fi.Mode().IsRegular() {
-			return nil, usageErrorf("cannot compare: %s is not a regular file", p)
-		}
-		if err == nil && fi.Size() > load.MaxSize {
-			return nil, usageErrorf("cannot compare: %s is larger than 16 MiB", p)
-		}
-		src, err := os.ReadFile(p)
+		src, err := readfile.Read(p, readfile.Options{Max: load.MaxSize})
 		if err != nil {
-			return nil, usageErrorf("cannot compare: %v", err)
+			return nil, usageErrorf("cannot compare: %s: %v", p, err)
 		}
 		if docs[i], err = diff.Parse(p, src); err != nil {
 			return nil, cannotCompare(c, err)

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	ucli "github.com/urfave/cli/v2"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
 
@@ -47,23 +48,30 @@ func digestCommand() *ucli.Command {
 			stdinRead := false
 			for _, f := range c.Args().Slice() {
 				name := safetext.Text(f)
-				var data []byte
+				var got vt.Digest
+				var data []byte // the bytes, when read whole (standard input)
 				var err error
 				if f == "-" {
 					if stdinRead {
 						return usageErrorf("standard input (-) can be read only once")
 					}
 					stdinRead = true
-					data, err = io.ReadAll(c.App.Reader)
+					if data, err = io.ReadAll(io.LimitReader(c.App.Reader, load.MaxSize+1)); err == nil && len(data) > load.MaxSize {
+						err = &readfile.TooLargeError{Size: int64(len(data)), Max: load.MaxSize, Grew: true}
+					}
+					got = vt.DigestOf(data)
 				} else {
-					data, err = os.ReadFile(f)
+					// A stream: no file is held in memory whole, and the
+					// reader refuses FIFOs, devices and files over 16 MiB.
+					var sum [32]byte
+					sum, _, err = readfile.Digest(f, readfile.Options{Max: load.MaxSize})
+					got = vt.DigestFromSum(sum)
 				}
 				if err != nil {
-					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", safetext.Text(err.Error()))
+					fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s: %s\n", name, safetext.Text(err.Error()))
 					unreadable = true
 					continue
 				}
-				got := vt.DigestOf(data)
 				if !checking {
 					fmt.Fprintf(c.App.Writer, "%s  %s\n", got, name)
 					continue
@@ -73,6 +81,9 @@ func digestCommand() *ucli.Command {
 					continue
 				}
 				mismatch = true
+				if data == nil {
+					data, _ = readfile.Read(f, readfile.Options{Max: load.MaxSize})
+				}
 				fmt.Fprintf(c.App.Writer, "%s: FAILED: its digest is %s, not %s%s\n", name, got, want, eolHint(data, want))
 			}
 			switch {

@@ -1,0 +1,233 @@
+// Package readfile is the one way journal-lint reads a file it did not
+// write: Journals, the configuration, files named on the command line. A
+// pull request chooses those files, so every read is bounded and stable:
+//
+//   - only regular files are read, after symlinks are resolved (or with
+//     [Options.NoFollow], never through one): a FIFO, a device such as
+//     /dev/zero or a directory is refused before a byte is read, and a
+//     FIFO cannot block the open;
+//   - a size limit per kind of file ([MaxJournal] by the format spec §2,
+//     [MaxConfig]) is checked before reading and enforced while reading;
+//   - a file that changes while it is read is read again, a few times,
+//     and then refused with [ErrChanged]: the size, modification time,
+//     change time, device and inode before and after the read must agree,
+//     and a file changed so recently that the file system's coarse clock
+//     cannot tell a later write apart is read twice and compared.
+//
+// [Digest] hashes a file as a stream under the same rules, so that hashing
+// a large file costs no more memory than a buffer.
+package readfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"time"
+)
+
+// The size limits of the kinds of files journal-lint reads.
+const (
+	// MaxJournal is the largest Journal file in bytes (format spec §2: 16 MiB).
+	MaxJournal = 16 << 20
+	// MaxConfig is the largest configuration file in bytes (1 MiB): far
+	// above any real .journal-lint.yaml, far below what hurts.
+	MaxConfig = 1 << 20
+)
+
+// Attempts is how many times a file that changes while it is read is read
+// before [ErrChanged].
+const Attempts = 4
+
+// racyWindow is how recent a change may be for the file system's clock not
+// to tell it from a change during the read: Linux stamps files from a
+// coarse clock that lags the real time by up to a scheduler tick (4 ms at
+// 250 Hz, 10 ms at 100 Hz).
+const racyWindow = 20 * time.Millisecond
+
+// ErrNotRegular is the error for a path that is not a regular file (after
+// resolving symlinks, unless NoFollow): a directory, FIFO, socket or device.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrChanged is the error for a file that kept changing while it was read
+// (the diagnostic code fs/changed-during-read).
+var ErrChanged = errors.New("the file changed while it was being read; read it again when writers are done")
+
+// TooLargeError is the error for a file over its size limit.
+type TooLargeError struct {
+	// Size is the size seen: the size before reading, or Max+1 when the
+	// file grew past Max while it was read (Grew).
+	Size int64
+	// Max is the limit in bytes.
+	Max int64
+	// Grew reports a file that was within the limit when it was opened and
+	// grew past it while it was read.
+	Grew bool
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Grew {
+		return fmt.Sprintf("file grew past the limit of %d bytes while it was read", e.Max)
+	}
+	return fmt.Sprintf("file is %d bytes; the limit is %d", e.Size, e.Max)
+}
+
+// Options adjust [Read] and [Digest].
+type Options struct {
+	// Max is the size limit in bytes; 0 means [MaxJournal].
+	Max int64
+	// NoFollow refuses a path that is itself a symlink (the loader's walk
+	// has already decided what each entry is, and must not be led
+	// elsewhere by an entry swapped for a symlink).
+	NoFollow bool
+	// Hook, when not nil, runs at the named point of each attempt ("open":
+	// before the file is opened; "read": after its bytes were read, before
+	// they are checked against the file). It is a test seam.
+	Hook func(point string)
+}
+
+func (o Options) max() int64 {
+	if o.Max <= 0 {
+		return MaxJournal
+	}
+	return o.Max
+}
+
+// Read returns the bytes of the regular file at path. The errors are
+// [ErrNotRegular], [*TooLargeError], [ErrChanged], and those of opening or
+// reading the file without the path, which the caller names
+// (errors.Is(err, fs.ErrNotExist) for a missing file).
+func Read(path string, opts Options) ([]byte, error) {
+	var out []byte
+	err := attempts(path, opts, func() (io.Writer, func() []byte) {
+		var b bytes.Buffer
+		return &b, func() []byte { return b.Bytes() }
+	}, func(result []byte) { out = bytes.Clone(result) }) // exactly sized: a Document keeps these bytes
+	return out, err
+}
+
+// Digest returns the SHA-256 of the regular file at path and its size in
+// bytes, reading it as a stream under the rules of [Read] (a file that
+// changes while it is hashed is hashed again). The errors are those of
+// [Read].
+func Digest(path string, opts Options) (sum [sha256.Size]byte, size int64, err error) {
+	err = attempts(path, opts, func() (io.Writer, func() []byte) {
+		h := &countingHash{h: sha256.New()}
+		return h, func() []byte { size = h.n; return h.h.Sum(nil) }
+	}, func(result []byte) { copy(sum[:], result) })
+	return sum, size, err
+}
+
+// countingHash is a hash that counts the bytes written to it.
+type countingHash struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.h.Write(p)
+}
+
+// attempts reads path up to Attempts times into a fresh sink from newSink,
+// until an attempt sees a stable file, and hands the sink's result to done.
+// A racy attempt (see [racyWindow]) counts only when the next attempt gives
+// the same result.
+func attempts(path string, opts Options, newSink func() (io.Writer, func() []byte), done func([]byte)) error {
+	var prev []byte
+	for attempt := 0; attempt < Attempts; attempt++ {
+		w, result := newSink()
+		racy, err := readOnce(path, opts, w)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		switch {
+		case errors.Is(err, errUnstable):
+			prev = nil
+		case err != nil:
+			return err
+		default:
+			got := result()
+			if !racy || (prev != nil && bytes.Equal(prev, got)) {
+				done(got)
+				return nil
+			}
+			prev = bytes.Clone(got)
+		}
+		// Wait longer than the racy window, so that the next attempt can
+		// tell a finished write from a running one.
+		time.Sleep(racyWindow * time.Duration(attempt+1))
+	}
+	return ErrChanged
+}
+
+// errUnstable is the internal error of an attempt during which the file
+// changed.
+var errUnstable = errors.New("the file changed during the read")
+
+// readOnce copies the regular file at path to w once, checking its size
+// limit and that it did not change. racy reports a file changed so recently
+// that a change during the read cannot be ruled out by its timestamps.
+func readOnce(path string, opts Options, w io.Writer) (racy bool, err error) {
+	if opts.Hook != nil {
+		opts.Hook("open")
+	}
+	start := time.Now()
+	fh, err := open(path, opts.NoFollow)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	before, err := fh.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !before.Mode().IsRegular() {
+		return false, ErrNotRegular
+	}
+	max := opts.max()
+	if before.Size() > max {
+		return false, &TooLargeError{Size: before.Size(), Max: max}
+	}
+	if g, ok := w.(interface{ Grow(int) }); ok {
+		g.Grow(int(before.Size()) + 1)
+	}
+	n, err := io.Copy(w, io.LimitReader(fh, max+1))
+	if err != nil {
+		return false, err
+	}
+	if n > max {
+		return false, &TooLargeError{Size: n, Max: max, Grew: true}
+	}
+	if opts.Hook != nil {
+		opts.Hook("read")
+	}
+	after, err := fh.Stat()
+	if err != nil {
+		return false, err
+	}
+	// The path must still name the file that was read (not replaced by a
+	// rename or a symlink), and the file must not have changed.
+	named, err := lstatOrStat(path, opts.NoFollow)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return false, errUnstable
+		}
+		return false, err
+	}
+	if !same(before, after) || !same(after, named) || after.Size() != n {
+		return false, errUnstable
+	}
+	return changedSince(after, start.Add(-racyWindow)), nil
+}
+
+func lstatOrStat(path string, noFollow bool) (os.FileInfo, error) {
+	if noFollow {
+		return os.Lstat(path)
+	}
+	return os.Stat(path)
+}

@@ -1,0 +1,127 @@
+package readfile
+
+import (
+	"crypto/sha256"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadRegular(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a")
+	write(t, p, "hello\n")
+	got, err := Read(p, Options{})
+	if err != nil || string(got) != "hello\n" {
+		t.Fatalf("Read = %q, %v", got, err)
+	}
+	sum, n, err := Digest(p, Options{})
+	if err != nil || n != 6 || sum != sha256.Sum256([]byte("hello\n")) {
+		t.Fatalf("Digest = %x, %d, %v", sum, n, err)
+	}
+}
+
+func TestRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, p := range []string{zero, fifo, dir} {
+		done := make(chan error, 1)
+		go func() { _, err := Read(p, Options{}); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrNotRegular) {
+				t.Errorf("Read(%s) = %v, want ErrNotRegular", filepath.Base(p), err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Read(%s) blocks", filepath.Base(p))
+		}
+		if _, _, err := Digest(p, Options{}); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Digest(%s) = %v, want ErrNotRegular", filepath.Base(p), err)
+		}
+	}
+}
+
+func TestSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	write(t, target, "x")
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if got, err := Read(link, Options{}); err != nil || string(got) != "x" {
+		t.Errorf("Read through a symlink = %q, %v", got, err)
+	}
+	if _, err := Read(link, Options{NoFollow: true}); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Read(NoFollow) of a symlink = %v, want ErrNotRegular", err)
+	}
+}
+
+func TestSizeLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	fh, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fh.Truncate(1 << 30); err != nil { // sparse: 1 GiB costs no disk
+		t.Skip(err)
+	}
+	fh.Close()
+	var tl *TooLargeError
+	if _, err := Read(p, Options{Max: MaxConfig}); !errors.As(err, &tl) || tl.Size != 1<<30 || tl.Max != MaxConfig {
+		t.Errorf("Read = %v, want TooLargeError", err)
+	}
+	if _, _, err := Digest(p, Options{}); !errors.As(err, &tl) || tl.Max != MaxJournal {
+		t.Errorf("Digest = %v, want TooLargeError", err)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "missing"), Options{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Read of a missing file = %v", err)
+	}
+}
+
+// A file rewritten in place (same size) during every read is refused with
+// ErrChanged; one rewritten only during the first read is read again.
+func TestChangedDuringRead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a")
+	write(t, p, "version 1\n")
+	n := 0
+	always := Options{Hook: func(point string) {
+		if point == "read" {
+			n++
+			write(t, p, []string{"version 1\n", "version 2\n"}[n%2])
+		}
+	}}
+	if _, err := Read(p, always); !errors.Is(err, ErrChanged) {
+		t.Errorf("Read of a file rewritten during every read = %v, want ErrChanged", err)
+	}
+	if _, _, err := Digest(p, always); !errors.Is(err, ErrChanged) {
+		t.Errorf("Digest of a file rewritten during every read = %v, want ErrChanged", err)
+	}
+	once := false
+	first := Options{Hook: func(point string) {
+		if point == "read" && !once {
+			once = true
+			write(t, p, "version 3\n")
+		}
+	}}
+	if got, err := Read(p, first); err != nil || string(got) != "version 3\n" {
+		t.Errorf("Read of a file rewritten once = %q, %v", got, err)
+	}
+}

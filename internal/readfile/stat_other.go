@@ -1,0 +1,26 @@
+//go:build !unix
+
+package readfile
+
+import (
+	"os"
+	"time"
+)
+
+// open opens path for reading; noFollow is checked with Lstat first.
+func open(path string, noFollow bool) (*os.File, error) {
+	if noFollow {
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, ErrNotRegular
+		}
+	}
+	return os.Open(path)
+}
+
+// same reports whether a and b describe the same file in the same state.
+func same(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// changedSince reports whether fi's modification time is at or after t.
+func changedSince(fi os.FileInfo, t time.Time) bool { return !fi.ModTime().Before(t) }
