@@ -92,7 +92,7 @@ func specCodes(t *testing.T) []string {
 }
 
 func TestEverySpecCodeHasValidityRule(t *testing.T) {
-	for _, code := range append(specCodes(t), diag.RevisionMissing, diag.SyntaxEmpty) {
+	for _, code := range append(specCodes(t), diag.RevisionMissing, diag.SyntaxEmpty, diag.ChangedDuringRead) {
 		r, ok := rules.Lookup(code)
 		switch {
 		case !ok:
@@ -104,7 +104,7 @@ func TestEverySpecCodeHasValidityRule(t *testing.T) {
 }
 
 func TestValidityRulesAreOnlySpecCodes(t *testing.T) {
-	known := map[string]bool{diag.RevisionMissing: true, diag.SyntaxEmpty: true}
+	known := map[string]bool{diag.RevisionMissing: true, diag.SyntaxEmpty: true, diag.ChangedDuringRead: true}
 	for _, c := range specCodes(t) {
 		known[c] = true
 	}
