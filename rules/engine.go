@@ -22,6 +22,12 @@ hide a new finding later. The range is the entry in the configuration file.
 An entry that only covers a rule set to ` + "`off`" + ` is unused too: the rule
 never reports, so there is nothing to ignore.
 
+An entry's ` + "`path`" + ` is a glob over paths relative to the directory of the
+configuration file, not to the Journal root: with .journal-lint.yaml at the
+top of the repository and the root at journals/, write
+` + "`journals/com.example.legacy/**`" + `, the path the output shows. A pattern
+written relative to the root matches nothing and is reported here.
+
 Failing example:
 
 ~~~text
@@ -39,7 +45,7 @@ Passing example:
 $ cat .journal-lint.yaml
 ignore:
   - code: style/crlf
-    path: "com.example.legacy/**"
+    path: "journals/com.example.legacy/**"
     reason: "imported byte for byte from the old registry"
 $ journal-lint check journals
 0 errors, 0 warnings, 0 infos in 3 files (2 artifacts, 3 revisions)

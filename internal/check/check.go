@@ -177,7 +177,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	found = append(append(v.found(), heads...), found...)
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
-	out, unused := config.Apply(cfg, all)
+	out, unused := config.Apply(cfg, cfg.RootRel(opts.Root), all)
 	out = append(out, configDiagnostics(cfg, unused, opts.Root, r)...)
 	out.Sort()
 	out, fps := g.finish(r, out, opts.NewOnly)

@@ -69,7 +69,9 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all = append(all, rules.Run(docs, rules.TreeOf(nil), rc)...)
-	out, unused := config.Apply(cfg, all)
+	// The drafts' paths are as given, relative to the working directory.
+	wd, _ := os.Getwd()
+	out, unused := config.Apply(cfg, cfg.RootRel(wd), all)
 	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil

@@ -252,9 +252,9 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		switch {
 		case a["text"] == "unset":
 		case a["text"] == "unspecified" && a["eol"] == "unspecified":
-			converted = append(converted, f.Path+" (no text attribute, so core.autocrlf and core.eol decide)")
+			converted = append(converted, g.topPath(f.Path)+" (no text attribute, so core.autocrlf and core.eol decide)")
 		default:
-			converted = append(converted, fmt.Sprintf("%s (text: %s, eol: %s)", f.Path, a["text"], a["eol"]))
+			converted = append(converted, fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a["text"], a["eol"]))
 		}
 	}
 	if len(converted) == 0 {
@@ -341,7 +341,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	// changedFrom maps the digest at the commit of each modified, deleted
 	// or renamed revision to its path, to explain chain diagnostics.
 	changedFrom := map[vt.Digest]string{}
-	defer func() { explainChanged(r, changedFrom, g.against) }()
+	defer func() { g.explainChanged(r, changedFrom) }()
 	for _, f := range found {
 		before, haveBefore := blobs[f.entry.Object]
 		if haveBefore {
@@ -362,7 +362,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				if haveBefore && bytes.Equal(doc.Src, before) {
 					continue // a mode change: the revision is the same
 				}
-				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", f.path, g.against, beforeDigest, doc.Digest)
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.against, beforeDigest, doc.Digest)
 				if haveBefore && bytes.Equal(normalizeEOL(doc.Src), normalizeEOL(before)) {
 					msg += " (the files differ only in line endings)"
 				}
@@ -375,7 +375,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			if f.status != 'D' {
 				if _, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(f.path))); err == nil {
 					out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
-						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", f.path, g.against, beforeDigest),
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.against, beforeDigest),
 						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.against, shellQuote(g.topPath(f.path)))})
 					continue
 				}
@@ -387,7 +387,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				}
 			}
 			out = append(out, diag.Diagnostic{Code: RevisionDeletedCode, Severity: diag.Error, Path: f.path,
-				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", f.path, g.against, beforeDigest),
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.against, beforeDigest),
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
 					g.against, shellQuote(g.topPath(f.path)))})
 		case 'R':
@@ -404,7 +404,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 // explainChanged amends each chain/missing-predecessor diagnostic of the
 // load result whose PREDECESSOR is the digest, at the commit, of a revision
 // that was changed since: the chain broke because of that change.
-func explainChanged(r *run, changedFrom map[vt.Digest]string, against string) {
+func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) {
 	if len(changedFrom) == 0 {
 		return
 	}
@@ -416,9 +416,9 @@ func explainChanged(r *run, changedFrom map[vt.Digest]string, against string) {
 		}
 		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
-				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", p, against)
-				d.Help = "restore " + p + " to its bytes at " + against + "; accepted revisions are immutable"
-				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + against})
+				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.against)
+				d.Help = "restore " + g.topPath(p) + " to its bytes at " + g.against + "; accepted revisions are immutable"
+				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + g.against})
 			}
 		}
 	}
@@ -427,7 +427,7 @@ func explainChanged(r *run, changedFrom map[vt.Digest]string, against string) {
 // renamed is the history/revision-renamed diagnostic for a file moved from
 // old to now (root-relative).
 func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic {
-	msg := fmt.Sprintf("accepted revision %s was renamed to %s", old, now)
+	msg := fmt.Sprintf("accepted revision %s was renamed to %s", g.topPath(old), g.topPath(now))
 	if !same {
 		msg += " and its bytes changed"
 	}
@@ -524,9 +524,9 @@ func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
 			if bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), normalizeEOL(blob)) {
 				continue
 			}
-			d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", p)
+			d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", g.topPath(p))
 			d.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
-				"\nthen delete " + p + " and check it out again (git checkout -- " + shellQuote(g.topPath(p)) + ") to get its committed bytes back"
+				"\nthen delete " + g.topPath(p) + " and check it out again (git checkout -- " + shellQuote(g.topPath(p)) + ") to get its committed bytes back"
 			d.Related = append(d.Related, diag.Related{Path: p,
 				Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
 			break

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -29,18 +30,40 @@ func compile(e IgnoreEntry) compiledIgnore {
 	return c
 }
 
-// matches reports whether d is suppressed by c.
-func (c compiledIgnore) matches(d diag.Diagnostic) bool {
-	return c.ok && c.code.MatchString(d.Code) && (c.path == nil || c.path.MatchString(d.Path))
+// matches reports whether d is suppressed by c; rootRel is the root's path
+// relative to the configuration file's directory ("" for the same).
+func (c compiledIgnore) matches(d diag.Diagnostic, rootRel string) bool {
+	return c.ok && c.code.MatchString(d.Code) && (c.path == nil || c.path.MatchString(ignorePath(rootRel, d.Path)))
 }
 
-// Matches reports whether the entry suppresses d (ignoring that validity
-// codes are never suppressed; [Apply] takes care of that).
-func (e IgnoreEntry) Matches(d diag.Diagnostic) bool { return compile(e).matches(d) }
+// ignorePath is the path an ignore pattern is matched against: the
+// root-relative path p as seen from the configuration file's directory,
+// where the root is at rootRel; the root itself for an empty p.
+func ignorePath(rootRel, p string) string {
+	switch {
+	case rootRel == "" || rootRel == ".":
+		return p
+	case p == "":
+		return rootRel
+	}
+	return path.Clean(rootRel + "/" + p)
+}
+
+// Matches reports whether the entry suppresses d, whose path is relative to
+// a root at rootRel from the configuration file's directory (see [Apply]),
+// ignoring that validity codes are never suppressed ([Apply] takes care of
+// that).
+func (e IgnoreEntry) Matches(d diag.Diagnostic, rootRel string) bool {
+	return compile(e).matches(d, rootRel)
+}
 
 // Apply applies cfg to ds and returns the diagnostics that remain, in their
 // order, and the ignore entries that matched nothing, in file order. ds is
-// not modified.
+// not modified. The paths of ds are root-relative; rootRel is the root's
+// path relative to the configuration file's directory ([Config.RootRel]),
+// because ignore path patterns are written relative to that directory:
+// with the file at the repository's top level they are the paths the
+// output shows.
 //
 // For a diagnostic whose code is not a validity code: a rule set to off
 // drops it; a rule set to a severity changes its severity; otherwise, an
@@ -49,7 +72,7 @@ func (e IgnoreEntry) Matches(d diag.Diagnostic) bool { return compile(e).matches
 // diagnostic dropped by off never reaches the ignore entries, so an entry
 // that only covers a rule that is off is reported as unused. Diagnostics
 // with validity codes pass through untouched. A nil cfg changes nothing.
-func Apply(cfg *Config, ds diag.List) (out diag.List, unused []IgnoreEntry) {
+func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []IgnoreEntry) {
 	if cfg == nil {
 		return append(diag.List(nil), ds...), nil
 	}
@@ -71,7 +94,7 @@ func Apply(cfg *Config, ds diag.List) (out diag.List, unused []IgnoreEntry) {
 		d.Severity = sev
 		drop := false
 		for i, c := range ignores {
-			if c.matches(d) {
+			if c.matches(d, rootRel) {
 				used[i], drop = true, true
 			}
 		}

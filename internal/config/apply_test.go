@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestApply(t *testing.T) {
 		d("style/other", diag.Info, ""), // the root: "**" patterns still need a path
 	}
 	orig := slices.Clone(in)
-	out, unused := Apply(cfg, in)
+	out, unused := Apply(cfg, "", in)
 	want := []string{
 		"license/noassertion error a/1.journal",
 		"history/release-license-changed info a/2.journal",
@@ -107,7 +108,7 @@ func TestUnusedIgnoreNamesPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, unused := Apply(cfg, nil)
+	_, unused := Apply(cfg, "", nil)
 	ds := UnusedIgnoreDiagnostics(cfg, unused)
 	if len(ds) != 1 || !strings.Contains(ds[0].Message, `code "style/x" and path "old/**"`) || ds[0].Range.Start.Line != 2 {
 		t.Errorf("got %v", ds)
@@ -140,7 +141,7 @@ func TestApplyProtectsValidity(t *testing.T) {
 		d("fs/unexpected-entry", diag.Error, "junk"),
 		d("style/crlf", diag.Warning, "a/1.journal"),
 	}
-	out, unused := Apply(cfg, in)
+	out, unused := Apply(cfg, "", in)
 	want := []string{
 		"syntax/encoding error a/1.journal",
 		"chain/fork error a/2.journal",
@@ -157,7 +158,7 @@ func TestApplyProtectsValidity(t *testing.T) {
 func TestApplyNilConfig(t *testing.T) {
 	t.Parallel()
 	in := diag.List{d("style/crlf", diag.Warning, "a")}
-	out, unused := Apply(nil, in)
+	out, unused := Apply(nil, "", in)
 	if len(out) != 1 || unused != nil {
 		t.Errorf("Apply(nil) = %v, %v", out, unused)
 	}
@@ -169,10 +170,33 @@ func TestApplyNilConfig(t *testing.T) {
 func TestIgnoreEntryMatches(t *testing.T) {
 	t.Parallel()
 	e := IgnoreEntry{Code: "style/*", Path: "legacy/**"}
-	if !e.Matches(d("style/crlf", diag.Warning, "legacy/a/b")) || e.Matches(d("style/crlf", diag.Warning, "other/a")) {
+	if !e.Matches(d("style/crlf", diag.Warning, "legacy/a/b"), "") || e.Matches(d("style/crlf", diag.Warning, "other/a"), "") {
 		t.Error("Matches")
 	}
-	if (IgnoreEntry{Code: "not a code"}).Matches(d("style/crlf", diag.Warning, "")) {
+	if (IgnoreEntry{Code: "not a code"}).Matches(d("style/crlf", diag.Warning, ""), "") {
 		t.Error("a malformed entry matched")
+	}
+}
+
+// Path patterns are relative to the configuration file's directory: with
+// the file at the repository's top level and the root at journals/, they
+// are the repository-relative paths the output shows.
+func TestIgnorePathRelativeToConfig(t *testing.T) {
+	e := IgnoreEntry{Code: "style/*", Path: "journals/legacy/**"}
+	if !e.Matches(d("style/crlf", diag.Warning, "legacy/a.journal"), "journals") {
+		t.Error("journals/legacy/** does not match legacy/a.journal under a root at journals")
+	}
+	if e.Matches(d("style/crlf", diag.Warning, "legacy/a.journal"), "") {
+		t.Error("journals/legacy/** matched legacy/a.journal with the root beside the configuration")
+	}
+	root := IgnoreEntry{Code: "style/*", Path: "journals"}
+	if !root.Matches(d("style/crlf", diag.Warning, ""), "journals") {
+		t.Error("a diagnostic about the root does not match the root's own path")
+	}
+	cfg := &Config{File: filepath.FromSlash("/repo/.journal-lint.yaml")}
+	for root, want := range map[string]string{"/repo/journals": "journals", "/repo": "", "/elsewhere/j": "../elsewhere/j"} {
+		if got := cfg.RootRel(filepath.FromSlash(root)); got != want {
+			t.Errorf("RootRel(%s) = %q, want %q", root, got, want)
+		}
 	}
 }

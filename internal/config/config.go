@@ -184,8 +184,11 @@ type RuleOptions struct {
 type IgnoreEntry struct {
 	// Code is a code ("style/crlf") or a glob over codes ("style/*").
 	Code string
-	// Path is a glob over root-relative paths with ** support; "" matches
-	// every path, including the root itself.
+	// Path is a glob with ** support over paths relative to the
+	// configuration file's directory (with the file at the repository's
+	// top level: the repository-relative paths of the output, such as
+	// "journals/com.example.legacy/**"); "" matches every path, including
+	// the root itself.
 	Path string
 	// Reason says why the suppression exists; never empty in a loaded file.
 	Reason string
@@ -274,6 +277,25 @@ func (c *Config) RootDir() string {
 		return r
 	}
 	return filepath.Join(filepath.Dir(c.File), r)
+}
+
+// RootRel returns the absolute Journal root relative to the directory of
+// the configuration file, with forward slashes ("" for that directory
+// itself), as [Apply] needs it. Without a file (the default configuration)
+// it returns "".
+func (c *Config) RootRel(root string) string {
+	if c == nil || c.File == "" {
+		return ""
+	}
+	dir := filepath.Dir(c.File)
+	rel, err := filepath.Rel(dir, root)
+	if err != nil {
+		return filepath.ToSlash(root)
+	}
+	if rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // Severity returns the severity that a diagnostic with code gets, given its

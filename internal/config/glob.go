@@ -13,7 +13,8 @@ var codeRE = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+$`)
 // hasMeta reports whether s contains glob syntax.
 func hasMeta(s string) bool { return strings.ContainsAny(s, `*?[\`) }
 
-// compilePathGlob compiles a glob over root-relative, slash-separated paths.
+// compilePathGlob compiles a glob over slash-separated paths relative to the
+// configuration file's directory.
 //
 //   - `*` matches any run of characters other than `/`, `?` one such character;
 //   - `[abc]`, `[a-z]`, `[!a-z]` (or `[^a-z]`) match one character of a class;
@@ -28,7 +29,7 @@ func compilePathGlob(pattern string) (*regexp.Regexp, error) {
 		return nil, errors.New("empty pattern")
 	}
 	if strings.HasPrefix(pattern, "/") {
-		return nil, errors.New("paths are relative to the root: remove the leading /")
+		return nil, errors.New("paths are relative to the directory of the configuration file: remove the leading /")
 	}
 	if strings.HasSuffix(pattern, "/") {
 		pattern += "**"

@@ -158,7 +158,7 @@ func (r *Repo) Rel(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	abs = resolveExisting(abs)
+	abs = ResolveExisting(abs)
 	rel, err := filepath.Rel(r.top, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s is outside the git work tree %s", path, r.top)
@@ -169,9 +169,9 @@ func (r *Repo) Rel(path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// resolveExisting resolves symbolic links in the longest existing prefix of
+// ResolveExisting resolves symbolic links in the longest existing prefix of
 // the clean absolute path abs and appends the rest unchanged.
-func resolveExisting(abs string) string {
+func ResolveExisting(abs string) string {
 	rest := ""
 	p := abs
 	for {

@@ -127,10 +127,9 @@ const maxSummaryRows = 1000
 // a heading, the [SummaryLine], and a table of the diagnostics with their
 // severity, location, code and message, because a step shows only a few
 // annotations. The table stops after 1000 rows with a line that says how
-// many were left out. Paths are root-relative; opts.PathPrefix is not known
-// here, so pass a Report whose paths are as the reader should see them if
-// that matters. It returns the first error from w.
-func WriteStepSummary(w io.Writer, r Report) error {
+// many were left out. Paths are output paths under opts.PathPrefix, as in
+// every format. It returns the first error from w.
+func WriteStepSummary(w io.Writer, r Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	name := nonEmpty(r.Tool.Name, "journal-lint")
 	fmt.Fprintf(bw, "### %s\n\n%s\n", markdownText(name), markdownText(SummaryLine(r)))
@@ -143,7 +142,7 @@ func WriteStepSummary(w io.Writer, r Report) error {
 			}
 			loc := "(root)"
 			if d.Path != "" {
-				loc = d.Path
+				loc = opts.displayPath(d.Path)
 				if d.Range.IsValid() {
 					loc += fmt.Sprintf(":%d:%d", d.Range.Start.Line, max(d.Range.Start.Column, 1))
 				}

@@ -4,14 +4,17 @@ import (
 	"io"
 
 	"github.com/r35157/journal-lint/internal/diag"
-
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // JSONVersion is the value of the "version" field of the JSON format. It
 // changes only when a field is renamed or removed or changes meaning; adding
 // fields keeps it.
-const JSONVersion = 1
+// Version 2: "path" values and "root" are output paths (package outpath:
+// relative to the top level of the git work tree, else to the working
+// directory), no longer root-relative paths and an absolute root.
+const JSONVersion = 2
 
 type jsonReport struct {
 	Version     int              `json:"version"`
@@ -74,11 +77,11 @@ func newJSONRange(path string, rg diag.Range) *jsonRange {
 	}
 }
 
-func writeJSON(w io.Writer, r *Report) error {
+func writeJSON(w io.Writer, r *Report, opts Options) error {
 	c := tally(r.Diagnostics)
 	out := jsonReport{
 		Version:     JSONVersion,
-		Root:        r.Root,
+		Root:        outpath.Join(opts.PathPrefix, ""),
 		Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics)),
 		Summary: jsonSummary{
 			Errors: c.errors, Warnings: c.warnings, Infos: c.infos,
@@ -91,14 +94,14 @@ func writeJSON(w io.Writer, r *Report) error {
 			Code:        d.Code,
 			Severity:    severity(d.Severity).String(),
 			Message:     d.Message,
-			Path:        d.Path,
+			Path:        opts.displayPath(d.Path),
 			Range:       newJSONRange(d.Path, d.Range),
 			Help:        d.Help,
 			Fingerprint: fps[i],
 		}
 		for _, rel := range d.Related {
 			jd.Related = append(jd.Related, jsonRelated{
-				Path:    rel.Path,
+				Path:    opts.displayPath(rel.Path),
 				Range:   newJSONRange(rel.Path, rel.Range),
 				Message: rel.Message,
 			})

@@ -28,11 +28,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/outpath"
 )
 
 // Format is an output format of journal-lint: of a diagnostics report
@@ -54,10 +54,13 @@ const (
 	// scanning. Regions carry startLine/startColumn, the exclusive
 	// endLine/endColumn of SARIF (the same convention as diag.Range), and
 	// byteOffset/byteLength rather than charOffset/charLength, since our
-	// offsets count bytes. A diagnostic about the root itself points at
-	// the root directory ("./" under the ROOT base), because GitHub code
-	// scanning refuses a whole upload that holds a result without a
-	// location ("expected at least one location"). Reports only.
+	// offsets count bytes. Artifact URIs are output paths (package
+	// outpath: repository-relative inside a git work tree) under the
+	// uriBaseId %SRCROOT%, so the log holds no machine path. A diagnostic
+	// about the root itself points at the root directory (such as
+	// "journals/"), because GitHub code scanning refuses a whole upload
+	// that holds a result without a location ("expected at least one
+	// location"). Reports only.
 	SARIF
 	// GitHub is GitHub Actions workflow commands (::error, ::warning,
 	// ::notice) that become annotations on a workflow run. col and
@@ -151,7 +154,8 @@ type ToolInfo struct {
 // every other field may be left zero.
 type Report struct {
 	// Root is the absolute path of the checked Journal root, in the form of
-	// the operating system.
+	// the operating system. No format writes it: outputs name the root by
+	// its output path, Options.PathPrefix.
 	Root string
 	// Diagnostics are the findings, already sorted (see [diag.List.Sort]).
 	// Their paths are root-relative with forward slashes.
@@ -200,24 +204,23 @@ type Options struct {
 	// Color enables ANSI colours in the text format. The caller decides, for
 	// example with [ColorWanted]; the other formats ignore it.
 	Color bool
-	// PathPrefix is prepended, with a slash, to every root-relative path in
-	// the text and github formats: the root as seen from the working
-	// directory or the repository root, such as "journals". Empty means
-	// paths stay root-relative. JSON and SARIF always write root-relative
-	// paths together with the root.
+	// PathPrefix is the output path of the root (package outpath: relative
+	// to the top level of the git work tree, else to the working
+	// directory), such as "journals"; every format writes each
+	// root-relative path of the report below it, so that text, JSON, SARIF
+	// URIs, annotations and the step summary name a file alike. Empty means
+	// the root is the base itself.
 	PathPrefix string
 }
 
-// displayPath returns the root-relative path p with the prefix of o, cleaned.
+// displayPath returns the root-relative path p as an output path under the
+// prefix of o, cleaned ("journals/../.journal-lint.yaml" becomes
+// ".journal-lint.yaml"); "" stays "" (the root itself).
 func (o Options) displayPath(p string) string {
-	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
-	if pre == "" || pre == "." {
-		return p
-	}
 	if p == "" {
-		return pre
+		return ""
 	}
-	return path.Join(pre, p) // cleans "journals/../.journal-lint.yaml"
+	return outpath.Join(o.PathPrefix, p)
 }
 
 // Write renders r in format f to w. It returns an error for a format that is
@@ -228,9 +231,9 @@ func Write(w io.Writer, f Format, r Report, opts Options) error {
 	case Text:
 		return writeText(w, &r, opts)
 	case JSON:
-		return writeJSON(w, &r)
+		return writeJSON(w, &r, opts)
 	case SARIF:
-		return writeSARIF(w, &r)
+		return writeSARIF(w, &r, opts)
 	case GitHub:
 		return writeGitHub(w, &r, opts)
 	}

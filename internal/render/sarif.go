@@ -3,12 +3,11 @@ package render
 import (
 	"io"
 	"net/url"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
-
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
 
@@ -17,8 +16,13 @@ import (
 const SARIFSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 // SARIFRootBaseID is the uriBaseId of every artifact location in the SARIF
-// format; run.originalUriBaseIds maps it to the file URI of the root.
-const SARIFRootBaseID = "ROOT"
+// format: the base that output paths are relative to (package outpath: the
+// top level of the git work tree, else the working directory), under the
+// name GitHub code scanning and other SARIF tools use for the source root.
+// run.originalUriBaseIds describes it without a uri, so that the log holds
+// no machine path; code scanning resolves the relative URIs against the
+// repository's top level.
+const SARIFRootBaseID = "%SRCROOT%"
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -94,8 +98,9 @@ type sarifPhysicalLocation struct {
 }
 
 type sarifArtifactLoc struct {
-	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId,omitempty"`
+	URI         string        `json:"uri,omitempty"`
+	URIBaseID   string        `json:"uriBaseId,omitempty"`
+	Description *sarifMessage `json:"description,omitempty"`
 }
 
 // sarifRegion uses byteOffset/byteLength rather than charOffset/charLength:
@@ -141,25 +146,12 @@ func ruleName(code string) string {
 	return b.String()
 }
 
-// rootURI returns the file URI of the directory root, ending in a slash, or
-// "" when root is empty.
-func rootURI(root string) string {
-	if root == "" {
-		return ""
-	}
-	p := filepath.ToSlash(root)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive path: file:///C:/...
-	}
-	if !strings.HasSuffix(p, "/") {
+// relURI returns the output path p as a relative URI reference with its
+// special characters escaped; a directory gets a final slash.
+func relURI(p string, dir bool) string {
+	if dir && !strings.HasSuffix(p, "/") {
 		p += "/"
 	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
-}
-
-// relURI returns the root-relative path p as a relative URI reference with
-// its special characters escaped.
-func relURI(p string) string {
 	return (&url.URL{Path: p}).String()
 }
 
@@ -192,23 +184,22 @@ func sarifRegionOf(rg diag.Range) *sarifRegion {
 	return reg
 }
 
-// sarifPhysical returns the physical location of path and rg, or nil for the
-// root itself.
-// sarifPhysical returns the location of path and range rg. A diagnostic
-// about the root itself (no path) points at the root directory, "./" under
-// the ROOT base: GitHub code scanning rejects a whole upload when one result
-// has no location.
-func sarifPhysical(path string, rg diag.Range) *sarifPhysicalLocation {
+// sarifPhysical returns the location of the root-relative path and range
+// rg under the output prefix of opts. A diagnostic about the root itself
+// (no path) points at the root directory: GitHub code scanning rejects a
+// whole upload when one result has no location.
+func sarifPhysical(path string, rg diag.Range, opts Options) *sarifPhysicalLocation {
 	if path == "" {
-		return &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLoc{URI: "./", URIBaseID: SARIFRootBaseID}}
+		return &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLoc{
+			URI: relURI(outpath.Join(opts.PathPrefix, ""), true), URIBaseID: SARIFRootBaseID}}
 	}
 	return &sarifPhysicalLocation{
-		ArtifactLocation: sarifArtifactLoc{URI: relURI(path), URIBaseID: SARIFRootBaseID},
+		ArtifactLocation: sarifArtifactLoc{URI: relURI(opts.displayPath(path), false), URIBaseID: SARIFRootBaseID},
 		Region:           sarifRegionOf(rg),
 	}
 }
 
-func writeSARIF(w io.Writer, r *Report) error {
+func writeSARIF(w io.Writer, r *Report, opts Options) error {
 	// Rules: every code reported, sorted, so ruleIndex is stable.
 	var codes []string
 	firstSeverity := map[string]diag.Severity{}
@@ -236,12 +227,12 @@ func writeSARIF(w io.Writer, r *Report) error {
 			Message:             sarifMessage{Text: nonEmpty(d.Message, d.Code)},
 			PartialFingerprints: map[string]string{SARIFFingerprintKey: fps[i]},
 		}
-		if pl := sarifPhysical(d.Path, d.Range); pl != nil {
+		if pl := sarifPhysical(d.Path, d.Range, opts); pl != nil {
 			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
 		}
 		for j, rel := range d.Related {
 			id := j + 1
-			loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical(rel.Path, rel.Range)}
+			loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical(rel.Path, rel.Range, opts)}
 			if rel.Message != "" {
 				loc.Message = &sarifMessage{Text: rel.Message}
 			}
@@ -260,9 +251,8 @@ func writeSARIF(w io.Writer, r *Report) error {
 		ColumnKind: "unicodeCodePoints",
 		Results:    results,
 	}
-	if u := rootURI(r.Root); u != "" {
-		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {URI: u}}
-	}
+	run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {
+		Description: &sarifMessage{Text: "The top level of the git work tree that holds the Journal root (outside a work tree: the directory journal-lint ran in)."}}}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
 	return safetext.WriteJSON(w, log)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/safetext"
 )
@@ -16,19 +17,19 @@ type WriteOptions struct {
 	// Color enables ANSI colours in the text format; the inline diff marks
 	// deletions and insertions with [-…-] and {+…+} either way.
 	Color bool
-	// PathPrefix is prepended, with a slash, to the paths in the text,
-	// markdown and github formats (the root as the reader sees it). JSON
-	// always writes the paths as given.
+	// PathPrefix is the output path of the root (package outpath), put
+	// before the root-relative paths of COORDINATE mode in every format;
+	// empty for paths that are output paths already.
 	PathPrefix string
 }
 
-// path returns p with the prefix of o, as safetext shows untrusted text.
+// path returns the output path of p under the prefix ("" stays ""), as
+// safetext shows untrusted text.
 func (o WriteOptions) path(p string) string {
-	pre := strings.TrimSuffix(strings.ReplaceAll(o.PathPrefix, "\\", "/"), "/")
-	if pre == "" || pre == "." || p == "" {
-		return safetext.Text(p)
+	if p == "" {
+		return ""
 	}
-	return safetext.Text(pre + "/" + p)
+	return safetext.Text(outpath.Join(o.PathPrefix, p))
 }
 
 // Write renders results (oldest pair first) in format f to w. It returns an
@@ -40,7 +41,7 @@ func Write(w io.Writer, f render.Format, results []*diff.Result, opts WriteOptio
 	case render.Text:
 		writeText(ew, results, opts)
 	case render.JSON:
-		writeJSON(ew, results)
+		writeJSON(ew, results, opts)
 	case render.Markdown:
 		writeMarkdown(ew, results, opts)
 	case render.GitHub:

@@ -11,8 +11,10 @@ import (
 
 // JSONVersion is the version of the JSON document [Write] produces. Fields
 // may be added within a version; renaming or removing one, or changing its
-// meaning, makes a new version.
-const JSONVersion = 1
+// meaning, makes a new version. Version 2: every "path" is an output path
+// (package outpath: relative to the top level of the git work tree, else to
+// the working directory), no longer root-relative in COORDINATE mode.
+const JSONVersion = 2
 
 //go:embed schema.json
 var schema []byte
@@ -78,8 +80,8 @@ type jsonChange struct {
 	Fingerprint string    `json:"fingerprint"`
 }
 
-func jsonSideOf(s diff.Side) jsonSide {
-	return jsonSide{Path: s.Path, Coordinate: s.Coordinate, JournalVersion: s.JournalVersion, Digest: s.Digest}
+func jsonSideOf(s diff.Side, opts WriteOptions) jsonSide {
+	return jsonSide{Path: opts.path(s.Path), Coordinate: s.Coordinate, JournalVersion: s.JournalVersion, Digest: s.Digest}
 }
 
 func jsonRangeOf(r diag.Range) *jsonRange {
@@ -89,8 +91,8 @@ func jsonRangeOf(r diag.Range) *jsonRange {
 	return &jsonRange{Start: jsonPos(r.Start), End: jsonPos(r.End)}
 }
 
-func jsonValueOf(v diff.Value) jsonValue {
-	out := jsonValue{Path: v.Path, Range: jsonRangeOf(v.Range)}
+func jsonValueOf(v diff.Value, opts WriteOptions) jsonValue {
+	out := jsonValue{Path: opts.path(v.Path), Range: jsonRangeOf(v.Range)}
 	if v.Present {
 		t := v.Text
 		out.Value = &t
@@ -98,12 +100,12 @@ func jsonValueOf(v diff.Value) jsonValue {
 	return out
 }
 
-func writeJSON(w io.Writer, results []*diff.Result) {
+func writeJSON(w io.Writer, results []*diff.Result, opts WriteOptions) {
 	c := Count(results)
 	doc := jsonDoc{Version: JSONVersion, Comparisons: []jsonComparison{},
 		Summary: jsonSummary{Comparisons: len(results), Changes: c.Changes, Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}}
 	for _, r := range results {
-		jc := jsonComparison{Old: jsonSideOf(r.Old), New: jsonSideOf(r.New), Changes: []jsonChange{}}
+		jc := jsonComparison{Old: jsonSideOf(r.Old, opts), New: jsonSideOf(r.New, opts), Changes: []jsonChange{}}
 		for _, ch := range r.Changes {
 			var rel *string
 			if ch.Release != "" {
@@ -112,7 +114,7 @@ func writeJSON(w io.Writer, results []*diff.Result) {
 			}
 			jc.Changes = append(jc.Changes, jsonChange{Kind: string(ch.Kind), Code: ch.Kind.Code(), Level: ch.Level.String(),
 				Dimension: string(ch.Dimension), Release: rel, Subject: ch.Subject, Message: ch.Message,
-				Old: jsonValueOf(ch.Old), New: jsonValueOf(ch.New), Fingerprint: ch.Fingerprint})
+				Old: jsonValueOf(ch.Old, opts), New: jsonValueOf(ch.New, opts), Fingerprint: ch.Fingerprint})
 		}
 		doc.Comparisons = append(doc.Comparisons, jc)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -131,7 +131,7 @@ func runCheck(c *ucli.Context) error {
 		Tool:        render.ToolInfo{Name: "journal-lint", Version: Version(), InformationURI: informationURI},
 	}
 	report.Fingerprints = res.Fingerprints
-	opts := render.Options{Color: color, PathPrefix: displayPrefix(s.root)}
+	opts := render.Options{Color: color, PathPrefix: outpath.Prefix(c.Context, s.root)}
 	if len(files) > 0 {
 		report.Root, opts.PathPrefix = "", ""
 	}
@@ -149,7 +149,7 @@ func runCheck(c *ucli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
 	}
 	if format == render.GitHub {
-		if err := writeStepSummary(report); err != nil {
+		if err := writeStepSummary(report, opts); err != nil {
 			return internalErrorf("writing the step summary: %v", err)
 		}
 	}
@@ -193,7 +193,7 @@ func extraRootHint(c *ucli.Context) string {
 
 // writeStepSummary appends the Markdown summary to $GITHUB_STEP_SUMMARY when
 // it is set (GitHub shows only a few annotations per step).
-func writeStepSummary(r render.Report) error {
+func writeStepSummary(r render.Report, opts render.Options) error {
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
@@ -202,7 +202,7 @@ func writeStepSummary(r render.Report) error {
 	if err != nil {
 		return err
 	}
-	if err := render.WriteStepSummary(f, r); err != nil {
+	if err := render.WriteStepSummary(f, r, opts); err != nil {
 		f.Close()
 		return err
 	}
@@ -221,23 +221,6 @@ func colorChoice(mode string, w any) (bool, error) {
 		return render.ColorWanted(f, nil), nil
 	}
 	return false, usageErrorf("--color must be auto, always or never, not %q", mode)
-}
-
-// displayPrefix is the root as seen from the working directory, with forward
-// slashes, when the root lies below it; otherwise the absolute root.
-func displayPrefix(root string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return filepath.ToSlash(root)
-	}
-	rel, err := filepath.Rel(wd, root)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(root)
-	}
-	if rel == "." {
-		return ""
-	}
-	return filepath.ToSlash(rel)
 }
 
 // ruleInfo describes a rule for the renderers.

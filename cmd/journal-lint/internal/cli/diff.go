@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/render/diffrender"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -116,7 +117,7 @@ func runDiff(c *ucli.Context) error {
 		if results, err = diffChain(c, s); err != nil {
 			return err
 		}
-		prefix = displayPrefix(s.root)
+		prefix = outpath.Prefix(c.Context, s.root)
 	default:
 		return usageErrorf("diff needs OLD NEW (two files) or one COORDINATE, got %d arguments", c.NArg())
 	}
@@ -187,7 +188,7 @@ func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
 		if err != nil {
 			return nil, usageErrorf("cannot compare: %s: %v", p, err)
 		}
-		if docs[i], err = diff.Parse(p, src); err != nil {
+		if docs[i], err = diff.Parse(outpath.Of(c.Context, p), src); err != nil {
 			return nil, cannotCompare(c, err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/draft"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/safetext"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -124,11 +125,7 @@ func runNew(c *ucli.Context) error {
 		}
 		return internalErrorf("%v", err)
 	}
-	shown := rel
-	if pre := displayPrefix(s.root); pre != "" {
-		shown = pre + "/" + rel
-	}
-	fmt.Fprintln(c.App.Writer, shown)
+	fmt.Fprintln(c.App.Writer, outpath.Join(outpath.Prefix(c.Context, s.root), rel))
 	return nil
 }
 

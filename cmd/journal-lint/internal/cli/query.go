@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
@@ -118,13 +120,9 @@ func noArtifact(s *settings, co vt.Coordinate) error {
 	return usageErrorf("no artifact %s under %s", co, shownRoot(s.root))
 }
 
-// shownRoot is root as output shows paths (relative to the working
-// directory when below it).
+// shownRoot is root as output shows paths (package outpath).
 func shownRoot(root string) string {
-	if p := displayPrefix(root); p != "" {
-		return p
-	}
-	return "."
+	return outpath.Join(outpath.Prefix(context.Background(), root), "")
 }
 
 func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
@@ -261,10 +259,7 @@ func logJSON(e chain.Entry, root string, head bool) logDoc {
 
 // shownPath is the root-relative path rel as output shows it.
 func shownPath(root, rel string) string {
-	if pre := displayPrefix(root); pre != "" {
-		return pre + "/" + rel
-	}
-	return rel
+	return outpath.Join(outpath.Prefix(context.Background(), root), rel)
 }
 
 func showCommand() *ucli.Command {
