@@ -77,7 +77,7 @@ func TestCLICheckWithPack(t *testing.T) {
 	// Severity overrides and ignores apply to pack codes as to built-in ones.
 	cfg := filepath.Join(dir, ".journal-lint.yaml")
 	b, _ := os.ReadFile(cfg)
-	extra := "rules:\n  license-policy/missing-description: off\nignore:\n  - code: license-policy/*\n    path: com.example.widget/**\n    reason: legacy artifact\n"
+	extra := "rules:\n  license-policy/missing-description: off\nignore:\n  - code: license-policy/*\n    path: journals/com.example.widget/**\n    reason: legacy artifact\n"
 	if err := os.WriteFile(cfg, append(b, extra...), 0o644); err != nil {
 		t.Fatal(err)
 	}
