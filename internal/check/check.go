@@ -179,6 +179,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	out, unused := config.Apply(cfg, cfg.RootRel(opts.Root), all)
 	out = append(out, configDiagnostics(cfg, unused, opts.Root, r)...)
+	out.FillFileRanges()
 	out.Sort()
 	out, fps := g.finish(r, out, opts.NewOnly)
 	res := &Result{

@@ -597,10 +597,10 @@ func revisionFingerprint(code string, doc *syntax.Document, valuePath string) st
 // then the directive's keyword with its key for the keyed directives
 // (CONTENT name; DEPENDS, EXCLUDES, PREFERS coordinate), then "#N" for the
 // N-th argument (1-based) when rng starts inside one; "line N" for a range
-// outside any directive and "" for no range. Examples:
+// outside any directive and "" for no range or the whole file. Examples:
 // "release[1.2.0]/DEPENDS[org.example.core]#2", "header/DESCRIPTION".
 func ValuePath(doc *syntax.Document, rng diag.Range) string {
-	if doc == nil || !rng.IsValid() {
+	if doc == nil || !rng.IsValid() || rng.IsFileStart() {
 		return ""
 	}
 	line := rng.Start.Line

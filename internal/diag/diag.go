@@ -62,6 +62,19 @@ func (r Range) Slice(src []byte) []byte {
 	return src[s:e]
 }
 
+// FileStart is the range of a finding about a whole file or directory (an
+// unexpected entry, a bad file name, a file too large or unreadable, a
+// symbolic link, an accepted revision that was modified or deleted): the
+// empty range at line 1, column 1, offset 0. Every diagnostic that names a
+// path carries a range, so that JSON's "path and range are absent only for
+// the root" holds and SARIF results have the region.startLine GitHub code
+// scanning requires.
+var FileStart = Range{Start: Pos{Offset: 0, Line: 1, Column: 1}, End: Pos{Offset: 0, Line: 1, Column: 1}}
+
+// IsFileStart reports whether r is [FileStart]: the finding is about the
+// whole file, so there is no subject to quote.
+func (r Range) IsFileStart() bool { return r == FileStart }
+
 // Severity is how much a diagnostic matters. The zero value is invalid, so a
 // forgotten severity is caught rather than silently meaning "error".
 type Severity int
@@ -122,7 +135,9 @@ type Diagnostic struct {
 	// Path is the root-relative path with forward slashes; empty for a
 	// diagnostic about the root itself.
 	Path string
-	// Range is the exact subject; the zero Range means the whole file.
+	// Range is the exact subject; [FileStart] for the whole file (the zero
+	// Range, unknown, is only for the root itself once [List.FillFileRanges]
+	// has run, as load and check do).
 	Range   Range
 	Related []Related
 	// Help is optional longer guidance: how to fix it.
@@ -187,6 +202,23 @@ func (l List) Err() error {
 		return nil
 	}
 	return l
+}
+
+// FillFileRanges gives every diagnostic and related location of l that
+// names a path but has no valid range the range [FileStart], in place.
+// Diagnostics about the root (no path) keep no range.
+func (l List) FillFileRanges() {
+	for i := range l {
+		d := &l[i]
+		if d.Path != "" && !d.Range.IsValid() {
+			d.Range = FileStart
+		}
+		for j := range d.Related {
+			if r := &d.Related[j]; r.Path != "" && !r.Range.IsValid() {
+				r.Range = FileStart
+			}
+		}
+	}
 }
 
 // HasErrors reports whether any diagnostic in l has severity Error.

@@ -264,6 +264,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		out = append(out, vanished(opts.Base, seen)...)
 	}
 	res.State = stage.Freeze()
+	out.FillFileRanges()
 	out.Sort()
 	res.Diagnostics = out
 	return res, nil

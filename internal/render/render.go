@@ -144,7 +144,9 @@ type RuleInfo struct {
 type ToolInfo struct {
 	// Name is the tool name, "journal-lint".
 	Name string
-	// Version is the tool version, such as "1.2.0"; may be empty.
+	// Version is the tool version as SemVer 2.0.0 without a "v", such as
+	// "1.2.0" or "0.0.0"; SARIF writes it as tool.driver.version and
+	// semanticVersion. Empty means unknown, written as "0.0.0".
 	Version string
 	// InformationURI is an absolute URI of the tool's home page; may be empty.
 	InformationURI string

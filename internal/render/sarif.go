@@ -42,10 +42,11 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	InformationURI  string      `json:"informationUri,omitempty"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
@@ -186,12 +187,15 @@ func sarifRegionOf(rg diag.Range) *sarifRegion {
 
 // sarifPhysical returns the location of the root-relative path and range
 // rg under the output prefix of opts. A diagnostic about the root itself
-// (no path) points at the root directory: GitHub code scanning rejects a
-// whole upload when one result has no location.
+// (no path) points at the root directory, with the whole-file region
+// [diag.FileStart]: GitHub code scanning rejects a whole upload when one
+// result has no location, and wants region.startLine in each.
 func sarifPhysical(path string, rg diag.Range, opts Options) *sarifPhysicalLocation {
 	if path == "" {
-		return &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLoc{
-			URI: relURI(outpath.Join(opts.PathPrefix, ""), true), URIBaseID: SARIFRootBaseID}}
+		return &sarifPhysicalLocation{
+			ArtifactLocation: sarifArtifactLoc{URI: relURI(outpath.Join(opts.PathPrefix, ""), true), URIBaseID: SARIFRootBaseID},
+			Region:           sarifRegionOf(diag.FileStart),
+		}
 	}
 	return &sarifPhysicalLocation{
 		ArtifactLocation: sarifArtifactLoc{URI: relURI(opts.displayPath(path), false), URIBaseID: SARIFRootBaseID},
@@ -243,10 +247,11 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name:           nonEmpty(r.Tool.Name, "journal-lint"),
-			Version:        r.Tool.Version,
-			InformationURI: r.Tool.InformationURI,
-			Rules:          rules,
+			Name:            nonEmpty(r.Tool.Name, "journal-lint"),
+			Version:         nonEmpty(r.Tool.Version, "0.0.0"),
+			SemanticVersion: nonEmpty(r.Tool.Version, "0.0.0"),
+			InformationURI:  r.Tool.InformationURI,
+			Rules:           rules,
 		}},
 		ColumnKind: "unicodeCodePoints",
 		Results:    results,

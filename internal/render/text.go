@@ -70,14 +70,15 @@ func severityColor(s diag.Severity) string {
 	return ansiError
 }
 
-// location formats "path:line:col: " (or less, when unknown) for path p and
-// range rg; the root itself has no location.
+// location formats "path:line:col: " for path p and range rg, or "path: "
+// for a finding about the whole file ([diag.FileStart]) or an unknown
+// range; the root itself has no location.
 func (t *textWriter) location(p string, rg diag.Range) string {
 	if p == "" {
 		return ""
 	}
 	s := safetext.Text(t.opts.displayPath(p))
-	if rg.IsValid() {
+	if rg.IsValid() && !rg.IsFileStart() {
 		s += fmt.Sprintf(":%d:%d", rg.Start.Line, max(rg.Start.Column, 1))
 	}
 	return s + ": "
@@ -91,7 +92,7 @@ func (t *textWriter) diagnostic(d diag.Diagnostic) {
 		t.paint(color, sev.String()),
 		safetext.Text(d.Message),
 		t.paint(ansiDim, "["+safetext.Text(d.Code)+"]"))
-	if d.Path != "" && d.Range.IsValid() {
+	if d.Path != "" && d.Range.IsValid() && !d.Range.IsFileStart() {
 		if x := t.lines(d.Path); x != nil {
 			if line, carets, ok := snippet(x, d.Range); ok {
 				marks := strings.TrimLeft(carets, " ")

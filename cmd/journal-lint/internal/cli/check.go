@@ -128,7 +128,7 @@ func runCheck(c *ucli.Context) error {
 		Summary:     render.Summary{Files: res.Files, Artifacts: res.Artifacts, Revisions: res.Revisions},
 		Source:      res.Source,
 		Rule:        ruleInfo,
-		Tool:        render.ToolInfo{Name: "journal-lint", Version: Version(), InformationURI: informationURI},
+		Tool:        render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI},
 	}
 	report.Fingerprints = res.Fingerprints
 	opts := render.Options{Color: color, PathPrefix: outpath.Prefix(c.Context, s.root)}

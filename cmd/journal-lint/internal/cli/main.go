@@ -12,6 +12,9 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -76,6 +79,20 @@ func Version() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// SemVer returns the journal-lint version as a SemVer 2.0.0 string without
+// a "v": [Version] when it is one (a release such as "1.2.0", or the
+// pseudo-version "0.0.0-20261130193000-abcdef123456+dirty" that the go
+// command stamps from git), else "0.0.0" for a development build. SARIF
+// needs it: tool.driver.version must start with a digit, and
+// semanticVersion must be SemVer.
+func SemVer() string {
+	v := strings.TrimPrefix(Version(), "v")
+	if _, err := semver.StrictNewVersion(v); err != nil {
+		return "0.0.0"
+	}
+	return v
 }
 
 // Main runs journal-lint with args (args[0] is the program name), writing to
