@@ -52,6 +52,7 @@ func TestLSPDiagnosticsEqualCheck(t *testing.T) {
 		t.Fatalf("check exit %d, want %d; stderr:\n%s", code, cli.ExitFindings, stderr.String())
 	}
 	var report struct {
+		Root        string
 		Diagnostics []struct {
 			Code, Severity, Message, Path, Help string
 			Range                               *struct{ Start, End position }
@@ -65,17 +66,20 @@ func TestLSPDiagnosticsEqualCheck(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatal(err)
 	}
+	// check writes output paths (below the root's output path); the
+	// language server's buffers are compared by root-relative path.
+	rootRel := func(p string) string { return strings.TrimPrefix(p, report.Root+"/") }
 	var want []finding
 	for _, d := range report.Diagnostics {
 		if !strings.HasSuffix(d.Path, ".journal") {
 			continue // the configuration's own diagnostics are not a buffer's
 		}
-		f := finding{Path: d.Path, Code: d.Code, Severity: d.Severity, Message: d.Message, Help: d.Help}
+		f := finding{Path: rootRel(d.Path), Code: d.Code, Severity: d.Severity, Message: d.Message, Help: d.Help}
 		if d.Range != nil {
 			f.Start, f.End = d.Range.Start, d.Range.End
 		}
 		for _, r := range d.Related {
-			rel := related{Path: r.Path, Message: r.Message}
+			rel := related{Path: rootRel(r.Path), Message: r.Message}
 			if r.Range != nil {
 				rel.Start, rel.End = r.Range.Start, r.Range.End
 			}
@@ -122,11 +126,8 @@ func fromLSP(t *testing.T, root, path string, d protocol.Diagnostic) finding {
 	for _, r := range d.RelatedInformation {
 		p := lsptest.Path(r.Location.URI)
 		rel := related{Path: relPath(t, root, p), Message: r.Message}
+		// A whole file is 1:1 to 1:1 in both (diag.FileStart).
 		rel.Start, rel.End = lspRange(t, p, r.Location.Range)
-		if rel.Start == rel.End && rel.Start == (position{1, 1}) {
-			// check gives no range for a whole file; LSP needs one.
-			rel.Start, rel.End = position{}, position{}
-		}
 		f.Related = append(f.Related, rel)
 	}
 	return f
