@@ -58,6 +58,9 @@ type Result struct {
 	// Files, Artifacts and Revisions count the Journal files read, the
 	// artifacts and the accepted revisions.
 	Files, Artifacts, Revisions int
+	// Baseline is the commit the gate compared with (--against, or HEAD
+	// for --staged); nil without a gate.
+	Baseline *Baseline
 	// Fingerprints are the stable fingerprints of Diagnostics by index, set
 	// when comparing against a revision (render.Report.Fingerprints).
 	Fingerprints map[int]string
@@ -191,6 +194,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		run:         r,
 	}
 	res.Fingerprints = fps
+	res.Baseline = g.baseline(ctx)
 	return res, nil
 }
 

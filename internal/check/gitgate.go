@@ -47,7 +47,8 @@ type gate struct {
 	repo     *gitrepo.Repo
 	rootRel  string // root relative to the top level, "" for the top level
 	against  string // the revision as given; "" when there is no gate
-	commit   string // the commit it names
+	commit   string // the commit compared with: the merge base of rev and HEAD
+	rev      string // the commit the revision names
 	staged   bool
 	examples bool
 	loadRoot string
@@ -108,6 +109,9 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 		if g.commit, err = baseCommit(ctx, repo, g.against); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
+		if g.rev, err = repo.ResolveCommit(ctx, g.against); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
 		entries, err := repo.Tree(ctx, g.commit, rel)
 		if err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
@@ -140,11 +144,79 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 	return g, nil
 }
 
-// baseCommit returns the commit that a check against rev compares with.
-// The rule packs of such a check come from the configuration at the same
-// commit (BasePlugins), so both must ask here.
+// baseCommit returns the commit that a check against rev compares with:
+// the merge base of rev and HEAD ("git merge-base REV HEAD"), what
+// "REV...HEAD" means to git and what a pull request's diff shows, so that
+// what the base branch gained after the branch forked is never reported as
+// deleted. Without a HEAD (an initial commit) it is rev itself. A shallow
+// clone without the merge base is an error that says to fetch more
+// history. The rule packs of such a check come from the configuration at
+// the same commit (BasePlugins), so both must ask here.
 func baseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, error) {
-	return repo.ResolveCommit(ctx, rev)
+	commit, err := repo.ResolveCommit(ctx, rev)
+	if err != nil {
+		return "", err
+	}
+	head, err := repo.ResolveCommit(ctx, "HEAD")
+	if err != nil {
+		return commit, nil
+	}
+	base, err := repo.MergeBase(ctx, commit, head)
+	if errors.Is(err, gitrepo.ErrNoMergeBase) {
+		if shallow, _ := repo.IsShallow(ctx); shallow {
+			return "", fmt.Errorf("this clone is shallow and lacks the merge base of %s and HEAD: fetch more history (actions/checkout: fetch-depth: 0; or git fetch --unshallow)", rev)
+		}
+		return "", fmt.Errorf("%s and HEAD have no common history (no merge base)", rev)
+	}
+	return base, err
+}
+
+// Baseline is the commit a check with a gate compared with.
+type Baseline struct {
+	// Rev is the revision as given ("origin/main"; "HEAD" for --staged).
+	Rev string
+	// Commit is the full object name of the merge base of Rev and HEAD,
+	// the commit compared with.
+	Commit string
+	// MergeBase reports whether Commit differs from the commit Rev names
+	// (the branch forked before Rev's newest commits).
+	MergeBase bool
+	// Head is the full object name of HEAD, or "" before the first commit.
+	Head string
+	// RepositoryURI is the remote origin's URL without user information,
+	// for SARIF versionControlProvenance; "" when there is none or it is a
+	// local path.
+	RepositoryURI string
+}
+
+// baseline describes the compared commit, or nil without a gate.
+func (g *gate) baseline(ctx context.Context) *Baseline {
+	if g == nil || g.commit == "" {
+		return nil
+	}
+	b := &Baseline{Rev: g.against, Commit: g.commit, MergeBase: g.rev != g.commit}
+	b.Head, _ = g.repo.ResolveCommit(ctx, "HEAD")
+	b.RepositoryURI = g.repo.RemoteURI(ctx, "origin")
+	return b
+}
+
+// at names the compared commit in messages: the revision as given when it
+// is the merge base itself, else the merge base's short name and how it was
+// found.
+func (g *gate) at() string {
+	if g.rev == g.commit {
+		return g.against
+	}
+	return shortCommit(g.commit) + " (the merge base of " + g.against + " and HEAD)"
+}
+
+// checkoutRev is the revision to restore files from in help texts: the
+// revision as given when it is the merge base, else the merge base.
+func (g *gate) checkoutRev() string {
+	if g.rev == g.commit {
+		return g.against
+	}
+	return shortCommit(g.commit)
 }
 
 // close removes the temporary copy of the index, if any.
@@ -353,7 +425,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		if haveBefore {
 			beforeDigest = vt.DigestOf(before).String()
 		} else {
-			beforeDigest = "(not a regular file at " + g.against + ")"
+			beforeDigest = "(not a regular file at " + g.at() + ")"
 		}
 		switch f.status {
 		case 'M', 'T', 'D':
@@ -362,21 +434,21 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				if haveBefore && bytes.Equal(doc.Src, before) {
 					continue // a mode change: the revision is the same
 				}
-				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.against, beforeDigest, doc.Digest)
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.at(), beforeDigest, doc.Digest)
 				if haveBefore && bytes.Equal(normalizeEOL(doc.Src), normalizeEOL(before)) {
 					msg += " (the files differ only in line endings)"
 				}
 				out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
 					Message: msg,
 					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
-						g.against, shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
+						g.checkoutRev(), shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
 				continue
 			}
 			if f.status != 'D' {
 				if _, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(f.path))); err == nil {
 					out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
-						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.against, beforeDigest),
-						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.against, shellQuote(g.topPath(f.path)))})
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
+						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.checkoutRev(), shellQuote(g.topPath(f.path)))})
 					continue
 				}
 			}
@@ -387,9 +459,9 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				}
 			}
 			out = append(out, diag.Diagnostic{Code: RevisionDeletedCode, Severity: diag.Error, Path: f.path,
-				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.against, beforeDigest),
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
-					g.against, shellQuote(g.topPath(f.path)))})
+					g.checkoutRev(), shellQuote(g.topPath(f.path)))})
 		case 'R':
 			same := false
 			if doc, ok := now[f.path]; ok && haveBefore {
@@ -416,9 +488,9 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) {
 		}
 		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
-				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.against)
-				d.Help = "restore " + g.topPath(p) + " to its bytes at " + g.against + "; accepted revisions are immutable"
-				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + g.against})
+				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at())
+				d.Help = "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable"
+				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + g.at()})
 			}
 		}
 	}
@@ -431,10 +503,10 @@ func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic
 	if !same {
 		msg += " and its bytes changed"
 	}
-	msg += fmt.Sprintf(" (its digest at %s is %s)", g.against, digest)
+	msg += fmt.Sprintf(" (its digest at %s is %s)", g.at(), digest)
 	return diag.Diagnostic{Code: RevisionRenamedCode, Severity: diag.Error, Path: now,
 		Message: msg,
-		Related: []diag.Related{{Path: old, Message: "its path at " + g.against}},
+		Related: []diag.Related{{Path: old, Message: "its path at " + g.at()}},
 		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
 			shellQuote(g.topPath(now)), shellQuote(g.topPath(old)))}
 }

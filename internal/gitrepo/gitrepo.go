@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -240,6 +241,72 @@ func (r *Repo) ResolveCommit(ctx context.Context, rev string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// ErrNoMergeBase reports two commits without a common ancestor in the
+// repository as it is: unrelated histories, or a shallow clone that does
+// not hold the merge base (see [Repo.IsShallow]).
+var ErrNoMergeBase = errors.New("no merge base")
+
+// MergeBase returns the full object name of the best common ancestor of
+// the commits a and b ("git merge-base a b"), what "a...b" and pull-request
+// diffs compare with. Two commits without one give [ErrNoMergeBase].
+func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
+	out, err := r.output(ctx, "", nil, "merge-base", "--end-of-options", a, b)
+	if err != nil {
+		var ce *CommandError
+		var ee *exec.ExitError
+		if errors.As(err, &ce) && errors.As(ce.Err, &ee) && ee.ExitCode() == 1 && ce.Stderr == "" {
+			return "", ErrNoMergeBase
+		}
+		return "", err
+	}
+	base := strings.TrimSpace(string(out))
+	if base == "" {
+		return "", ErrNoMergeBase
+	}
+	return base, nil
+}
+
+// IsShallow reports whether the repository is a shallow clone (its history
+// is cut off, as actions/checkout leaves it by default).
+func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
+	out, err := r.output(ctx, "", nil, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, err
+	}
+	return strings.TrimSpace(string(out)) == "true", nil
+}
+
+// RemoteURI returns the URL of the remote name as an absolute network URI
+// without user information ("https://github.com/o/r.git"; the scp-like
+// "git@host:o/r.git" becomes "ssh://host/o/r.git"), or "" when the remote
+// does not exist or is a local path, which must not leave the machine.
+func (r *Repo) RemoteURI(ctx context.Context, name string) string {
+	out, err := r.output(ctx, "", nil, "config", "--get", "remote."+name+".url")
+	if err != nil {
+		return ""
+	}
+	raw := strings.TrimSpace(string(out))
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		switch u.Scheme {
+		case "https", "http", "ssh", "git":
+			u.User = nil
+			return u.String()
+		}
+		return ""
+	}
+	// scp-like syntax: [user@]host:path
+	if at, path, ok := strings.Cut(raw, ":"); ok && !strings.Contains(at, "/") && path != "" && !strings.HasPrefix(path, "//") {
+		host := at
+		if _, h, ok := strings.Cut(at, "@"); ok {
+			host = h
+		}
+		if host != "" && len(host) > 1 { // "C:" is a Windows drive
+			return (&url.URL{Scheme: "ssh", Host: host, Path: "/" + strings.TrimPrefix(path, "/")}).String()
+		}
+	}
+	return ""
 }
 
 // Change is one entry of [Repo.Diff].

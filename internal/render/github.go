@@ -133,6 +133,9 @@ func WriteStepSummary(w io.Writer, r Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	name := nonEmpty(r.Tool.Name, "journal-lint")
 	fmt.Fprintf(bw, "### %s\n\n%s\n", markdownText(name), markdownText(SummaryLine(r)))
+	if r.Baseline != nil {
+		fmt.Fprintf(bw, "\n%s\n", markdownText(r.Baseline.Line()))
+	}
 	if len(r.Diagnostics) > 0 {
 		bw.WriteString("\n| Severity | Location | Code | Message |\n| --- | --- | --- | --- |\n")
 		for i, d := range r.Diagnostics {

@@ -152,6 +152,34 @@ type ToolInfo struct {
 	InformationURI string
 }
 
+// Baseline is the commit a gated check (--against, --staged) compared
+// with, as the text summary and SARIF versionControlProvenance report it.
+type Baseline struct {
+	// Rev is the revision as given, such as "origin/main".
+	Rev string
+	// Commit is the full object name of the commit compared with: the
+	// merge base of Rev and HEAD.
+	Commit string
+	// MergeBase reports whether Commit differs from the commit Rev names.
+	MergeBase bool
+	// Head is the full object name of the checked commit, or "".
+	Head string
+	// RepositoryURI is an absolute network URI of the repository, or "";
+	// SARIF versionControlProvenance is written only with it.
+	RepositoryURI string
+}
+
+// Line returns the sentence that says what was compared with, such as
+// "compared with 1a2b3c4d5e6f, the merge base of origin/main and HEAD" or
+// "compared with origin/main (1a2b3c4d5e6f)".
+func (b *Baseline) Line() string {
+	short := b.Commit[:min(len(b.Commit), 12)]
+	if b.MergeBase {
+		return "compared with " + short + ", the merge base of " + b.Rev + " and HEAD"
+	}
+	return "compared with " + b.Rev + " (" + short + ")"
+}
+
 // Report is everything the renderers need. Only Diagnostics is required;
 // every other field may be left zero.
 type Report struct {
@@ -174,6 +202,8 @@ type Report struct {
 	Rule func(code string) (RuleInfo, bool)
 	// Tool names the producing tool.
 	Tool ToolInfo
+	// Baseline is the commit a gated check compared with; nil for none.
+	Baseline *Baseline
 	// Fingerprints overrides the fingerprint of the diagnostic at an index of
 	// Diagnostics; a missing or empty entry means the computed one (see
 	// [Fingerprints]).

@@ -31,10 +31,19 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool               sarifTool                   `json:"tool"`
-	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
-	ColumnKind         string                      `json:"columnKind"`
-	Results            []sarifResult               `json:"results"`
+	Tool                     sarifTool                   `json:"tool"`
+	VersionControlProvenance []sarifVersionControl       `json:"versionControlProvenance,omitempty"`
+	OriginalURIBaseIDs       map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	ColumnKind               string                      `json:"columnKind"`
+	Results                  []sarifResult               `json:"results"`
+}
+
+// sarifVersionControl is a versionControlDetails object: the checked
+// commit, and in its properties the commit a gated check compared with.
+type sarifVersionControl struct {
+	RepositoryURI string            `json:"repositoryUri"`
+	RevisionID    string            `json:"revisionId,omitempty"`
+	Properties    map[string]string `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -258,6 +267,10 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 	}
 	run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {
 		Description: &sarifMessage{Text: "The top level of the git work tree that holds the Journal root (outside a work tree: the directory journal-lint ran in)."}}}
+	if b := r.Baseline; b != nil && b.RepositoryURI != "" {
+		run.VersionControlProvenance = []sarifVersionControl{{RepositoryURI: b.RepositoryURI, RevisionID: b.Head,
+			Properties: map[string]string{"journalLint/against": b.Rev, "journalLint/comparedWith": b.Commit, "journalLint/comparison": b.Line()}}}
+	}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
 	return safetext.WriteJSON(w, log)
 }

@@ -49,6 +49,10 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 	}
 	t.w.WriteString(SummaryLine(*r))
 	t.w.WriteString("\n")
+	if r.Baseline != nil {
+		t.w.WriteString(safetext.Text(r.Baseline.Line()))
+		t.w.WriteString("\n")
+	}
 	return t.w.Flush()
 }
 

@@ -131,6 +131,9 @@ func runCheck(c *ucli.Context) error {
 		Tool:        render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI},
 	}
 	report.Fingerprints = res.Fingerprints
+	if b := res.Baseline; b != nil {
+		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Head: b.Head, RepositoryURI: b.RepositoryURI}
+	}
 	opts := render.Options{Color: color, PathPrefix: outpath.Prefix(c.Context, s.root)}
 	if len(files) > 0 {
 		report.Root, opts.PathPrefix = "", ""
