@@ -149,14 +149,6 @@ type ChainStage struct {
 	local map[vt.Digest]int // digest → index in entries
 }
 
-// Head returns the newest revision of the chain, if any.
-func (cs *ChainStage) Head() (Entry, bool) {
-	if len(cs.entries) == 0 {
-		return Entry{}, false
-	}
-	return cs.entries[len(cs.entries)-1], true
-}
-
 // Ingest is [Stage.Ingest] for one revision of the chain's coordinate,
 // except for a PREDECESSOR that names no revision of this chain and no
 // rejected revision that bridge accepts: the revision is rejected, and the
@@ -324,16 +316,6 @@ func (s *Stage) Freeze() *State {
 	st := &State{chains: s.chains, owners: s.owners, coordinates: coords, revisions: n}
 	s.chains, s.owners = nil, nil
 	return st
-}
-
-// ByDigest returns the revision whose digest is d among the stage's
-// accepted revisions (merged ones included), in any chain.
-func (s *Stage) ByDigest(d vt.Digest) (Entry, bool) {
-	o, ok := s.owners[d]
-	if !ok {
-		return Entry{}, false
-	}
-	return s.chains[o.coordinate].entries[o.index], true
 }
 
 // Entries returns the chain's accepted revisions, genesis first. The slice

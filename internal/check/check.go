@@ -189,8 +189,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Load:        lr,
 		Diagnostics: out,
 		Files:       len(lr.Files),
-		Artifacts:   lr.State.Artifacts(),
-		Revisions:   lr.State.RevisionCount(),
+		Artifacts:   lr.Chains,
+		Revisions:   lr.Revisions,
 		run:         r,
 	}
 	res.Fingerprints = fps

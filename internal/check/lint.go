@@ -66,7 +66,9 @@ func treeHeads(a *load.Artifact) map[vt.Coordinate]treeHead {
 		}
 		var vs []vt.Version
 		for _, rel := range d.Revision.Releases() {
-			vs = append(vs, rel.Version())
+			// A copy, so that the tree does not keep the whole text alive.
+			v, _ := vt.ParseVersion(strings.Clone(rel.Version().String()))
+			vs = append(vs, v)
 		}
 		out[c] = treeHead{d.Revision.JournalVersion(), vs}
 	}

@@ -65,7 +65,9 @@ type Options struct {
 	// DropDocs frees each file's parsed document once its artifact was
 	// visited: [File.Doc] is then nil in the result, and only the sources
 	// of files with a diagnostic or [File.Keep] stay (see [Result.Source]).
-	// It bounds memory by the artifacts in flight instead of the tree.
+	// Result.State then stays Base: the accepted revisions are only
+	// counted (Result.Chains, Result.Revisions). It bounds memory by the
+	// artifacts in flight instead of the tree, for a load that checks.
 	DropDocs bool
 }
 
@@ -110,9 +112,22 @@ type Summary struct {
 	RevisionOK bool
 }
 
-func summarize(doc *syntax.Document) Summary {
+// summarize returns the summary of doc, found in the artifact directory
+// dir. Its coordinate shares no memory with the document's text, so the
+// summary does not keep the text alive.
+func summarize(doc *syntax.Document, dir string) Summary {
+	var c vt.Coordinate
+	if doc.CoordinateOK {
+		s := doc.Coordinate.String()
+		if s == dir {
+			s = dir
+		} else {
+			s = strings.Clone(s)
+		}
+		c, _ = vt.ParseCoordinate(s)
+	}
 	return Summary{Read: true, Digest: doc.Digest,
-		Coordinate: doc.Coordinate, CoordinateOK: doc.CoordinateOK,
+		Coordinate: c, CoordinateOK: doc.CoordinateOK,
 		JournalVersion: doc.JournalVersion, JournalVersionOK: doc.JournalVersionOK,
 		Predecessor: doc.Predecessor, PredecessorOK: doc.PredecessorOK,
 		RevisionOK: doc.RevisionOK}
@@ -151,8 +166,13 @@ type Result struct {
 	// SkippedExamples counts the <timestamp>.journal.example files that were
 	// not loaded because Options.Examples was off.
 	SkippedExamples int
-	// Artifacts counts the visited artifact directories.
+	// Artifacts counts the artifact directories that hold Journal files.
 	Artifacts int
+	// Chains and Revisions count the chains with an accepted revision and
+	// the accepted revisions after the load, Base included (with
+	// Options.DropDocs, Base's chains of directories that are gone are
+	// not counted).
+	Chains, Revisions int
 
 	byPath map[string]*File
 }
@@ -254,7 +274,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 			stage.Merge(a.cs)
 		}
 	}
-	resolvePending(files, arts, base, stage)
+	resolvePending(files, arts, base)
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -263,7 +283,17 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	if opts.Base != nil {
 		out = append(out, vanished(opts.Base, seen)...)
 	}
-	res.State = stage.Freeze()
+	if opts.DropDocs {
+		for _, a := range arts {
+			if a.accepted > 0 {
+				res.Chains++
+				res.Revisions += a.accepted
+			}
+		}
+	} else {
+		res.State = stage.Freeze()
+		res.Chains, res.Revisions = res.State.Artifacts(), res.State.RevisionCount()
+	}
 	out.FillFileRanges()
 	out.Sort()
 	res.Diagnostics = out
@@ -445,7 +475,9 @@ func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 type artifactRun struct {
 	lo, hi  int
 	pending atomic.Int32
-	cs      *chain.ChainStage
+	cs      *chain.ChainStage // nil after the visit when documents are dropped
+	// accepted counts the chain's revisions after ingestion.
+	accepted int
 }
 
 // artifacts splits the sorted candidates into their artifact directories.
@@ -525,7 +557,7 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	}
 	doc, ds := syntax.Parse(c.rel, data)
 	f.Doc = doc
-	f.Summary = summarize(doc)
+	f.Summary = summarize(doc, c.dir)
 	f.Diagnostics = append(ds, placement(doc, c)...)
 	return f
 }
@@ -568,7 +600,11 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 		}
 		opts.Visit(art)
 	}
+	if a.cs != nil {
+		a.accepted = len(a.cs.Entries())
+	}
 	if opts.DropDocs {
+		a.cs = nil
 		// A rejection for a PREDECESSOR outside the chain keeps the whole
 		// artifact's sources: explaining it may compare them (the git gate
 		// looks for a file whose line endings git converted).
@@ -591,10 +627,11 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 // artifact directory that sorts before this one, as a one-by-one
 // ingestion in directory order would have seen it) or of any other file
 // of the tree makes chain/cross-artifact, else chain/missing-predecessor.
-func resolvePending(files []*File, arts []*artifactRun, base *chain.State, stage *chain.Stage) {
+func resolvePending(files []*File, arts []*artifactRun, base *chain.State) {
 	type where struct {
 		coordinate vt.Coordinate
 		path       string
+		artifact   int
 	}
 	var waiting []*File
 	for _, f := range files {
@@ -609,16 +646,17 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, stage
 	// ARTIFACT parsed; accepted the artifact index of each revision
 	// accepted by this load.
 	elsewhere := make(map[vt.Digest]where, len(files))
-	accepted := make(map[vt.Digest]int, len(files))
+	accepted := make(map[vt.Digest]where, len(files))
 	for ai, a := range arts {
 		for _, f := range files[a.lo:a.hi] {
+			w := where{f.Summary.Coordinate, f.Path, ai}
 			if f.Summary.CoordinateOK {
 				if _, dup := elsewhere[f.Summary.Digest]; !dup {
-					elsewhere[f.Summary.Digest] = where{f.Summary.Coordinate, f.Path}
+					elsewhere[f.Summary.Digest] = w
 				}
 			}
 			if f.Outcome == chain.Appended {
-				accepted[f.Summary.Digest] = ai
+				accepted[f.Summary.Digest] = w
 			}
 		}
 	}
@@ -636,10 +674,8 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, stage
 			if e, ok := base.ByDigest(d); ok {
 				return e.Revision.Coordinate(), e.Source, true
 			}
-			if at, ok := accepted[d]; ok && at < ai {
-				if e, ok := stage.ByDigest(d); ok {
-					return e.Revision.Coordinate(), e.Source, true
-				}
+			if w, ok := accepted[d]; ok && w.artifact < ai {
+				return w.coordinate, w.path, true
 			}
 			if w, ok := elsewhere[d]; ok {
 				return w.coordinate, w.path, true
