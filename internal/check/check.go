@@ -46,11 +46,18 @@ type Options struct {
 	// same Config and owned by the caller, who closes them after Run; nil
 	// when Config has none (Run fails when it has some).
 	Packs *Packs
+	// KeepState keeps every parsed document and the accepted state in
+	// Result.Load, for a caller that queries them afterwards (the language
+	// server). Without it the tree streams and Result.Load holds only
+	// per-file summaries and the sources that diagnostics point into.
+	KeepState bool
 }
 
 // Result is what a check found.
 type Result struct {
-	// Load is the loader's result (files, documents, accepted state).
+	// Load is the loader's result: files and diagnostics, and with
+	// Options.KeepState or a git gate or rule packs also every document and
+	// the accepted state.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.
@@ -163,7 +170,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
-	keepDocs := g.commit != "" || len(cfg.Plugins) > 0
+	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
 	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Visit: v.visit, DropDocs: !keepDocs})
 	if err != nil {
 		return nil, err

@@ -225,7 +225,7 @@ func (s *server) checkRoot(root string) {
 	if err != nil {
 		s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: %v; checking with the default configuration", err))
 	}
-	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs})
+	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true})
 	if err != nil {
 		if !errors.Is(err, s.ctx.Err()) {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
