@@ -130,7 +130,7 @@ var historyRules = buildHistoryRules([]historyDoc{
 		"INFO https://example.com/widget",
 	},
 	{diff.NoSemanticChange,
-		"The texts differ, but only in comments, spacing, order, line endings or chain metadata: the worldview is the same. Reported with both revision digests so that a reviewer knows nothing else needs reading.",
+		"The texts differ, but only in comments, spacing, order, line endings or chain metadata: the worldview is the same. Reported with both revision digests so that a reviewer knows nothing else needs reading. Under `journal-lint check --staged` (the pre-commit hook) a revision that the commit adds and that changes nothing is a warning even when not configured: a successor drafted with `journal-lint new` and committed without its edit.",
 		"RELEASE 1.0.0\nLICENSE MIT\n# signed off by the release team",
 		"# signed off by the release team\nRELEASE 1.0.0\nLICENSE MIT",
 		"RELEASE 1.0.0\nLICENSE MIT",

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -29,7 +30,7 @@ func diffCommand() *ucli.Command {
 		Name:  "diff",
 		Usage: "show what a revision changes in an artifact's worldview",
 		UsageText: "journal-lint diff [flags] OLD.journal NEW.journal\n" +
-			"   journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n\n" +
+			"journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n\n" +
 			"Compares revisions as models: releases by version, content by name, dependencies,\n" +
 			"exclusions and preferences by coordinate. With two files it compares them; with a\n" +
 			"COORDINATE it compares the head with its predecessor, --from and --to pick any two\n" +
@@ -79,8 +80,10 @@ func runDiff(c *ucli.Context) error {
 	}
 	var (
 		results []*diff.Result
-		prefix  string
-		cfg     *config.Config
+		// after is the error to return once the results are written (diffAll).
+		after  error
+		prefix string
+		cfg    *config.Config
 	)
 	switch c.NArg() {
 	case 2:
@@ -115,7 +118,11 @@ func runDiff(c *ucli.Context) error {
 		}
 		cfg = s.cfg
 		if results, err = diffChain(c, s); err != nil {
-			return err
+			var de *deferredError
+			if !errors.As(err, &de) {
+				return err
+			}
+			after = de.err
 		}
 		prefix = outpath.Prefix(c.Context, s.root)
 	default:
@@ -125,6 +132,9 @@ func runDiff(c *ucli.Context) error {
 	opts := diffrender.WriteOptions{Color: color, PathPrefix: prefix}
 	if err := diffrender.Write(c.App.Writer, format, results, opts); err != nil {
 		return internalErrorf("writing output: %v", err)
+	}
+	if after != nil {
+		return after
 	}
 	if failOnAny {
 		for _, r := range results {
@@ -221,21 +231,79 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 		return nil, err
 	}
 	if only == nil {
-		var out []*diff.Result
-		for _, co := range lr.State.Coordinates() {
-			rs, err := diffOne(c, s, lr, co)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, rs...)
-		}
-		if out == nil {
-			out = []*diff.Result{}
-		}
-		return out, nil
+		return diffAll(c, s, lr)
 	}
 	return diffOne(c, s, lr, *only)
 }
+
+// diffAll compares every consecutive pair of every healthy chain of lr
+// (--all without a COORDINATE). Chains whose revisions have validity errors
+// cannot be compared: their diagnostics go to stderr and, after the other
+// chains' diffs are written, diff exits 2 (the pre-commit hook must not
+// pass a broken chain). A stray file outside every artifact only warns.
+// When nothing was compared, stderr says why.
+func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, error) {
+	invalid := map[string]diag.List{}
+	var stray diag.List
+	for _, d := range lr.Diagnostics {
+		if d.Severity != diag.Error || !diag.IsValidity(d.Code) {
+			continue
+		}
+		if d.Path == "" {
+			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(s.root))
+		}
+		if co, _, ok := strings.Cut(d.Path, "/"); ok {
+			invalid[co] = append(invalid[co], d)
+		} else {
+			stray = append(stray, d)
+		}
+	}
+	out := []*diff.Result{}
+	for _, co := range lr.State.Coordinates() {
+		if invalid[co.String()] != nil {
+			continue
+		}
+		rs, err := diffOne(c, s, lr, co)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	if len(stray) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s outside every artifact, first %s); run journal-lint check\n",
+			shownRoot(s.root), plural(len(stray), "error"), safetext.Text(stray[0].Path))
+	}
+	if len(invalid) > 0 {
+		n := 0
+		var names []string
+		for co, ds := range invalid {
+			names = append(names, co)
+			for _, d := range ds {
+				d.Path = shownPath(s.root, d.Path)
+				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
+				n++
+			}
+		}
+		slices.Sort(names)
+		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run journal-lint check for details",
+			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}
+	}
+	if len(out) == 0 {
+		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(s.root))
+		if n := lr.SkippedExamples; n > 0 && !s.examples {
+			why += fmt.Sprintf("; %s skipped (add --examples to compare them)", plural(n, "*.journal.example file"))
+		}
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", why)
+	}
+	return out, nil
+}
+
+// deferredError is an error that runDiff returns after it has written the
+// results that could be computed.
+type deferredError struct{ err error }
+
+func (e *deferredError) Error() string { return e.err.Error() }
+func (e *deferredError) Unwrap() error { return e.err }
 
 // diffOne compares revisions of the chain of co in the loaded tree lr.
 func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([]*diff.Result, error) {
@@ -267,7 +335,7 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([
 	}
 	entries := lr.State.Entries(co)
 	if len(entries) == 0 {
-		return nil, usageErrorf("cannot compare: no accepted revision of %s under %s", co, s.root)
+		return nil, noArtifact(s, co)
 	}
 	docs := make([]*syntax.Document, len(entries))
 	for i, e := range entries {

@@ -61,7 +61,10 @@ func writeGraph(w io.Writer, lr *load.Result, co vt.Coordinate, color bool) erro
 		}
 		col := len(lanes)
 		if len(waiting) > 0 {
+			// Lanes that wait for this revision too (its other children)
+			// join the first one before it is drawn.
 			col = waiting[0]
+			lanes = joinLanes(w, lanes, waiting[1:], true, paint)
 		} else {
 			lanes = append(lanes, n.digest)
 		}
@@ -86,38 +89,38 @@ func writeGraph(w io.Writer, lr *load.Result, co vt.Coordinate, color bool) erro
 			label = paint(ansiRed, label)
 		}
 		fmt.Fprintf(w, "%s%s\n", b.String(), label)
-		// Lanes that waited for this revision too join its lane.
-		lanes = joinLanes(w, lanes, waiting[min(1, len(waiting)):], paint)
 		if !n.pred.IsZero() && byDigest[n.pred] {
 			lanes[col] = n.pred
 		} else {
-			lanes = joinLanes(w, lanes, []int{col}, paint)
+			lanes = joinLanes(w, lanes, []int{col}, false, paint)
 		}
 	}
 	return nil
 }
 
-// joinLanes removes the lanes at the ascending indices gone, drawing the
-// lanes right of the first one moving left with "/", and returns the rest.
-func joinLanes(w io.Writer, lanes []vt.Digest, gone []int, paint func(string, string) string) []vt.Digest {
+// joinLanes removes the lanes at the ascending indices gone and returns the
+// rest. It draws a line where the lanes right of the first removed one move
+// left ("/"): always for a merge (the removed lanes join the lane to their
+// left), and for ended lanes only when lanes to their right move.
+func joinLanes(w io.Writer, lanes []vt.Digest, gone []int, merge bool, paint func(string, string) string) []vt.Digest {
 	if len(gone) == 0 {
 		return lanes
 	}
-	if gone[0] < len(lanes)-1 || len(gone) > 1 {
-		var b strings.Builder
+	if merge || gone[0] < len(lanes)-1 {
+		line := []byte(strings.Repeat(" ", 2*len(lanes)))
 		for i := range lanes {
 			switch {
-			case slices.Contains(gone, i) && i == gone[0] && i > 0 && !slices.Contains(gone, i-1):
-				b.WriteString(paint(ansiCyan, "/") + " ")
+			case i < gone[0]:
+				line[2*i] = '|'
 			case slices.Contains(gone, i):
-				b.WriteString("  ")
-			case i > gone[0]:
-				b.WriteString(paint(ansiCyan, "/") + " ")
+				if merge && i > 0 {
+					line[2*i-1] = '/'
+				}
 			default:
-				b.WriteString(paint(ansiCyan, "|") + " ")
+				line[2*i-1] = '/'
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+		fmt.Fprintln(w, paint(ansiCyan, strings.TrimRight(string(line), " ")))
 	}
 	out := lanes[:0:0]
 	for i, d := range lanes {

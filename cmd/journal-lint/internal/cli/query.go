@@ -80,6 +80,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	}
 	if len(own) > 0 && !tolerateChain {
 		for _, d := range own {
+			d.Path = shownPath(s.root, d.Path)
 			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 		}
 		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(own), "error"))}
