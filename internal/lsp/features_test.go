@@ -173,7 +173,7 @@ func TestHoverAndDefinition(t *testing.T) {
 		return h.Contents.Value
 	}
 	// Line 5: PREDECESSOR of the genesis.
-	if h := hover(4, 20); !strings.Contains(h, "20260110T080000Z") || !strings.Contains(h, "Not the head") {
+	if h := hover(4, 20); !strings.Contains(h, "20260110T080000Z") || !strings.Contains(h, "This buffer is its successor") {
 		t.Errorf("PREDECESSOR hover: %q", h)
 	}
 	// Line 16: DEPENDS org.example.core [1.2.0,2.0.0) "runtime helpers".

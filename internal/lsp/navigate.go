@@ -165,6 +165,8 @@ func (v *view) hoverText(d *syntax.Directive, arg int) string {
 		out := fmt.Sprintf("**PREDECESSOR**: %s at Journal version `%s`\n\n`%s`", e.Revision.Coordinate(), e.Revision.JournalVersion(), e.Source)
 		if h, ok := v.state.Head(e.Revision.Coordinate()); ok && h.Source == e.Source {
 			return out + "\n\nThis is the head of its chain."
+		} else if ok && h.Source == v.d.rel {
+			return out + "\n\nThis buffer is its successor, the head of the chain."
 		} else if ok {
 			return out + fmt.Sprintf("\n\nNot the head: the head is `%s` (`%s`).", h.Revision.JournalVersion(), h.Revision.Digest())
 		}
