@@ -333,6 +333,13 @@ type candidate struct {
 // walk lists the root per format spec §7 and returns the candidate files
 // sorted by directory and then chronologically by stem, a diagnostic for
 // every unexpected entry, and how many examples it skipped.
+// rootFiles are the repository files that may stand directly in the root
+// as regular files and are never read as Journals (format spec rev 1.1 §7):
+// .gitkeep, so that an empty root can be committed, and .gitattributes, so
+// that the -text rule for Journals can live next to them. Anywhere else, or
+// as anything but a regular file, they are unexpected entries.
+var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
+
 func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) {
 	var ds diag.List
 	entries, err := os.ReadDir(root)
@@ -342,8 +349,11 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 	var out []candidate
 	for _, e := range entries {
 		name := e.Name()
+		if rootFiles[name] && e.Type().IsRegular() {
+			continue
+		}
 		if !e.Type().IsDir() {
-			ds = append(ds, unexpected(name, e.Type(), "only artifact directories belong directly in the root"))
+			ds = append(ds, unexpected(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
 			continue
 		}
 		if _, err := vt.ParseCoordinate(name); err != nil {
