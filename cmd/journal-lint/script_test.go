@@ -28,10 +28,11 @@ func TestMain(m *testing.M) {
 //
 // Scripts see $SHARED, the shared specification folder (vectors and corpus),
 // and skip what needs it with `[!shared] skip`; $EXAMPLES is the
-// repository's example tree.
+// repository's example tree, $HOOKS its .pre-commit-hooks.yaml.
 func TestScripts(t *testing.T) {
 	shared, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "data", "nenjim", "journals"))
+	hooks, _ := filepath.Abs(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -50,6 +51,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", shared)
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("HOOKS", hooks)
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},

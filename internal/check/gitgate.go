@@ -122,7 +122,8 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 				g.atRev[p] = e
 			}
 		}
-	} else if opts.NewOnly {
+	} else if opts.NewOnly && !opts.Staged {
+		// (--staged before the first commit: every revision is new.)
 		return nil, errors.New("--new-only: there is no HEAD commit to compare against; name one with --against")
 	}
 	if opts.Staged {
