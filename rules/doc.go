@@ -1,31 +1,58 @@
-// Package rules is the registry of every diagnostic code journal-lint can
-// report, with the lint rules that produce the non-validity ones.
+// Package rules is the catalogue of every diagnostic code journal-lint
+// reports: for each code its [Kind], default [Severity], one-line summary,
+// Markdown documentation and option specs. It is pure data with no
+// dependency outside the standard library, so it is the lowest package of
+// the module: internal/diag takes its [Severity] from here, and every part
+// that produces or treats a code refers to the constants declared here.
 //
-// # Rules are data
+// # One home for each code
 //
-// A [Rule] is a plain struct value: a stable "category/name" code, a default
-// severity, a one-line summary, a Markdown doc with a failing and a passing
-// example, and, for lint rules, a Check function and the spec of its
-// options. [All] lists every rule in a stable order, [Lookup] finds one by
-// code and [Validate] checks a set of rules (unique well-formed codes, docs
-// with both examples, no severity left invalid).
+// A code is declared once, as a constant in registry.go, with one row in the
+// registry table beside it; its documentation is the embedded file
+// docs/<category>/<name>.md of this package (the text "journal-lint rules
+// CODE" prints and docs/rules.md is generated from, see [Markdown]). Tests
+// check that every row has a doc file and every doc file a row, and that
+// each doc has a failing and a passing example.
 //
-// # Validity rules and lint rules
+// # Kinds drive the engine
 //
-// The codes of the format spec §8 (categories fs, syntax, value, semantic and
-// chain), plus fs/revision-missing and syntax/empty that this project adds,
-// are validity rules: the loader, the parser and the chain produce them, and
-// a text with one of them is rejected by the service. They appear here only
-// to be documented and listed; they have no Check ([Rule.Validity] is true).
+// The [Kind] of a code says which part of journal-lint reports it, and the
+// check engine reads it instead of looking at code prefixes:
 //
-// Every other rule is a lint rule: [Run] calls its Check on each parsed
-// document with a [Pass], which gives the document, a read-only [Tree] view
-// of the whole loaded tree, the current time and the rule's [Options]. Lint
-// rules never change what is valid.
+//   - [Validity]: the loader, parser and chain (format spec §8). Its
+//     [Scope] says what it rejects: the root ([ScopeRoot], the sentinel
+//     journalerr.ErrInvalidRoot), a file's place ([ScopeLayout]), the text
+//     itself ([ScopeText], which journal-lint diff cannot compare) or the
+//     chain link ([ScopeChain], journalerr.ErrChain).
+//   - [Document] and [ChainHead]: lint rules with a check, run on every
+//     parsed document or on each chain's head only.
+//   - [CrossRevision]: history/<kind>, one per kind of change of the
+//     semantic diff engine.
+//   - [Repository], [Config] and [Engine]: reported by the git gate, the
+//     configuration and the check engine; `check --new-only` keeps the first
+//     two and may drop the last, like any lint finding.
 //
-// Severity overrides are not applied here: [Run] reports each diagnostic
-// with its rule's default severity, and the configuration layer rewrites
-// severities by code afterwards.
+// A code the registry does not list is either in a validity category
+// ([IsValidityCategory]: configuration globs such as "chain/*") or a rule
+// pack's "<pack>/<rule>" code, a [Document] finding ([KindOf]).
+//
+// # Why the catalogue is separate from the checks
+//
+// This package names only its own and standard types, so another module can
+// import it to list, document or configure the rules. The checks themselves
+// work on the parser's document and produce the engine's diagnostics, both
+// internal types; they live in internal/lint (with their test harness,
+// internal/lint/rulestest) and join each check to its entry here by code.
+// Exposing them would have meant a second, public document and diagnostic
+// model kept in step with the internal ones; rule packs, the supported way
+// to add checks, already have that public model in plugins/sdk.
+//
+// The registry lives here, not in internal/diag, so that it needs no public
+// copy: [Severity] and [Kind] are declared once, in this package, and
+// internal/diag aliases Severity for its diagnostics.
+//
+// Severity overrides are not applied here: configuration rewrites
+// severities by code after the rules ran.
 //
 // # Example notation
 //
@@ -41,6 +68,6 @@
 //	␄            at the end of the last line: the file ends here, without a terminator
 //
 // A block tagged text describes a directory layout or several files and is
-// not executed. The tests of this package run every journal example through
+// not executed. The tests of internal/lint run every journal example through
 // the parser and the rule, so the docs cannot drift from the behaviour.
 package rules

@@ -66,11 +66,13 @@ example describes files or a layout and is not literal.
 	return []byte(b.String())
 }
 
+// kind names r's group in the reference: "validity", "history" for the
+// cross-revision rules, and "lint" for every other kind.
 func kind(r Rule) string {
-	if r.Validity {
+	switch r.Kind {
+	case Validity:
 		return "validity"
-	}
-	if r.CrossRevision {
+	case CrossRevision:
 		return "history"
 	}
 	return "lint"

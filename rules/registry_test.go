@@ -2,12 +2,13 @@ package rules_test
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -38,7 +39,7 @@ func TestAllIsStable(t *testing.T) {
 	// Lint rules come after the validity rules, sorted by code.
 	var lint []string
 	for i, r := range b {
-		if r.Validity {
+		if r.Kind == rules.Validity {
 			if len(lint) > 0 {
 				t.Errorf("validity rule %s at %d after a lint rule", r.Code, i)
 			}
@@ -92,25 +93,111 @@ func specCodes(t *testing.T) []string {
 }
 
 func TestEverySpecCodeHasValidityRule(t *testing.T) {
-	for _, code := range append(specCodes(t), diag.RevisionMissing, diag.SyntaxEmpty, diag.ChangedDuringRead) {
+	for _, code := range append(specCodes(t), rules.FSRevisionMissing, rules.SyntaxEmpty, rules.FSChangedDuringRead) {
 		r, ok := rules.Lookup(code)
 		switch {
 		case !ok:
 			t.Errorf("no rule for %s", code)
-		case !r.Validity || r.Check != nil || r.DefaultSeverity != diag.Error:
-			t.Errorf("%s: Validity=%v Check!=nil=%v severity=%v, want a validity error rule", code, r.Validity, r.Check != nil, r.DefaultSeverity)
+		case r.Kind != rules.Validity || r.DefaultSeverity != rules.Error:
+			t.Errorf("%s: kind %s, severity %v, want a validity error rule", code, r.Kind, r.DefaultSeverity)
 		}
 	}
 }
 
 func TestValidityRulesAreOnlySpecCodes(t *testing.T) {
-	known := map[string]bool{diag.RevisionMissing: true, diag.SyntaxEmpty: true, diag.ChangedDuringRead: true}
+	known := map[string]bool{rules.FSRevisionMissing: true, rules.SyntaxEmpty: true, rules.FSChangedDuringRead: true}
 	for _, c := range specCodes(t) {
 		known[c] = true
 	}
 	for _, r := range rules.All() {
-		if r.Validity && !known[r.Code] {
+		if r.Kind == rules.Validity && !known[r.Code] {
 			t.Errorf("validity rule %s is neither in §8 nor a documented project addition", r.Code)
 		}
+	}
+}
+
+// TestKinds pins the kind of every code whose kind drives the engine: the
+// check engine runs ChainHead rules on heads only, --new-only keeps
+// Repository and Config codes, and a validity scope decides the sentinel
+// errors of package journalerr and what journal-lint diff refuses.
+func TestKinds(t *testing.T) {
+	for _, r := range rules.All() {
+		var want rules.Kind
+		cat := rules.Category(r.Code)
+		switch {
+		case rules.IsValidityCategory(cat):
+			want = rules.Validity
+		case cat == "deps":
+			want = rules.ChainHead
+		case strings.HasPrefix(r.Code, "history/revision-") || cat == "repo":
+			want = rules.Repository
+		case cat == "history":
+			want = rules.CrossRevision
+		case cat == "config":
+			want = rules.Config
+		case cat == "plugin" || cat == "check":
+			want = rules.Engine
+		default:
+			want = rules.Document
+		}
+		if r.Kind != want {
+			t.Errorf("%s: kind %s, want %s", r.Code, r.Kind, want)
+		}
+	}
+	for code, want := range map[string]rules.Kind{
+		"license-policy/denied": rules.Document, // a rule pack's code
+		"chain/*":               rules.Validity,
+		"fs/changed":            rules.Validity,
+		rules.StyleCRLF:         rules.Document,
+	} {
+		if got := rules.KindOf(code); got != want {
+			t.Errorf("KindOf(%q) = %s, want %s", code, got, want)
+		}
+	}
+}
+
+func TestScopes(t *testing.T) {
+	for _, r := range rules.All() {
+		var want rules.Scope
+		switch cat := rules.Category(r.Code); {
+		case strings.HasPrefix(r.Code, "fs/root-"):
+			want = rules.ScopeRoot
+		case cat == "syntax" || cat == "value" || cat == "semantic" || r.Code == rules.FSUnreadableFile || r.Code == rules.FSTooLarge:
+			want = rules.ScopeText
+		case cat == "chain":
+			want = rules.ScopeChain
+		case cat == "fs":
+			want = rules.ScopeLayout
+		}
+		if r.Scope != want {
+			t.Errorf("%s: scope %d, want %d", r.Code, r.Scope, want)
+		}
+	}
+}
+
+func TestEveryCodeHasDocFile(t *testing.T) {
+	for _, r := range rules.All() {
+		if r.Doc == "" {
+			t.Errorf("%s: no docs/%s.md", r.Code, r.Code)
+		}
+	}
+}
+
+// TestEveryDocFileHasCode checks that each file under docs/ is the doc of a
+// registered code, docs/<category>/<name>.md.
+func TestEveryDocFileHasCode(t *testing.T) {
+	err := filepath.WalkDir("docs", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, "docs"+string(filepath.Separator)))
+		code, ok := strings.CutSuffix(rel, ".md")
+		if _, known := rules.Lookup(code); !ok || !known {
+			t.Errorf("%s is the doc of no registered code", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

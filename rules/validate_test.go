@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/rules"
 )
 
 func TestValidateRejects(t *testing.T) {
 	lintRule, _ := rules.Lookup("style/crlf")
 	validityRule, _ := rules.Lookup("chain/fork")
+	historyRule, _ := rules.Lookup("history/release-removed")
+	engineRule, _ := rules.Lookup("plugin/failed")
 	tests := []struct {
 		name   string
 		change func(r *rules.Rule)
@@ -19,15 +20,21 @@ func TestValidateRejects(t *testing.T) {
 	}{
 		{"bad code", func(r *rules.Rule) { r.Code = "Style/CRLF" }, lintRule, "category/name"},
 		{"no category", func(r *rules.Rule) { r.Code = "crlf" }, lintRule, "category/name"},
-		{"invalid severity", func(r *rules.Rule) { r.DefaultSeverity = diag.SeverityInvalid }, lintRule, "severity"},
+		{"invalid severity", func(r *rules.Rule) { r.DefaultSeverity = rules.SeverityInvalid }, lintRule, "severity"},
 		{"empty summary", func(r *rules.Rule) { r.Summary = " " }, lintRule, "summary"},
 		{"two-line summary", func(r *rules.Rule) { r.Summary = "a\nb" }, lintRule, "summary"},
 		{"empty doc", func(r *rules.Rule) { r.Doc = "" }, lintRule, "empty doc"},
 		{"no passing example", func(r *rules.Rule) { r.Doc = r.Doc[:strings.Index(r.Doc, "Passing example:")] }, lintRule, "passing"},
-		{"lint rule without check", func(r *rules.Rule) { r.Check = nil }, lintRule, "without a Check"},
+		{"invalid kind", func(r *rules.Rule) { r.Kind = rules.KindInvalid }, lintRule, "invalid kind"},
 		{"lint rule in validity category", func(r *rules.Rule) { r.Code = "syntax/crlf" }, lintRule, "validity category"},
-		{"validity rule with check", func(r *rules.Rule) { r.Check = func(*rules.Pass) {} }, validityRule, "has a Check"},
 		{"validity rule outside validity", func(r *rules.Rule) { r.Code = "style/fork" }, validityRule, "outside the validity"},
+		{"validity warning", func(r *rules.Rule) { r.DefaultSeverity = rules.Warning }, validityRule, "not an error"},
+		{"validity rule without scope", func(r *rules.Rule) { r.Scope = rules.ScopeNone }, validityRule, "scope"},
+		{"lint rule with scope", func(r *rules.Rule) { r.Scope = rules.ScopeText }, lintRule, "scope"},
+		{"cross-revision rule outside history", func(r *rules.Rule) { r.Code = "style/release-removed" }, historyRule, "history category"},
+		{"options without a check", func(r *rules.Rule) {
+			r.Options = []rules.Option{{Name: "n", Kind: rules.IntOption, Default: "1", Summary: "s"}}
+		}, engineRule, "has options"},
 		{"bad option default", func(r *rules.Rule) {
 			r.Options = []rules.Option{{Name: "n", Kind: rules.IntOption, Default: "x", Summary: "s"}}
 		}, lintRule, "not an integer"},

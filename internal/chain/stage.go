@@ -8,6 +8,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Stage builds the next [State] from a base state, copy-on-write: the base is
@@ -61,10 +62,6 @@ type Link struct {
 	// mode); a note says so.
 	Bridge func(vt.Digest) bool
 }
-
-// BridgedCode is the info code of the note that a revision was checked
-// against the last good head because its predecessor was rejected.
-const BridgedCode = "check/bridged-link"
 
 // Ingest validates the chain relationship of doc (format spec §6) and, when
 // it holds, adds the revision to the stage. doc must come from
@@ -172,7 +169,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 		if old.Revision.Digest() == rev.Digest() {
 			return old, Unchanged, nil, nil
 		}
-		return Entry{}, Rejected, at(doc.Header.JournalVersion, diag.ChainConflict,
+		return Entry{}, Rejected, at(doc.Header.JournalVersion, rules.ChainConflict,
 			fmt.Sprintf("different text for %s at Journal version %s (digest %s, accepted %s)", c, rev.JournalVersion(), rev.Digest(), old.Revision.Digest()),
 			"an accepted revision is immutable: restore its exact bytes and put changes in a new successor revision",
 			rel(old, "the accepted revision")), nil
@@ -181,7 +178,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 	pred, hasPred := rev.Predecessor()
 	if !hasPred {
 		if len(cs.entries) > 0 {
-			return Entry{}, Rejected, at(doc.Header.Artifact, diag.ChainDuplicateGenesis,
+			return Entry{}, Rejected, at(doc.Header.Artifact, rules.ChainDuplicateGenesis,
 				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c),
 				"a successor must name the digest of the current head in PREDECESSOR",
 				rel(cs.entries[0], "the accepted genesis")), nil
@@ -194,7 +191,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 	switch {
 	case known && i != len(cs.entries)-1:
 		head := cs.entries[len(cs.entries)-1]
-		ds := at(doc.Header.Predecessor, diag.ChainFork,
+		ds := at(doc.Header.Predecessor, rules.ChainFork,
 			fmt.Sprintf("PREDECESSOR names %s, which is not the head of %s (the head is %s)", cs.entries[i].Revision.JournalVersion(), c, head.Revision.JournalVersion()),
 			"a chain is linear: name the digest of the current head, "+head.Revision.Digest().String(),
 			rel(cs.entries[i], "the named revision"), rel(head, "the current head"))
@@ -203,7 +200,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 	case !known:
 		if len(cs.entries) > 0 && bridge != nil && bridge(pred) {
 			head := cs.entries[len(cs.entries)-1]
-			notes = diag.List{{Code: BridgedCode, Severity: diag.Info, Path: doc.Path,
+			notes = diag.List{{Code: rules.CheckBridgedLink, Severity: diag.Info, Path: doc.Path,
 				Message: fmt.Sprintf("PREDECESSOR names a revision that was rejected; checked against the last good head %s instead", head.Revision.JournalVersion()),
 				Range:   doc.Header.Predecessor.ArgsRange(), Related: []diag.Related{rel(head, "the last good head")}}}
 			break
@@ -213,7 +210,7 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 	}
 	head := cs.entries[len(cs.entries)-1]
 	if rev.JournalVersion().Compare(head.Revision.JournalVersion()) <= 0 {
-		return Entry{}, Rejected, append(notes, at(doc.Header.JournalVersion, diag.ChainNonIncreasingVersion,
+		return Entry{}, Rejected, append(notes, at(doc.Header.JournalVersion, rules.ChainNonIncreasingVersion,
 			fmt.Sprintf("JOURNAL_VERSION %s is not later than its predecessor's %s", rev.JournalVersion(), head.Revision.JournalVersion()),
 			"a successor's Journal version must be strictly later than its predecessor's",
 			rel(head, "the predecessor"))...), nil
@@ -281,12 +278,12 @@ func (p *Pending) Predecessor() vt.Digest { return p.predecessor }
 // chain/missing-predecessor.
 func (p *Pending) Resolve(owner func(vt.Digest) (vt.Coordinate, string, bool)) diag.List {
 	if oc, src, ok := owner(p.predecessor); ok && oc != p.coordinate {
-		return diag.List{{Code: diag.ChainCrossArtifact, Severity: diag.Error, Path: p.path, Range: p.rng,
+		return diag.List{{Code: rules.ChainCrossArtifact, Severity: diag.Error, Path: p.path, Range: p.rng,
 			Message: fmt.Sprintf("PREDECESSOR names a revision of %s, not of %s", oc, p.coordinate),
 			Help:    "a chain never crosses artifacts: name the digest of the head of " + p.coordinate.String(),
 			Related: []diag.Related{{Path: src, Message: "the revision with that digest"}}}}
 	}
-	return diag.List{{Code: diag.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
+	return diag.List{{Code: rules.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
 		Message: fmt.Sprintf("PREDECESSOR %s names no known revision", p.predecessor),
 		Help:    p.help, Fixes: p.fixes}}
 }

@@ -1,6 +1,6 @@
 // Package check is the engine behind `journal-lint check`: it runs the one
 // validation path (package load) in collect-all mode, then its analyzers
-// (the lint rules of package rules, and the others listed in [analyzers]),
+// (the lint rules of package internal/lint, and the others listed in [analyzers]),
 // and applies the configuration (severity overrides, rules turned off,
 // ignore entries). It never changes what is valid: validity diagnostics pass
 // through the configuration untouched.

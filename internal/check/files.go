@@ -12,6 +12,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
@@ -64,11 +65,11 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		_, on := cfg.Severity(code, diag.Warning)
 		return on && !headOnly(code)
 	}
-	rc := rules.RunConfig{Now: opts.Now, Enabled: enabled, Options: ruleOptions(cfg)}
+	rc := lint.RunConfig{Now: opts.Now, Enabled: enabled, Options: ruleOptions(cfg)}
 	if err := rc.Validate(); err != nil {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
-	all = append(all, rules.Run(docs, rules.TreeOf(nil), rc)...)
+	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
 	// The drafts' paths are as given, relative to the working directory.
 	wd, _ := os.Getwd()
 	out, unused := config.Apply(cfg, cfg.RootRel(wd), all)
@@ -86,17 +87,17 @@ func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fail(diag.UnreadableFile, "no such file")
+		return fail(rules.FSUnreadableFile, "no such file")
 	case err != nil:
-		return fail(diag.UnreadableFile, "cannot read the file: "+strings.TrimPrefix(err.Error(), p+": "))
+		return fail(rules.FSUnreadableFile, "cannot read the file: "+strings.TrimPrefix(err.Error(), p+": "))
 	case fi.IsDir():
-		return fail(diag.UnreadableFile, "a directory, not a Journal file (check a tree with journal-lint check DIR)")
+		return fail(rules.FSUnreadableFile, "a directory, not a Journal file (check a tree with journal-lint check DIR)")
 	case fi.Size() > load.MaxSize:
-		return fail(diag.TooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), load.MaxSize))
+		return fail(rules.FSTooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), load.MaxSize))
 	}
 	src, err := readfile.Read(p, readfile.Options{Max: load.MaxSize})
 	if err != nil {
-		return fail(diag.UnreadableFile, "cannot read the file: "+err.Error())
+		return fail(rules.FSUnreadableFile, "cannot read the file: "+err.Error())
 	}
 	return src, diag.Diagnostic{}, true
 }

@@ -14,27 +14,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
-)
-
-// The codes of the repository workflows (documented in rules/repo.go).
-const (
-	// RevisionModifiedCode: a Journal file that exists at the --against
-	// revision has other bytes now.
-	RevisionModifiedCode = "history/revision-modified"
-	// RevisionDeletedCode: a Journal file that exists at the --against
-	// revision is gone.
-	RevisionDeletedCode = "history/revision-deleted"
-	// RevisionRenamedCode: a Journal file that exists at the --against
-	// revision has moved to another path.
-	RevisionRenamedCode = "history/revision-renamed"
-	// EOLConversionCode: git may convert the line endings of Journal files.
-	EOLConversionCode = "repo/eol-conversion"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // gitattributesLines are the lines that keep git from converting Journals.
@@ -338,7 +323,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		n = fmt.Sprintf("%d Journal files", len(converted))
 	}
 	return diag.List{{
-		Code:     EOLConversionCode,
+		Code:     rules.RepoEOLConversion,
 		Severity: diag.Warning,
 		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes their digests (first: %s)", n, converted[0]),
 		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
@@ -439,7 +424,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				if haveBefore && bytes.Equal(normalizeEOL(doc.Src), normalizeEOL(before)) {
 					msg += " (the files differ only in line endings)"
 				}
-				out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
+				out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 					Message: msg,
 					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
 						g.checkoutRev(), shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
@@ -447,7 +432,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			}
 			if f.status != 'D' {
 				if _, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(f.path))); err == nil {
-					out = append(out, diag.Diagnostic{Code: RevisionModifiedCode, Severity: diag.Error, Path: f.path,
+					out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
 						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.checkoutRev(), shellQuote(g.topPath(f.path)))})
 					continue
@@ -459,7 +444,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 					continue
 				}
 			}
-			out = append(out, diag.Diagnostic{Code: RevisionDeletedCode, Severity: diag.Error, Path: f.path,
+			out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionDeleted, Severity: diag.Error, Path: f.path,
 				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
 					g.checkoutRev(), shellQuote(g.topPath(f.path)))})
@@ -484,7 +469,7 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) {
 	docs := loadedFiles(r)
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
-		if d.Code != diag.ChainMissingPredecessor {
+		if d.Code != rules.ChainMissingPredecessor {
 			continue
 		}
 		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
@@ -505,7 +490,7 @@ func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic
 		msg += " and its bytes changed"
 	}
 	msg += fmt.Sprintf(" (its digest at %s is %s)", g.at(), digest)
-	return diag.Diagnostic{Code: RevisionRenamedCode, Severity: diag.Error, Path: now,
+	return diag.Diagnostic{Code: rules.HistoryRevisionRenamed, Severity: diag.Error, Path: now,
 		Message: msg,
 		Related: []diag.Related{{Path: old, Message: "its path at " + g.at()}},
 		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
@@ -542,7 +527,7 @@ func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
 	blobs := map[string][]byte{}
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
-		if d.Code != diag.ChainMissingPredecessor {
+		if d.Code != rules.ChainMissingPredecessor {
 			continue
 		}
 		if docs == nil {
@@ -608,15 +593,16 @@ func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
 	return nil
 }
 
-// isLintCode reports whether code is a lint finding that --new-only may
-// drop: not a validity code, not one of the append-only gate's codes, not
-// a configuration warning.
+// isLintCode reports whether code is a finding about a revision that
+// --new-only may drop: any kind but a validity code, a code of the
+// append-only gate itself or a configuration warning (a rule pack's code is
+// a lint finding too).
 func isLintCode(code string) bool {
-	switch code {
-	case RevisionModifiedCode, RevisionDeletedCode, RevisionRenamedCode, EOLConversionCode, config.UnusedIgnoreCode:
+	switch rules.KindOf(code) {
+	case rules.Validity, rules.Repository, rules.Config:
 		return false
 	}
-	return !diag.IsValidity(code)
+	return true
 }
 
 // finish applies --new-only to the sorted diagnostics l (lint findings on

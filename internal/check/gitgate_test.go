@@ -10,6 +10,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/rules"
 )
 
 const gateGenesis = `JOURNAL_FORMAT 1
@@ -55,12 +56,12 @@ func TestValuePath(t *testing.T) {
 
 func TestIsLintCode(t *testing.T) {
 	for code, want := range map[string]bool{
-		"license/noassertion":     true,
-		"history/release-removed": true,
-		RevisionModifiedCode:      false,
-		EOLConversionCode:         false,
-		diag.ChainFork:            false,
-		"config/unused-ignore":    false,
+		"license/noassertion":         true,
+		"history/release-removed":     true,
+		rules.HistoryRevisionModified: false,
+		rules.RepoEOLConversion:       false,
+		rules.ChainFork:               false,
+		"config/unused-ignore":        false,
 	} {
 		if got := isLintCode(code); got != want {
 			t.Errorf("isLintCode(%q) = %v, want %v", code, got, want)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -17,17 +18,17 @@ import (
 )
 
 // lintConfig returns the configurations of the two passes of the lint
-// rules of package rules: every rule about one document, which runs on
-// every parsed document while the tree streams, and the rules about the
-// tree's current state (deps/…), which run on chain heads only once the
+// rules (package internal/lint): every rule about one document, which runs
+// on every parsed document while the tree streams, and the rules about the
+// tree's current state (kind rules.ChainHead), which run on chain heads only once the
 // whole tree is known: an older revision is immutable and describes
 // history, so repeating its findings in every revision helps nobody.
-func lintConfig(r *run) (perDoc, perHead rules.RunConfig, err error) {
+func lintConfig(r *run) (perDoc, perHead lint.RunConfig, err error) {
 	enabled := func(code string) bool {
 		_, on := r.cfg.Severity(code, diag.Warning)
 		return on
 	}
-	perDoc = rules.RunConfig{
+	perDoc = lint.RunConfig{
 		Now:     r.opts.Now,
 		Enabled: func(code string) bool { return !headOnly(code) && enabled(code) },
 		Options: ruleOptions(r.cfg),
@@ -41,9 +42,9 @@ func lintConfig(r *run) (perDoc, perHead rules.RunConfig, err error) {
 }
 
 // headOnly reports whether the rule with code runs on chain heads only.
-func headOnly(code string) bool { return strings.HasPrefix(code, "deps/") }
+func headOnly(code string) bool { return rules.KindOf(code) == rules.ChainHead }
 
-// treeHead is what the tree view of the lint rules (rules.TreeOf) keeps of
+// treeHead is what the tree view of the lint rules (lint.TreeOf) keeps of
 // the newest valid document of a coordinate: its Journal version and the
 // versions of its releases.
 type treeHead struct {
@@ -76,8 +77,8 @@ func treeHeads(a *load.Artifact) map[vt.Coordinate]treeHead {
 }
 
 // buildTree merges the tree heads of every artifact, in artifact order, the
-// way rules.TreeOf does for the whole list of documents.
-func buildTree(perArtifact []map[vt.Coordinate]treeHead) *rules.StaticTree {
+// way lint.TreeOf does for the whole list of documents.
+func buildTree(perArtifact []map[vt.Coordinate]treeHead) *lint.StaticTree {
 	best := map[vt.Coordinate]treeHead{}
 	for _, m := range perArtifact {
 		for c, h := range m {
@@ -86,7 +87,7 @@ func buildTree(perArtifact []map[vt.Coordinate]treeHead) *rules.StaticTree {
 			}
 		}
 	}
-	t := &rules.StaticTree{}
+	t := &lint.StaticTree{}
 	for c, h := range best {
 		t.Add(c, h.releases...)
 	}
@@ -97,7 +98,7 @@ func buildTree(perArtifact []map[vt.Coordinate]treeHead) *rules.StaticTree {
 // head (paths, in any order). A document the load dropped is read and
 // parsed again; one whose bytes changed since gets no findings (its digest
 // no longer names the accepted revision).
-func headRules(ctx context.Context, r *run, rc rules.RunConfig, tree rules.Tree, heads []headRef) (diag.List, error) {
+func headRules(ctx context.Context, r *run, rc lint.RunConfig, tree lint.Tree, heads []headRef) (diag.List, error) {
 	if !anyEnabled(rc) {
 		return nil, nil
 	}
@@ -116,7 +117,7 @@ func headRules(ctx context.Context, r *run, rc rules.RunConfig, tree rules.Tree,
 					doc = reread(r.load.Root, h)
 				}
 				if doc != nil {
-					outs[i] = rules.Run([]*syntax.Document{doc}, tree, rc)
+					outs[i] = lint.Run([]*syntax.Document{doc}, tree, rc)
 					if len(outs[i]) > 0 {
 						r.keepSource(h.path, doc.Src)
 					}
@@ -160,9 +161,9 @@ func reread(root string, h headRef) *syntax.Document {
 }
 
 // anyEnabled reports whether rc runs at least one lint rule.
-func anyEnabled(rc rules.RunConfig) bool {
-	for _, rule := range rules.All() {
-		if !rule.Validity && rule.Check != nil && rc.Enabled(rule.Code) {
+func anyEnabled(rc lint.RunConfig) bool {
+	for _, rule := range lint.All() {
+		if rc.Enabled(rule.Code) {
 			return true
 		}
 	}

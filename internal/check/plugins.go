@@ -9,6 +9,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Packs owns the rule packs of one command: [StartPacks] starts them, the
@@ -108,10 +109,9 @@ func PluginSpecs(cfg *config.Config) []plugin.Spec {
 // leniently with the namespaces of configured packs that are not in it.
 func registryWith(cfg *config.Config, set *plugin.Set) config.Registry {
 	reg := Registry()
-	builtin := map[string]bool{"plugin": true, "config": true}
+	builtin := map[string]bool{}
 	for _, c := range reg.Codes {
-		cat, _, _ := strings.Cut(c, "/")
-		builtin[cat] = true
+		builtin[rules.Category(c)] = true
 	}
 	exact := slices.Clone(reg.Codes)
 	started := map[string]bool{}

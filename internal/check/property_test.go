@@ -18,12 +18,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/journal/impl/ref"
 	"github.com/r35157/journal-lint/journal/journalerr"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // corpusCase is one tree of the mutation corpus.
@@ -138,7 +138,7 @@ func runCheck(t *testing.T, root string, examples bool) *check.Result {
 func validity(ds diag.List) diag.List {
 	var out diag.List
 	for _, d := range ds {
-		if diag.IsValidity(d.Code) {
+		if rules.IsValidity(d.Code) {
 			out = append(out, d)
 		}
 	}
@@ -200,9 +200,9 @@ func TestCheckValidityIffStartSucceeds(t *testing.T) {
 	// injected at least once.
 	for _, code := range gen.Codes() {
 		switch {
-		case code == diag.ChainNonIncreasingVersion:
+		case code == rules.ChainNonIncreasingVersion:
 			continue // cannot occur in a single load (see gen)
-		case (code == diag.UnreadableFile || code == diag.RootUnreadable) && os.Geteuid() == 0:
+		case (code == rules.FSUnreadableFile || code == rules.FSRootUnreadable) && os.Geteuid() == 0:
 			continue
 		}
 		if !injected[code] {
@@ -287,14 +287,14 @@ func TestCrossArtifactWhateverTheLoadOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeTree(t, tc.files)
 			res := runCheck(t, root, false)
-			d, ok := find(res.Diagnostics, diag.ChainCrossArtifact, tc.path)
+			d, ok := find(res.Diagnostics, rules.ChainCrossArtifact, tc.path)
 			if !ok {
 				t.Fatalf("no chain/cross-artifact at %s: %v", tc.path, res.Diagnostics)
 			}
 			if d.Severity != diag.Error || !slices.ContainsFunc(d.Related, func(r diag.Related) bool { return r.Path == tc.related }) {
 				t.Errorf("chain/cross-artifact %+v: want an error related to %s", d, tc.related)
 			}
-			if _, missing := find(res.Diagnostics, diag.ChainMissingPredecessor, tc.path); missing {
+			if _, missing := find(res.Diagnostics, rules.ChainMissingPredecessor, tc.path); missing {
 				t.Errorf("also reported as chain/missing-predecessor: %v", res.Diagnostics)
 			}
 			if err := startErr(root, false); err == nil {
@@ -320,12 +320,12 @@ func TestBrokenLinkIsBridged(t *testing.T) {
 	})
 	res := runCheck(t, root, false)
 
-	if _, ok := find(res.Diagnostics, diag.ValueLicense, p("20250201T000000Z")); !ok {
+	if _, ok := find(res.Diagnostics, rules.ValueLicense, p("20250201T000000Z")); !ok {
 		t.Errorf("the broken link is not reported: %v", res.Diagnostics)
 	}
-	note, ok := find(res.Diagnostics, chain.BridgedCode, p("20250301T000000Z"))
+	note, ok := find(res.Diagnostics, rules.CheckBridgedLink, p("20250301T000000Z"))
 	if !ok {
-		t.Fatalf("no %s note on the file after the broken link: %v", chain.BridgedCode, res.Diagnostics)
+		t.Fatalf("no %s note on the file after the broken link: %v", rules.CheckBridgedLink, res.Diagnostics)
 	}
 	if note.Severity != diag.Info || !slices.ContainsFunc(note.Related, func(r diag.Related) bool { return r.Path == p("20250101T000000Z") }) ||
 		!strings.Contains(note.Message, "20250101T000000Z") {
@@ -338,10 +338,10 @@ func TestBrokenLinkIsBridged(t *testing.T) {
 	}
 	// The bridged revision became the head: a later file naming the genesis
 	// forks, and one naming the bridged revision is checked in full.
-	if _, ok := find(res.Diagnostics, diag.ChainFork, p("20250401T000000Z")); !ok {
+	if _, ok := find(res.Diagnostics, rules.ChainFork, p("20250401T000000Z")); !ok {
 		t.Errorf("a revision naming the old head after the bridge is not a fork: %v", res.Diagnostics)
 	}
-	if _, ok := find(res.Diagnostics, diag.SemanticSelfReference, p("20250501T000000Z")); !ok {
+	if _, ok := find(res.Diagnostics, rules.SemanticSelfReference, p("20250501T000000Z")); !ok {
 		t.Errorf("a file after the bridge was not checked: %v", res.Diagnostics)
 	}
 	if got := res.Revisions; got != 2 {

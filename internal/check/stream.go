@@ -5,22 +5,22 @@ import (
 	"sync"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
-	"github.com/r35157/journal-lint/rules"
 )
 
 // visitor runs the per-artifact analyzers while the tree streams through
 // the load (load.Options.Visit): the lint rules about one document on
 // every document, and the history diff over the artifact's chain. It keeps
 // per artifact only its findings, the chain head's file and what the
-// head-only rules need of the tree (rules.Tree). Visits run concurrently;
+// head-only rules need of the tree (lint.Tree). Visits run concurrently;
 // each writes only its artifact's slots, so the results combine in
 // artifact order whatever order the visits ran in.
 type visitor struct {
 	r      *run
-	perDoc rules.RunConfig
+	perDoc lint.RunConfig
 
 	mu    sync.Mutex
 	diags []diag.List
@@ -29,7 +29,7 @@ type visitor struct {
 	has   []bool
 }
 
-func newVisitor(r *run, perDoc rules.RunConfig) *visitor {
+func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
 	return &visitor{r: r, perDoc: perDoc}
 }
 
@@ -52,7 +52,7 @@ func (v *visitor) visit(a *load.Artifact) {
 			docs = append(docs, f.Doc)
 		}
 	}
-	ds := rules.Run(docs, nil, v.perDoc)
+	ds := lint.Run(docs, nil, v.perDoc)
 	ds = append(ds, history(v.r, a)...)
 	if len(ds) > 0 {
 		reported := make(map[string]bool, len(ds))

@@ -12,12 +12,8 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/rules"
 )
-
-// PluginsChangedCode is the warning that the work tree's plugins: entries
-// differ from those of the base revision of `check --against`, which are
-// the ones that run (documented in rules/plugin.go and docs/ci.md).
-const PluginsChangedCode = "config/plugins-changed"
 
 // maxBaseConfig bounds the size of the configuration file read from git.
 const maxBaseConfig = 1 << 20
@@ -85,7 +81,7 @@ func BasePlugins(ctx context.Context, cfg *config.Config, against string) (*conf
 // shortCommit returns the first 12 hex digits of a commit name.
 func shortCommit(c string) string { return c[:min(len(c), 12)] }
 
-// pluginsChanged returns one PluginsChangedCode diagnostic (warning by
+// pluginsChanged returns one config/plugins-changed diagnostic (warning by
 // default; the configuration's rules: may change it) per plugins: entry
 // that a check against a revision does not run as the work tree writes it:
 // an entry the base revision lacks, one that differs from the base
@@ -96,14 +92,14 @@ func pluginsChanged(cfg *config.Config, src []byte) diag.List {
 	if cfg == nil || cfg.PluginsBase == "" {
 		return nil
 	}
-	sev, on := cfg.Severity(PluginsChangedCode, diag.Warning)
+	sev, on := cfg.Severity(rules.ConfigPluginsChanged, diag.Warning)
 	if !on {
 		return nil
 	}
 	base := shortCommit(cfg.PluginsBase)
 	lines := diag.NewLineIndex(src)
 	report := func(pos config.Position, msg string) diag.Diagnostic {
-		return diag.Diagnostic{Code: PluginsChangedCode, Severity: sev, Message: msg, Path: cfg.Source, Range: lineRange(lines, src, pos),
+		return diag.Diagnostic{Code: rules.ConfigPluginsChanged, Severity: sev, Message: msg, Path: cfg.Source, Range: lineRange(lines, src, pos),
 			Help: "rule packs are code that CI runs: a reviewer must look at this change before it is merged (see docs/ci.md)"}
 	}
 	var out diag.List

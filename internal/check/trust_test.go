@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // TestPluginsChanged covers the comparison of the work tree's plugins:
@@ -49,7 +50,7 @@ func TestPluginsChanged(t *testing.T) {
 		t.Errorf("range of the bin/b entry = %+v", r)
 	}
 	// Turned off in rules:, and nothing without a base.
-	cfg.Rules[PluginsChangedCode] = config.Rule{Code: PluginsChangedCode, Level: config.LevelOff}
+	cfg.Rules[rules.ConfigPluginsChanged] = config.Rule{Code: rules.ConfigPluginsChanged, Level: config.LevelOff}
 	if ds := pluginsChanged(cfg, []byte(src)); len(ds) != 0 {
 		t.Errorf("off: %v", ds)
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // compiledIgnore is an ignore entry with its patterns compiled.
@@ -83,7 +84,7 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 	used := make([]bool, len(cfg.Ignore))
 	out = make(diag.List, 0, len(ds))
 	for _, d := range ds {
-		if diag.IsValidity(d.Code) {
+		if rules.IsValidity(d.Code) {
 			out = append(out, d)
 			continue
 		}
@@ -110,13 +111,13 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 	return out, unused
 }
 
-// UnusedIgnoreDiagnostics returns one [UnusedIgnoreCode] warning per entry of
+// UnusedIgnoreDiagnostics returns one [rules.ConfigUnusedIgnore] warning per entry of
 // unused (as returned by [Apply]). Path is the configuration file as given
 // to [Load] (cfg.Source) and Range the entry's position; the message names
 // the entry's code and path patterns. A rules override for
 // config/unused-ignore applies: off returns nothing.
 func UnusedIgnoreDiagnostics(cfg *Config, unused []IgnoreEntry) diag.List {
-	sev, on := cfg.Severity(UnusedIgnoreCode, diag.Warning)
+	sev, on := cfg.Severity(rules.ConfigUnusedIgnore, diag.Warning)
 	if !on || len(unused) == 0 {
 		return nil
 	}
@@ -131,7 +132,7 @@ func UnusedIgnoreDiagnostics(cfg *Config, unused []IgnoreEntry) diag.List {
 			where = fmt.Sprintf("path %q", e.Path)
 		}
 		out = append(out, diag.Diagnostic{
-			Code:     UnusedIgnoreCode,
+			Code:     rules.ConfigUnusedIgnore,
 			Severity: sev,
 			Message:  fmt.Sprintf("ignore entry for code %q and %s matched no diagnostic", e.Code, where),
 			Path:     src,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 const applyConfig = `rules:
@@ -92,7 +93,7 @@ func TestApply(t *testing.T) {
 		t.Fatalf("UnusedIgnoreDiagnostics: %v", ds)
 	}
 	u := ds[0]
-	if u.Code != UnusedIgnoreCode || u.Severity != diag.Warning || u.Path != "conf/.journal-lint.yaml" ||
+	if u.Code != rules.ConfigUnusedIgnore || u.Severity != diag.Warning || u.Path != "conf/.journal-lint.yaml" ||
 		u.Range.Start.Line != 12 || u.Range.Start.Column != 5 ||
 		!strings.Contains(u.Message, `"style/tabs"`) || !strings.Contains(u.Message, "any path") {
 		t.Errorf("unused diagnostic = %+v", u)
@@ -114,11 +115,11 @@ func TestUnusedIgnoreNamesPath(t *testing.T) {
 		t.Errorf("got %v", ds)
 	}
 	// The warning itself obeys rules.
-	cfg.Rules[UnusedIgnoreCode] = Rule{Code: UnusedIgnoreCode, Level: LevelError}
+	cfg.Rules[rules.ConfigUnusedIgnore] = Rule{Code: rules.ConfigUnusedIgnore, Level: LevelError}
 	if ds := UnusedIgnoreDiagnostics(cfg, unused); len(ds) != 1 || ds[0].Severity != diag.Error {
 		t.Errorf("override to error: %v", ds)
 	}
-	cfg.Rules[UnusedIgnoreCode] = Rule{Code: UnusedIgnoreCode, Level: LevelOff}
+	cfg.Rules[rules.ConfigUnusedIgnore] = Rule{Code: rules.ConfigUnusedIgnore, Level: LevelOff}
 	if ds := UnusedIgnoreDiagnostics(cfg, unused); ds != nil {
 		t.Errorf("off: %v", ds)
 	}

@@ -8,7 +8,7 @@
 //
 // Every problem in a file is reported as an [*Error] with the file's line and
 // column; [Load] reports all of them at once as an [ErrorList]. Validity
-// codes (format spec §8, [diag.IsValidity]) can be neither downgraded nor
+// codes (format spec §8, [rules.IsValidity]) can be neither downgraded nor
 // suppressed: they are exactly what makes the service fail to start.
 package config
 
@@ -18,18 +18,15 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // FileName is the name of the configuration file that [Find] looks for.
 const FileName = ".journal-lint.yaml"
 
-// UnusedIgnoreCode is the code of the warning that an ignore entry matched
-// no diagnostic (see [UnusedIgnoreDiagnostics]).
-const UnusedIgnoreCode = "config/unused-ignore"
-
 // Codes returns the codes this package itself produces, for rule registries
 // that want to list them.
-func Codes() []string { return []string{UnusedIgnoreCode} }
+func Codes() []string { return []string{rules.ConfigUnusedIgnore} }
 
 // The output formats accepted by the format key.
 const (
@@ -303,7 +300,7 @@ func (c *Config) RootRel(root string) string {
 // validity code always keeps def and is always enabled. A nil c is the
 // default configuration.
 func (c *Config) Severity(code string, def diag.Severity) (diag.Severity, bool) {
-	if c == nil || diag.IsValidity(code) {
+	if c == nil || rules.IsValidity(code) {
 		return def, true
 	}
 	r, ok := c.Rules[code]

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/r35157/journal-lint/rules"
 	"gopkg.in/yaml.v3"
 
-	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/suggest"
 )
@@ -384,7 +384,7 @@ func (p *parser) rules(n *yaml.Node) {
 			continue
 		}
 		level := Level(r.Value)
-		if diag.IsValidity(k.Value) && level != LevelError {
+		if rules.IsValidity(k.Value) && level != LevelError {
 			p.errf(v, "%s cannot be set to %s: %s", k.Value, level, validityMsg)
 			continue
 		}
@@ -492,7 +492,7 @@ func (p *parser) ignore(n *yaml.Node) {
 // validity codes: its category is written out and is a validity category.
 func isValidityPattern(s string) bool {
 	cat, _, _ := strings.Cut(s, "/")
-	return !hasMeta(cat) && diag.IsValidity(cat+"/x")
+	return !hasMeta(cat) && rules.IsValidityCategory(cat)
 }
 
 // plugins parses the reserved plugins list.

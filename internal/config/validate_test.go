@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/r35157/journal-lint/rules"
 )
 
 var testRegistry = Registry{
@@ -103,7 +105,7 @@ func TestValidateWithoutOptionSpecs(t *testing.T) {
 	if err := Validate(cfg, Registry{Codes: []string{"style/crlf"}}); err != nil {
 		t.Errorf("options checked without specs: %v", err)
 	}
-	if !slices.Contains(Codes(), UnusedIgnoreCode) {
+	if !slices.Contains(Codes(), rules.ConfigUnusedIgnore) {
 		t.Error("Codes misses config/unused-ignore")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Pos is one position in a file. The zero value means "unknown".
@@ -75,46 +77,17 @@ var FileStart = Range{Start: Pos{Offset: 0, Line: 1, Column: 1}, End: Pos{Offset
 // whole file, so there is no subject to quote.
 func (r Range) IsFileStart() bool { return r == FileStart }
 
-// Severity is how much a diagnostic matters. The zero value is invalid, so a
-// forgotten severity is caught rather than silently meaning "error".
-type Severity int
+// Severity is how much a diagnostic matters; the type of the rule
+// registry (package rules), where each code's default lives.
+type Severity = rules.Severity
 
 // The severities, from most to least severe.
 const (
-	SeverityInvalid Severity = iota
-	Error
-	Warning
-	Info
+	SeverityInvalid = rules.SeverityInvalid
+	Error           = rules.Error
+	Warning         = rules.Warning
+	Info            = rules.Info
 )
-
-// String returns "error", "warning", "info", or "invalid".
-func (s Severity) String() string {
-	switch s {
-	case Error:
-		return "error"
-	case Warning:
-		return "warning"
-	case Info:
-		return "info"
-	}
-	return "invalid"
-}
-
-// ParseSeverity returns the severity named "error", "warning" or "info".
-func ParseSeverity(s string) (Severity, error) {
-	switch s {
-	case "error":
-		return Error, nil
-	case "warning":
-		return Warning, nil
-	case "info":
-		return Info, nil
-	}
-	return SeverityInvalid, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
-}
-
-// AtLeast reports whether s is at least as severe as min (Error > Warning > Info).
-func (s Severity) AtLeast(min Severity) bool { return s != SeverityInvalid && s <= min }
 
 // Related is a secondary location that explains a diagnostic, such as the
 // predecessor file of a chain violation.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 func at(line, col, off int) diag.Pos { return diag.Pos{Offset: off, Line: line, Column: col} }
@@ -47,7 +48,7 @@ func TestPosAndRange(t *testing.T) {
 func TestSeverity(t *testing.T) {
 	t.Parallel()
 	for _, s := range []diag.Severity{diag.Error, diag.Warning, diag.Info} {
-		got, err := diag.ParseSeverity(s.String())
+		got, err := rules.ParseSeverity(s.String())
 		if err != nil || got != s {
 			t.Errorf("ParseSeverity(%q) = %v, %v", s, got, err)
 		}
@@ -56,7 +57,7 @@ func TestSeverity(t *testing.T) {
 		t.Errorf("SeverityInvalid.String = %q", s)
 	}
 	for _, s := range []string{"", "Error", "invalid", "fatal"} {
-		if got, err := diag.ParseSeverity(s); err == nil || got != diag.SeverityInvalid {
+		if got, err := rules.ParseSeverity(s); err == nil || got != diag.SeverityInvalid {
 			t.Errorf("ParseSeverity(%q) = %v, %v; want an error", s, got, err)
 		}
 	}

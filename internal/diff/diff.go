@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Value is one side of a change: a value as one revision states it.
@@ -109,7 +110,7 @@ func Parse(path string, src []byte) (*syntax.Document, error) {
 	doc, ds := syntax.Parse(path, src)
 	if !doc.RevisionOK {
 		if len(ds) == 0 {
-			ds = diag.List{{Code: diag.SyntaxEmpty, Severity: diag.Error, Message: "not a valid journal", Path: path}}
+			ds = diag.List{{Code: rules.SyntaxEmpty, Severity: diag.Error, Message: "not a valid journal", Path: path}}
 		}
 		return nil, &InvalidError{Path: path, Diagnostics: ds}
 	}

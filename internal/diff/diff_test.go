@@ -14,6 +14,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/diff/difftest"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/rules"
 )
 
 func kindsOf(r *diff.Result) []string {
@@ -342,6 +343,47 @@ func TestDocListsEveryKind(t *testing.T) {
 		row := fmt.Sprintf("| `%s` | %s", ki.Kind, ki.Level)
 		if !strings.Contains(string(b), row) {
 			t.Errorf("docs/diff.md has no row starting %q", row)
+		}
+	}
+}
+
+// TestKindCodes checks that each kind's code is "history/" + kind, a
+// cross-revision rule of the registry, and that every cross-revision rule
+// is a kind.
+func TestKindCodes(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, ki := range diff.Kinds() {
+		code := ki.Kind.Code()
+		kinds[code] = true
+		if code != "history/"+string(ki.Kind) {
+			t.Errorf("%s: code %q, want history/%s", ki.Kind, code, ki.Kind)
+		}
+		r, ok := rules.Lookup(code)
+		if !ok || r.Kind != rules.CrossRevision {
+			t.Errorf("%s: code %s is not a cross-revision rule of the registry (found %v, kind %s)", ki.Kind, code, ok, r.Kind)
+		}
+	}
+	for _, r := range rules.All() {
+		if r.Kind == rules.CrossRevision && !kinds[r.Code] {
+			t.Errorf("cross-revision rule %s is no kind of the diff engine", r.Code)
+		}
+	}
+	if got := diff.Kind("nope").Code(); got != "" {
+		t.Errorf("Code of an unknown kind = %q", got)
+	}
+}
+
+// TestKindDocs checks that the doc of each kind's rule names the kind and
+// its dimension as journal-lint diff shows them, and says that an info kind
+// is off in check unless configured.
+func TestKindDocs(t *testing.T) {
+	for _, ki := range diff.Kinds() {
+		r, _ := rules.Lookup(ki.Kind.Code())
+		if want := fmt.Sprintf("kind `%s` (dimension %s)", ki.Kind, ki.Dimension); !strings.Contains(strings.Join(strings.Fields(r.Doc), " "), want) {
+			t.Errorf("%s: doc does not say %q", r.Code, want)
+		}
+		if off := strings.Contains(r.Doc, "it is off in `journal-lint check` unless"); off != (ki.Level == diag.Info) {
+			t.Errorf("%s: doc says off in check %v, level %s", r.Code, off, ki.Level)
 		}
 	}
 }

@@ -1,11 +1,15 @@
 package diff
 
-import "github.com/r35157/journal-lint/internal/diag"
+import (
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
+)
 
 // Kind is the stable kebab-case ID of one kind of change (issue 4, "The
 // change model"). A kind is never reused for another meaning. The check
 // engine reports a change of kind K under the diagnostic code "history/K"
-// (see [Kind.Code]).
+// (see [Kind.Code]), whose level and summary the rule registry (package
+// rules) declares.
 type Kind string
 
 // The kinds of change, grouped by their default level.
@@ -61,11 +65,16 @@ const (
 	NoSemanticChange Kind = "no-semantic-change"
 )
 
-// Code returns the diagnostic code of k in check: "history/" + k.
-func (k Kind) Code() string { return CodePrefix + string(k) }
-
-// CodePrefix is the category prefix of the diagnostic codes of changes.
-const CodePrefix = "history/"
+// Code returns the diagnostic code of k in check, "history/" + k (package
+// rules declares it), or "" for an unknown kind.
+func (k Kind) Code() string {
+	for _, d := range decls {
+		if d.kind == k {
+			return d.code
+		}
+	}
+	return ""
+}
 
 // Dimension is the aspect of an artifact's worldview a change touches.
 type Dimension string
@@ -87,7 +96,8 @@ const (
 )
 
 // KindInfo documents one kind: its default level and dimension, and a
-// one-line summary in lowercase without a final period.
+// one-line summary in lowercase without a final period. Level and summary
+// are those of the kind's code in the rule registry (package rules).
 type KindInfo struct {
 	Kind      Kind
 	Level     diag.Severity
@@ -95,25 +105,42 @@ type KindInfo struct {
 	Summary   string
 }
 
-// kinds lists every kind, errors first, in the order of issue 4.
-var kinds = []KindInfo{
-	{ReleaseRemoved, diag.Error, Resolution, "a release of the previous revision is missing"},
-	{ReleaseContentChanged, diag.Error, Integrity, "a content file of an existing release has another digest"},
-	{ReleaseContentRemoved, diag.Error, Integrity, "a content file of an existing release is removed"},
-	{ReleasePublishedChanged, diag.Error, Integrity, "the publication time of an existing release changes"},
-	{ReleaseDependenciesChanged, diag.Error, Resolution, "the dependencies, exclusions or preferences of an existing release change"},
-	{ArtifactChanged, diag.Error, Integrity, "the two revisions name different artifacts"},
-	{ReleaseLicenseChanged, diag.Warning, Legal, "the license of an existing release changes (info when the expressions are equivalent)"},
-	{PolicyTightened, diag.Warning, Policy, "the effective policy of an existing release becomes stricter"},
-	{ReleaseBackdated, diag.Warning, Integrity, "a new release is published before the previous revision was written"},
-	{ReleaseResurrected, diag.Warning, Integrity, "a release removed by an earlier revision reappears"},
-	{ReleaseAdded, diag.Info, Resolution, "a release is added"},
-	{ContentAdded, diag.Info, Integrity, "an existing release gets a new content file"},
-	{PolicyRelaxed, diag.Info, Policy, "the effective policy of an existing release becomes less strict"},
-	{DescriptionChanged, diag.Info, Docs, "a description or policy reason changes"},
-	{InfoChanged, diag.Info, Docs, "the artifact's information URI changes"},
-	{NoSemanticChange, diag.Info, Docs, "the texts differ without any change of meaning"},
+// kindDecl ties a kind to its code in the rule registry and its dimension.
+type kindDecl struct {
+	kind      Kind
+	code      string
+	dimension Dimension
 }
+
+// decls lists every kind, errors first, in the order of issue 4.
+var decls = []kindDecl{
+	{ReleaseRemoved, rules.HistoryReleaseRemoved, Resolution},
+	{ReleaseContentChanged, rules.HistoryReleaseContentChanged, Integrity},
+	{ReleaseContentRemoved, rules.HistoryReleaseContentRemoved, Integrity},
+	{ReleasePublishedChanged, rules.HistoryReleasePublishedChanged, Integrity},
+	{ReleaseDependenciesChanged, rules.HistoryReleaseDependenciesChanged, Resolution},
+	{ArtifactChanged, rules.HistoryArtifactChanged, Integrity},
+	{ReleaseLicenseChanged, rules.HistoryReleaseLicenseChanged, Legal},
+	{PolicyTightened, rules.HistoryPolicyTightened, Policy},
+	{ReleaseBackdated, rules.HistoryReleaseBackdated, Integrity},
+	{ReleaseResurrected, rules.HistoryReleaseResurrected, Integrity},
+	{ReleaseAdded, rules.HistoryReleaseAdded, Resolution},
+	{ContentAdded, rules.HistoryContentAdded, Integrity},
+	{PolicyRelaxed, rules.HistoryPolicyRelaxed, Policy},
+	{DescriptionChanged, rules.HistoryDescriptionChanged, Docs},
+	{InfoChanged, rules.HistoryInfoChanged, Docs},
+	{NoSemanticChange, rules.HistoryNoSemanticChange, Docs},
+}
+
+// kinds documents every kind of decls, in the same order.
+var kinds = func() []KindInfo {
+	out := make([]KindInfo, len(decls))
+	for i, d := range decls {
+		r, _ := rules.Lookup(d.code) // a code missing from the registry fails TestKindCodes
+		out[i] = KindInfo{Kind: d.kind, Level: r.DefaultSeverity, Dimension: d.dimension, Summary: r.Summary}
+	}
+	return out
+}()
 
 // Kinds returns every kind with its documentation, errors first, then
 // warnings, then infos. The slice is new on each call.

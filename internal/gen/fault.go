@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Fault describes one fault that [Inject] put into a tree.
@@ -40,19 +42,19 @@ type fault func(t *tree, r *rand.Rand) (Fault, error)
 // faults maps every validity code of format spec §8 (and syntax/empty,
 // which this project adds) to its injector.
 var faults = map[string]fault{
-	"fs/root-missing":       rootMissing,
-	"fs/root-not-directory": rootNotDirectory,
-	"fs/root-unreadable":    rootUnreadable,
-	"fs/unexpected-entry":   unexpectedEntry,
-	"fs/bad-filename":       badFilename,
-	"fs/filename-mismatch":  filenameMismatch,
-	"fs/directory-mismatch": directoryMismatch,
-	"fs/unreadable-file":    unreadableFile,
-	"fs/too-large":          tooLarge,
-	"syntax/encoding":       encoding,
-	"syntax/line-ending":    lineEnding,
-	"syntax/unknown-directive": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "syntax/unknown-directive", func(f *jfile) string {
+	rules.FSRootMissing:       rootMissing,
+	rules.FSRootNotDirectory:  rootNotDirectory,
+	rules.FSRootUnreadable:    rootUnreadable,
+	rules.FSUnexpectedEntry:   unexpectedEntry,
+	rules.FSBadFilename:       badFilename,
+	rules.FSFilenameMismatch:  filenameMismatch,
+	rules.FSDirectoryMismatch: directoryMismatch,
+	rules.FSUnreadableFile:    unreadableFile,
+	rules.FSTooLarge:          tooLarge,
+	rules.SyntaxEncoding:      encoding,
+	rules.SyntaxLineEnding:    lineEnding,
+	rules.SyntaxUnknownDirective: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.SyntaxUnknownDirective, func(f *jfile) string {
 			if i := f.release(r); i >= 0 && r.IntN(2) == 0 {
 				f.insert(i+1, "VENDOR acme-internal")
 				return "VENDOR directive in a release"
@@ -61,8 +63,8 @@ var faults = map[string]fault{
 			return "lowercase keyword Info in the header"
 		})
 	},
-	"syntax/misplaced-directive": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "syntax/misplaced-directive", func(f *jfile) string {
+	rules.SyntaxMisplacedDirective: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.SyntaxMisplacedDirective, func(f *jfile) string {
 			switch r.IntN(3) {
 			case 0:
 				f.insert(f.headerEnd(), "LICENSE MIT")
@@ -76,23 +78,23 @@ var faults = map[string]fault{
 			return "INFO after a RELEASE"
 		})
 	},
-	"syntax/duplicate-directive": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "syntax/duplicate-directive", func(f *jfile) string {
+	rules.SyntaxDuplicateDirective: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.SyntaxDuplicateDirective, func(f *jfile) string {
 			kw := []string{"DESCRIPTION", "ARTIFACT", "JOURNAL_FORMAT"}[r.IntN(3)]
 			i := f.find(kw, 0, f.headerEnd())
 			f.insert(i+1, strings.TrimRight(f.lines[i], "\r\n"))
 			return kw + " twice in the header"
 		})
 	},
-	"syntax/missing-directive": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "syntax/missing-directive", func(f *jfile) string {
+	rules.SyntaxMissingDirective: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.SyntaxMissingDirective, func(f *jfile) string {
 			kw := []string{"DESCRIPTION", "ARTIFACT", "JOURNAL_VERSION"}[r.IntN(3)]
 			f.remove(f.find(kw, 0, f.headerEnd()))
 			return "header without " + kw
 		})
 	},
-	"syntax/arguments": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "syntax/arguments", func(f *jfile) string {
+	rules.SyntaxArguments: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.SyntaxArguments, func(f *jfile) string {
 			switch r.IntN(3) {
 			case 0:
 				i := f.find("DESCRIPTION", 0, f.headerEnd())
@@ -111,39 +113,39 @@ var faults = map[string]fault{
 			return "JOURNAL_FORMAT without its argument"
 		})
 	},
-	"value/coordinate": inRelease("value/coordinate", "EXCLUDES Not_A.Coordinate", "DEPENDS nodots 1.0.0"),
-	"value/timestamp": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "value/timestamp", func(f *jfile, i int) string {
+	rules.ValueCoordinate: inRelease(rules.ValueCoordinate, "EXCLUDES Not_A.Coordinate", "DEPENDS nodots 1.0.0"),
+	rules.ValueTimestamp: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.ValueTimestamp, func(f *jfile, i int) string {
 			f.removeIn(i, "PUBLISHED")
 			f.insert(i+1, "PUBLISHED "+[]string{"20251301T000000Z", "2025-01-01T00:00:00Z", "20250230T120000Z", "20250101T236000Z"}[r.IntN(4)])
 			return "bad PUBLISHED"
 		})
 	},
-	"value/digest": inRelease("value/digest",
+	rules.ValueDigest: inRelease(rules.ValueDigest,
 		"CONTENT upper.tar.gz sha256:ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789",
 		"CONTENT short.tar.gz sha256:abcdef",
 		"CONTENT md5.tar.gz md5:0123456789abcdef0123456789abcdef"),
-	"value/version": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "value/version", func(f *jfile, i int) string {
+	rules.ValueVersion: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.ValueVersion, func(f *jfile, i int) string {
 			v := []string{"1.0", "v1.2.3", "01.2.3", "1.2.3+build.5"}[r.IntN(4)]
 			f.set(i, "RELEASE "+v)
 			return "RELEASE " + v
 		})
 	},
-	"value/constraint": inRelease("value/constraint",
+	rules.ValueConstraint: inRelease(rules.ValueConstraint,
 		"DEPENDS org.fault.target [2.0.0,1.0.0)",
 		"DEPENDS org.fault.target [1.0.0,2.0.0),[1.5.0,3.0.0)",
 		"DEPENDS org.fault.target [1.0.0,2.0.0),[2.0.0,3.0.0)",
 		"DEPENDS org.fault.target (,)"),
-	"value/license": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "value/license", func(f *jfile, i int) string {
+	rules.ValueLicense: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.ValueLicense, func(f *jfile, i int) string {
 			l := []string{"Not-A-Real-License-1.0", "MIT AND", "(MIT OR Apache-2.0"}[r.IntN(3)]
 			f.set(f.find("LICENSE", i, f.blockEnd(i)), "LICENSE "+l)
 			return "LICENSE " + l
 		})
 	},
-	"value/uri": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "value/uri", func(f *jfile) string {
+	rules.ValueURI: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.ValueURI, func(f *jfile) string {
 			u := []string{"relative/path", "//example.org/no-scheme", "1http://example.org/"}[r.IntN(3)]
 			if i := f.find("INFO", 0, f.headerEnd()); i >= 0 {
 				f.set(i, "INFO "+u)
@@ -153,26 +155,26 @@ var faults = map[string]fault{
 			return "INFO " + u
 		})
 	},
-	"value/name": inRelease("value/name",
+	rules.ValueName: inRelease(rules.ValueName,
 		"CONTENT dir/file.tar.gz sha256:1111111111111111111111111111111111111111111111111111111111111111",
 		"CONTENT .. sha256:1111111111111111111111111111111111111111111111111111111111111111",
 		"CONTENT spaced~name sha256:1111111111111111111111111111111111111111111111111111111111111111"),
-	"value/verdict": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "value/verdict", func(f *jfile, i int) string {
+	rules.ValueVerdict: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.ValueVerdict, func(f *jfile, i int) string {
 			f.removeIn(i, "POLICY")
 			f.insert(i+1, `POLICY maybe "undecided"`)
 			return "POLICY maybe"
 		})
 	},
-	"value/format": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.edit(r, "value/format", func(f *jfile) string {
+	rules.ValueFormat: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.edit(r, rules.ValueFormat, func(f *jfile) string {
 			v := []string{"2", "1.0", "01"}[r.IntN(3)]
 			f.set(f.find("JOURNAL_FORMAT", 0, f.headerEnd()), "JOURNAL_FORMAT "+v)
 			return "JOURNAL_FORMAT " + v
 		})
 	},
-	"semantic/duplicate-release": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "semantic/duplicate-release", func(f *jfile, i int) string {
+	rules.SemanticDuplicateRelease: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.SemanticDuplicateRelease, func(f *jfile, i int) string {
 			block := slices.Clone(f.lines[i:f.blockEnd(i)])
 			if last := f.lines[len(f.lines)-1]; !strings.HasSuffix(last, "\n") {
 				f.lines[len(f.lines)-1] = last + f.nl
@@ -184,19 +186,19 @@ var faults = map[string]fault{
 			return "a release block repeated at the end"
 		})
 	},
-	"semantic/duplicate-content": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "semantic/duplicate-content", func(f *jfile, i int) string {
+	rules.SemanticDuplicateContent: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.SemanticDuplicateContent, func(f *jfile, i int) string {
 			c := f.find("CONTENT", i, f.blockEnd(i))
 			f.insert(c+1, strings.TrimRight(f.lines[c], "\r\n"))
 			return "a CONTENT line repeated"
 		})
 	},
-	"semantic/duplicate-reference": inRelease("semantic/duplicate-reference",
+	rules.SemanticDuplicateReference: inRelease(rules.SemanticDuplicateReference,
 		"EXCLUDES org.fault.twice\nEXCLUDES org.fault.twice \"again\"",
 		"DEPENDS org.fault.twice 1.0.0\nDEPENDS org.fault.twice [1.0.0,2.0.0)",
 		"PREFERS org.fault.twice 1.0.0\nPREFERS org.fault.twice 1.0.1"),
-	"semantic/self-reference": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "semantic/self-reference", func(f *jfile, i int) string {
+	rules.SemanticSelfReference: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.SemanticSelfReference, func(f *jfile, i int) string {
 			line := []string{"EXCLUDES ", "DEPENDS ", "PREFERS "}[r.IntN(3)] + f.artifact
 			if !strings.HasPrefix(line, "EXCLUDES") {
 				line += " 1.0.0"
@@ -206,14 +208,14 @@ var faults = map[string]fault{
 			return line
 		})
 	},
-	"semantic/reference-conflict": inRelease("semantic/reference-conflict",
+	rules.SemanticReferenceConflict: inRelease(rules.SemanticReferenceConflict,
 		"DEPENDS org.fault.both 1.0.0\nEXCLUDES org.fault.both",
 		"EXCLUDES org.fault.both\nPREFERS org.fault.both 1.0.0"),
-	"semantic/preference-unsatisfied": inRelease("semantic/preference-unsatisfied",
+	rules.SemanticPreferenceUnsatisfied: inRelease(rules.SemanticPreferenceUnsatisfied,
 		"DEPENDS org.fault.pref [1.0.0,2.0.0)\nPREFERS org.fault.pref 3.0.0",
 		"DEPENDS org.fault.pref 1.0.0\nPREFERS org.fault.pref 1.0.1"),
-	"semantic/published-after-version": func(t *tree, r *rand.Rand) (Fault, error) {
-		return t.editRelease(r, "semantic/published-after-version", func(f *jfile, i int) string {
+	rules.SemanticPublishedAfterVersion: func(t *tree, r *rand.Rand) (Fault, error) {
+		return t.editRelease(r, rules.SemanticPublishedAfterVersion, func(f *jfile, i int) string {
 			at := "99991231T235959Z"
 			if v, err := time.Parse(timeLayout, f.stem); err == nil && r.IntN(2) == 0 {
 				at = Stamp(v.Add(time.Duration(1+r.IntN(86400)) * time.Second))
@@ -223,25 +225,25 @@ var faults = map[string]fault{
 			return "PUBLISHED " + at + " after JOURNAL_VERSION " + f.stem
 		})
 	},
-	"chain/duplicate-genesis": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.ChainDuplicateGenesis: func(t *tree, r *rand.Rand) (Fault, error) {
 		a := t.artifacts[r.IntN(len(t.artifacts))]
 		f := t.successor(r, a)
 		f.remove(f.find("PREDECESSOR", 0, f.headerEnd()))
-		return t.add(f, "chain/duplicate-genesis", "a second genesis after the head")
+		return t.add(f, rules.ChainDuplicateGenesis, "a second genesis after the head")
 	},
-	"chain/missing-predecessor": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.ChainMissingPredecessor: func(t *tree, r *rand.Rand) (Fault, error) {
 		a := t.artifacts[r.IntN(len(t.artifacts))]
 		d := hexOf("missing", fmt.Sprint(r.Uint64()))
 		if len(a.files) > 1 && r.IntN(2) == 0 {
 			f := a.files[len(a.files)-1]
 			f.set(f.find("PREDECESSOR", 0, f.headerEnd()), "PREDECESSOR "+d)
-			return t.save(f, "chain/missing-predecessor", "the head names an unknown digest")
+			return t.save(f, rules.ChainMissingPredecessor, "the head names an unknown digest")
 		}
 		f := t.successor(r, a)
 		f.setPredecessor(d)
-		return t.add(f, "chain/missing-predecessor", "a new head names an unknown digest")
+		return t.add(f, rules.ChainMissingPredecessor, "a new head names an unknown digest")
 	},
-	"chain/cross-artifact": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.ChainCrossArtifact: func(t *tree, r *rand.Rand) (Fault, error) {
 		if len(t.artifacts) < 2 {
 			return Fault{}, fmt.Errorf("%w: chain/cross-artifact needs two artifacts", ErrNotExpressible)
 		}
@@ -251,9 +253,9 @@ var faults = map[string]fault{
 		other := b.files[r.IntN(len(b.files))]
 		f := t.successor(r, a)
 		f.setPredecessor(Digest(other.data))
-		return t.add(f, "chain/cross-artifact", "PREDECESSOR names "+other.rel)
+		return t.add(f, rules.ChainCrossArtifact, "PREDECESSOR names "+other.rel)
 	},
-	"chain/fork": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.ChainFork: func(t *tree, r *rand.Rand) (Fault, error) {
 		var cands []*dir
 		for _, a := range t.artifacts {
 			if len(a.files) > 1 {
@@ -267,31 +269,31 @@ var faults = map[string]fault{
 		old := a.files[r.IntN(len(a.files)-1)]
 		f := t.successor(r, a)
 		f.setPredecessor(Digest(old.data))
-		return t.add(f, "chain/fork", "a new revision names "+old.rel+", not the head")
+		return t.add(f, rules.ChainFork, "a new revision names "+old.rel+", not the head")
 	},
-	"chain/non-increasing-version": func(*tree, *rand.Rand) (Fault, error) {
+	rules.ChainNonIncreasingVersion: func(*tree, *rand.Rand) (Fault, error) {
 		// Files load in file-name order and a file name must equal its
 		// JOURNAL_VERSION, so within one load a successor is never earlier
 		// than the head; an equal one is a conflict. This code arises only
 		// against an earlier accepted state (refresh) or in ingestion.
 		return Fault{}, fmt.Errorf("%w: chain/non-increasing-version cannot occur in a single load of a tree", ErrNotExpressible)
 	},
-	"chain/conflict": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.ChainConflict: func(t *tree, r *rand.Rand) (Fault, error) {
 		a := t.artifacts[r.IntN(len(t.artifacts))]
 		f := a.files[r.IntN(len(a.files))]
 		ex := f.clone()
 		ex.rel += ".example"
 		ex.abs += ".example"
 		ex.insert(0, "# an example copy that differs from the runtime revision")
-		fl, err := t.add(ex, "chain/conflict", "an example with the same version and different text")
+		fl, err := t.add(ex, rules.ChainConflict, "an example with the same version and different text")
 		fl.Examples = true
 		return fl, err
 	},
-	"syntax/empty": func(t *tree, r *rand.Rand) (Fault, error) {
+	rules.SyntaxEmpty: func(t *tree, r *rand.Rand) (Fault, error) {
 		a := t.artifacts[r.IntN(len(t.artifacts))]
 		f := t.successor(r, a)
 		f.lines = []string{[]string{"", "\n", "  \n\t\n", "   "}[r.IntN(4)]}
-		return t.add(f, "syntax/empty", "an empty or blank file")
+		return t.add(f, rules.SyntaxEmpty, "an empty or blank file")
 	},
 }
 
@@ -320,7 +322,7 @@ func Inject(root, code string, seed uint64) (Fault, error) {
 	if err != nil {
 		return Fault{}, err
 	}
-	if len(t.artifacts) == 0 && !strings.HasPrefix(code, "fs/root-") {
+	if r, _ := rules.Lookup(code); len(t.artifacts) == 0 && r.Scope != rules.ScopeRoot {
 		return Fault{}, fmt.Errorf("%w: the tree has no Journal files", ErrNotExpressible)
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
@@ -656,14 +658,14 @@ func (t *tree) laterStem(r *rand.Rand, a *dir) string {
 }
 
 func rootMissing(t *tree, _ *rand.Rand) (Fault, error) {
-	return Fault{Code: "fs/root-missing", Note: "root removed"}, os.RemoveAll(t.root)
+	return Fault{Code: rules.FSRootMissing, Note: "root removed"}, os.RemoveAll(t.root)
 }
 
 func rootNotDirectory(t *tree, _ *rand.Rand) (Fault, error) {
 	if err := os.RemoveAll(t.root); err != nil {
 		return Fault{}, err
 	}
-	return Fault{Code: "fs/root-not-directory", Note: "root replaced by a file"}, os.WriteFile(t.root, []byte("not a directory\n"), 0o644)
+	return Fault{Code: rules.FSRootNotDirectory, Note: "root replaced by a file"}, os.WriteFile(t.root, []byte("not a directory\n"), 0o644)
 }
 
 func rootUnreadable(t *tree, _ *rand.Rand) (Fault, error) {
@@ -671,7 +673,7 @@ func rootUnreadable(t *tree, _ *rand.Rand) (Fault, error) {
 		return Fault{}, fmt.Errorf("%w: fs/root-unreadable: root can list every directory", ErrNotExpressible)
 	}
 	root := t.root
-	return Fault{Code: "fs/root-unreadable", Note: "root mode 000", Cleanup: func() error { return os.Chmod(root, 0o755) }},
+	return Fault{Code: rules.FSRootUnreadable, Note: "root mode 000", Cleanup: func() error { return os.Chmod(root, 0o755) }},
 		os.Chmod(root, 0)
 }
 
@@ -681,13 +683,13 @@ func unreadableFile(t *tree, r *rand.Rand) (Fault, error) {
 	}
 	f := t.pick(r, false)
 	abs := f.abs
-	return Fault{Code: "fs/unreadable-file", Path: f.rel, Note: "file mode 000", Cleanup: func() error { return os.Chmod(abs, 0o644) }},
+	return Fault{Code: rules.FSUnreadableFile, Path: f.rel, Note: "file mode 000", Cleanup: func() error { return os.Chmod(abs, 0o644) }},
 		os.Chmod(abs, 0)
 }
 
 func unexpectedEntry(t *tree, r *rand.Rand) (Fault, error) {
 	a := t.artifacts[r.IntN(len(t.artifacts))]
-	fl := Fault{Code: "fs/unexpected-entry"}
+	fl := Fault{Code: rules.FSUnexpectedEntry}
 	var err error
 	switch r.IntN(5) {
 	case 0:
@@ -729,7 +731,7 @@ func badFilename(t *tree, r *rand.Rand) (Fault, error) {
 		stem = "not-a-timestamp"
 	}
 	to := filepath.Join(filepath.Dir(f.abs), stem+".journal")
-	return Fault{Code: "fs/bad-filename", Path: f.artifact + "/" + stem + ".journal", Note: "renamed from " + f.rel}, os.Rename(f.abs, to)
+	return Fault{Code: rules.FSBadFilename, Path: f.artifact + "/" + stem + ".journal", Note: "renamed from " + f.rel}, os.Rename(f.abs, to)
 }
 
 func filenameMismatch(t *tree, r *rand.Rand) (Fault, error) {
@@ -737,7 +739,7 @@ func filenameMismatch(t *tree, r *rand.Rand) (Fault, error) {
 	f := a.files[len(a.files)-1]
 	stem := t.laterStem(r, a)
 	to := filepath.Join(filepath.Dir(f.abs), stem+".journal")
-	return Fault{Code: "fs/filename-mismatch", Path: a.name + "/" + stem + ".journal", Note: "renamed from " + f.rel}, os.Rename(f.abs, to)
+	return Fault{Code: rules.FSFilenameMismatch, Path: a.name + "/" + stem + ".journal", Note: "renamed from " + f.rel}, os.Rename(f.abs, to)
 }
 
 func directoryMismatch(t *tree, r *rand.Rand) (Fault, error) {
@@ -748,7 +750,7 @@ func directoryMismatch(t *tree, r *rand.Rand) (Fault, error) {
 		return Fault{}, err
 	}
 	rel := name + "/" + f.stem + ".journal"
-	return Fault{Code: "fs/directory-mismatch", Path: rel, Note: "moved from " + f.rel},
+	return Fault{Code: rules.FSDirectoryMismatch, Path: rel, Note: "moved from " + f.rel},
 		os.Rename(f.abs, filepath.Join(t.root, filepath.FromSlash(rel)))
 }
 
@@ -769,11 +771,11 @@ func tooLarge(t *tree, r *rand.Rand) (Fault, error) {
 		fh.Close()
 		return Fault{}, err
 	}
-	return Fault{Code: "fs/too-large", Path: f.rel, Note: "a 17 MiB file"}, fh.Close()
+	return Fault{Code: rules.FSTooLarge, Path: f.rel, Note: "a 17 MiB file"}, fh.Close()
 }
 
 func encoding(t *tree, r *rand.Rand) (Fault, error) {
-	return t.edit(r, "syntax/encoding", func(f *jfile) string {
+	return t.edit(r, rules.SyntaxEncoding, func(f *jfile) string {
 		d := f.find("DESCRIPTION", 0, f.headerEnd())
 		switch r.IntN(4) {
 		case 0:
@@ -792,7 +794,7 @@ func encoding(t *tree, r *rand.Rand) (Fault, error) {
 }
 
 func lineEnding(t *tree, r *rand.Rand) (Fault, error) {
-	return t.edit(r, "syntax/line-ending", func(f *jfile) string {
+	return t.edit(r, rules.SyntaxLineEnding, func(f *jfile) string {
 		d := f.find("DESCRIPTION", 0, f.headerEnd())
 		if r.IntN(2) == 0 {
 			f.lines[d] = strings.Replace(f.lines[d], " ", " \r", 1)

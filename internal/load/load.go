@@ -28,6 +28,7 @@ import (
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // MaxSize is the largest Journal file in bytes (format spec §2: 16 MiB).
@@ -224,7 +225,7 @@ func (r *Result) Source(path string) []byte {
 // §8 categories) of severity error: exactly when the manager may publish.
 func (r *Result) Valid() bool {
 	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error && diag.IsValidity(d.Code) {
+		if d.Severity == diag.Error && rules.IsValidity(d.Code) {
 			return false
 		}
 	}
@@ -304,12 +305,12 @@ func checkRoot(root string) (diag.Diagnostic, bool) {
 	fi, err := os.Stat(root)
 	switch {
 	case err != nil && os.IsNotExist(err):
-		return diag.Diagnostic{Code: diag.RootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", root),
+		return diag.Diagnostic{Code: rules.FSRootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", root),
 			Help: "point at an existing directory; the root is never created"}, false
 	case err != nil:
-		return diag.Diagnostic{Code: diag.RootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", root, unwrapPath(err))}, false
+		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", root, unwrapPath(err))}, false
 	case !fi.IsDir():
-		return diag.Diagnostic{Code: diag.RootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", root)}, false
+		return diag.Diagnostic{Code: rules.FSRootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", root)}, false
 	}
 	return diag.Diagnostic{}, true
 }
@@ -344,7 +345,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 	var ds diag.List
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, diag.List{{Code: diag.RootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, unwrapPath(err))}}, 0
+		return nil, diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, unwrapPath(err))}}, 0
 	}
 	var out []candidate
 	for _, e := range entries {
@@ -362,7 +363,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 		}
 		sub, err := os.ReadDir(filepath.Join(root, name))
 		if err != nil {
-			ds = append(ds, diag.Diagnostic{Code: diag.UnreadableFile, Severity: diag.Error, Path: name,
+			ds = append(ds, diag.Diagnostic{Code: rules.FSUnreadableFile, Severity: diag.Error, Path: name,
 				Message: fmt.Sprintf("artifact directory cannot be listed: %v", unwrapPath(err))})
 			continue
 		}
@@ -383,7 +384,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 					ds = append(ds, unexpected(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
 					continue
 				}
-				ds = append(ds, diag.Diagnostic{Code: diag.BadFilename, Severity: diag.Error, Path: rel,
+				ds = append(ds, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
 					Message: fmt.Sprintf("file name stem %q is not a strict timestamp YYYYMMDDTHHMMSSZ", stem),
 					Help:    "name the file after its JOURNAL_VERSION, e.g. 20260110T080000Z.journal"})
 				continue
@@ -474,7 +475,7 @@ func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 	case mode&fs.ModeDevice != 0:
 		kind = "device"
 	}
-	return diag.Diagnostic{Code: diag.UnexpectedEntry, Severity: diag.Error, Path: rel,
+	return diag.Diagnostic{Code: rules.FSUnexpectedEntry, Severity: diag.Error, Path: rel,
 		Message: fmt.Sprintf("unexpected %s in the journal tree", kind),
 		Help:    why + " (format spec §7: <root>/<coordinate>/<timestamp>.journal)"}
 }
@@ -555,7 +556,7 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	if buf, over := overlay[c.rel]; over {
 		data = buf
 		if len(buf) > MaxSize {
-			d, ok = diag.Diagnostic{Code: diag.TooLarge, Severity: diag.Error, Path: c.rel,
+			d, ok = diag.Diagnostic{Code: rules.FSTooLarge, Severity: diag.Error, Path: c.rel,
 				Message: tooLargeMessage(int64(len(buf)))}, false
 		}
 	} else {
@@ -720,17 +721,17 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	case err == nil:
 		return data, diag.Diagnostic{}, true
 	case errors.As(err, &tl) && !tl.Grew:
-		return fail(diag.TooLarge, tooLargeMessage(tl.Size))
+		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
-		return fail(diag.TooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", MaxSize))
+		return fail(rules.FSTooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", MaxSize))
 	case errors.Is(err, readfile.ErrNotRegular):
-		return fail(diag.UnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
+		return fail(rules.FSUnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
 	case errors.Is(err, readfile.ErrChanged):
-		return fail(diag.ChangedDuringRead, fmt.Sprintf("file changed while being read, %d times in a row; load again when writers are done", readfile.Attempts))
+		return fail(rules.FSChangedDuringRead, fmt.Sprintf("file changed while being read, %d times in a row; load again when writers are done", readfile.Attempts))
 	case os.IsNotExist(err):
-		return fail(diag.UnreadableFile, "file vanished while the tree was being loaded")
+		return fail(rules.FSUnreadableFile, "file vanished while the tree was being loaded")
 	}
-	return fail(diag.UnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
+	return fail(rules.FSUnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
 }
 
 // tooLargeMessage is the message of fs/too-large for a file of size bytes.
@@ -751,13 +752,13 @@ func ReadJournal(abs string) ([]byte, bool) {
 func placement(doc *syntax.Document, c candidate) diag.List {
 	var ds diag.List
 	if doc.CoordinateOK && doc.Coordinate.String() != c.dir {
-		ds = append(ds, diag.Diagnostic{Code: diag.DirectoryMismatch, Severity: diag.Error, Path: c.rel,
+		ds = append(ds, diag.Diagnostic{Code: rules.FSDirectoryMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.Artifact.ArgsRange(),
 			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir),
 			Help:    fmt.Sprintf("move the file to %s/ or correct ARTIFACT", doc.Coordinate)})
 	}
 	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem {
-		ds = append(ds, diag.Diagnostic{Code: diag.FilenameMismatch, Severity: diag.Error, Path: c.rel,
+		ds = append(ds, diag.Diagnostic{Code: rules.FSFilenameMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.JournalVersion.ArgsRange(),
 			Message: fmt.Sprintf("JOURNAL_VERSION %s does not match the file name stem %s", doc.JournalVersion, c.stem),
 			Help:    fmt.Sprintf("rename the file to %s%s or correct JOURNAL_VERSION", doc.JournalVersion, strings.TrimPrefix(c.rel[strings.LastIndex(c.rel, "/")+1:], c.stem))})
@@ -771,7 +772,7 @@ func vanished(base *chain.State, seen map[string]bool) diag.List {
 	for _, c := range base.Coordinates() {
 		for _, e := range base.Entries(c) {
 			if !seen[e.Source] {
-				ds = append(ds, diag.Diagnostic{Code: diag.RevisionMissing, Severity: diag.Error, Path: e.Source,
+				ds = append(ds, diag.Diagnostic{Code: rules.FSRevisionMissing, Severity: diag.Error, Path: e.Source,
 					Message: fmt.Sprintf("accepted revision %s of %s has vanished", e.Revision.JournalVersion(), c),
 					Help:    "accepted revisions are immutable and must stay; restore the file with its exact bytes"})
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Options.Overlay: a buffer stands in for its file, a buffer without a file
@@ -42,7 +42,7 @@ func TestOverlay(t *testing.T) {
 	}
 
 	broken := strings.Replace(genesis, "ARTIFACT com.example.widget", "ARTIFACT Widget", 1)
-	if res := load(map[string][]byte{rel: []byte(broken)}); !hasCode(res, rel, diag.ValueCoordinate) {
+	if res := load(map[string][]byte{rel: []byte(broken)}); !hasCode(res, rel, rules.ValueCoordinate) {
 		t.Errorf("the buffer should stand in for the file: %v", res.Diagnostics)
 	}
 	newRel := "org.example.core/20260105T090000Z.journal"
@@ -52,7 +52,7 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("want the new buffer loaded beside the file and the misplaced one left out, got %d files, %d revisions, %v",
 			len(res.Files), res.State.RevisionCount(), res.Diagnostics)
 	}
-	if res := load(map[string][]byte{rel: make([]byte, MaxSize+1)}); !hasCode(res, rel, diag.TooLarge) {
+	if res := load(map[string][]byte{rel: make([]byte, MaxSize+1)}); !hasCode(res, rel, rules.FSTooLarge) {
 		t.Errorf("want fs/too-large for an oversized buffer: %v", res.Diagnostics)
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); string(data) != genesis {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // hangLimit is how long a load may take before the test calls it hung. It
@@ -165,7 +166,7 @@ func TestLoadUnreadableFile(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(abs, 0o644) })
 	before := fingerprint(t, root)
 	res := loadNoHang(t, root, Options{})
-	wantDiag(t, res, diag.UnreadableFile, rel)
+	wantDiag(t, res, rules.FSUnreadableFile, rel)
 	if len(res.Files) != len(tr.Files) {
 		t.Errorf("%d files in the result, want all %d (collect-all)", len(res.Files), len(tr.Files))
 	}
@@ -183,7 +184,7 @@ func TestLoadUnreadableRoot(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chmod(root, 0o755) })
 	res := loadNoHang(t, root, Options{})
-	wantDiag(t, res, diag.RootUnreadable, "")
+	wantDiag(t, res, rules.FSRootUnreadable, "")
 }
 
 func TestLoadFileVanishesBeforeRead(t *testing.T) {
@@ -201,7 +202,7 @@ func TestLoadFileVanishesBeforeRead(t *testing.T) {
 	if !*called {
 		t.Fatal("the hook never ran")
 	}
-	d := wantDiag(t, res, diag.UnreadableFile, rel)
+	d := wantDiag(t, res, rules.FSUnreadableFile, rel)
 	if !strings.Contains(d.Message, "vanished") {
 		t.Errorf("message %q does not say the file vanished", d.Message)
 	}
@@ -276,7 +277,7 @@ func TestLoadFileChangesWhileRead(t *testing.T) {
 			if calls < 2 {
 				t.Fatalf("the file was read %d times, want retries", calls)
 			}
-			d := wantDiag(t, res, diag.ChangedDuringRead, rel)
+			d := wantDiag(t, res, rules.FSChangedDuringRead, rel)
 			if !strings.Contains(d.Message, "changed") {
 				t.Errorf("message %q does not say the file changed", d.Message)
 			}
@@ -304,7 +305,7 @@ func TestLoadFileChangedOnceIsReadAgain(t *testing.T) {
 	if !*called {
 		t.Fatal("the hook never ran")
 	}
-	wantDiag(t, res, diag.SyntaxMissingDirective, rel)
+	wantDiag(t, res, rules.SyntaxMissingDirective, rel)
 
 	root, tr = genTree(t, 4)
 	rel = tr.Files[0].Path
@@ -315,7 +316,7 @@ func TestLoadFileChangedOnceIsReadAgain(t *testing.T) {
 		}
 	})
 	res = loadNoHang(t, root, Options{})
-	if d := wantDiag(t, res, diag.UnreadableFile, rel); !strings.Contains(d.Message, "vanished") {
+	if d := wantDiag(t, res, rules.FSUnreadableFile, rel); !strings.Contains(d.Message, "vanished") {
 		t.Errorf("message %q does not say the file vanished", d.Message)
 	}
 }
@@ -335,7 +336,7 @@ func TestLoadFileReplacedByFIFO(t *testing.T) {
 		want = fingerprint(t, root)
 	})
 	res := loadNoHang(t, root, Options{})
-	wantDiag(t, res, diag.UnexpectedEntry, rel)
+	wantDiag(t, res, rules.FSUnexpectedEntry, rel)
 	unchanged(t, root, want)
 }
 
@@ -360,7 +361,7 @@ func TestLoadTooLarge(t *testing.T) {
 	before := fingerprint(t, root)
 	read := setHook(t, "read", abs, func() {})
 	res := loadNoHang(t, root, Options{})
-	d := wantDiag(t, res, diag.TooLarge, rel)
+	d := wantDiag(t, res, rules.FSTooLarge, rel)
 	if *read {
 		t.Error("the 17 MiB file was read; its size alone must reject it")
 	}
@@ -393,7 +394,7 @@ func TestLoadSymlinkLoop(t *testing.T) {
 	before := fingerprint(t, root)
 	res := loadNoHang(t, root, Options{})
 	for rel := range links {
-		d := wantDiag(t, res, diag.UnexpectedEntry, rel)
+		d := wantDiag(t, res, rules.FSUnexpectedEntry, rel)
 		if !strings.Contains(d.Message, "symbolic link") {
 			t.Errorf("%s: message %q does not say it is a symbolic link", rel, d.Message)
 		}
@@ -417,7 +418,7 @@ func TestLoadFIFOInTree(t *testing.T) {
 	before := fingerprint(t, root)
 	res := loadNoHang(t, root, Options{Examples: true})
 	for _, rel := range fifos {
-		d := wantDiag(t, res, diag.UnexpectedEntry, rel)
+		d := wantDiag(t, res, rules.FSUnexpectedEntry, rel)
 		if rel != "pipe" && !strings.Contains(d.Message+d.Help, "regular file") && !strings.Contains(d.Message, "named pipe") {
 			t.Errorf("%s: %q does not say what is wrong", rel, d.Message)
 		}
@@ -433,7 +434,7 @@ func TestLoadRootIsAFile(t *testing.T) {
 	}
 	before := fingerprint(t, root)
 	res := loadNoHang(t, root, Options{})
-	wantDiag(t, res, diag.RootNotDirectory, "")
+	wantDiag(t, res, rules.FSRootNotDirectory, "")
 	if len(res.Diagnostics) != 1 || len(res.Files) != 0 {
 		t.Errorf("want exactly the root diagnostic and no files, got %v and %d files", res.Diagnostics, len(res.Files))
 	}
@@ -444,7 +445,7 @@ func TestLoadRootMissing(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "no", "such", "journals")
 	res := loadNoHang(t, root, Options{})
-	wantDiag(t, res, diag.RootMissing, "")
+	wantDiag(t, res, rules.FSRootMissing, "")
 	if _, err := os.Lstat(filepath.Dir(root)); !os.IsNotExist(err) {
 		t.Errorf("the load created part of the missing root: %v", err)
 	}

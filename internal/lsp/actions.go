@@ -20,6 +20,7 @@ import (
 	"github.com/r35157/journal-lint/internal/render/diffrender"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 type codeActionParams struct {
@@ -158,7 +159,7 @@ func (s *server) journalVersionFix(c *checked, d *document) *diag.Fix {
 	case len(jv.Args) == 1 && !doc.JournalVersionOK:
 	case len(jv.Args) == 1:
 		for _, dg := range c.byPath[d.rel] {
-			if dg.Code == diag.ChainNonIncreasingVersion {
+			if dg.Code == rules.ChainNonIncreasingVersion {
 				return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: jv.Args[0].Range, NewText: now}}}
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // bin holds the executables built once for this test binary: the example
@@ -215,7 +216,7 @@ func failure(t *testing.T, name string, timeout time.Duration) *plugin.Error {
 		t.Fatalf("err = %v (diagnostics %s), want a pack failure", err, list(ds))
 	}
 	d := plugin.Failure(pe)
-	if d.Code != plugin.FailedCode || d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
+	if d.Code != rules.PluginFailed || d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
 		t.Errorf("failure diagnostic = %+v", d)
 	}
 	if n := running(t, s.Path); n != 0 {

@@ -51,10 +51,8 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
-
-// FailedCode is the code of the diagnostic that a rule pack failed.
-const FailedCode = "plugin/failed"
 
 // DefaultTimeout bounds start-up and each call to a pack when its
 // configuration gives no timeout.
@@ -243,7 +241,7 @@ func Failure(e *Error) diag.Diagnostic {
 	if line := tellingLine(e.Stderr); line != "" {
 		msg += fmt.Sprintf("; stderr: %q", line)
 	}
-	d := diag.Diagnostic{Code: FailedCode, Severity: diag.Error, Message: msg}
+	d := diag.Diagnostic{Code: rules.PluginFailed, Severity: diag.Error, Message: msg}
 	if e.Stderr != "" {
 		d.Help = "last lines of the pack's stderr:\n" + e.Stderr
 	} else {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -53,7 +54,7 @@ func fixtureReport() Report {
 	l := diag.List{
 		{Code: "fs/unexpected-entry", Severity: diag.Info, Message: "2 entries ignored at the root"},
 		{
-			Code: diag.ChainFork, Severity: diag.Error,
+			Code: rules.ChainFork, Severity: diag.Error,
 			Message: "predecessor sha256:abcd is not the head of acme:widget",
 			Path:    a, Range: at(a, "sha256:abcd", 0),
 			Related: []diag.Related{
@@ -63,52 +64,52 @@ func fixtureReport() Report {
 			Help: "make PREDECESSOR name the head revision,\nor rebase the change",
 		},
 		{
-			Code: diag.SyntaxMisplacedDirective, Severity: diag.Warning,
+			Code: rules.SyntaxMisplacedDirective, Severity: diag.Warning,
 			Message: "release block runs to the end of the file",
 			Path:    a, Range: at(a, "RELEASE 1.0.0\n\tDIGEST", 0),
 		},
 		{
-			Code: diag.ValueDigest, Severity: diag.Error,
+			Code: rules.ValueDigest, Severity: diag.Error,
 			Message: "digest has 3 hex digits, want 64",
 			Path:    a, Range: at(a, "sha256:xyz", 0),
 		},
 		{
-			Code: diag.SyntaxMissingDirective, Severity: diag.Info,
+			Code: rules.SyntaxMissingDirective, Severity: diag.Info,
 			Message: "missing LICENSE; 100% of releases need one",
 			Path:    b, Range: eol,
 		},
 		{
-			Code: diag.ValueName, Severity: diag.Warning,
+			Code: rules.ValueName, Severity: diag.Warning,
 			Message: "name 名前ü is not ASCII",
 			Path:    c, Range: at(c, "名前ü", 0),
 		},
 		{
-			Code: diag.ValueLicense, Severity: diag.Error,
+			Code: rules.ValueLicense, Severity: diag.Error,
 			Message: "unknown SPDX license Nope-1.0",
 			Path:    d, Range: at(d, "Nope-1.0", 0),
 		},
 		{
-			Code: diag.BadFilename, Severity: diag.Error,
+			Code: rules.FSBadFilename, Severity: diag.Error,
 			Message: "file name is not a timestamp",
 			Path:    "odd,dir/bad:name.journal",
 		},
 	}
 	l.Sort()
 	rules := map[string]RuleInfo{
-		diag.ChainFork: {
+		rules.ChainFork: {
 			DefaultSeverity: diag.Error,
 			Summary:         "PREDECESSOR names a known revision that is not the head",
 			Doc:             "# chain/fork\n\nA revision must extend the **head** of its chain.",
 			HelpURI:         "https://example.com/rules/chain/fork",
 		},
-		diag.ValueDigest: {Code: diag.ValueDigest, DefaultSeverity: diag.Error, Summary: "a digest breaks its grammar"},
-		diag.ValueName:   {Code: diag.ValueName, DefaultSeverity: diag.Warning, Summary: "a name breaks its grammar", Doc: "Names are ASCII."},
-		diag.ValueLicense: {
-			Code: diag.ValueLicense, DefaultSeverity: diag.Error, Summary: "a license breaks its grammar",
+		rules.ValueDigest: {Code: rules.ValueDigest, DefaultSeverity: diag.Error, Summary: "a digest breaks its grammar"},
+		rules.ValueName:   {Code: rules.ValueName, DefaultSeverity: diag.Warning, Summary: "a name breaks its grammar", Doc: "Names are ASCII."},
+		rules.ValueLicense: {
+			Code: rules.ValueLicense, DefaultSeverity: diag.Error, Summary: "a license breaks its grammar",
 		},
-		diag.SyntaxMissingDirective:   {DefaultSeverity: diag.Error, Summary: "a required directive is absent"},
-		diag.SyntaxMisplacedDirective: {DefaultSeverity: diag.Error, Summary: "a directive out of order"},
-		diag.BadFilename:              {DefaultSeverity: diag.Error, Summary: "a file name whose stem is not a strict timestamp"},
+		rules.SyntaxMissingDirective:   {DefaultSeverity: diag.Error, Summary: "a required directive is absent"},
+		rules.SyntaxMisplacedDirective: {DefaultSeverity: diag.Error, Summary: "a directive out of order"},
+		rules.FSBadFilename:            {DefaultSeverity: diag.Error, Summary: "a file name whose stem is not a strict timestamp"},
 		// fs/unexpected-entry is deliberately unknown.
 	}
 	return Report{

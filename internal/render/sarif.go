@@ -9,6 +9,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // SARIFSchemaURI is the "$schema" of the SARIF format: the OASIS SARIF 2.1.0
@@ -299,7 +300,7 @@ func newSARIFRule(r *Report, code string, sev diag.Severity) sarifRule {
 	} else if ri.Summary != "" {
 		rule.Help = &sarifMultiformat{Text: ri.Summary}
 	}
-	if cat, _, ok := strings.Cut(code, "/"); ok && cat != "" {
+	if cat := rules.Category(code); cat != "" {
 		rule.Properties = &sarifRuleProperties{Tags: []string{cat}}
 	}
 	return rule

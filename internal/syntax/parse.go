@@ -8,6 +8,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Parse parses and validates one Journal text and returns its Document and
@@ -18,10 +19,10 @@ import (
 // Parse never panics and always returns a non-nil Document. Every
 // diagnostic has severity [diag.Error] and one of these codes:
 //
-//   - [diag.TooLarge] for a text over [MaxSize] bytes (format spec §2); it
+//   - [rules.FSTooLarge] for a text over [MaxSize] bytes (format spec §2); it
 //     is then the only diagnostic, about the whole file, and nothing else is
 //     parsed;
-//   - [diag.SyntaxEmpty] for an empty text or one of only blanks and line
+//   - [rules.SyntaxEmpty] for an empty text or one of only blanks and line
 //     terminators (requirements: ingestion rejects empty or blank input);
 //   - syntax/encoding, syntax/line-ending, syntax/unknown-directive and
 //     syntax/arguments for the line and token rules of format spec §2;
@@ -43,7 +44,7 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 	if len(src) > MaxSize {
 		doc.Lines = diag.NewLineIndex(src)
 		return doc, diag.List{{
-			Code:     diag.TooLarge,
+			Code:     rules.FSTooLarge,
 			Severity: diag.Error,
 			Message:  fmt.Sprintf("text is %d bytes, more than the limit of %d bytes (16 MiB)", len(src), MaxSize),
 			Path:     path,
@@ -54,7 +55,7 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 	p := &parser{path: path, src: src, s: string(src), doc: doc}
 	p.scanLines()
 	if p.nonBlankLines == 0 {
-		p.report(diag.SyntaxEmpty, diag.Range{}, "empty journal text",
+		p.report(rules.SyntaxEmpty, diag.Range{}, "empty journal text",
 			"a Journal starts with JOURNAL_FORMAT 1, ARTIFACT, JOURNAL_VERSION and DESCRIPTION")
 	} else {
 		p.finishStructure()
@@ -152,12 +153,12 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 	args := d.Args
 	if !argErr {
 		if len(args) < spec.min {
-			p.report(diag.SyntaxArguments, d.KeywordRange,
+			p.report(rules.SyntaxArguments, d.KeywordRange,
 				fmt.Sprintf("missing %s for %s", argKindNames[spec.kinds[len(args)]], d.Keyword),
 				"usage: "+spec.usage)
 		} else if len(args) > len(spec.kinds) {
 			first, last := args[len(spec.kinds)], args[len(args)-1]
-			p.report(diag.SyntaxArguments, p.rng(first.Range.Start.Offset, last.Range.End.Offset),
+			p.report(rules.SyntaxArguments, p.rng(first.Range.Start.Offset, last.Range.End.Offset),
 				fmt.Sprintf("too many arguments for %s", d.Keyword), "usage: "+spec.usage)
 		}
 	}
@@ -171,7 +172,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		k := spec.kinds[i]
 		if k == argQuoted {
 			if !a.Quoted {
-				p.report(diag.SyntaxArguments, a.Range,
+				p.report(rules.SyntaxArguments, a.Range,
 					fmt.Sprintf("expected a quoted string for %s, found a bare token", d.Keyword),
 					"usage: "+spec.usage)
 				continue
@@ -180,7 +181,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 			continue
 		}
 		if a.Quoted {
-			p.report(diag.SyntaxArguments, a.Range,
+			p.report(rules.SyntaxArguments, a.Range,
 				fmt.Sprintf("the %s of %s is written without quotes", argKindNames[k], d.Keyword),
 				"usage: "+spec.usage)
 			continue
@@ -190,7 +191,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		switch k {
 		case argFormat:
 			if t != "1" {
-				p.report(diag.ValueFormat, a.Range, fmt.Sprintf("unsupported journal format %s", quoteShort(t)),
+				p.report(rules.ValueFormat, a.Range, fmt.Sprintf("unsupported journal format %s", quoteShort(t)),
 					"this tool reads format version 1: write JOURNAL_FORMAT 1")
 				continue
 			}
@@ -235,8 +236,24 @@ var valueKinds = [...]string{
 	argVerdict:    vt.KindVerdict,
 }
 
-// valueError reports err, the failure to parse argument a as a k: code
-// "value/"+Kind, the range narrowed to start at the reported offset.
+// valueCodes maps the name of each value kind (valueKinds, and the Kind of
+// a valuetypes SyntaxError) to its diagnostic code.
+var valueCodes = map[string]string{
+	"format":          rules.ValueFormat,
+	vt.KindCoordinate: rules.ValueCoordinate,
+	vt.KindTimestamp:  rules.ValueTimestamp,
+	vt.KindDigest:     rules.ValueDigest,
+	vt.KindVersion:    rules.ValueVersion,
+	vt.KindConstraint: rules.ValueConstraint,
+	vt.KindLicense:    rules.ValueLicense,
+	vt.KindURI:        rules.ValueURI,
+	vt.KindName:       rules.ValueName,
+	vt.KindVerdict:    rules.ValueVerdict,
+}
+
+// valueError reports err, the failure to parse argument a as a k: the code
+// of the value kind err names (or of k), the range narrowed to start at the
+// reported offset.
 func (p *parser) valueError(a Arg, k argKind, err error) {
 	kind := valueKinds[k]
 	msg := fmt.Sprintf("invalid %s %s", kind, quoteShort(a.Text))
@@ -259,7 +276,11 @@ func (p *parser) valueError(a Arg, k argKind, err error) {
 		}
 		r = p.rng(st, a.Range.End.Offset)
 	}
-	p.report("value/"+kind, r, msg, "")
+	code, ok := valueCodes[kind]
+	if !ok {
+		code = valueCodes[valueKinds[k]]
+	}
+	p.report(code, r, msg, "")
 }
 
 // headerSlot returns the Header field for a header kind.
@@ -305,7 +326,7 @@ func (p *parser) place(d *Directive, v values) {
 		p.placeHeader(d, v)
 		return
 	case st.cur == nil:
-		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
 			fmt.Sprintf("release directive %s before the first RELEASE", d.Keyword),
 			"release directives belong to a release block: start it with RELEASE <version>")
 		return
@@ -388,7 +409,7 @@ func (p *parser) finishReleases() {
 
 // duplicate reports d as a second occurrence of first.
 func (p *parser) duplicate(d, first *Directive, help string) {
-	p.report(diag.SyntaxDuplicateDirective, d.KeywordRange,
+	p.report(rules.SyntaxDuplicateDirective, d.KeywordRange,
 		fmt.Sprintf("duplicate %s", d.Keyword), help,
 		diag.Related{Range: first.KeywordRange, Message: "first stated here"})
 }
@@ -400,7 +421,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 	slot := p.headerSlot(d.Kind)
 	if st.cur != nil {
 		// One of the block's Directives (see finishReleases).
-		p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
 			fmt.Sprintf("header directive %s after the first RELEASE", d.Keyword),
 			"header directives come before the first RELEASE",
 			diag.Related{Range: p.firstRelease.KeywordRange, Message: "first RELEASE here"})
@@ -413,7 +434,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 			return
 		}
 		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
-			p.report(diag.SyntaxMisplacedDirective, d.KeywordRange,
+			p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
 				fmt.Sprintf("header directive %s must come before %s", d.Keyword, m.Keyword),
 				"header order: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY",
 				diag.Related{Range: m.KeywordRange, Message: m.Keyword + " stated here"})
@@ -476,7 +497,7 @@ func (p *parser) finishStructure() {
 			r = diag.Range{Start: end, End: end}
 		}
 		help := "the header is: " + argSpecs[k].usage
-		p.report(diag.SyntaxMissingDirective, r, fmt.Sprintf("missing %s", k), help)
+		p.report(rules.SyntaxMissingDirective, r, fmt.Sprintf("missing %s", k), help)
 	}
 	for _, rel := range p.state.rels {
 		d := rel.block.Release
@@ -485,11 +506,11 @@ func (p *parser) finishStructure() {
 			name = "release " + rel.block.Version.String()
 		}
 		if rel.license.d == nil {
-			p.report(diag.SyntaxMissingDirective, d.Range, name+" has no LICENSE",
+			p.report(rules.SyntaxMissingDirective, d.Range, name+" has no LICENSE",
 				"every release has exactly one LICENSE <spdx-expression>")
 		}
 		if len(rel.contents) == 0 {
-			p.report(diag.SyntaxMissingDirective, d.Range, name+" has no CONTENT",
+			p.report(rules.SyntaxMissingDirective, d.Range, name+" has no CONTENT",
 				"every release has at least one CONTENT <name> <digest>")
 		}
 	}

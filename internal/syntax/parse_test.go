@@ -9,6 +9,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 func mustParse(t *testing.T, path string, src []byte) *Document {
@@ -187,7 +188,7 @@ func TestValidVariants(t *testing.T) {
 			if tt.le == NoTerminator {
 				// Only the missing header directives, no syntax error.
 				for _, d := range ds {
-					if d.Code != diag.SyntaxMissingDirective {
+					if d.Code != rules.SyntaxMissingDirective {
 						t.Errorf("unexpected %s", d)
 					}
 				}
@@ -279,7 +280,7 @@ func TestTooLarge(t *testing.T) {
 	t.Parallel()
 	big := bytes.Repeat([]byte("#"), MaxSize+1)
 	doc, ds := Parse("big.journal", big)
-	if len(ds) != 1 || ds[0].Code != diag.TooLarge || ds[0].Range != (diag.Range{}) || ds[0].Path != "big.journal" {
+	if len(ds) != 1 || ds[0].Code != rules.FSTooLarge || ds[0].Range != (diag.Range{}) || ds[0].Path != "big.journal" {
 		t.Fatalf("got %v", ds)
 	}
 	if doc.Digest != vt.DigestOf(big) || doc.RevisionOK {
@@ -287,7 +288,7 @@ func TestTooLarge(t *testing.T) {
 	}
 	doc, ds = Parse("max.journal", big[:MaxSize])
 	for _, d := range ds {
-		if d.Code != diag.SyntaxMissingDirective {
+		if d.Code != rules.SyntaxMissingDirective {
 			t.Errorf("unexpected %s", d)
 		}
 	}
@@ -320,8 +321,8 @@ func TestManyErrors(t *testing.T) {
 	for _, d := range ds {
 		codes[d.Code]++
 	}
-	for _, c := range []string{diag.ValueCoordinate, diag.ValueFormat, diag.SyntaxMisplacedDirective, diag.SyntaxUnknownDirective,
-		diag.SemanticDuplicateRelease, diag.ValueName, diag.ValueDigest, diag.SyntaxMissingDirective} {
+	for _, c := range []string{rules.ValueCoordinate, rules.ValueFormat, rules.SyntaxMisplacedDirective, rules.SyntaxUnknownDirective,
+		rules.SemanticDuplicateRelease, rules.ValueName, rules.ValueDigest, rules.SyntaxMissingDirective} {
 		if codes[c] == 0 {
 			t.Errorf("no %s in %v", c, ds)
 		}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Limits of format spec §2.
@@ -100,7 +101,7 @@ func (p *parser) scanLines() {
 	start := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		p.line, p.ls, p.lineASCII = 1, 0, false
-		p.report(diag.SyntaxEncoding, p.rng(0, 3), "byte-order mark at the start of the text",
+		p.report(rules.SyntaxEncoding, p.rng(0, 3), "byte-order mark at the start of the text",
 			"save the file as UTF-8 without a byte-order mark")
 		start = 3
 	}
@@ -297,7 +298,7 @@ func (p *parser) finishLineEndings() {
 	for _, off := range wrong {
 		st := doc.Lines.Pos(off)
 		r := diag.Range{Start: st, End: doc.Lines.Pos(off + size)}
-		p.report(diag.SyntaxLineEnding, r, msg, help, diag.Related{
+		p.report(rules.SyntaxLineEnding, r, msg, help, diag.Related{
 			Range:   diag.Range{Start: mpos, End: doc.Lines.Pos(majority + 3 - size)},
 			Message: "first line ending of the prevailing style",
 		})
@@ -339,7 +340,7 @@ func (p *parser) checkBytes(ls, ce int) {
 			if c == '\r' {
 				p.bad = append(p.bad, span{i, i + 1})
 				p.doc.LineEnding = Mixed
-				p.report(diag.SyntaxLineEnding, p.rng(i, i+1), "carriage return not followed by a line feed",
+				p.report(rules.SyntaxLineEnding, p.rng(i, i+1), "carriage return not followed by a line feed",
 					"end lines with LF or CRLF; a lone CR is not a line ending")
 				i++
 				continue
@@ -349,7 +350,7 @@ func (p *parser) checkBytes(ls, ce int) {
 				j++
 			}
 			p.bad = append(p.bad, span{i, j})
-			p.report(diag.SyntaxEncoding, p.rng(i, j), fmt.Sprintf("forbidden control character U+%04X", c),
+			p.report(rules.SyntaxEncoding, p.rng(i, j), fmt.Sprintf("forbidden control character U+%04X", c),
 				controlHelp(c))
 			i = j
 			continue
@@ -364,13 +365,13 @@ func (p *parser) checkBytes(ls, ce int) {
 				j++
 			}
 			p.bad = append(p.bad, span{i, j})
-			p.report(diag.SyntaxEncoding, p.rng(i, j), "invalid UTF-8", "the text must be valid UTF-8")
+			p.report(rules.SyntaxEncoding, p.rng(i, j), "invalid UTF-8", "the text must be valid UTF-8")
 			i = j
 			continue
 		}
 		if r >= 0x80 && r <= 0x9f {
 			p.bad = append(p.bad, span{i, i + size})
-			p.report(diag.SyntaxEncoding, p.rng(i, i+size), fmt.Sprintf("forbidden control character U+%04X", r),
+			p.report(rules.SyntaxEncoding, p.rng(i, i+size), fmt.Sprintf("forbidden control character U+%04X", r),
 				"C1 control characters U+0080–U+009F are not allowed")
 		}
 		i += size
@@ -434,11 +435,11 @@ func (p *parser) directiveLine(cs, ce int) {
 			k++
 		}
 	}
-	if kw := s[i:k]; KindOf(kw) == KindUnknown && p.limit.Full(p.path, diag.SyntaxUnknownDirective) {
+	if kw := s[i:k]; KindOf(kw) == KindUnknown && p.limit.Full(p.path, rules.SyntaxUnknownDirective) {
 		// Junk past the cap: counted, not kept, so that the memory of a
 		// text of millions of junk lines stays proportional to what the
 		// Document keeps (issue: hostile input §3).
-		p.limit.Keep(diag.Diagnostic{Code: diag.SyntaxUnknownDirective, Severity: diag.Error, Path: p.path, Range: p.rng(i, k)})
+		p.limit.Keep(diag.Diagnostic{Code: rules.SyntaxUnknownDirective, Severity: diag.Error, Path: p.path, Range: p.rng(i, k)})
 		return
 	}
 	d := p.newDirective()
@@ -494,8 +495,8 @@ func (p *parser) unknownKeyword(d *Directive) {
 	if !validKeyword(kw) {
 		msg = fmt.Sprintf("invalid keyword %s", quoteShort(kw))
 	}
-	p.report(diag.SyntaxUnknownDirective, d.KeywordRange, msg, help)
-	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == diag.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange {
+	p.report(rules.SyntaxUnknownDirective, d.KeywordRange, msg, help)
+	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == rules.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange {
 		p.diags[n-1].Fixes = fixes
 	}
 }
@@ -571,7 +572,7 @@ func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 				msg = "quote inside a bare argument"
 				args[len(args)-1].bad = true
 			}
-			p.report(diag.SyntaxArguments, p.rng(j, j+1), msg,
+			p.report(rules.SyntaxArguments, p.rng(j, j+1), msg,
 				"arguments are separated by spaces or tabs; only the last argument may be a quoted string")
 			return args, true
 		}
@@ -592,7 +593,7 @@ func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 				for q < e && blank(s[q]) {
 					q++
 				}
-				p.report(diag.SyntaxArguments, p.rng(q, e), "text after the quoted string",
+				p.report(rules.SyntaxArguments, p.rng(q, e), "text after the quoted string",
 					"a quoted string must be the last argument")
 				return args, true
 			}
@@ -635,7 +636,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 				n = j - q - 1
 			}
 			if n > MaxQuoted {
-				p.report(diag.SyntaxArguments, a.Range,
+				p.report(rules.SyntaxArguments, a.Range,
 					fmt.Sprintf("quoted string is %d bytes long when decoded, more than %d", n, MaxQuoted), "")
 				bad = true
 			}
@@ -656,7 +657,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 			}
 			j += n
 		case c == '\t':
-			p.report(diag.SyntaxArguments, p.rng(j, j+1), "raw tab inside a quoted string",
+			p.report(rules.SyntaxArguments, p.rng(j, j+1), "raw tab inside a quoted string",
 				`write a tab inside a quoted string as \t`)
 			bad = true
 			if escaped {
@@ -673,7 +674,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 		}
 	}
 	p.decodeScratch = buf[:0]
-	p.report(diag.SyntaxArguments, p.rng(q, e), "unterminated quoted string",
+	p.report(rules.SyntaxArguments, p.rng(q, e), "unterminated quoted string",
 		"a quoted string ends with an unescaped \" on the same line")
 	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, Range: p.rng(q, e), bad: true}, e, false
 }
@@ -716,7 +717,7 @@ func (p *parser) escape(buf []byte, j, e int) ([]byte, int, bool) {
 					end++
 				}
 			}
-			p.report(diag.SyntaxArguments, p.rng(j, end), `invalid \u escape: want four hex digits`, "")
+			p.report(rules.SyntaxArguments, p.rng(j, end), `invalid \u escape: want four hex digits`, "")
 			return buf, end - j, false
 		}
 		r, n = rune(v), 6
@@ -728,11 +729,11 @@ func (p *parser) escape(buf []byte, j, e int) ([]byte, int, bool) {
 					return utf8.AppendRune(buf, r), 12, true
 				}
 			}
-			p.report(diag.SyntaxArguments, p.rng(j, j+6),
+			p.report(rules.SyntaxArguments, p.rng(j, j+6),
 				fmt.Sprintf(`unpaired surrogate \u%s`, s[j+2:j+6]), "a high surrogate must be followed by a low surrogate escape")
 			return buf, 6, false
 		case r >= 0xdc00 && r <= 0xdfff:
-			p.report(diag.SyntaxArguments, p.rng(j, j+6),
+			p.report(rules.SyntaxArguments, p.rng(j, j+6),
 				fmt.Sprintf(`unpaired surrogate \u%s`, s[j+2:j+6]), "a low surrogate must follow a high surrogate escape")
 			return buf, 6, false
 		}
@@ -741,12 +742,12 @@ func (p *parser) escape(buf []byte, j, e int) ([]byte, int, bool) {
 		for end < e && !utf8.RuneStart(s[end]) {
 			end++
 		}
-		p.report(diag.SyntaxArguments, p.rng(j, end), fmt.Sprintf("invalid escape %s", quoteShort(s[j:end])),
+		p.report(rules.SyntaxArguments, p.rng(j, end), fmt.Sprintf("invalid escape %s", quoteShort(s[j:end])),
 			`valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX`)
 		return buf, end - j, false
 	}
 	if forbiddenDecoded(r) {
-		p.report(diag.SyntaxArguments, p.rng(j, j+n),
+		p.report(rules.SyntaxArguments, p.rng(j, j+n),
 			fmt.Sprintf("quoted string contains control character U+%04X", r),
 			"a quoted string may contain no control characters other than LF (\\n) and TAB (\\t)")
 		return buf, n, false

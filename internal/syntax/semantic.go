@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // This file holds the semantic rules of format spec §5 that go beyond one
@@ -78,7 +79,7 @@ func (p *parser) checkDuplicateReleases() {
 		if j < 0 {
 			continue
 		}
-		p.report(diag.SemanticDuplicateRelease, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range,
 			fmt.Sprintf("duplicate release %s", list[i].key),
 			"each release version appears once in a revision (format spec §5 rule 2)",
 			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
@@ -102,7 +103,7 @@ func (p *parser) checkContents(rel *release) {
 		if j < 0 {
 			continue
 		}
-		p.report(diag.SemanticDuplicateContent, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range,
 			fmt.Sprintf("duplicate content name %s", quoteShort(list[i].key)),
 			"CONTENT names are unique within a release (format spec §5 rule 4)",
 			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
@@ -131,13 +132,13 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 	for i, j := range p.firstByKey(list) {
 		k := list[i]
 		if k.key == own {
-			p.report(diag.SemanticSelfReference, k.d.Args[0].Range,
+			p.report(rules.SemanticSelfReference, k.d.Args[0].Range,
 				fmt.Sprintf("reference to the journal's own artifact %s in %s", k.key, k.d.Keyword),
 				"a release cannot depend on, exclude or prefer its own artifact (format spec §5 rule 5)",
 				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
 		}
 		if j >= 0 {
-			p.report(diag.SemanticDuplicateReference, k.d.Args[0].Range,
+			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range,
 				fmt.Sprintf("coordinate %s listed twice in %s", k.key, k.d.Keyword),
 				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (format spec §5 rule 5)", k.d.Keyword),
 				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
@@ -164,7 +165,7 @@ func (p *parser) checkReferences(rel *release) {
 		if b.Line < a.Line {
 			a, b = b, a
 		}
-		p.report(diag.SemanticReferenceConflict, b.Args[0].Range,
+		p.report(rules.SemanticReferenceConflict, b.Args[0].Range,
 			fmt.Sprintf("coordinate %s is both in %s and in %s", key, a.Keyword, b.Keyword),
 			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (format spec §5 rule 5)",
 			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
@@ -192,7 +193,7 @@ func (p *parser) checkReferences(rel *release) {
 			continue
 		}
 		if !dit.v.constraint.Contains(pit.v.version) {
-			p.report(diag.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
+			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
 				fmt.Sprintf("preferred version %s of %s is outside the DEPENDS constraint %s",
 					pit.v.version.String(), pk.key, dit.v.constraint.String()),
 				"prefer a version the constraint accepts, or widen the constraint (format spec §5 rule 6)",
@@ -233,7 +234,7 @@ func (p *parser) checkPublished(rel *release) {
 		return
 	}
 	if pub.v.timestamp.Compare(p.doc.JournalVersion) > 0 {
-		p.report(diag.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
+		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
 			fmt.Sprintf("published %s is later than the journal version %s",
 				pub.v.timestamp.String(), p.doc.JournalVersion.String()),
 			"a revision cannot know a release published after it was written (format spec §5 rule 7)",

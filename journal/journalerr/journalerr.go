@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -83,19 +85,26 @@ func (e *InvalidError) Error() string {
 }
 
 // Is reports whether target is ErrInvalidJournal, or ErrInvalidRoot,
-// ErrChain or ErrConflict when a diagnostic has a code of that kind.
+// ErrChain or ErrConflict when a diagnostic has a code of that kind: a
+// validity code of scope root or chain (package rules), or chain/conflict.
 func (e *InvalidError) Is(target error) bool {
 	switch target {
 	case ErrInvalidJournal:
 		return true
 	case ErrInvalidRoot:
-		return e.has(func(c string) bool { return strings.HasPrefix(c, "fs/root-") })
+		return e.has(func(c string) bool { return scope(c) == rules.ScopeRoot })
 	case ErrChain:
-		return e.has(func(c string) bool { return strings.HasPrefix(c, "chain/") })
+		return e.has(func(c string) bool { return scope(c) == rules.ScopeChain })
 	case ErrConflict:
-		return e.has(func(c string) bool { return c == "chain/conflict" })
+		return e.has(func(c string) bool { return c == rules.ChainConflict })
 	}
 	return false
+}
+
+// scope returns the scope of the validity code c, or rules.ScopeNone.
+func scope(c string) rules.Scope {
+	r, _ := rules.Lookup(c)
+	return r.Scope
 }
 
 func (e *InvalidError) has(pred func(string) bool) bool {

@@ -20,6 +20,7 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/journal"
 	"github.com/r35157/journal-lint/journal/journalerr"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Option configures [NewServiceManager].
@@ -119,7 +120,7 @@ func (m *manager) Service() (journal.Service, error) {
 func invalid(op string, ds diag.List) error {
 	var pub []journalerr.Diagnostic
 	for _, d := range ds {
-		if d.Severity == diag.Error && diag.IsValidity(d.Code) {
+		if d.Severity == diag.Error && rules.IsValidity(d.Code) {
 			pub = append(pub, export(d))
 		}
 	}

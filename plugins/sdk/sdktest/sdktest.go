@@ -1,5 +1,5 @@
 // Package sdktest tests a rule pack in-process, the way journal-lint's
-// built-in rules are tested (package rules/rulestest): Journal files carry
+// built-in rules are tested (package internal/lint/rulestest): Journal files carry
 // their expected findings in "# want" comments, journal-lint's own parser
 // reads them, and the pack runs behind the real gRPC service (on an
 // in-memory connection), so the host's checks of the pack's description
@@ -38,6 +38,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint/rulestest"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -45,7 +46,6 @@ import (
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk"
 	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
-	"github.com/r35157/journal-lint/rules/rulestest"
 )
 
 // Finding is one diagnostic of a pack, as journal-lint reports it.

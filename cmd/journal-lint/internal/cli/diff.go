@@ -13,14 +13,13 @@ import (
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/outpath"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/render/diffrender"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
-
-	"github.com/r35157/journal-lint/internal/safetext"
-
-	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // diffCommand is `journal-lint diff` (issue 4): semantic diffs between
@@ -153,7 +152,7 @@ func parseFailOn(s string) (diag.Severity, bool, error) {
 	if s == "none" {
 		return diag.SeverityInvalid, false, nil
 	}
-	sev, err := diag.ParseSeverity(s)
+	sev, err := rules.ParseSeverity(s)
 	if err != nil {
 		return sev, false, usageErrorf("--fail-on must be error, warning, info or none, not %q", s)
 	}
@@ -246,7 +245,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, err
 	invalid := map[string]diag.List{}
 	var stray diag.List
 	for _, d := range lr.Diagnostics {
-		if d.Severity != diag.Error || !diag.IsValidity(d.Code) {
+		if d.Severity != diag.Error || !rules.IsValidity(d.Code) {
 			continue
 		}
 		if d.Path == "" {
@@ -371,12 +370,9 @@ func selection(c *ucli.Context) diff.Selection {
 }
 
 // isDocumentError reports whether code makes a text an invalid Journal on
-// its own (syntax, value, semantic, or a file that cannot be read).
+// its own (syntax, value, semantic, or a file that cannot be read): a
+// validity code of scope [rules.ScopeText].
 func isDocumentError(code string) bool {
-	cat, _, _ := strings.Cut(code, "/")
-	switch cat {
-	case "syntax", "value", "semantic":
-		return true
-	}
-	return code == diag.UnreadableFile || code == diag.TooLarge
+	r, ok := rules.Lookup(code)
+	return ok && r.Scope == rules.ScopeText
 }

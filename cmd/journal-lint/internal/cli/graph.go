@@ -10,6 +10,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // ANSI colours of log --graph.
@@ -155,7 +156,7 @@ func graphNodes(lr *load.Result, co vt.Coordinate) []graphNode {
 		bridged := false
 		for _, d := range f.Diagnostics {
 			switch {
-			case d.Code == chain.BridgedCode:
+			case d.Code == rules.CheckBridgedLink:
 				bridged = true
 			case d.Severity == diag.Error && !slices.Contains(codes, d.Code):
 				codes = append(codes, d.Code)

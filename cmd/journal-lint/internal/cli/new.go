@@ -17,6 +17,7 @@ import (
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/safetext"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 func newCommand() *ucli.Command {
@@ -81,7 +82,7 @@ func runNew(c *ucli.Context) error {
 	if !lr.Valid() {
 		n := 0
 		for _, d := range lr.Diagnostics {
-			if d.Severity == diag.Error && diag.IsValidity(d.Code) {
+			if d.Severity == diag.Error && rules.IsValidity(d.Code) {
 				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 				n++
 			}
@@ -134,7 +135,7 @@ func runNew(c *ucli.Context) error {
 // would block every honest successor, which must be later still.
 func notInFuture(s *settings, v vt.JournalVersion) error {
 	skew, written := 24*time.Hour, "24h"
-	if o, ok := s.cfg.Option("time/future-version", "skew"); ok {
+	if o, ok := s.cfg.Option(rules.TimeFutureVersion, "skew"); ok {
 		if d, err := o.Duration(); err == nil {
 			skew, written = d, fmt.Sprint(o.Value)
 		}

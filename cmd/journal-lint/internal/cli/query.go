@@ -17,6 +17,7 @@ import (
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 
 	"github.com/r35157/journal-lint/internal/safetext"
 )
@@ -66,7 +67,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	}
 	var own, other diag.List
 	for _, d := range lr.Diagnostics {
-		if d.Severity != diag.Error || !diag.IsValidity(d.Code) {
+		if d.Severity != diag.Error || !rules.IsValidity(d.Code) {
 			continue
 		}
 		switch {

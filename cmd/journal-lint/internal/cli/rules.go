@@ -5,9 +5,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	ucli "github.com/urfave/cli/v2"
-
 	"github.com/r35157/journal-lint/rules"
+	ucli "github.com/urfave/cli/v2"
 )
 
 func rulesCommand() *ucli.Command {
@@ -34,10 +33,10 @@ func rulesCommand() *ucli.Command {
 					return unknownRule(c.Args().First())
 				}
 				kind := "lint rule"
-				switch {
-				case r.Validity:
+				switch r.Kind {
+				case rules.Validity:
 					kind = "validity rule: always an error, cannot be turned off or ignored"
-				case r.CrossRevision:
+				case rules.CrossRevision:
 					kind = "history rule: found by comparing consecutive revisions, see journal-lint diff"
 				}
 				fmt.Fprintf(w, "%s (%s, default severity %s)\n\n%s\n\n%s\n", r.Code, kind, r.DefaultSeverity, r.Summary, r.Doc)

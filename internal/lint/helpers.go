@@ -1,0 +1,36 @@
+package lint
+
+import (
+	"iter"
+
+	"github.com/r35157/journal-lint/internal/syntax"
+)
+
+// acceptedNote ends the help of the style rules that can only be fixed by
+// changing bytes.
+const acceptedNote = "if the revision is already accepted it cannot change (its digest would), so fix it in the next revision"
+
+// releaseDirectives yields each release block of doc with each of its
+// directives whose keyword is keyword, in file order.
+func releaseDirectives(doc *syntax.Document, keyword string) iter.Seq2[*syntax.ReleaseBlock, *syntax.Directive] {
+	return func(yield func(*syntax.ReleaseBlock, *syntax.Directive) bool) {
+		for _, rb := range doc.Releases {
+			if rb == nil {
+				continue
+			}
+			for _, d := range rb.Directives {
+				if d != nil && d.Keyword == keyword && !yield(rb, d) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// bareArg returns the i-th argument of d when it exists and is not quoted.
+func bareArg(d *syntax.Directive, i int) (syntax.Arg, bool) {
+	if i >= len(d.Args) || d.Args[i].Quoted {
+		return syntax.Arg{}, false
+	}
+	return d.Args[i], true
+}

@@ -1,0 +1,42 @@
+package lint
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// bidiNames names the bidirectional control characters.
+var bidiNames = map[rune]string{
+	'\u061C': "ARABIC LETTER MARK",
+	'\u200E': "LEFT-TO-RIGHT MARK",
+	'\u200F': "RIGHT-TO-LEFT MARK",
+	'\u202A': "LEFT-TO-RIGHT EMBEDDING",
+	'\u202B': "RIGHT-TO-LEFT EMBEDDING",
+	'\u202C': "POP DIRECTIONAL FORMATTING",
+	'\u202D': "LEFT-TO-RIGHT OVERRIDE",
+	'\u202E': "RIGHT-TO-LEFT OVERRIDE",
+	'\u2066': "LEFT-TO-RIGHT ISOLATE",
+	'\u2067': "RIGHT-TO-LEFT ISOLATE",
+	'\u2068': "FIRST STRONG ISOLATE",
+	'\u2069': "POP DIRECTIONAL ISOLATE",
+}
+
+// checkBidiControl is the check of security/bidi-control: the text contains a Unicode
+// bidirectional control character (the "Trojan Source" attack,
+// CVE-2021-42574).
+func checkBidiControl(p *Pass) {
+	src := p.Doc.Src
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if name, ok := bidiNames[r]; ok {
+			p.Report(diag.Diagnostic{
+				Range:   p.Range(i, i+n),
+				Message: fmt.Sprintf("bidirectional control character U+%04X %s", r, name),
+				Help:    "delete the character: it makes text display differently from its bytes (Trojan Source); if it belongs in a quoted string, write it as a \\u escape",
+			})
+		}
+		i += n
+	}
+}

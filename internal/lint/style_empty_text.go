@@ -1,0 +1,26 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// checkEmptyText is the check of style/empty-text: a quoted text argument is the empty
+// string "" (format spec §2 allows it; §3 makes every such text optional).
+func checkEmptyText(p *Pass) {
+	for _, d := range p.Doc.Directives {
+		if d == nil || len(d.Args) == 0 {
+			continue
+		}
+		last := d.Args[len(d.Args)-1]
+		if !last.Quoted || last.Text != "" || last.Raw != `""` {
+			continue
+		}
+		p.Report(diag.Diagnostic{
+			Range:   last.Range,
+			Message: fmt.Sprintf(`empty quoted text in %s: readers cannot tell it from no text`, d.Keyword),
+			Help:    "write the text, or leave it out (in the next revision, if this one is accepted)",
+		})
+	}
+}

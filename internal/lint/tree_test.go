@@ -1,0 +1,54 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/lint"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+func versions(vs []vt.Version) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, v.String())
+	}
+	return strings.Join(s, " ")
+}
+
+func TestStaticTree(t *testing.T) {
+	var tree lint.StaticTree
+	core, widget := mustCoordinate(t, "org.example.core"), mustCoordinate(t, "com.example.widget")
+	if tree.Has(core) || len(tree.Releases(core)) != 0 || len(tree.Coordinates()) != 0 {
+		t.Fatal("zero StaticTree is not empty")
+	}
+	tree.Add(core, mustVersion(t, "1.10.0"), mustVersion(t, "1.2.0"))
+	tree.Add(widget)
+	tree.Add(core, mustVersion(t, "1.2.0"), mustVersion(t, "1.9.0"))
+	if got := versions(tree.Releases(core)); got != "1.2.0 1.9.0 1.10.0" {
+		t.Errorf("Releases(core) = %s", got)
+	}
+	if !tree.Has(widget) || len(tree.Releases(widget)) != 0 {
+		t.Error("widget without releases is not recorded")
+	}
+	if cs := tree.Coordinates(); len(cs) != 2 || cs[0] != widget || cs[1] != core {
+		t.Errorf("Coordinates() = %v", cs)
+	}
+}
+
+func TestTreeOfTakesLatestValidRevision(t *testing.T) {
+	rev := func(jv, releases string) *syntax.Document {
+		src := strings.Replace(header, "20260110T080000Z", jv, 1)
+		for _, v := range strings.Fields(releases) {
+			src += "\nRELEASE " + v + "\nLICENSE MIT\nCONTENT w.jar sha256:" + strings.Repeat("3", 64) + "\n"
+		}
+		return parse(t, jv+".journal", src)
+	}
+	invalid := rev("20260401T000000Z", "9.0.0")
+	invalid.RevisionOK = false
+	tree := lint.TreeOf([]*syntax.Document{rev("20260110T080000Z", "1.0.0"), rev("20260301T080000Z", "1.0.0 1.1.0"), rev("20260201T080000Z", "1.0.0 2.0.0"), invalid, nil})
+	if got := versions(tree.Releases(mustCoordinate(t, "com.example.widget"))); got != "1.0.0 1.1.0" {
+		t.Errorf("head releases = %q, want those of the latest valid revision", got)
+	}
+}
