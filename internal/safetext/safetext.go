@@ -238,7 +238,7 @@ func JSON(doc []byte) []byte {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == '[' && strings.HasSuffix(s[:i], "##") {
 			b.WriteString(`\u005b`)
-		} else if r >= utf8.RuneSelf && Unsafe(r) && !(r == utf8.RuneError && n == 1) {
+		} else if (r == 0x7f || r >= utf8.RuneSelf) && Unsafe(r) && !(r == utf8.RuneError && n == 1) {
 			if r > 0xffff {
 				r1, r2 := utf16Pair(r)
 				fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)

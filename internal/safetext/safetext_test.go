@@ -58,13 +58,13 @@ func TestQuote(t *testing.T) {
 
 func TestWriteJSON(t *testing.T) {
 	t.Parallel()
-	in := map[string]string{"m": "a\u202eb ##[error]x \u0085 <&> \x1b"}
+	in := map[string]string{"m": "a\u202eb ##[error]x \u0085 <&> \x1b \x7f"}
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, in); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, bad := range []string{"\u202e", "\u0085", "\x1b", "##["} {
+	for _, bad := range []string{"\u202e", "\u0085", "\x1b", "##[", "\x7f"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("output holds %q: %s", bad, out)
 		}
