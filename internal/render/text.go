@@ -81,11 +81,14 @@ func (t *textWriter) location(p string, rg diag.Range) string {
 	if p == "" {
 		return ""
 	}
-	s := safetext.Text(t.opts.displayPath(p))
+	// The whole location goes through safetext, since it starts a line: a
+	// path ":" followed by ":2:3" or ": " must not make a line start with
+	// "::".
+	s := t.opts.displayPath(p)
 	if rg.IsValid() && !rg.IsFileStart() {
 		s += fmt.Sprintf(":%d:%d", rg.Start.Line, max(rg.Start.Column, 1))
 	}
-	return s + ": "
+	return safetext.Text(s + ": ")
 }
 
 func (t *textWriter) diagnostic(d diag.Diagnostic) {
