@@ -51,6 +51,10 @@ type Options struct {
 	// server). Without it the tree streams and Result.Load holds only
 	// per-file summaries and the sources that diagnostics point into.
 	KeepState bool
+	// Workers is the number of files read and parsed in parallel (and of
+	// chain heads linted after the load); 0 means GOMAXPROCS. The result
+	// does not depend on it.
+	Workers int
 }
 
 // Result is what a check found.
@@ -171,7 +175,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	v := newVisitor(r, perDoc)
 	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
-	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Visit: v.visit, DropDocs: !keepDocs})
+	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs})
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, tree lint.Tree, h
 	outs := make([]diag.List, len(heads))
 	var wg sync.WaitGroup
 	work := make(chan int)
-	for range workers() {
+	for range workers(r.opts.Workers) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -109,5 +109,11 @@ func docsOf(a *load.Artifact) map[string]*syntax.Document {
 	return m
 }
 
-// workers is the number of goroutines for parallel work after the load.
-func workers() int { return runtime.GOMAXPROCS(0) }
+// workers is the number of goroutines for parallel work after the load:
+// n, or GOMAXPROCS when n is not positive.
+func workers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
