@@ -2,12 +2,13 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help test lint bench fuzz vectors build generate
+.PHONY: help test lint bench bench-scale fuzz vectors build generate
 
 help:
 	@echo "make test     run every test with the race detector (what CI runs)"
 	@echo "make lint     gofmt check and go vet"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
+	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum (SIZES, PAIRS)"
 	@echo "make fuzz     fuzz the parser (FUZZTIME, default 10m)"
 	@echo "make vectors  run the public vectors through journal-lint check"
 	@echo "make build    build bin/journal-lint"
@@ -23,6 +24,9 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+bench-scale:
+	scripts/bench-scale.sh
 
 FUZZTIME ?= 10m
 fuzz:
