@@ -13,7 +13,6 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
-	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 
@@ -92,10 +91,10 @@ func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
 		return fail(rules.FSUnreadableFile, "cannot read the file: "+strings.TrimPrefix(err.Error(), p+": "))
 	case fi.IsDir():
 		return fail(rules.FSUnreadableFile, "a directory, not a Journal file (check a tree with journal-lint check DIR)")
-	case fi.Size() > load.MaxSize:
-		return fail(rules.FSTooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), load.MaxSize))
+	case fi.Size() > syntax.MaxSize:
+		return fail(rules.FSTooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), syntax.MaxSize))
 	}
-	src, err := readfile.Read(p, readfile.Options{Max: load.MaxSize})
+	src, err := readfile.Read(p, readfile.Options{Max: syntax.MaxSize})
 	if err != nil {
 		return fail(rules.FSUnreadableFile, "cannot read the file: "+err.Error())
 	}

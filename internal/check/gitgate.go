@@ -383,7 +383,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			objects = append(objects, f.entry.Object)
 		}
 	}
-	blobs, _, err := g.repo.ReadBlobs(ctx, objects, load.MaxSize)
+	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
@@ -565,7 +565,7 @@ func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
 		}
 		sort.Strings(candidates)
 		if len(objects) > 0 {
-			got, _, err := g.repo.ReadBlobs(ctx, objects, load.MaxSize)
+			got, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
 			if err != nil {
 				return fmt.Errorf("git cat-file: %w", err)
 			}

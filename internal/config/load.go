@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -58,19 +57,9 @@ func Load(path string) (*Config, error) {
 func LoadPartial(path string) (*Config, error) {
 	data, err := readfile.Read(path, readfile.Options{Max: readfile.MaxConfig})
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read the configuration: " + unwrapPathError(err), Err: err}
+		return nil, &Error{File: path, Msg: "cannot read the configuration: " + readfile.PathCause(err).Error(), Err: err}
 	}
 	return parse(path, data)
-}
-
-// unwrapPathError returns the message of err without the path that the
-// caller already shows.
-func unwrapPathError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // Parse parses data as the content of the configuration file named file

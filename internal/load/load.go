@@ -31,9 +31,6 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// MaxSize is the largest Journal file in bytes (format spec §2: 16 MiB).
-const MaxSize = readfile.MaxJournal
-
 // Suffixes of runtime Journal files and of example files (format spec §7).
 const (
 	Suffix        = ".journal"
@@ -308,19 +305,11 @@ func checkRoot(root string) (diag.Diagnostic, bool) {
 		return diag.Diagnostic{Code: rules.FSRootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", root),
 			Help: "point at an existing directory; the root is never created"}, false
 	case err != nil:
-		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", root, unwrapPath(err))}, false
+		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", root, readfile.PathCause(err))}, false
 	case !fi.IsDir():
 		return diag.Diagnostic{Code: rules.FSRootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", root)}, false
 	}
 	return diag.Diagnostic{}, true
-}
-
-// unwrapPath drops the path from *fs.PathError so messages name it once.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // candidate is a file that looks like a Journal by its placement.
@@ -345,7 +334,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 	var ds diag.List
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, unwrapPath(err))}}, 0
+		return nil, diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, readfile.PathCause(err))}}, 0
 	}
 	var out []candidate
 	for _, e := range entries {
@@ -364,7 +353,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 		sub, err := os.ReadDir(filepath.Join(root, name))
 		if err != nil {
 			ds = append(ds, diag.Diagnostic{Code: rules.FSUnreadableFile, Severity: diag.Error, Path: name,
-				Message: fmt.Sprintf("artifact directory cannot be listed: %v", unwrapPath(err))})
+				Message: fmt.Sprintf("artifact directory cannot be listed: %v", readfile.PathCause(err))})
 			continue
 		}
 		for _, f := range sub {
@@ -555,7 +544,7 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	ok := true
 	if buf, over := overlay[c.rel]; over {
 		data = buf
-		if len(buf) > MaxSize {
+		if len(buf) > syntax.MaxSize {
 			d, ok = diag.Diagnostic{Code: rules.FSTooLarge, Severity: diag.Error, Path: c.rel,
 				Message: tooLargeMessage(int64(len(buf)))}, false
 		}
@@ -705,13 +694,13 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State) {
 var readHook func(point, abs string)
 
 // readFile reads one regular file completely with package readfile (at most
-// MaxSize bytes, never through a symlink, again when it changed while being
+// syntax.MaxSize bytes, never through a symlink, again when it changed while being
 // read) and turns its errors into diagnostics.
 func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
 		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
 	}
-	opts := readfile.Options{Max: MaxSize, NoFollow: true}
+	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true}
 	if readHook != nil {
 		opts.Hook = func(point string) { readHook(point, abs) }
 	}
@@ -723,7 +712,7 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	case errors.As(err, &tl) && !tl.Grew:
 		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
-		return fail(rules.FSTooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", MaxSize))
+		return fail(rules.FSTooLarge, fmt.Sprintf("file grew past %d bytes (16 MiB) while being read", syntax.MaxSize))
 	case errors.Is(err, readfile.ErrNotRegular):
 		return fail(rules.FSUnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
 	case errors.Is(err, readfile.ErrChanged):
@@ -731,16 +720,16 @@ func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
 	case os.IsNotExist(err):
 		return fail(rules.FSUnreadableFile, "file vanished while the tree was being loaded")
 	}
-	return fail(rules.FSUnreadableFile, fmt.Sprintf("cannot read file: %v", unwrapPath(err)))
+	return fail(rules.FSUnreadableFile, fmt.Sprintf("cannot read file: %v", readfile.PathCause(err)))
 }
 
 // tooLargeMessage is the message of fs/too-large for a file of size bytes.
 func tooLargeMessage(size int64) string {
-	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, MaxSize)
+	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, syntax.MaxSize)
 }
 
 // ReadJournal reads the Journal file at the absolute path abs the way a
-// load does (a regular file of at most [MaxSize] bytes, not changing while
+// load does (a regular file of at most [syntax.MaxSize] bytes, not changing while
 // it is read) and reports whether that worked.
 func ReadJournal(abs string) ([]byte, bool) {
 	data, _, ok := readFile(abs, abs)

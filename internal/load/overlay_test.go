@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -52,7 +53,7 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("want the new buffer loaded beside the file and the misplaced one left out, got %d files, %d revisions, %v",
 			len(res.Files), res.State.RevisionCount(), res.Diagnostics)
 	}
-	if res := load(map[string][]byte{rel: make([]byte, MaxSize+1)}); !hasCode(res, rel, rules.FSTooLarge) {
+	if res := load(map[string][]byte{rel: make([]byte, syntax.MaxSize+1)}); !hasCode(res, rel, rules.FSTooLarge) {
 		t.Errorf("want fs/too-large for an oversized buffer: %v", res.Diagnostics)
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); string(data) != genesis {

@@ -9,8 +9,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // A 16 MiB buffer (the format's limit) is read and checked, one byte more
@@ -23,12 +23,12 @@ func TestLargeBuffer(t *testing.T) {
 	ctx := c.Ctx()
 	// 16 MiB: one byte over the format's limit is fs/too-large.
 	big := filepath.Join(root, "com.example.big", "20260101T000000Z.journal")
-	u := c.Open(big, bytes.Repeat([]byte("# filler line of a very large Journal\n"), (load.MaxSize/38)+1))
+	u := c.Open(big, bytes.Repeat([]byte("# filler line of a very large Journal\n"), (syntax.MaxSize/38)+1))
 	if ds := c.Diagnostics(u, 1); !hasCode(ds, "fs/too-large") {
 		t.Fatalf("want fs/too-large, got %v", codes(ds))
 	}
 	// Exactly 16 MiB is read and parsed.
-	exact := bytes.Repeat([]byte("#"), load.MaxSize)
+	exact := bytes.Repeat([]byte("#"), syntax.MaxSize)
 	exact[len(exact)-1] = '\n'
 	c.Change(u, 2, string(exact))
 	if ds := c.Diagnostics(u, 2); hasCode(ds, "fs/too-large") {

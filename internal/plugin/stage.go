@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // stage copies the executable of s into a new private directory (mode
@@ -31,11 +33,11 @@ func stage(s Spec) (dir, exe string, err error) {
 	}
 	src, err := os.Open(path)
 	if err != nil {
-		return fail("", unwrapPath(err))
+		return fail("", readfile.PathCause(err))
 	}
 	defer src.Close()
 	if fi, err := src.Stat(); err != nil {
-		return fail("", unwrapPath(err))
+		return fail("", readfile.PathCause(err))
 	} else if !fi.Mode().IsRegular() {
 		return fail("", errors.New("not a regular file"))
 	}
@@ -49,7 +51,7 @@ func stage(s Spec) (dir, exe string, err error) {
 		os.RemoveAll(dir)
 		var re readError
 		if errors.As(err, &re) {
-			return fail("", unwrapPath(re.err))
+			return fail("", readfile.PathCause(re.err))
 		}
 		return "", "", err
 	}

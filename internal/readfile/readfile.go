@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"time"
 )
@@ -230,4 +231,15 @@ func lstatOrStat(path string, noFollow bool) (os.FileInfo, error) {
 		return os.Lstat(path)
 	}
 	return os.Stat(path)
+}
+
+// PathCause returns the error that an *fs.PathError in err's chain wraps,
+// without the operation and path (for a message that names the file
+// already), or err itself when there is none.
+func PathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -7,13 +7,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/rules"
 )
 
 // Limits of format spec §2.
 const (
-	// MaxSize is the largest accepted text in bytes (format spec §2: 16 MiB).
-	MaxSize = 16 << 20
+	// MaxSize is the largest accepted text in bytes (format spec §2: 16 MiB),
+	// the limit the file reader enforces too.
+	MaxSize = readfile.MaxJournal
 	// MaxQuoted is the largest accepted decoded quoted string in bytes
 	// (format spec §2).
 	MaxQuoted = 8192

@@ -193,7 +193,7 @@ func cannotCompare(c *ucli.Context, err error) error {
 func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
 	var docs [2]*syntax.Document
 	for i, p := range []string{oldPath, newPath} {
-		src, err := readfile.Read(p, readfile.Options{Max: load.MaxSize})
+		src, err := readfile.Read(p, readfile.Options{Max: syntax.MaxSize})
 		if err != nil {
 			return nil, usageErrorf("cannot compare: %s: %v", p, err)
 		}

@@ -9,9 +9,9 @@ import (
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 
-	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 func digestCommand() *ucli.Command {
@@ -56,15 +56,15 @@ func digestCommand() *ucli.Command {
 						return usageErrorf("standard input (-) can be read only once")
 					}
 					stdinRead = true
-					if data, err = io.ReadAll(io.LimitReader(c.App.Reader, load.MaxSize+1)); err == nil && len(data) > load.MaxSize {
-						err = &readfile.TooLargeError{Size: int64(len(data)), Max: load.MaxSize, Grew: true}
+					if data, err = io.ReadAll(io.LimitReader(c.App.Reader, syntax.MaxSize+1)); err == nil && len(data) > syntax.MaxSize {
+						err = &readfile.TooLargeError{Size: int64(len(data)), Max: syntax.MaxSize, Grew: true}
 					}
 					got = vt.DigestOf(data)
 				} else {
 					// A stream: no file is held in memory whole, and the
 					// reader refuses FIFOs, devices and files over 16 MiB.
 					var sum [32]byte
-					sum, _, err = readfile.Digest(f, readfile.Options{Max: load.MaxSize})
+					sum, _, err = readfile.Digest(f, readfile.Options{Max: syntax.MaxSize})
 					got = vt.DigestFromSum(sum)
 				}
 				if err != nil {
@@ -82,7 +82,7 @@ func digestCommand() *ucli.Command {
 				}
 				mismatch = true
 				if data == nil {
-					data, _ = readfile.Read(f, readfile.Options{Max: load.MaxSize})
+					data, _ = readfile.Read(f, readfile.Options{Max: syntax.MaxSize})
 				}
 				fmt.Fprintf(c.App.Writer, "%s: FAILED: its digest is %s, not %s%s\n", name, got, want, eolHint(data, want))
 			}
