@@ -55,6 +55,9 @@ type Options struct {
 	// chain heads linted after the load); 0 means GOMAXPROCS. The result
 	// does not depend on it.
 	Workers int
+	// Progress, when set, follows the reading of the tree's files
+	// (load.Options.Progress), such as a progress line on a terminal.
+	Progress load.Progress
 }
 
 // Result is what a check found.
@@ -175,7 +178,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	v := newVisitor(r, perDoc)
 	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
-	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs})
+	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,22 @@ type Options struct {
 	// counted (Result.Chains, Result.Revisions). It bounds memory by the
 	// artifacts in flight instead of the tree, for a load that checks.
 	DropDocs bool
+	// Progress, when set, is told how far the reading got (a progress line
+	// on a terminal). Nil reports nothing.
+	Progress Progress
+}
+
+// Progress follows a load as it reads files. Read is called concurrently
+// from the worker goroutines once per file, on the hot path: it must be
+// cheap and safe for concurrent use (an atomic add, not a lock or a
+// channel send).
+type Progress interface {
+	// Total is called once, after the walk and before any Read, with the
+	// number of Journal files the load is about to read.
+	Total(files int)
+	// Read is called after each file was read and parsed, with its size in
+	// bytes (0 when it could not be read).
+	Read(bytes int64)
 }
 
 // File is one Journal file that was read.
@@ -258,6 +274,9 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	stage := chain.NewStage(base)
 	arts := artifacts(cands)
 	files := make([]*File, len(cands))
+	if opts.Progress != nil {
+		opts.Progress.Total(len(cands))
+	}
 	if err := readAll(ctx, root, cands, files, arts, stage, opts); err != nil {
 		return nil, err
 	}
@@ -518,6 +537,9 @@ func readAll(ctx context.Context, root string, cands []candidate, files []*File,
 			defer wg.Done()
 			for i := range next {
 				files[i] = readOne(root, cands[i], opts.Overlay)
+				if opts.Progress != nil {
+					opts.Progress.Read(files[i].size())
+				}
 				ai := int(owner[i])
 				if a := arts[ai]; a.pending.Add(-1) == 0 {
 					finish(ai, a, cands, files, stage, opts)
@@ -535,6 +557,14 @@ func readAll(ctx context.Context, root string, cands []candidate, files []*File,
 	close(next)
 	wg.Wait()
 	return err
+}
+
+// size is the number of bytes of f that were read: 0 when it could not be.
+func (f *File) size() int64 {
+	if f.Doc == nil {
+		return 0
+	}
+	return int64(len(f.Doc.Src))
 }
 
 func readOne(root string, c candidate, overlay map[string][]byte) *File {
