@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/outpath"
+	"github.com/r35157/journal-lint/internal/progress"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -49,6 +50,7 @@ func checkCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "against", Usage: "append-only gate: Journal files that exist at git revision `REV` and were modified, deleted or renamed since are errors"},
 			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against HEAD unless --against is given"},
 			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
+			&ucli.BoolFlag{Name: "no-progress", Usage: "never show the progress line (shown on a terminal, with the text format, when a run takes more than a second)"},
 			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision (validity errors are always reported)"},
 		},
 		Action: runCheck,
@@ -113,8 +115,18 @@ func runCheck(c *ucli.Context) error {
 	if len(files) > 0 {
 		res, err = check.RunFiles(c.Context, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
 	} else {
-		res, err = check.Run(c.Context, check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
-			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs})
+		opts := check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
+			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs}
+		var line *progress.Line
+		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {
+			line = progress.Start(c.App.ErrWriter, progress.Options{})
+			defer line.Stop()
+			opts.Progress = line
+		}
+		res, err = check.Run(c.Context, opts)
+		if line != nil {
+			line.Stop() // cleared before anything else is written
+		}
 	}
 	if err != nil {
 		if c.Context.Err() != nil {
