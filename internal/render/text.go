@@ -2,8 +2,11 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +34,12 @@ const (
 	ansiInfo    = "\x1b[1;36m"
 )
 
+// CountTableMin is the number of diagnostics above which the text format
+// ends with a table of counts per code (issue 9, "Progress on long runs"):
+// enough findings that reading them one by one no longer shows which rules
+// fire.
+const CountTableMin = 20
+
 // textWriter renders the text format.
 type textWriter struct {
 	w     *bufio.Writer
@@ -46,6 +55,9 @@ func writeText(w io.Writer, r *Report, opts Options) error {
 	}
 	if len(r.Diagnostics) > 0 {
 		t.w.WriteString("\n")
+	}
+	if len(r.Diagnostics) > CountTableMin {
+		t.countTable()
 	}
 	t.w.WriteString(SummaryLine(*r))
 	t.w.WriteString("\n")
@@ -262,4 +274,63 @@ func clamp(v, lo, hi int) int {
 		return hi
 	}
 	return v
+}
+
+// codeCount is one row of the count table.
+type codeCount struct {
+	code  string
+	sev   diag.Severity
+	count int
+}
+
+// countTable writes the table of diagnostics per code and severity that
+// precedes the summary line of a long report: a header, then one row per
+// pair, errors first, then warnings and infos, each by count (most first)
+// and then by code, and a blank line.
+func (t *textWriter) countTable() {
+	type key struct {
+		code string
+		sev  diag.Severity
+	}
+	byKey := map[key]int{}
+	for _, d := range t.r.Diagnostics {
+		byKey[key{d.Code, severity(d.Severity)}]++
+	}
+	rows := make([]codeCount, 0, len(byKey))
+	codeW, countW := len("code"), len("count")
+	for k, n := range byKey {
+		c := safetext.Text(k.code)
+		rows = append(rows, codeCount{c, k.sev, n})
+		codeW = max(codeW, utf8.RuneCountInString(c))
+		countW = max(countW, len(strconv.Itoa(n)))
+	}
+	slices.SortFunc(rows, func(a, b codeCount) int {
+		if a.sev != b.sev {
+			return cmp.Compare(severityRank(a.sev), severityRank(b.sev))
+		}
+		if a.count != b.count {
+			return cmp.Compare(b.count, a.count)
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	sevW := len("severity")
+	pad := func(s string, w int) string { return s + strings.Repeat(" ", w-utf8.RuneCountInString(s)) }
+	fmt.Fprintf(t.w, "%s  %s  %*s\n", pad("code", codeW), pad("severity", sevW), countW, "count")
+	for _, r := range rows {
+		sev := r.sev.String()
+		fmt.Fprintf(t.w, "%s  %s%s  %*d\n", pad(r.code, codeW), t.paint(severityColor(r.sev), sev),
+			strings.Repeat(" ", sevW-len(sev)), countW, r.count)
+	}
+	t.w.WriteString("\n")
+}
+
+// severityRank orders severities for the count table: errors first.
+func severityRank(s diag.Severity) int {
+	switch s {
+	case diag.Error:
+		return 0
+	case diag.Warning:
+		return 1
+	}
+	return 2
 }
