@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // longReport is the fixture report with findings added until it has n
@@ -20,7 +21,7 @@ func longReport(n int) Report {
 		{"lint/description-missing", diag.Warning},
 		{"lint/description-missing", diag.Warning},
 		{"lint/release-order", diag.Info},
-		{diag.ValueLicense, diag.Warning},
+		{rules.ValueLicense, diag.Warning},
 	}
 	for i := 0; len(r.Diagnostics) < n; i++ {
 		e := extra[i%len(extra)]
