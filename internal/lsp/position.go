@@ -66,6 +66,9 @@ func (t *text) offset(enc posEncoding, pos protocol.Position) int {
 	}
 	start := t.lines.LineStart(line)
 	lineText := t.lines.Line(line)
+	if end := start + len(lineText); end == len(t.src)-1 && t.src[end] == '\r' {
+		lineText = t.src[start:] // a lone CR ending the text is not a terminator here
+	}
 	want := int(pos.Character)
 	off, n := 0, 0
 	for off < len(lineText) && n < want {
