@@ -25,8 +25,7 @@ type visitor struct {
 	mu    sync.Mutex
 	diags []diag.List
 	trees []map[vt.Coordinate]treeHead
-	head  []headRef
-	has   []bool
+	head  []headRef // zero for an artifact without an accepted revision
 }
 
 func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
@@ -40,7 +39,6 @@ func (v *visitor) slot(i int) {
 		v.diags = append(v.diags, nil)
 		v.trees = append(v.trees, nil)
 		v.head = append(v.head, headRef{})
-		v.has = append(v.has, false)
 	}
 }
 
@@ -64,9 +62,8 @@ func (v *visitor) visit(a *load.Artifact) {
 		}
 	}
 	th := treeHeads(a)
-	var h headRef
-	hasHead := len(a.Chain) > 0
-	if hasHead {
+	var h headRef // the zero headRef (no path) when no revision was accepted
+	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
 		h = headRef{path: e.Source, digest: e.Revision.Digest()}
 	}
@@ -75,7 +72,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	v.slot(a.Index)
 	v.diags[a.Index] = ds
 	v.trees[a.Index] = th
-	v.head[a.Index], v.has[a.Index] = h, hasHead
+	v.head[a.Index] = h
 }
 
 // found returns the findings of every visit, in artifact order.
@@ -90,8 +87,8 @@ func (v *visitor) found() diag.List {
 // heads returns the chain head of every visited artifact that has one.
 func (v *visitor) heads() []headRef {
 	var out []headRef
-	for i, h := range v.head {
-		if v.has[i] {
+	for _, h := range v.head {
+		if h.path != "" {
 			out = append(out, h)
 		}
 	}
