@@ -8,6 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
@@ -29,11 +30,14 @@ func diffCommand() *ucli.Command {
 		Name:  "diff",
 		Usage: "show what a revision changes in an artifact's worldview",
 		UsageText: "journal-lint diff [flags] OLD.journal NEW.journal\n" +
-			"journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n\n" +
+			"journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n" +
+			"journal-lint diff [flags] [--root DIR] (--staged | --against REV) [COORDINATE]\n\n" +
 			"Compares revisions as models: releases by version, content by name, dependencies,\n" +
 			"exclusions and preferences by coordinate. With two files it compares them; with a\n" +
 			"COORDINATE it compares the head with its predecessor, --from and --to pick any two\n" +
 			"revisions by Journal version, and --all compares every consecutive pair, oldest first.\n" +
+			"--staged and --against compare only the revisions a commit adds: the staged new files,\n" +
+			"or the files new since the merge base of REV and HEAD, each with its predecessor.\n" +
 			"Levels come from the history/<kind> rules and may be changed in .journal-lint.yaml.\n\n" +
 			"Exit codes: 0 no change at or above --fail-on, 1 such changes, 2 usage error or input\n" +
 			"that cannot be compared (unreadable, or not a valid Journal), 3 journal-lint failed.\n\n" +
@@ -41,11 +45,15 @@ func diffCommand() *ucli.Command {
 			"   journal-lint diff old.journal new.journal\n" +
 			"   journal-lint diff --root data/nenjim/journals --examples --all net.example.quill\n" +
 			"   journal-lint diff --format markdown --fail-on warning com.example.widget\n" +
+			"   journal-lint diff --staged --fail-on warning              (pre-commit hook)\n" +
+			"   journal-lint diff --against origin/main --format markdown (pull request)\n" +
 			"   journal-lint diff --schema",
 		Flags: append(rootFlags(),
 			&ucli.StringFlag{Name: "from", Usage: "the old revision: Journal version `V` (COORDINATE mode)"},
 			&ucli.StringFlag{Name: "to", Usage: "the new revision: Journal version `V` (COORDINATE mode; default the head)"},
 			&ucli.BoolFlag{Name: "all", Usage: "compare every consecutive pair of the chain, oldest first (COORDINATE mode)"},
+			&ucli.BoolFlag{Name: "staged", Usage: "compare only the revisions the staged content (the git index) adds to HEAD, each with its predecessor"},
+			&ucli.StringFlag{Name: "against", Usage: "compare only the revisions added since the merge base of git revision `REV` and HEAD, each with its predecessor"},
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, markdown or github"},
 			&ucli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a change at or above `LEVEL` exists: error, warning, info or none"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
@@ -86,8 +94,8 @@ func runDiff(c *ucli.Context) error {
 	)
 	switch c.NArg() {
 	case 2:
-		if c.Bool("all") || c.IsSet("from") || c.IsSet("to") || c.IsSet("root") {
-			return usageErrorf("--all, --from, --to and --root apply to COORDINATE mode, not to two files")
+		if c.Bool("all") || c.IsSet("from") || c.IsSet("to") || c.IsSet("root") || c.Bool("staged") || c.IsSet("against") {
+			return usageErrorf("--all, --from, --to, --root, --staged and --against apply to a tree, not to two files")
 		}
 		s, err := loadSettings(c, "")
 		if err != nil {
@@ -100,7 +108,11 @@ func runDiff(c *ucli.Context) error {
 		}
 		results = []*diff.Result{r}
 	case 0, 1:
-		if c.NArg() == 0 && !c.Bool("all") {
+		if added := c.Bool("staged") || c.String("against") != ""; added {
+			if c.Bool("all") || c.IsSet("from") || c.IsSet("to") {
+				return usageErrorf("--staged and --against compare each added revision with its predecessor; leave out --all, --from and --to")
+			}
+		} else if c.NArg() == 0 && !c.Bool("all") {
 			return usageErrorf("diff needs OLD NEW (two files), one COORDINATE, or --all for every chain")
 		}
 		if c.NArg() == 1 {
@@ -225,23 +237,58 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 		}
 		only = &co
 	}
+	if c.Bool("staged") || c.String("against") != "" {
+		return diffAdded(c, s, only)
+	}
 	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
 	if err != nil {
 		return nil, err
 	}
 	if only == nil {
-		return diffAll(c, s, lr)
+		return diffAll(c, s, lr, chainPick{})
 	}
-	return diffOne(c, s, lr, *only)
+	return diffOne(c, s, lr, *only, selection(c))
+}
+
+// chainPick narrows what diffAll compares: every pair of every chain by
+// default.
+type chainPick struct {
+	// only is the one chain to compare; nil for every chain.
+	only *vt.Coordinate
+	// added keeps the pairs whose newer revision it names as new (the
+	// other pairs are still compared, for the history of
+	// release-resurrected), and the chains that have one; nil keeps all.
+	added *check.Added
+}
+
+// diffAdded compares each revision that the staged content, or the branch
+// since the merge base of --against and HEAD, adds with its predecessor
+// (diff --staged, diff --against REV), in the chain only or in every
+// chain. The tree is loaded as `check --staged` / `--against` loads it, and
+// validity problems refuse the comparison as for --all.
+func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Result, error) {
+	added, err := check.OpenAdded(c.Context, check.AddedOptions{Root: s.root, Against: c.String("against"), Staged: c.Bool("staged"), Examples: s.examples})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return nil, c.Context.Err()
+		}
+		return nil, usageErrorf("%v", err)
+	}
+	defer added.Close()
+	lr, err := load.Load(c.Context, added.Root(), load.Options{Examples: s.examples})
+	if err != nil {
+		return nil, err
+	}
+	return diffAll(c, s, lr, chainPick{only: only, added: added})
 }
 
 // diffAll compares every consecutive pair of every healthy chain of lr
-// (--all without a COORDINATE). Chains whose revisions have validity errors
-// cannot be compared: their diagnostics go to stderr and, after the other
-// chains' diffs are written, diff exits 2 (the pre-commit hook must not
-// pass a broken chain). A stray file outside every artifact only warns.
-// When nothing was compared, stderr says why.
-func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, error) {
+// (--all without a COORDINATE), or what pick narrows it to. Chains whose
+// revisions have validity errors cannot be compared: their diagnostics go
+// to stderr and, after the other chains' diffs are written, diff exits 2
+// (the pre-commit hook must not pass a broken chain). A stray file outside
+// every artifact only warns. When nothing was compared, stderr says why.
+func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*diff.Result, error) {
 	invalid := map[string]diag.List{}
 	var stray diag.List
 	for _, d := range lr.Diagnostics {
@@ -252,19 +299,27 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, err
 			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(s.root))
 		}
 		if co, _, ok := strings.Cut(d.Path, "/"); ok {
-			invalid[co] = append(invalid[co], d)
+			if pick.only == nil || co == pick.only.String() {
+				invalid[co] = append(invalid[co], d)
+			}
 		} else {
 			stray = append(stray, d)
 		}
 	}
 	out := []*diff.Result{}
 	for _, co := range lr.State.Coordinates() {
-		if invalid[co.String()] != nil {
+		if invalid[co.String()] != nil || (pick.only != nil && co != *pick.only) {
 			continue
 		}
-		rs, err := diffOne(c, s, lr, co)
+		if pick.added != nil && !addsTo(lr, co, pick.added) {
+			continue
+		}
+		rs, err := diffOne(c, s, lr, co, diff.Selection{All: true})
 		if err != nil {
 			return nil, err
+		}
+		if pick.added != nil {
+			rs = slices.DeleteFunc(rs, func(r *diff.Result) bool { return !pick.added.IsNew(r.New.Path) })
 		}
 		out = append(out, rs...)
 	}
@@ -287,7 +342,9 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, err
 		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run journal-lint check for details",
 			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && pick.added != nil {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, lr, pick))
+	} else if len(out) == 0 && pick.only == nil {
 		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(s.root))
 		if n := lr.SkippedExamples; n > 0 && !s.examples {
 			why += fmt.Sprintf("; %s skipped (add --examples to compare them)", plural(n, "*.journal.example file"))
@@ -295,6 +352,43 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result) ([]*diff.Result, err
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", why)
 	}
 	return out, nil
+}
+
+// addsTo reports whether an accepted revision of the chain of co in lr is
+// new to added.
+func addsTo(lr *load.Result, co vt.Coordinate, added *check.Added) bool {
+	for _, e := range lr.State.Entries(co) {
+		if added.IsNew(e.Source) {
+			return true
+		}
+	}
+	return false
+}
+
+// noAddedWhy says why diff --staged or --against compared nothing: no new
+// revision, or only new genesis revisions, which have no predecessor.
+func noAddedWhy(s *settings, lr *load.Result, pick chainPick) string {
+	var geneses []string
+	for _, co := range lr.State.Coordinates() {
+		if pick.only != nil && co != *pick.only {
+			continue
+		}
+		if es := lr.State.Entries(co); len(es) > 0 && pick.added.IsNew(es[0].Source) {
+			geneses = append(geneses, co.String())
+		}
+	}
+	where := "under " + shownRoot(s.root)
+	if pick.only != nil {
+		where = "of " + pick.only.String()
+	}
+	since := "was staged"
+	if at := pick.added.At(); at != "" {
+		since = "was added since " + at
+	}
+	if len(geneses) > 0 {
+		return safetext.Text(fmt.Sprintf("the revisions added %s are geneses, which have no predecessor (%s)", where, strings.Join(geneses, ", ")))
+	}
+	return safetext.Text(fmt.Sprintf("no revision %s %s", where, since))
 }
 
 // deferredError is an error that runDiff returns after it has written the
@@ -305,7 +399,7 @@ func (e *deferredError) Error() string { return e.err.Error() }
 func (e *deferredError) Unwrap() error { return e.err }
 
 // diffOne compares revisions of the chain of co in the loaded tree lr.
-func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([]*diff.Result, error) {
+func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate, sel diff.Selection) ([]*diff.Result, error) {
 	// The root itself must be there; problems of other artifacts, and the
 	// chain problems of this one, are check's business.
 	for _, d := range lr.Diagnostics {
@@ -344,7 +438,7 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate) ([
 		}
 		docs[i] = f.Doc
 	}
-	rs, err := diff.CompareSelected(docs, selection(c))
+	rs, err := diff.CompareSelected(docs, sel)
 	var se *diff.SelectionError
 	if errors.As(err, &se) {
 		return nil, usageErrorf("--%s: %v", se.Field, se.Err)
