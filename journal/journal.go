@@ -34,6 +34,23 @@
 //	defer m.Stop(ctx)
 //	svc, _ := m.Service()
 //	head, ok := svc.Latest(coordinate)
+//
+// # Concurrency and lifecycle
+//
+// A refresh builds the new state beside the published one and publishes it
+// with one atomic pointer store, so [ServiceManager.Service] and every
+// [Service] query read the current snapshot without waiting for a running
+// Refresh; a query never sees half a refresh.
+//
+// The requirement "Service access follows lifecycle" is about the manager:
+// [ServiceManager.Service] and [ServiceManager.Refresh] fail with
+// journalerr.ErrUnavailable before Start and after Stop. A [Service] handle
+// obtained while the manager was started keeps answering after Stop, from
+// the last snapshot published before Stop: its results are immutable values
+// (requirement "Filesystem-independent read-only Journal service"), its
+// methods have no error to report, and an empty answer would be
+// indistinguishable from an unknown coordinate. No later Refresh or Start
+// changes what that handle sees; a restarted manager hands out a new one.
 package journal
 
 import (
@@ -48,6 +65,8 @@ import (
 // service"). Every method is safe for concurrent use, never blocks on a
 // refresh, and sees one consistent snapshot per call. Results are immutable
 // values; unknown things yield (zero, false) or an empty non-nil slice.
+// After the manager that handed it out is stopped, a Service keeps
+// answering from the last snapshot published before Stop.
 type Service interface {
 	// Coordinates returns every known artifact coordinate in ascending
 	// byte order; never nil.
@@ -92,21 +111,30 @@ type ServiceManager interface {
 	Start(ctx context.Context) error
 
 	// Stop stops the manager; afterwards Service and Refresh fail with
-	// journalerr.ErrUnavailable. Stop on a stopped manager is a no-op. It
-	// never touches files.
+	// journalerr.ErrUnavailable, while Service handles taken before keep
+	// answering from the last published snapshot. A running Start or
+	// Refresh is cancelled and publishes nothing (it fails with an error
+	// matching journalerr.ErrUnavailable or context.Canceled); Stop returns
+	// once it has ended. Stop on a stopped manager is a no-op. It never
+	// touches files.
 	Stop(ctx context.Context) error
 
 	// Refresh reloads the root all-or-nothing: new valid successors become
 	// visible, unchanged files are idempotent, and any invalid, changed or
 	// vanished file makes it fail with a *journalerr.InvalidError and leaves
-	// the service's state exactly as it was. It fails with
-	// journalerr.ErrUnavailable unless the manager is started.
+	// the service's state exactly as it was. The new state is built while
+	// queries and Service keep reading the old one, and is published with
+	// one atomic store; concurrent Refresh calls run one after the other.
+	// It fails with journalerr.ErrUnavailable unless the manager is
+	// started, or when Stop ends it.
 	Refresh(ctx context.Context) error
 
 	// Root returns the normalized absolute Journal root.
 	Root() string
 
 	// Service returns the read-only query service while the manager is
-	// started, or an error matching journalerr.ErrUnavailable otherwise.
+	// started, or an error matching journalerr.ErrUnavailable otherwise. It
+	// never waits for a running Start or Refresh: during a Refresh it
+	// returns the service, which answers from the snapshot before it.
 	Service() (Service, error)
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -44,7 +45,7 @@ func NewServiceManager(root string, opts ...Option) (journal.ServiceManager, err
 	if err != nil || root == "" {
 		return nil, fmt.Errorf("%w: %q: cannot make absolute: %v", journalerr.ErrInvalidRoot, root, err)
 	}
-	m := &manager{root: filepath.Clean(abs)}
+	m := &manager{root: filepath.Clean(abs), load: load.Load}
 	for _, o := range opts {
 		o(&m.cfg)
 	}
@@ -54,22 +55,52 @@ func NewServiceManager(root string, opts ...Option) (journal.ServiceManager, err
 type manager struct {
 	root string
 	cfg  config
+	// load reads the root; load.Load, replaced only by tests that need to
+	// hold a refresh at a known point.
+	load func(context.Context, string, load.Options) (*load.Result, error)
 
-	mu      sync.Mutex // serialises lifecycle operations and refreshes
-	started bool
-	store   *chain.Store
-	svc     *service
+	// ops serialises the operations that load (Start, Refresh). It is held
+	// for a whole load, so Service, Stop and the queries never take it.
+	ops sync.Mutex
+	// life guards cancel, done and the transitions of svc; it is held only
+	// for a few pointer operations, never during a load.
+	life   sync.Mutex
+	cancel context.CancelFunc // of the running Start or Refresh, or nil
+	done   chan struct{}      // closed when that Start or Refresh returns
+	// svc is the started service, or nil while the manager is not started.
+	// Service reads it without a lock.
+	svc atomic.Pointer[service]
 }
 
 func (m *manager) Root() string { return m.root }
 
+// begin registers the load that is about to run under ops, so that Stop
+// can cancel it and wait for it; it returns the context to load with and
+// the function that ends the registration when the operation returns.
+func (m *manager) begin(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	m.life.Lock()
+	m.cancel, m.done = cancel, done
+	m.life.Unlock()
+	return ctx, func() {
+		m.life.Lock()
+		m.cancel, m.done = nil, nil
+		m.life.Unlock()
+		cancel()
+		close(done)
+	}
+}
+
 func (m *manager) Start(ctx context.Context) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.started {
+	m.ops.Lock()
+	defer m.ops.Unlock()
+	if m.svc.Load() != nil {
 		return fmt.Errorf("start: already started: %w", journalerr.ErrUnavailable)
 	}
-	res, err := load.Load(ctx, m.root, load.Options{Examples: m.cfg.examples})
+	ctx, end := m.begin(ctx)
+	defer end()
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -78,42 +109,68 @@ func (m *manager) Start(ctx context.Context) error {
 	}
 	store := chain.NewStore()
 	store.Publish(res.State)
-	m.store, m.svc, m.started = store, &service{store: store}, true
+	m.life.Lock()
+	defer m.life.Unlock()
+	if err := ctx.Err(); err != nil { // Stop came while loading
+		return fmt.Errorf("start: %w", err)
+	}
+	m.svc.Store(&service{store: store})
 	return nil
 }
 
 func (m *manager) Stop(context.Context) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.started, m.store, m.svc = false, nil, nil
+	m.life.Lock()
+	m.svc.Store(nil)
+	if m.cancel != nil {
+		m.cancel() // under life, so a load that ends now does not publish
+	}
+	done := m.done
+	m.life.Unlock()
+	if done != nil {
+		<-done // no load of this manager runs once Stop has returned
+	}
 	return nil
 }
 
 func (m *manager) Refresh(ctx context.Context) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.started {
+	m.ops.Lock()
+	defer m.ops.Unlock()
+	svc := m.svc.Load()
+	if svc == nil {
 		return fmt.Errorf("refresh: %w", journalerr.ErrUnavailable)
 	}
-	return m.store.Update(func(cur *chain.State) (*chain.State, error) {
-		res, err := load.Load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: cur})
-		if err != nil {
-			return nil, fmt.Errorf("refresh: %w", err)
+	ctx, end := m.begin(ctx)
+	defer end()
+	// The new state is built from the published one without any lock that
+	// Service or a query takes; readers keep the old state until the one
+	// atomic store below.
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot()})
+	if err != nil {
+		if m.svc.Load() != svc {
+			return fmt.Errorf("refresh: stopped: %w", journalerr.ErrUnavailable)
 		}
-		if !res.Valid() {
-			return nil, invalid("refresh", res.Diagnostics)
-		}
-		return res.State, nil
-	})
+		return fmt.Errorf("refresh: %w", err)
+	}
+	if !res.Valid() {
+		return invalid("refresh", res.Diagnostics)
+	}
+	m.life.Lock()
+	defer m.life.Unlock()
+	if m.svc.Load() != svc {
+		// Stopped while loading: the handles of svc keep the snapshot they
+		// had at Stop.
+		return fmt.Errorf("refresh: stopped: %w", journalerr.ErrUnavailable)
+	}
+	svc.store.Publish(res.State)
+	return nil
 }
 
 func (m *manager) Service() (journal.Service, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.started {
+	svc := m.svc.Load()
+	if svc == nil {
 		return nil, fmt.Errorf("service: %w", journalerr.ErrUnavailable)
 	}
-	return m.svc, nil
+	return svc, nil
 }
 
 // invalid turns the validity errors of ds into a *journalerr.InvalidError.
