@@ -19,7 +19,7 @@
 // The [Kind] of a code says which part of journal-lint reports it, and the
 // check engine reads it instead of looking at code prefixes:
 //
-//   - [Validity]: the loader, parser and chain (format spec §8). Its
+//   - [Validity]: the loader, parser and chain ("Diagnostic codes" in docs/journal-format.md). Its
 //     [Scope] says what it rejects: the root ([ScopeRoot], the sentinel
 //     journalerr.ErrInvalidRoot), a file's place ([ScopeLayout]), the text
 //     itself ([ScopeText], which journal-lint diff cannot compare) or the

@@ -26,18 +26,19 @@ Every diagnostic journal-lint reports carries one of these stable codes
 ("category/name"). Codes are never reused for another meaning.
 
 - **Validity rules** (categories fs, syntax, value, semantic, chain) are the
-  codes of the format spec §8 and two added by this project. The loader,
-  parser and chain report them; a tree with one of them does not load, so
-  they are always errors and cannot be turned off.
+  [Diagnostic codes](journal-format.md#diagnostic-codes) of the format, three
+  of them added by this project. The loader, parser and chain report them; a
+  tree with one of them does not load, so they are always errors and cannot
+  be turned off.
 - **Lint rules** (every other category) are checks on top of validity. They
   never change what is valid; configuration can change their severity,
   turn them off or set their options.
 - **History rules** (kind "history" in the index) compare consecutive
   revisions of a chain with the semantic diff engine that also drives
-  ` + "`journal-lint diff`" + ` (see docs/diff.md). They are reported on the newer
-  revision; their examples show the relevant lines of a previous and a
-  current revision. Info-level history rules are off in check unless
-  configured.
+  ` + "`journal-lint diff`" + ` (see [docs/diff.md](diff.md)). They are
+  reported on the newer revision; their examples show the relevant lines of
+  a previous and a current revision. Info-level history rules are off in
+  check unless configured.
 
 Each rule shows a failing and a passing example. A journal example is the
 exact text of one file, except for these stand-ins for invisible bytes:
@@ -55,7 +56,7 @@ example describes files or a layout and is not literal.
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", r.Code, Anchor(r.Code), kind(r), r.DefaultSeverity, r.Summary)
 	}
 	for _, r := range rules {
-		fmt.Fprintf(&b, "\n## %s\n\n%s rule, default severity **%s**: %s.\n\n%s", r.Code, capitalized(kind(r)), r.DefaultSeverity, r.Summary, strings.TrimSpace(r.Doc)+"\n")
+		fmt.Fprintf(&b, "\n## %s\n\n%s rule, default severity **%s**: %s.\n\n%s", r.Code, capitalized(kind(r)), r.DefaultSeverity, r.Summary, strings.TrimSpace(r.LinkedDoc(""))+"\n")
 		if len(r.Options) > 0 {
 			b.WriteString("\nOptions:\n\n| option | kind | default | meaning |\n|---|---|---|---|\n")
 			for _, o := range r.Options {

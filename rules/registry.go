@@ -1,13 +1,15 @@
 package rules
 
 // The code of every diagnostic journal-lint reports, by category. A code is
-// never reused for another meaning (format spec §8). Rule packs add codes of
-// their own, "<pack>/<rule>", which are not listed here.
+// never reused for another meaning ("Diagnostic codes" in
+// docs/journal-format.md). Rule packs add codes of their own, "<pack>/<rule>",
+// which are not listed here.
 const (
-	// The validity codes of the layout (format spec §7 and §8), reported by
-	// the loader. FSRevisionMissing and FSChangedDuringRead are added by
-	// this project: an accepted revision's file has vanished at refresh
-	// time; a file kept changing while it was read.
+	// The validity codes of the layout ("Filesystem layout" and
+	// "Diagnostic codes" in docs/journal-format.md), reported by the loader.
+	// FSRevisionMissing and FSChangedDuringRead are added by this project: an
+	// accepted revision's file has vanished at refresh time; a file kept
+	// changing while it was read.
 	FSRootMissing       = "fs/root-missing"
 	FSRootNotDirectory  = "fs/root-not-directory"
 	FSRootUnreadable    = "fs/root-unreadable"
@@ -20,7 +22,9 @@ const (
 	FSRevisionMissing   = "fs/revision-missing"
 	FSChangedDuringRead = "fs/changed-during-read"
 
-	// The validity codes of the line grammar (format spec §2, §3 and §8),
+	// The validity codes of the line grammar ("Lines and encoding",
+	// "Directives and arguments", "The header", "Release blocks" and
+	// "Diagnostic codes" in docs/journal-format.md),
 	// reported by the parser. SyntaxEmpty is added by this project: the text
 	// is empty or blank (requirements: ingestion rejects null, empty or
 	// blank input).
@@ -33,8 +37,8 @@ const (
 	SyntaxArguments          = "syntax/arguments"
 	SyntaxEmpty              = "syntax/empty"
 
-	// The validity codes of the value grammars (format spec §4 and §8),
-	// reported by the parser.
+	// The validity codes of the value grammars ("Values" and
+	// "Diagnostic codes" in docs/journal-format.md), reported by the parser.
 	ValueCoordinate = "value/coordinate"
 	ValueTimestamp  = "value/timestamp"
 	ValueDigest     = "value/digest"
@@ -46,8 +50,8 @@ const (
 	ValueVerdict    = "value/verdict"
 	ValueFormat     = "value/format"
 
-	// The validity codes of the rules within one revision (format spec §5
-	// and §8), reported by the parser.
+	// The validity codes of the rules within one revision ("Semantic rules"
+	// and "Diagnostic codes" in docs/journal-format.md), reported by the parser.
 	SemanticDuplicateRelease      = "semantic/duplicate-release"
 	SemanticDuplicateContent      = "semantic/duplicate-content"
 	SemanticDuplicateReference    = "semantic/duplicate-reference"
@@ -56,8 +60,8 @@ const (
 	SemanticPreferenceUnsatisfied = "semantic/preference-unsatisfied"
 	SemanticPublishedAfterVersion = "semantic/published-after-version"
 
-	// The validity codes of the hash chain (format spec §6 and §8), reported
-	// by the chain stage.
+	// The validity codes of the hash chain ("Chains" and "Diagnostic codes" in
+	// docs/journal-format.md), reported by the chain stage.
 	ChainDuplicateGenesis     = "chain/duplicate-genesis"
 	ChainMissingPredecessor   = "chain/missing-predecessor"
 	ChainCrossArtifact        = "chain/cross-artifact"
@@ -130,10 +134,11 @@ const (
 )
 
 // registry is the table of every code: its kind, scope, default severity,
-// summary and options. The validity codes come first, in the order of the
-// format spec §8 (project additions after their category), then every other
-// code sorted by code; [All] keeps this order and a test checks it. The
-// docs live beside it, one Markdown file per code under docs/.
+// summary and options. The validity codes come first, in the order of
+// "Diagnostic codes" in docs/journal-format.md (project additions after their
+// category), then every other code sorted by code; [All] keeps this order and
+// a test checks it. The docs live beside it, one Markdown file per code under
+// docs/.
 var registry = []Rule{
 	{Code: FSRootMissing, Kind: Validity, DefaultSeverity: Error, Scope: ScopeRoot, Summary: "the root does not exist"},
 	{Code: FSRootNotDirectory, Kind: Validity, DefaultSeverity: Error, Scope: ScopeRoot, Summary: "the root is not a directory"},

@@ -52,11 +52,13 @@ func TestAllIsStable(t *testing.T) {
 	}
 }
 
-// specCodeRow matches a row of the §8 table: the first cell holds one or
+// specCodeRow matches a row of the diagnostic code table of the shared
+// format specification: the first cell holds one or
 // more backquoted codes.
 var specCodeRow = regexp.MustCompile("^\\| (`[a-z]+/[a-z-]+`(, `[a-z]+/[a-z-]+`)*) \\|")
 
-// specCodes reads the §8 codes from the format spec in ../../shared, or
+// specCodes reads the codes of the shared format specification
+// ("8. Diagnostic codes" in ../../shared/spec/journal-format.md), or
 // skips the test when the spec is absent.
 func specCodes(t *testing.T) []string {
 	t.Helper()
@@ -87,7 +89,7 @@ func specCodes(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	if len(codes) < 30 {
-		t.Fatalf("read only %d codes from §8 of the spec; has the table changed form?", len(codes))
+		t.Fatalf("read only %d codes from the diagnostic codes of the shared spec; has the table changed form?", len(codes))
 	}
 	return codes
 }
@@ -111,7 +113,7 @@ func TestValidityRulesAreOnlySpecCodes(t *testing.T) {
 	}
 	for _, r := range rules.All() {
 		if r.Kind == rules.Validity && !known[r.Code] {
-			t.Errorf("validity rule %s is neither in §8 nor a documented project addition", r.Code)
+			t.Errorf("validity rule %s is neither in the shared spec's diagnostic codes nor a documented project addition", r.Code)
 		}
 	}
 }

@@ -59,8 +59,9 @@ type Kind int
 const (
 	KindInvalid Kind = iota
 	// Validity: the loader, the parser or the chain reports it, and a tree
-	// with one is rejected by the service (format spec §8). Always an error;
-	// configuration can neither lower nor ignore it.
+	// with one is rejected by the service ("Diagnostic codes" in
+	// docs/journal-format.md). Always an error; configuration can neither
+	// lower nor ignore it.
 	Validity
 	// Document: a lint rule run on every parsed document.
 	Document
@@ -121,13 +122,15 @@ const (
 	ScopeNone Scope = iota
 	// ScopeRoot: the root itself cannot be used (fs/root-*).
 	ScopeRoot
-	// ScopeLayout: a file is where the layout does not allow it, has
-	// vanished, or kept changing while it was read (format spec §7).
+	// ScopeLayout: a file is where the layout does not allow it, has vanished,
+	// or kept changing while it was read ("Filesystem layout" in
+	// docs/journal-format.md).
 	ScopeLayout
 	// ScopeText: the text is not a Journal on its own: it cannot be read,
 	// is too large, or breaks the syntax, value or semantic rules.
 	ScopeText
-	// ScopeChain: the revision does not link into its chain (format spec §6).
+	// ScopeChain: the revision does not link into its chain ("Chains" in
+	// docs/journal-format.md).
 	ScopeChain
 )
 
@@ -177,6 +180,21 @@ var all = func() []Rule {
 	return out
 }()
 
+// docsLink starts a link from a rule doc to a document of the repository's
+// docs/ directory. The doc files sit in rules/docs/<category>/, so the link
+// is relative to there, as in [Chains](../../../docs/journal-format.md#chains),
+// and works where the file itself is read.
+const docsLink = "](../../../docs/"
+
+// LinkedDoc returns r.Doc with its links into the repository's docs/
+// directory resolved against docs instead: the location of that directory
+// as the reader of the result sees it, ending in "/", such as
+// "https://github.com/r35157/journal-lint/blob/main/docs/" in SARIF help;
+// "" for a document in docs/ itself (docs/rules.md). Other links are kept.
+func (r Rule) LinkedDoc(docs string) string {
+	return strings.ReplaceAll(r.Doc, docsLink, "]("+docs)
+}
+
 // byCode indexes [all] by code.
 var byCode = func() map[string]int {
 	m := make(map[string]int, len(all))
@@ -186,10 +204,10 @@ var byCode = func() map[string]int {
 	return m
 }()
 
-// All returns every rule in a stable order: the validity rules in the order
-// of the format spec §8 (project additions after their category), then
-// every other rule sorted by code. The slice is new on each call; changing
-// it does not change the registry.
+// All returns every rule in a stable order: the validity rules in the order of
+// "Diagnostic codes" in docs/journal-format.md (project additions after their
+// category), then every other rule sorted by code. The slice is new on each
+// call; changing it does not change the registry.
 func All() []Rule { return slices.Clone(all) }
 
 // Lookup returns the rule with the given code, and whether there is one.
@@ -229,10 +247,10 @@ func Category(code string) string {
 	return cat
 }
 
-// IsValidityCategory reports whether cat is one of the validity categories
-// of the format spec §8: fs, syntax, value, semantic, chain. Every code in
-// them is a validity code, including codes (or configuration globs such as
-// "chain/*") the registry does not list.
+// IsValidityCategory reports whether cat is one of the validity categories of
+// "Diagnostic codes" in docs/journal-format.md: fs, syntax, value, semantic,
+// chain. Every code in them is a validity code, including codes (or
+// configuration globs such as "chain/*") the registry does not list.
 func IsValidityCategory(cat string) bool {
 	switch cat {
 	case "fs", "syntax", "value", "semantic", "chain":
@@ -242,7 +260,7 @@ func IsValidityCategory(cat string) bool {
 }
 
 // codePattern is the form of every rule code: "category/name", both parts
-// lowercase kebab-case (format spec §8).
+// lowercase kebab-case ("Diagnostic codes" in docs/journal-format.md).
 var codePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*/[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // Validate checks rules and returns every problem found, joined, or nil:

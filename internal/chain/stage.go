@@ -63,12 +63,12 @@ type Link struct {
 	Bridge func(vt.Digest) bool
 }
 
-// Ingest validates the chain relationship of doc (format spec §6) and, when
-// it holds, adds the revision to the stage. doc must come from
-// syntax.Parse; a document with RevisionOK false is rejected with no further
-// diagnostic (its parse diagnostics already say why). The returned entry is
-// the accepted or already existing revision. On Rejected the stage is
-// unchanged.
+// Ingest validates the chain relationship of doc ("Chains" in
+// docs/journal-format.md) and, when it holds, adds the revision to the stage.
+// doc must come from syntax.Parse; a document with RevisionOK false is
+// rejected with no further diagnostic (its parse diagnostics already say why).
+// The returned entry is the accepted or already existing revision. On Rejected
+// the stage is unchanged.
 func (s *Stage) Ingest(doc *syntax.Document, link Link) (Entry, Outcome, diag.List) {
 	if !doc.RevisionOK {
 		return Entry{}, Rejected, nil

@@ -1,6 +1,6 @@
 // Package chain keeps the accepted Journal revisions as linear per-artifact
-// hash chains (format spec §6; requirements "Linear per-artifact Journal
-// chains" and "Idempotency and conflicts").
+// hash chains ("Chains" in docs/journal-format.md; requirements
+// "Linear per-artifact Journal chains" and "Idempotency and conflicts").
 //
 // A [State] is an immutable snapshot: chains sorted by Journal version and an
 // index from revision digest to its owner. Ingestion works on a [Stage], a

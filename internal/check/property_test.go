@@ -196,7 +196,7 @@ func TestCheckValidityIffStartSucceeds(t *testing.T) {
 	if invalid == 0 || invalid == ran {
 		t.Errorf("%d of %d trees invalid: the corpus does not exercise both sides", invalid, ran)
 	}
-	// Every §8 code that can be expressed in a tree by this user was
+	// Every validity code that can be expressed in a tree by this user was
 	// injected at least once.
 	for _, code := range gen.Codes() {
 		switch {

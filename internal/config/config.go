@@ -7,9 +7,10 @@
 // to a Journal's text would change its digest.
 //
 // Every problem in a file is reported as an [*Error] with the file's line and
-// column; [Load] reports all of them at once as an [ErrorList]. Validity
-// codes (format spec §8, [rules.IsValidity]) can be neither downgraded nor
-// suppressed: they are exactly what makes the service fail to start.
+// column; [Load] reports all of them at once as an [ErrorList]. Validity codes
+// ("Diagnostic codes" in docs/journal-format.md, [rules.IsValidity]) can be
+// neither downgraded nor suppressed: they are exactly what makes the service
+// fail to start.
 package config
 
 import (

@@ -1,7 +1,7 @@
-// Package diag defines the one diagnostic type that every part of
-// journal-lint produces and every output format renders: a stable code
-// (format spec §8), a severity, a message, the root-relative path of the file
-// and the exact range in it, related locations and help text.
+// Package diag defines the one diagnostic type that every part of journal-lint
+// produces and every output format renders: a stable code ("Diagnostic codes"
+// in docs/journal-format.md), a severity, a message, the root-relative path of
+// the file and the exact range in it, related locations and help text.
 //
 // Positions use byte offsets as the source of truth; lines and columns are
 // derived from them (see [LineIndex]).
@@ -100,7 +100,8 @@ type Related struct {
 
 // Diagnostic is one finding about one place.
 type Diagnostic struct {
-	// Code is the stable rule ID in "category/name" form (format spec §8).
+	// Code is the stable rule ID in "category/name" form ("Diagnostic codes"
+	// in docs/journal-format.md).
 	Code     string
 	Severity Severity
 	// Message is a short lowercase sentence fragment without a final period.

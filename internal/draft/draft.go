@@ -1,9 +1,9 @@
 // Package draft builds and writes the next revision of an artifact for
-// `journal-lint new`: the successor of the head, whose text is the head's
-// with JOURNAL_VERSION and PREDECESSOR set (format spec: revisions form a
-// hash chain through PREDECESSOR), or the genesis of a new artifact. A
-// draft is checked by the parser before it is written, and writing never
-// replaces a file.
+// `journal-lint new`: the successor of the head, whose text is the head's with
+// JOURNAL_VERSION and PREDECESSOR set (revisions form a hash chain through
+// PREDECESSOR, "Chains" in docs/journal-format.md), or the genesis of a new
+// artifact. A draft is checked by the parser before it is written, and writing
+// never replaces a file.
 package draft
 
 import (

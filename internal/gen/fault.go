@@ -15,8 +15,8 @@ import (
 
 // Fault describes one fault that [Inject] put into a tree.
 type Fault struct {
-	// Code is the validity code (format spec §8) that checking the tree
-	// must report as an error.
+	// Code is the validity code ("Diagnostic codes" in docs/journal-format.md)
+	// that checking the tree must report as an error.
 	Code string
 	// Path is the root-relative path of the entry the fault is in, with
 	// forward slashes; empty for the root itself.
@@ -39,8 +39,9 @@ var ErrNotExpressible = errors.New("gen: fault not expressible here")
 // fault injects one fault into t and describes it.
 type fault func(t *tree, r *rand.Rand) (Fault, error)
 
-// faults maps every validity code of format spec §8 (and syntax/empty,
-// which this project adds) to its injector.
+// faults maps every validity code in "Diagnostic codes" in
+// docs/journal-format.md (and syntax/empty, which this project adds) to its
+// injector.
 var faults = map[string]fault{
 	rules.FSRootMissing:       rootMissing,
 	rules.FSRootNotDirectory:  rootNotDirectory,

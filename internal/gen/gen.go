@@ -1,5 +1,6 @@
-// Package gen generates large, realistic Journal trees (format spec §7) for
-// benchmarks and property tests, and injects faults into them.
+// Package gen generates large, realistic Journal trees ("Filesystem layout" in
+// docs/journal-format.md) for benchmarks and property tests, and injects
+// faults into them.
 //
 // A generated tree is deterministic in its [Options]: the same seed and file
 // count give the same bytes. Every artifact is a linear chain of one or more
@@ -13,8 +14,8 @@
 // PUBLISHED times that are never later than the revision's JOURNAL_VERSION.
 //
 // [Inject] turns a valid tree on disk into one with exactly one fault of a
-// given validity code (format spec §8); [Mutate] makes a random byte-level
-// change to one file.
+// given validity code ("Diagnostic codes" in docs/journal-format.md); [Mutate]
+// makes a random byte-level change to one file.
 package gen
 
 import (
@@ -100,13 +101,13 @@ func Write(dir string, opts Options) (*Tree, error) {
 }
 
 // Digest returns the revision digest of data: "sha256:" and 64 lowercase
-// hex digits over the exact bytes (format spec §1).
+// hex digits over the exact bytes ("The revision digest" in docs/journal-format.md).
 func Digest(data []byte) string {
 	s := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(s[:])
 }
 
-// timeLayout is the Journal timestamp form (format spec §4).
+// timeLayout is the Journal timestamp form ("Values" in docs/journal-format.md).
 const timeLayout = "20060102T150405Z"
 
 // Stamp formats t as a Journal timestamp.

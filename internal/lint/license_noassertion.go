@@ -9,7 +9,8 @@ import (
 )
 
 // checkNoassertion is the check of license/noassertion: a release's LICENSE is the SPDX
-// special value NOASSERTION (format spec §4, spdx-expression).
+// special value NOASSERTION (spdx-expression in
+// "Values" in docs/journal-format.md).
 func checkNoassertion(p *Pass) {
 	for rb, d := range releaseDirectives(p.Doc, "LICENSE") {
 		arg, ok := bareArg(d, 0)

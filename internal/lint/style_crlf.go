@@ -7,8 +7,9 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 )
 
-// checkCRLF is the check of style/crlf: the file uses CRLF line endings. The format
-// allows them (spec §2), but LF is the convention of the tree.
+// checkCRLF is the check of style/crlf: the file uses CRLF line endings. The
+// format allows them ("Lines and encoding" in docs/journal-format.md), but LF
+// is the convention of the tree.
 func checkCRLF(p *Pass) {
 	if p.Doc.LineEnding != syntax.CRLF {
 		return

@@ -7,7 +7,7 @@ import (
 )
 
 // checkEmptyText is the check of style/empty-text: a quoted text argument is the empty
-// string "" (format spec §2 allows it; §3 makes every such text optional).
+// string "" ("Directives and arguments" in docs/journal-format.md allows it).
 func checkEmptyText(p *Pass) {
 	for _, d := range p.Doc.Directives {
 		if d == nil || len(d.Args) == 0 {

@@ -5,7 +5,7 @@ import (
 )
 
 // checkMissingFinalNewline is the check of style/missing-final-newline: the last line has
-// no terminator. The format allows it (spec §2).
+// no terminator. The format allows it ("Lines and encoding" in docs/journal-format.md).
 func checkMissingFinalNewline(p *Pass) {
 	src := p.Doc.Src
 	if len(src) == 0 || src[len(src)-1] == '\n' {

@@ -8,8 +8,8 @@ import (
 )
 
 // checkReleaseOrder is the check of style/release-order: release blocks are not in
-// ascending SemVer order. The format allows any order (spec §5, "order of
-// releases").
+// ascending SemVer order. The format allows any order (the end of "Semantic
+// rules" in docs/journal-format.md: reordering releases is a different text).
 func checkReleaseOrder(p *Pass) {
 	var valid []*syntax.ReleaseBlock
 	for _, rb := range p.Doc.Releases {

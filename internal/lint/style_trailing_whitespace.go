@@ -6,8 +6,9 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 )
 
-// checkTrailingWhitespace is the check of style/trailing-whitespace: a line ends in
-// spaces or tabs. The format allows them (spec §2: "a style rule may warn").
+// checkTrailingWhitespace is the check of style/trailing-whitespace: a line
+// ends in spaces or tabs. The format allows them ("Directives and arguments"
+// in docs/journal-format.md: "a style rule may warn").
 func checkTrailingWhitespace(p *Pass) {
 	src := p.Doc.Src
 	for start := 0; start < len(src); {

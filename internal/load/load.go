@@ -5,7 +5,7 @@
 // diagnostic; the service manager publishes the result only when it has no
 // validity diagnostic, and the linter reports all of them.
 //
-// It follows the filesystem layout of format spec §7 and the requirement
+// It follows "Filesystem layout" in docs/journal-format.md and the requirement
 // "Filesystem-backed lifecycle loading". It never creates, writes or deletes
 // anything: files are opened read-only and only regular files are opened.
 package load
@@ -31,7 +31,8 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// Suffixes of runtime Journal files and of example files (format spec §7).
+// Suffixes of runtime Journal files and of example files ("Filesystem layout"
+// in docs/journal-format.md).
 const (
 	Suffix        = ".journal"
 	ExampleSuffix = ".journal.example"
@@ -107,9 +108,11 @@ type File struct {
 	pending *chain.Pending
 }
 
-// Summary is the identity of one Journal text (format spec §3 header and
-// §1 digest): what the chain rules and the git gate need of a revision
-// after its document is gone. A field whose OK flag is false did not parse.
+// Summary is the identity of one Journal text (its header, "The header" in
+// docs/journal-format.md, and its digest, "The revision digest" in
+// docs/journal-format.md): what the chain rules and the git gate need of a
+// revision after its document is gone. A field whose OK flag is false did not
+// parse.
 type Summary struct {
 	// Read reports whether the file's bytes were read and parsed at all.
 	Read bool
@@ -234,8 +237,9 @@ func (r *Result) Source(path string) []byte {
 	return f.src
 }
 
-// Valid reports whether the load found no validity diagnostic (format spec
-// §8 categories) of severity error: exactly when the manager may publish.
+// Valid reports whether the load found no validity diagnostic (the categories
+// of "Diagnostic codes" in docs/journal-format.md) of severity error: exactly
+// when the manager may publish.
 func (r *Result) Valid() bool {
 	for _, d := range r.Diagnostics {
 		if d.Severity == diag.Error && rules.IsValidity(d.Code) {
@@ -339,16 +343,18 @@ type candidate struct {
 	stem string
 }
 
-// walk lists the root per format spec §7 and returns the candidate files
-// sorted by directory and then chronologically by stem, a diagnostic for
-// every unexpected entry, and how many examples it skipped.
-// rootFiles are the repository files that may stand directly in the root
-// as regular files and are never read as Journals (format spec rev 1.1 §7):
+// rootFiles are the repository files that may stand directly in the root as
+// regular files and are never read as Journals (since revision 1.1 of the
+// format specification, "Filesystem layout" in docs/journal-format.md):
 // .gitkeep, so that an empty root can be committed, and .gitattributes, so
-// that the -text rule for Journals can live next to them. Anywhere else, or
-// as anything but a regular file, they are unexpected entries.
+// that the -text rule for Journals can live next to them. Anywhere else, or as
+// anything but a regular file, they are unexpected entries.
 var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 
+// walk lists the root as "Filesystem layout" in docs/journal-format.md says
+// and returns the candidate files sorted by directory and then chronologically
+// by stem, a diagnostic for every unexpected entry, and how many examples it
+// skipped.
 func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) {
 	var ds diag.List
 	entries, err := os.ReadDir(root)
@@ -398,7 +404,7 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 				continue
 			}
 			if isExample && !examples {
-				skipped++ // format spec §7: examples are never loaded as runtime Journals
+				skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
 				continue
 			}
 			out = append(out, candidate{rel: rel, dir: name, stem: stem})
@@ -485,7 +491,7 @@ func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 	}
 	return diag.Diagnostic{Code: rules.FSUnexpectedEntry, Severity: diag.Error, Path: rel,
 		Message: fmt.Sprintf("unexpected %s in the journal tree", kind),
-		Help:    why + " (format spec §7: <root>/<coordinate>/<timestamp>.journal)"}
+		Help:    why + " (the layout is <root>/<coordinate>/<timestamp>.journal, see \"Filesystem layout\" in docs/journal-format.md)"}
 }
 
 // artifactRun is the progress of one artifact directory through a load:
@@ -767,7 +773,7 @@ func ReadJournal(abs string) ([]byte, bool) {
 }
 
 // placement checks the directory and file name against the parsed identity
-// (format spec §7).
+// ("Filesystem layout" in docs/journal-format.md).
 func placement(doc *syntax.Document, c candidate) diag.List {
 	var ds diag.List
 	if doc.CoordinateOK && doc.Coordinate.String() != c.dir {

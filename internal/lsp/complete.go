@@ -13,11 +13,11 @@ import (
 )
 
 // spdxOperators are the operators of an SPDX license expression (SPDX 2.3
-// annex D), in upper case as the format requires (format spec §4).
+// annex D), in upper case as the format requires ("Values" in docs/journal-format.md).
 var spdxOperators = []string{"AND", "OR", "WITH"}
 
-// headerKeywords are the header directives in the order format spec §3
-// gives them; releaseKeywords those of a release block.
+// headerKeywords are the header directives in the order "The header" in
+// docs/journal-format.md gives them; releaseKeywords those of a release block.
 var (
 	headerKeywords = []syntax.Kind{syntax.KindJournalFormat, syntax.KindArtifact, syntax.KindJournalVersion,
 		syntax.KindPredecessor, syntax.KindDescription, syntax.KindInfo, syntax.KindPolicy}

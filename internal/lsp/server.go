@@ -345,7 +345,7 @@ func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
 }
 
 // isJournal reports whether path names a Journal or an example Journal
-// (format spec §7), the files the server checks.
+// ("Filesystem layout" in docs/journal-format.md), the files the server checks.
 func isJournal(path string) bool {
 	return strings.HasSuffix(path, load.Suffix) || strings.HasSuffix(path, load.ExampleSuffix)
 }

@@ -88,7 +88,8 @@ func TestBufferInTreeContext(t *testing.T) {
 	}
 }
 
-// digest returns the revision digest of b (format spec §1).
+// digest returns the revision digest of b ("The revision digest" in
+// docs/journal-format.md).
 func digest(b []byte) string {
 	doc, _ := syntax.Parse("x.journal", b)
 	return doc.Digest.String()

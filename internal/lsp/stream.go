@@ -13,10 +13,10 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// MaxMessage is the largest message body in bytes that the server reads: a
-// 16 MiB Journal (the format's limit, format spec §2) sent as a JSON string
-// with room for escapes. A larger body is skipped and answered with an
-// error; the connection stays up.
+// MaxMessage is the largest message body in bytes that the server reads: a 16
+// MiB Journal (the format's limit, "Lines and encoding" in
+// docs/journal-format.md) sent as a JSON string with room for escapes. A
+// larger body is skipped and answered with an error; the connection stays up.
 const MaxMessage = 64 << 20
 
 // stream is the Content-Length framed transport of the base protocol (LSP

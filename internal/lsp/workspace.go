@@ -23,7 +23,8 @@ import (
 type scope struct {
 	// root is the absolute Journal root: the configuration's root when the
 	// file lies below it, else the directory above the file's artifact
-	// directory (<root>/<coordinate>/<file>, format spec §7).
+	// directory (<root>/<coordinate>/<file>, "Filesystem layout" in
+	// docs/journal-format.md).
 	root string
 	// rel is the file's root-relative path with forward slashes.
 	rel string

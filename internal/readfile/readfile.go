@@ -6,7 +6,8 @@
 //     [Options.NoFollow], never through one): a FIFO, a device such as
 //     /dev/zero or a directory is refused before a byte is read, and a
 //     FIFO cannot block the open;
-//   - a size limit per kind of file ([MaxJournal] by the format spec §2,
+//   - a size limit per kind of file ([MaxJournal] by "Lines and encoding" in
+//     docs/journal-format.md,
 //     [MaxConfig]) is checked before reading and enforced while reading;
 //   - a file that changes while it is read is read again, a few times,
 //     and then refused with [ErrChanged]: the size, modification time,
@@ -32,7 +33,8 @@ import (
 
 // The size limits of the kinds of files journal-lint reads.
 const (
-	// MaxJournal is the largest Journal file in bytes (format spec §2: 16 MiB).
+	// MaxJournal is the largest Journal file in bytes ("Lines and encoding" in
+	// docs/journal-format.md: 16 MiB).
 	MaxJournal = 16 << 20
 	// MaxConfig is the largest configuration file in bytes (1 MiB): far
 	// above any real .journal-lint.yaml, far below what hurts.

@@ -1,4 +1,5 @@
-// Package syntax parses one Journal text (format spec §2–§5) into a
+// Package syntax parses one Journal text ("Lines and encoding" to
+// "Semantic rules" in docs/journal-format.md) into a
 // positioned, line-oriented [Document]: every directive with the range of its
 // keyword and of each argument, the header, the release blocks, every value
 // parsed into its journal/valuetypes type, and the immutable model.Revision
@@ -8,10 +9,12 @@
 //
 // # Grammar
 //
-// The accepted text is exactly format spec §2 (lines, encoding, tokens), §3
-// (header and release-block structure) and §4 (values), plus the semantic
-// rules 2–7 of §5. There are no deviations and no lax mode: an unknown
-// KEYWORD is always an error, because the spec (§2) makes it one; a future
+// The accepted text is exactly what "Lines and encoding", "Directives and
+// arguments", "The header", "Release blocks" and "Values" in
+// docs/journal-format.md describe (lines, encoding, tokens, structure,
+// values), plus rules 2–7 of "Semantic rules" in docs/journal-format.md. There are no
+// deviations and no lax mode: an unknown KEYWORD is always an error, because
+// the format makes it one; a future
 // format version announces itself through JOURNAL_FORMAT instead.
 //
 // # Positions
@@ -27,8 +30,9 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// LineEnding is the line-terminator style of a text (format spec §2: LF or
-// CRLF throughout; a lone CR or a mix is a syntax/line-ending error).
+// LineEnding is the line-terminator style of a text ("Lines and encoding" in
+// docs/journal-format.md: LF or CRLF throughout; a lone CR or a mix is a
+// syntax/line-ending error).
 type LineEnding int
 
 // Line-ending styles. NoTerminator is a one-line text without a terminator.
@@ -39,8 +43,9 @@ const (
 	Mixed // mixed LF/CRLF, or a lone CR: a syntax/line-ending error
 )
 
-// Arg is one argument of a directive (format spec §2): a bare token, a
-// quoted JSON string, or the rest of a LICENSE line.
+// Arg is one argument of a directive ("Directives and arguments" in
+// docs/journal-format.md): a bare token, a quoted JSON string, or the rest of
+// a LICENSE line.
 type Arg struct {
 	// Raw is the argument exactly as written (with its quotes, if quoted).
 	Raw string
@@ -60,8 +65,9 @@ type Arg struct {
 	Range diag.Range
 }
 
-// Directive is one directive line (format spec §2: optional indentation, a
-// KEYWORD, then its arguments). Unknown keywords are kept with KindUnknown.
+// Directive is one directive line ("Directives and arguments" in
+// docs/journal-format.md: optional indentation, a KEYWORD, then its
+// arguments). Unknown keywords are kept with KindUnknown.
 type Directive struct {
 	// Keyword is the KEYWORD as written.
 	Keyword      string
@@ -90,14 +96,16 @@ func (d *Directive) ArgsRange() diag.Range {
 	return diag.Range{Start: d.Args[0].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
 }
 
-// Header points at the header directives (format spec §3), each at its first
-// occurrence (even when misplaced after a RELEASE); a nil pointer means absent.
+// Header points at the header directives ("The header" in
+// docs/journal-format.md), each at its first occurrence (even when misplaced
+// after a RELEASE); a nil pointer means absent.
 type Header struct {
 	Format, Artifact, JournalVersion, Predecessor, Description, Info, Policy *Directive
 }
 
-// ReleaseBlock is one RELEASE block (format spec §3): the RELEASE directive
-// and every directive line after it up to the next RELEASE, in file order.
+// ReleaseBlock is one RELEASE block ("Release blocks" in
+// docs/journal-format.md): the RELEASE directive and every directive line
+// after it up to the next RELEASE, in file order.
 type ReleaseBlock struct {
 	Release *Directive
 	// Version is the parsed release version; VersionOK is false when it is invalid.
@@ -114,7 +122,8 @@ type Document struct {
 	// Src is the exact text; Lines indexes it.
 	Src   []byte
 	Lines *diag.LineIndex
-	// Digest is the revision digest: SHA-256 over Src (format spec §1).
+	// Digest is the revision digest: SHA-256 over Src ("The revision digest"
+	// in docs/journal-format.md).
 	Digest     vt.Digest
 	LineEnding LineEnding
 	// Directives lists every directive line in file order (comments and

@@ -23,14 +23,15 @@ const (
 
 // errorTests pins the exact code and start position (line, column in code
 // points, byte offset) of every diagnostic for malformed input of every
-// kind in format spec §2–§5. want lists every diagnostic of the text, in
+// kind in "Lines and encoding" to "Semantic rules" in
+// docs/journal-format.md. want lists every diagnostic of the text, in
 // sorted order, as "code line:column@offset".
 var errorTests = []struct {
 	desc string
 	in   string
 	want []string
 }{
-	// §2 encoding
+	// "Lines and encoding": encoding
 	{"invalid utf-8 in a token", "JOURNAL_FORMAT 1\nARTIFACT com.ex\xffample\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n",
 		[]string{"syntax/encoding 2:16@32"}},
 	{"byte-order mark", "\ufeff" + hdr, []string{"syntax/encoding 1:1@0"}},
@@ -42,20 +43,20 @@ var errorTests = []struct {
 	{"c1 control after multibyte text", hdr + "# ééé\u009f\n", []string{"syntax/encoding 5:6@102"}},
 	{"escape char", hdr + "\x1b[0m\n", []string{"syntax/encoding 5:1@94"}},
 
-	// §2 line endings
+	// "Lines and encoding": line endings
 	{"one crlf among lf", "JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"syntax/line-ending 1:17@16"}},
 	{"one lf among crlf", "JOURNAL_FORMAT 1\r\nARTIFACT com.example.widget\r\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\r\n", []string{"syntax/line-ending 3:33@79"}},
 	{"lone cr inside a line", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\rJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"syntax/line-ending 2:28@44", "syntax/arguments 2:45@61", "syntax/missing-directive 3:1@78"}},
 	{"lone cr at the end", hdr + "\r", []string{"syntax/line-ending 5:1@94"}},
 
-	// §2 keywords
+	// "Directives and arguments": keywords
 	{"lowercase keyword", hdr + "release 1.0.0\n", []string{"syntax/unknown-directive 5:1@94"}},
 	{"unknown keyword", hdr + "FOO bar\n", []string{"syntax/unknown-directive 5:1@94"}},
 	{"keyword with a digit", hdr + "RELEASE1 1.0.0\n", []string{"syntax/unknown-directive 5:1@94"}},
 	{"line starting with a quote", hdr + "\"RELEASE\" 1.0.0\n", []string{"syntax/unknown-directive 5:1@94"}},
 	{"indented unknown keyword", hdr + "  \tMixedCase x\n", []string{"syntax/unknown-directive 5:4@97"}},
 
-	// §2 arguments and quoted strings
+	// "Directives and arguments": arguments and quoted strings
 	{"unterminated quoted string", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"abc\n", []string{"syntax/arguments 4:13@90"}},
 	{"backslash before end of line", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"abc\\\n", []string{"syntax/arguments 4:13@90"}},
 	{"raw tab in a quoted string", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"a\tb\"\n", []string{"syntax/arguments 4:15@92"}},
@@ -81,13 +82,13 @@ var errorTests = []struct {
 	{"too many arguments", hdr + "RELEASE 1.0.0 extra more\nLICENSE MIT\nCONTENT a.jar " + dig + "\n", []string{"syntax/arguments 5:15@108"}},
 	{"empty license", hdr + "RELEASE 1.0.0\nLICENSE   \nCONTENT a.jar " + dig + "\n", []string{"syntax/arguments 6:1@108"}},
 
-	// §2 empty and blank text
+	// "Lines and encoding": empty and blank text
 	{"empty text", "", []string{"syntax/empty 0:0@0"}},
 	{"blank text", "  \n\t\n", []string{"syntax/empty 0:0@0"}},
 	{"blank crlf text", "\r\n \r\n", []string{"syntax/empty 0:0@0"}},
 	{"only comments", "# nothing\n", []string{"syntax/missing-directive 2:1@10", "syntax/missing-directive 2:1@10", "syntax/missing-directive 2:1@10", "syntax/missing-directive 2:1@10"}},
 
-	// §3 structure
+	// "The header" and "Release blocks": structure
 	{"header out of order", "ARTIFACT com.example.widget\nJOURNAL_FORMAT 1\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"syntax/misplaced-directive 2:1@28"}},
 	{"predecessor after description", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\nPREDECESSOR " + dig + "\n", []string{"syntax/misplaced-directive 5:1@94"}},
 	{"duplicate artifact", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"syntax/duplicate-directive 3:1@45"}},
@@ -101,7 +102,7 @@ var errorTests = []struct {
 	{"duplicate release directives", hdr + rel + "LICENSE MIT\nDESCRIPTION \"a\"\nDESCRIPTION \"b\"\nPUBLISHED 20260101T000000Z\nPUBLISHED 20260101T000000Z\nPOLICY allow\nPOLICY deny\n", []string{"syntax/duplicate-directive 8:1@206", "syntax/duplicate-directive 10:1@234", "syntax/duplicate-directive 12:1@277", "syntax/duplicate-directive 14:1@317"}},
 	{"journal format 2", "JOURNAL_FORMAT 2\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"value/format 1:16@15"}},
 
-	// §4 values
+	// "Values"
 	{"bad coordinate", "JOURNAL_FORMAT 1\nARTIFACT com.Example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"d\"\n", []string{"value/coordinate 2:14@30"}},
 	{"bad timestamp", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260230T080000Z\nDESCRIPTION \"d\"\n", []string{"value/timestamp 3:23@67"}},
 	{"bad digest", "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nPREDECESSOR sha256:33X3\nDESCRIPTION \"d\"\n", []string{"value/digest 4:22@99"}},
@@ -113,7 +114,7 @@ var errorTests = []struct {
 	{"bad verdict", hdr + "POLICY maybe\n", []string{"value/verdict 5:8@101"}},
 	{"bad published", hdr + rel + "PUBLISHED 2026-01-01\n", []string{"value/timestamp 8:15@220"}},
 
-	// §5 semantic rules
+	// "Semantic rules"
 	{"duplicate release", hdr + rel + rel, []string{"semantic/duplicate-release 8:9@214"}},
 	{"duplicate content", hdr + rel + "CONTENT a.jar " + dig + "\n", []string{"semantic/duplicate-content 8:9@214"}},
 	{"duplicate reference", hdr + rel + "DEPENDS org.example.core 1.0.0\nDEPENDS org.example.core 2.0.0\nEXCLUDES org.example.x\nEXCLUDES org.example.x\nPREFERS org.example.y 1.0.0\nPREFERS org.example.y 1.0.0\n", []string{"semantic/duplicate-reference 9:9@245", "semantic/duplicate-reference 11:10@300", "semantic/duplicate-reference 13:9@350"}},

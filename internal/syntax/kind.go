@@ -1,11 +1,12 @@
 package syntax
 
-// Kind identifies a directive of the format (format spec §3). The zero value
-// is KindUnknown.
+// Kind identifies a directive of the format ("The header" and "Release blocks"
+// in docs/journal-format.md). The zero value is KindUnknown.
 type Kind uint8
 
-// The directives of format spec §3. The header kinds KindJournalFormat …
-// KindPolicy are declared in their required header order.
+// The directives ("The header" and "Release blocks" in
+// docs/journal-format.md). The header kinds KindJournalFormat … KindPolicy are
+// declared in their required header order.
 const (
 	KindUnknown Kind = iota
 	KindJournalFormat
@@ -42,8 +43,9 @@ var kindNames = [...]string{
 	KindPrefers:        "PREFERS",
 }
 
-// String returns the KEYWORD of k as written in a Journal (format spec §3),
-// or "" for KindUnknown or an out-of-range value.
+// String returns the KEYWORD of k as written in a Journal ("The header" and
+// "Release blocks" in docs/journal-format.md), or "" for KindUnknown or an
+// out-of-range value.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -52,8 +54,9 @@ func (k Kind) String() string {
 }
 
 // KindOf returns the directive kind named by the exact keyword kw, or
-// KindUnknown when kw is not one of the keywords of format spec §3.
-// Keywords are case-sensitive (format spec §2): KindOf("release") is
+// KindUnknown when kw is not one of the keywords of "The header" and
+// "Release blocks" in docs/journal-format.md. Keywords are case-sensitive
+// ("Directives and arguments" in docs/journal-format.md): KindOf("release") is
 // KindUnknown.
 func KindOf(kw string) Kind {
 	switch kw {
@@ -89,7 +92,8 @@ func KindOf(kw string) Kind {
 	return KindUnknown
 }
 
-// isHeader reports whether k may appear in the header (format spec §3).
+// isHeader reports whether k may appear in the header ("The header" in
+// docs/journal-format.md).
 func (k Kind) isHeader() bool { return k >= KindJournalFormat && k <= KindPolicy }
 
 // headerOnly reports whether k may appear only in the header.
@@ -129,8 +133,9 @@ var argKindNames = [...]string{
 	argQuoted:     "quoted string",
 }
 
-// argSpec is the argument grammar of one directive (format spec §3): the
-// kinds of its positions, of which the first min are required.
+// argSpec is the argument grammar of one directive ("The header" and
+// "Release blocks" in docs/journal-format.md): the kinds of its positions, of
+// which the first min are required.
 type argSpec struct {
 	kinds []argKind
 	min   int

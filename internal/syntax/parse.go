@@ -19,20 +19,25 @@ import (
 // Parse never panics and always returns a non-nil Document. Every
 // diagnostic has severity [diag.Error] and one of these codes:
 //
-//   - [rules.FSTooLarge] for a text over [MaxSize] bytes (format spec §2); it
+//   - [rules.FSTooLarge] for a text over [MaxSize] bytes ("Lines and
+//     encoding" in docs/journal-format.md); it
 //     is then the only diagnostic, about the whole file, and nothing else is
 //     parsed;
 //   - [rules.SyntaxEmpty] for an empty text or one of only blanks and line
 //     terminators (requirements: ingestion rejects empty or blank input);
 //   - syntax/encoding, syntax/line-ending, syntax/unknown-directive and
-//     syntax/arguments for the line and token rules of format spec §2;
+//     syntax/arguments for the line and token rules of "Lines and encoding"
+//     and "Directives and arguments" in docs/journal-format.md;
 //   - syntax/misplaced-directive, syntax/duplicate-directive and
-//     syntax/missing-directive for the structure of format spec §3 and rule
-//     §5.3;
-//   - value/… for a value that breaks its §4 grammar (the code is "value/"
+//     syntax/missing-directive for the structure of "The header" and
+//     "Release blocks" and rule 3 of "Semantic rules" in
+//     docs/journal-format.md;
+//   - value/… for a value that breaks its grammar in "Values" in
+//     docs/journal-format.md (the code is "value/"
 //     plus the [vt.SyntaxError] Kind; value/format for JOURNAL_FORMAT other
 //     than 1);
-//   - semantic/… for the rules 2 and 4–7 of format spec §5 (see semantic.go).
+//   - semantic/… for the rules 2 and 4–7 of "Semantic rules" in
+//     docs/journal-format.md (see semantic.go).
 //
 // The Document is filled as far as the text allows: Digest, LineEnding,
 // Directives, Header and Releases always; Coordinate, JournalVersion and
@@ -48,7 +53,7 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 			Severity: diag.Error,
 			Message:  fmt.Sprintf("text is %d bytes, more than the limit of %d bytes (16 MiB)", len(src), MaxSize),
 			Path:     path,
-			Help:     "a Journal file must not exceed 16 MiB (format spec §2)",
+			Help:     "a Journal file must not exceed 16 MiB (see \"Lines and encoding\" in docs/journal-format.md)",
 		}}
 	}
 	doc.Lines = diag.NewLineIndex(src)
@@ -121,7 +126,8 @@ const (
 	numLists
 )
 
-// state is the structural state of a parse (format spec §3).
+// state is the structural state of a parse ("The header" and "Release blocks"
+// in docs/journal-format.md).
 type state struct {
 	description string
 	descOK      bool
@@ -146,7 +152,8 @@ func (p *parser) directive(d *Directive, argErr bool) {
 }
 
 // checkArgs checks the number and form of the arguments of d against its
-// grammar (format spec §3) and parses each value (§4).
+// grammar ("The header" and "Release blocks" in docs/journal-format.md) and
+// parses each value ("Values" in docs/journal-format.md).
 func (p *parser) checkArgs(d *Directive, argErr bool) values {
 	var v values
 	spec := argSpecs[d.Kind]
@@ -304,7 +311,8 @@ func (p *parser) headerSlot(k Kind) **Directive {
 }
 
 // place puts d in the header or the current release block and reports the
-// structural errors of format spec §3: order, duplicates, misplacement.
+// structural errors of "The header" and "Release blocks" in
+// docs/journal-format.md: order, duplicates, misplacement.
 func (p *parser) place(d *Directive, v values) {
 	st := &p.state
 	switch {
@@ -335,7 +343,7 @@ func (p *parser) place(d *Directive, v values) {
 	it := item{d: d, v: v}
 	once := func(slot *item) {
 		if slot.d != nil {
-			p.duplicate(d, slot.d, "a release has at most one "+d.Keyword+" (format spec §5 rule 3)")
+			p.duplicate(d, slot.d, "a release has at most one "+d.Keyword+" (rule 3 of \"Semantic rules\" in docs/journal-format.md)")
 			return
 		}
 		*slot = it
@@ -414,8 +422,8 @@ func (p *parser) duplicate(d, first *Directive, help string) {
 		diag.Related{Range: first.KeywordRange, Message: "first stated here"})
 }
 
-// placeHeader handles a header directive (format spec §3: once each, in
-// order, before the first RELEASE).
+// placeHeader handles a header directive ("The header" in
+// docs/journal-format.md: once each, in order, before the first RELEASE).
 func (p *parser) placeHeader(d *Directive, v values) {
 	st := &p.state
 	slot := p.headerSlot(d.Kind)
@@ -430,7 +438,7 @@ func (p *parser) placeHeader(d *Directive, v values) {
 		}
 	} else {
 		if *slot != nil {
-			p.duplicate(d, *slot, "the header states "+d.Keyword+" once (format spec §3)")
+			p.duplicate(d, *slot, "the header states "+d.Keyword+" once (see \"The header\" in docs/journal-format.md)")
 			return
 		}
 		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
@@ -461,8 +469,9 @@ func (p *parser) placeHeader(d *Directive, v values) {
 }
 
 // finishStructure reports what is missing once the whole text is read:
-// required header directives (format spec §3) and, per release, LICENSE and
-// CONTENT (§5.3).
+// required header directives ("The header" and "Release blocks" in
+// docs/journal-format.md) and, per release, LICENSE and CONTENT (rule 3 of
+// "Semantic rules" in docs/journal-format.md).
 func (p *parser) finishStructure() {
 	h := &p.doc.Header
 	slots := [...]*Directive{

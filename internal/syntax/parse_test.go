@@ -45,7 +45,7 @@ func TestValidVectors(t *testing.T) {
 		rel, _ := filepath.Rel(dir, f)
 		doc := mustParse(t, filepath.ToSlash(rel), src)
 		docs[filepath.ToSlash(rel)] = doc
-		// Identity matches the placement of §7.
+		// Identity matches the placement ("Filesystem layout" in docs/journal-format.md).
 		if got := doc.Coordinate.String(); got != filepath.Base(filepath.Dir(f)) || !doc.CoordinateOK {
 			t.Errorf("%s: coordinate %q", rel, got)
 		}
@@ -159,9 +159,9 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-// TestValidVariants covers valid spellings of format spec §2: CRLF, no
-// final terminator, indentation, trailing blanks, # inside values, the
-// longest quoted string, escapes.
+// TestValidVariants covers valid spellings of "Lines and encoding" in
+// docs/journal-format.md: CRLF, no final terminator, indentation, trailing
+// blanks, # inside values, the longest quoted string, escapes.
 func TestValidVariants(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("é", MaxQuoted/2)

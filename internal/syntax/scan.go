@@ -11,13 +11,14 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// Limits of format spec §2.
+// Limits of "Lines and encoding" and "Directives and arguments" in
+// docs/journal-format.md.
 const (
-	// MaxSize is the largest accepted text in bytes (format spec §2: 16 MiB),
-	// the limit the file reader enforces too.
+	// MaxSize is the largest accepted text in bytes ("Lines and encoding" in
+	// docs/journal-format.md: 16 MiB), the limit the file reader enforces too.
 	MaxSize = readfile.MaxJournal
 	// MaxQuoted is the largest accepted decoded quoted string in bytes
-	// (format spec §2).
+	// ("Directives and arguments" in docs/journal-format.md).
 	MaxQuoted = 8192
 )
 
@@ -64,7 +65,8 @@ type parser struct {
 	chunk         int        // slab size: about the number of lines, 16 to 4096
 }
 
-// blank reports whether c is white space inside a line (format spec §2).
+// blank reports whether c is white space inside a line ("Lines and encoding"
+// in docs/journal-format.md).
 func blank(c byte) bool { return c == ' ' || c == '\t' }
 
 // pos returns the position of byte offset off, which lies on the current
@@ -94,9 +96,9 @@ func (p *parser) report(code string, r diag.Range, msg, help string, related ...
 	p.diags = append(p.diags, d)
 }
 
-// scanLines runs over the text once, line by line: it checks encoding and
-// line endings (format spec §2) and hands every directive line to
-// p.directiveLine.
+// scanLines runs over the text once, line by line: it checks encoding and line
+// endings ("Lines and encoding" in docs/journal-format.md) and hands every
+// directive line to p.directiveLine.
 func (p *parser) scanLines() {
 	src := p.src
 	n := len(src)
@@ -267,8 +269,8 @@ func (p *parser) terminator(off int, crlf bool) {
 }
 
 // finishLineEndings sets Document.LineEnding and reports the terminators of
-// the minority style (format spec §2: one style throughout). On a tie the
-// style of the first terminator wins.
+// the minority style ("Lines and encoding" in docs/journal-format.md: one
+// style throughout). On a tie the style of the first terminator wins.
 func (p *parser) finishLineEndings() {
 	doc := p.doc
 	switch {
@@ -307,9 +309,10 @@ func (p *parser) finishLineEndings() {
 	}
 }
 
-// checkBytes checks the content of one line (terminator excluded) for
-// invalid UTF-8, forbidden control characters and lone CRs (format spec
-// §2), records the bad spans for the tokenizer and sets p.lineASCII.
+// checkBytes checks the content of one line (terminator excluded) for invalid
+// UTF-8, forbidden control characters and lone CRs ("Lines and encoding" in
+// docs/journal-format.md), records the bad spans for the tokenizer and sets
+// p.lineASCII.
 func (p *parser) checkBytes(ls, ce int) {
 	src := p.src
 	p.bad = p.bad[:0]
@@ -410,7 +413,7 @@ func (p *parser) newDirective() *Directive {
 }
 
 // directiveLine handles the content [cs, ce) of one line: blank, comment
-// or directive (format spec §2).
+// or directive ("Lines and encoding" in docs/journal-format.md).
 func (p *parser) directiveLine(cs, ce int) {
 	s := p.s
 	i := cs
@@ -484,7 +487,8 @@ func (p *parser) directiveLine(cs, ce int) {
 	p.directive(d, argErr)
 }
 
-// unknownKeyword reports an unknown or malformed KEYWORD (format spec §2).
+// unknownKeyword reports an unknown or malformed KEYWORD
+// ("Directives and arguments" in docs/journal-format.md).
 func (p *parser) unknownKeyword(d *Directive) {
 	kw := d.Keyword
 	help := "known directives: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY, RELEASE, LICENSE, CONTENT, PUBLISHED, DEPENDS, EXCLUDES, PREFERS"
@@ -503,7 +507,8 @@ func (p *parser) unknownKeyword(d *Directive) {
 	}
 }
 
-// validKeyword reports whether kw matches [A-Z][A-Z_]* (format spec §2).
+// validKeyword reports whether kw matches [A-Z][A-Z_]*
+// ("Directives and arguments" in docs/journal-format.md).
 func validKeyword(kw string) bool {
 	if kw == "" || kw[0] < 'A' || kw[0] > 'Z' {
 		return false
@@ -558,11 +563,12 @@ func (p *parser) splitQuiet(args []Arg, k, e int) []Arg {
 	return args
 }
 
-// tokenize splits the arguments [k, e) of a known directive other than
-// LICENSE into bare tokens and at most one final quoted string (format spec
-// §2). It reports malformed arguments and returns argErr when the argument
-// list itself could not be split reliably. The directive's arguments are
-// appended to args, whose first base elements belong to earlier directives.
+// tokenize splits the arguments [k, e) of a known directive other than LICENSE
+// into bare tokens and at most one final quoted string
+// ("Directives and arguments" in docs/journal-format.md). It reports malformed
+// arguments and returns argErr when the argument list itself could not be
+// split reliably. The directive's arguments are appended to args, whose first
+// base elements belong to earlier directives.
 func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 	s := p.s
 	j := k
@@ -611,7 +617,8 @@ func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 }
 
 // quoted reads the JSON string (RFC 8259 §7) that starts with the quote at
-// q and must end before e. It reports every problem of format spec §2:
+// q and must end before e. It reports every problem of
+// "Directives and arguments" in docs/journal-format.md:
 // unterminated string, raw TAB, bad escape, decoded control character,
 // unpaired surrogate, more than MaxQuoted decoded bytes. end is the offset
 // after the closing quote; ok is false when the string is unterminated.
@@ -758,7 +765,8 @@ func (p *parser) escape(buf []byte, j, e int) ([]byte, int, bool) {
 }
 
 // forbiddenDecoded reports whether r is a control character that decoded
-// quoted text must not contain (format spec §2: all but LF and TAB).
+// quoted text must not contain ("Directives and arguments" in
+// docs/journal-format.md: all but LF and TAB).
 func forbiddenDecoded(r rune) bool {
 	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f
 }

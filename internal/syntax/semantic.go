@@ -7,12 +7,13 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// This file holds the semantic rules of format spec §5 that go beyond one
-// directive: rules 2 and 4–7. Rule 1 (header complete and in order, format
-// 1) and rule 3 (per-release LICENSE/CONTENT/… counts) are structural and
-// reported by parse.go with syntax/… and value/format codes, as §8 assigns.
-// Every rule here looks only at values that parsed; a value that did not
-// parse already has its own value/… diagnostic.
+// This file holds the rules of "Semantic rules" in docs/journal-format.md that
+// go beyond one directive: rules 2 and 4–7. Rule 1 (header complete and in
+// order, format 1) and rule 3 (per-release LICENSE/CONTENT/… counts) are
+// structural and reported by parse.go with syntax/… and value/format codes, as
+// "Diagnostic codes" in docs/journal-format.md assigns. Every rule here looks
+// only at values that parsed; a value that did not parse already has its own
+// value/… diagnostic.
 
 // checkSemantics runs rules 2 and 4–7 over the whole text.
 func (p *parser) checkSemantics() {
@@ -66,7 +67,7 @@ func (p *parser) firstByKey(list []keyed) []int {
 }
 
 // checkDuplicateReleases reports a release version stated twice
-// (format spec §5 rule 2: semantic/duplicate-release).
+// (rule 2 of "Semantic rules" in docs/journal-format.md: semantic/duplicate-release).
 func (p *parser) checkDuplicateReleases() {
 	list := p.klist[:0]
 	defer func() { p.klist = list[:0] }()
@@ -81,13 +82,13 @@ func (p *parser) checkDuplicateReleases() {
 		}
 		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range,
 			fmt.Sprintf("duplicate release %s", list[i].key),
-			"each release version appears once in a revision (format spec §5 rule 2)",
+			"each release version appears once in a revision (rule 2 of \"Semantic rules\" in docs/journal-format.md)",
 			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
 	}
 }
 
 // checkContents reports a CONTENT name repeated within one release
-// (format spec §5 rule 4: semantic/duplicate-content).
+// (rule 4 of "Semantic rules" in docs/journal-format.md: semantic/duplicate-content).
 func (p *parser) checkContents(rel *release) {
 	if len(rel.contents) < 2 {
 		return
@@ -105,16 +106,17 @@ func (p *parser) checkContents(rel *release) {
 		}
 		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range,
 			fmt.Sprintf("duplicate content name %s", quoteShort(list[i].key)),
-			"CONTENT names are unique within a release (format spec §5 rule 4)",
+			"CONTENT names are unique within a release (rule 4 of \"Semantic rules\" in docs/journal-format.md)",
 			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
 	}
 }
 
-// coordinates returns the parsed coordinates of a reference list, and
-// reports each that is the Journal's own ARTIFACT (semantic/self-reference)
-// or repeats an earlier one of the same list (semantic/duplicate-reference),
-// format spec §5 rule 5. The result holds first occurrences only.
-// The result is p.kfirst[slot], valid until the next call with that slot.
+// coordinates returns the parsed coordinates of a reference list, and reports
+// each that is the Journal's own ARTIFACT (semantic/self-reference) or repeats
+// an earlier one of the same list (semantic/duplicate-reference), rule 5 of
+// "Semantic rules" in docs/journal-format.md. The result holds first
+// occurrences only. The result is p.kfirst[slot], valid until the next call
+// with that slot.
 func (p *parser) coordinates(items []item, slot int) []keyed {
 	list := p.klist[:0]
 	defer func() { p.klist = list[:0] }()
@@ -134,13 +136,13 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 		if k.key == own {
 			p.report(rules.SemanticSelfReference, k.d.Args[0].Range,
 				fmt.Sprintf("reference to the journal's own artifact %s in %s", k.key, k.d.Keyword),
-				"a release cannot depend on, exclude or prefer its own artifact (format spec §5 rule 5)",
+				"a release cannot depend on, exclude or prefer its own artifact (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
 				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
 		}
 		if j >= 0 {
 			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range,
 				fmt.Sprintf("coordinate %s listed twice in %s", k.key, k.d.Keyword),
-				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (format spec §5 rule 5)", k.d.Keyword),
+				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (rule 5 of \"Semantic rules\" in docs/journal-format.md)", k.d.Keyword),
 				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
 			continue
 		}
@@ -150,7 +152,7 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 }
 
 // checkReferences checks the DEPENDS, EXCLUDES and PREFERS lists of one
-// release: format spec §5 rules 5 and 6.
+// release: rules 5 and 6 of "Semantic rules" in docs/journal-format.md.
 func (p *parser) checkReferences(rel *release) {
 	if len(rel.depends)+len(rel.excludes)+len(rel.prefers) == 0 {
 		return
@@ -167,7 +169,7 @@ func (p *parser) checkReferences(rel *release) {
 		}
 		p.report(rules.SemanticReferenceConflict, b.Args[0].Range,
 			fmt.Sprintf("coordinate %s is both in %s and in %s", key, a.Keyword, b.Keyword),
-			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (format spec §5 rule 5)",
+			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
 			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
 	}
 	prefOf := byKey(prefs)
@@ -196,7 +198,7 @@ func (p *parser) checkReferences(rel *release) {
 			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
 				fmt.Sprintf("preferred version %s of %s is outside the DEPENDS constraint %s",
 					pit.v.version.String(), pk.key, dit.v.constraint.String()),
-				"prefer a version the constraint accepts, or widen the constraint (format spec §5 rule 6)",
+				"prefer a version the constraint accepts, or widen the constraint (rule 6 of \"Semantic rules\" in docs/journal-format.md)",
 				diag.Related{Range: dep.Args[1].Range, Message: "constraint stated here"})
 		}
 	}
@@ -226,8 +228,9 @@ func byKey(list []keyed) func(string) (keyed, bool) {
 	}
 }
 
-// checkPublished reports a PUBLISHED later than the revision's
-// JOURNAL_VERSION (format spec §5 rule 7: semantic/published-after-version).
+// checkPublished reports a PUBLISHED later than the revision's JOURNAL_VERSION
+// (rule 7 of "Semantic rules" in docs/journal-format.md:
+// semantic/published-after-version).
 func (p *parser) checkPublished(rel *release) {
 	pub := &rel.published
 	if pub.d == nil || !pub.v.ok[0] || !p.doc.JournalVersionOK {
@@ -237,7 +240,7 @@ func (p *parser) checkPublished(rel *release) {
 		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
 			fmt.Sprintf("published %s is later than the journal version %s",
 				pub.v.timestamp.String(), p.doc.JournalVersion.String()),
-			"a revision cannot know a release published after it was written (format spec §5 rule 7)",
+			"a revision cannot know a release published after it was written (rule 7 of \"Semantic rules\" in docs/journal-format.md)",
 			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range, Message: "JOURNAL_VERSION stated here"})
 	}
 }

@@ -28,7 +28,7 @@ var (
 	ErrInvalidRoot = errors.New("invalid journal root")
 	// ErrInvalidJournal: some Journal text, placement or chain is invalid.
 	ErrInvalidJournal = errors.New("invalid journal data")
-	// ErrChain: a chain relationship is broken (format spec §6).
+	// ErrChain: a chain relationship is broken ("Chains" in docs/journal-format.md).
 	ErrChain = errors.New("journal chain violation")
 	// ErrConflict: different text for an existing coordinate and Journal version.
 	ErrConflict = errors.New("journal revision conflict")
@@ -38,7 +38,7 @@ var (
 // Positions are 1-based lines and columns (columns in Unicode code points)
 // and 0-based byte offsets; all zero when unknown.
 type Diagnostic struct {
-	Code     string // stable "category/name" code, format spec §8
+	Code     string // stable "category/name" code, "Diagnostic codes" in docs/journal-format.md
 	Severity string // "error", "warning" or "info"
 	Message  string
 	// Path is the file path relative to the root, with forward slashes; ""

@@ -1,7 +1,8 @@
 // Package model holds the immutable composed objects of a Journal: a
 // [Revision] (one complete worldview of one artifact at one Journal version)
 // and its [Release]s with their contents, dependencies, exclusions,
-// preferences and policy (format spec §3 and §5).
+// preferences and policy ("The header", "Release blocks" and
+// "Semantic rules" in docs/journal-format.md).
 //
 // Every type has unexported fields and accessor methods. Constructors take a
 // spec struct and copy it; accessors return copies, so no caller can change a
@@ -15,7 +16,8 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// Policy is a verdict with an optional reason (format spec §3, POLICY).
+// Policy is a verdict with an optional reason (POLICY in "The header"
+// and "Release blocks" in docs/journal-format.md).
 type Policy struct {
 	verdict vt.Verdict
 	reason  string
@@ -25,7 +27,8 @@ type Policy struct {
 func NewPolicy(v vt.Verdict, r string) Policy { return Policy{verdict: v, reason: r} }
 
 // DefaultPolicy is the effective policy when neither the release nor the
-// header states one: allow, without reason (format spec §5).
+// header states one: allow, without reason ("Release blocks" in
+// docs/journal-format.md).
 func DefaultPolicy() Policy { return Policy{verdict: vt.Allow} }
 
 // Verdict returns allow, deprecated or deny.

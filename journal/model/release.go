@@ -82,7 +82,7 @@ func (r Release) Policy() (Policy, bool) {
 }
 
 // EffectivePolicy returns the release's own policy, else the revision
-// header's, else allow (format spec §5).
+// header's, else allow ("Release blocks" in docs/journal-format.md).
 func (r Release) EffectivePolicy() Policy { return r.effective }
 
 // Dependencies returns the DEPENDS entries in file order; never nil.

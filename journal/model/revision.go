@@ -9,7 +9,8 @@ import (
 // RevisionSpec lists the parts of a revision for [NewRevision]. Optional
 // parts use their zero value for "absent".
 type RevisionSpec struct {
-	// Digest is the revision digest: SHA-256 of the exact text (format spec §1).
+	// Digest is the revision digest: SHA-256 of the exact text
+	// ("The revision digest" in docs/journal-format.md).
 	Digest         vt.Digest
 	Coordinate     vt.Coordinate
 	JournalVersion vt.JournalVersion

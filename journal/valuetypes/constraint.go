@@ -6,17 +6,18 @@ import (
 	"strings"
 )
 
-// Constraint is the set of versions a dependency accepts (format spec §4
-// "constraint", used by DEPENDS): either one exact version ("1.4.2") or one
-// or more intervals written together without spaces, e.g. "[1.2.0,2.0.0)",
-// "(,1.0.0]", "[1.5.0,)", "[1.0.0,1.2.0),[1.3.0,2.0.0)". The zero value is
-// the absent constraint; it contains no version.
+// Constraint is the set of versions a dependency accepts (constraint in
+// "Values" in docs/journal-format.md, used by DEPENDS): either one exact
+// version ("1.4.2") or one or more intervals written together without spaces,
+// e.g. "[1.2.0,2.0.0)", "(,1.0.0]", "[1.5.0,)", "[1.0.0,1.2.0),[1.3.0,2.0.0)".
+// The zero value is the absent constraint; it contains no version.
 //
 // Membership uses plain SemVer precedence (Version.Compare): a prerelease
 // is treated like any other version, so "[1.0.0,2.0.0)" contains
 // "2.0.0-rc.1" (which precedes 2.0.0) and "1.5.0-beta".
 //
-// Overlapping and touching intervals (§4 "MUST NOT overlap or touch"): two
+// Overlapping and touching intervals ("Values" in docs/journal-format.md: intervals
+// "that overlap or touch are rejected"): two
 // neighbouring intervals overlap when some version lies in both, and touch
 // when the upper bound of the first equals the lower bound of the next and
 // at least one of the two includes that bound, as in "[1.0.0,2.0.0),[2.0.0,3.0.0)"
@@ -81,7 +82,7 @@ func (iv Interval) String() string {
 	return b.String()
 }
 
-// ParseConstraint parses s as a constraint (format spec §4): either a
+// ParseConstraint parses s as a constraint ("Values" in docs/journal-format.md): either a
 // version (ParseVersion), or one or more intervals joined by "," without any
 // white space. An interval is "[" or "(", an optional lower version, ",", an
 // optional upper version, then "]" or ")"; "[" and "]" include their bound
@@ -309,12 +310,13 @@ func (c Constraint) Contains(v Version) bool {
 // ContainsAny reports whether c contains at least one of the versions in
 // sorted, which must be in ascending order by [Version.Compare] (as
 // rules.Tree.Releases gives them). For each interval of c it looks at the
-// first version at or above the interval's lower bound, found by galloping
-// on from where the previous interval's search ended (the intervals are
-// ascending too): O(I + R) comparisons at worst and O(I) when the versions
-// lie outside the intervals, for I intervals and R versions, instead of the
-// O(I × R) of calling [Constraint.Contains] for every version (format spec
-// §4 "constraint"). It is false for the zero Constraint and an empty sorted.
+// first version at or above the interval's lower bound, found by galloping on
+// from where the previous interval's search ended (the intervals are ascending
+// too): O(I + R) comparisons at worst and O(I) when the versions lie outside
+// the intervals, for I intervals and R versions, instead of the O(I × R) of
+// calling [Constraint.Contains] for every version ("Values" in
+// docs/journal-format.md). It is false for the zero Constraint and an empty
+// sorted.
 func (c Constraint) ContainsAny(sorted []Version) bool {
 	if c.s == "" || len(sorted) == 0 {
 		return false

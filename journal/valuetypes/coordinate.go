@@ -2,15 +2,17 @@ package valuetypes
 
 import "strings"
 
-// MaxCoordinateLen is the longest coordinate in bytes (format spec §4).
+// MaxCoordinateLen is the longest coordinate in bytes ("Values" in docs/journal-format.md).
 const MaxCoordinateLen = 128
 
-// Coordinate identifies an artifact, e.g. "com.example.widget" (format spec
-// §4 "coordinate"). It is used verbatim as a directory name (§7). The zero
+// Coordinate identifies an artifact, e.g. "com.example.widget" ("Values"
+// in docs/journal-format.md). It is used verbatim as a directory name
+// ("Filesystem layout" in docs/journal-format.md). The zero
 // value is the absent coordinate.
 type Coordinate struct{ s string }
 
-// windowsDeviceNames are the first segments a coordinate must not have (§4):
+// windowsDeviceNames are the first segments a coordinate must not have
+// ("Values" in docs/journal-format.md):
 // they cannot be directory names on Windows.
 var windowsDeviceNames = map[string]bool{
 	"con": true, "prn": true, "aux": true, "nul": true,
@@ -20,15 +22,16 @@ var windowsDeviceNames = map[string]bool{
 	"lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
 }
 
-// ParseCoordinate parses s as a coordinate (format spec §4): it must match
+// ParseCoordinate parses s as a coordinate ("Values" in
+// docs/journal-format.md): it must match
 // ^[a-z0-9]+([_-][a-z0-9]+)*(\.[a-z0-9]+([_-][a-z0-9]+)*)+$, i.e. at least two
 // dot-separated segments of lowercase letters and digits in which "_" and "-"
 // only join two alphanumeric runs, be at most 128 bytes long, and its first
 // segment must not be a Windows device name (con, prn, aux, nul, com0–com9,
 // lpt0–lpt9). It returns the Coordinate, or a *SyntaxError of Kind
-// "coordinate" whose Offset is the byte where the problem is found (the
-// first segment's start for a device name, 128 for an over-long value, the
-// end of s for a missing second segment).
+// "coordinate" whose Offset is the byte where the problem is found (the first
+// segment's start for a device name, 128 for an over-long value, the end of s
+// for a missing second segment).
 func ParseCoordinate(s string) (Coordinate, error) {
 	fail := func(reason string, off int) (Coordinate, error) {
 		return Coordinate{}, synErr(KindCoordinate, s, reason, off)

@@ -8,19 +8,20 @@ import (
 	"strings"
 )
 
-// digestPrefix starts every digest (format spec §4).
+// digestPrefix starts every digest ("Values" in docs/journal-format.md).
 const digestPrefix = "sha256:"
 
 // Digest is a SHA-256 digest written "sha256:" + 64 lowercase hex digits
-// (format spec §4 "digest"; §1 defines the revision digest, used by
-// PREDECESSOR and CONTENT). The zero value is the absent digest; it differs
-// from the (valid) digest whose 32 bytes are all zero.
+// ("Values" in docs/journal-format.md, used by PREDECESSOR and CONTENT;
+// "The revision digest" in docs/journal-format.md defines the digest of a
+// revision). The zero value is the absent digest; it differs from the (valid)
+// digest whose 32 bytes are all zero.
 type Digest struct {
 	sum [32]byte
 	ok  bool
 }
 
-// ParseDigest parses s as a digest (format spec §4): exactly "sha256:"
+// ParseDigest parses s as a digest ("Values" in docs/journal-format.md): exactly "sha256:"
 // followed by 64 lowercase hexadecimal digits (0-9, a-f). It returns the
 // Digest, or a *SyntaxError of Kind "digest" whose Reason names every problem
 // of the hex part at once (a byte that is not a hex digit, upper-case
@@ -90,8 +91,8 @@ func ParseDigest(s string) (Digest, error) {
 	return d, nil
 }
 
-// DigestOf returns the SHA-256 digest of exactly the bytes b (format spec §1:
-// nothing is normalised first). It never fails.
+// DigestOf returns the SHA-256 digest of exactly the bytes b (nothing is
+// normalised first: "The revision digest" in docs/journal-format.md). It never fails.
 func DigestOf(b []byte) Digest { return Digest{sum: sha256.Sum256(b), ok: true} }
 
 // DigestFromSum returns the Digest whose 32 bytes are sum.

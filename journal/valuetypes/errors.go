@@ -5,7 +5,7 @@ import (
 )
 
 // Kind values of SyntaxError: the suffixes of the value/… diagnostic codes of
-// format spec §8.
+// "Diagnostic codes" in docs/journal-format.md.
 const (
 	KindCoordinate = "coordinate"
 	KindTimestamp  = "timestamp"
@@ -18,7 +18,8 @@ const (
 	KindVerdict    = "verdict"
 )
 
-// SyntaxError reports a value that breaks its grammar (format spec §4). Every
+// SyntaxError reports a value that breaks its grammar ("Values" in
+// docs/journal-format.md). Every
 // Parse function of this package returns its failures as a *SyntaxError; use
 // errors.As to obtain it.
 type SyntaxError struct {

@@ -9,8 +9,9 @@ import (
 )
 
 // License is the license of a release: an SPDX license expression (SPDX 2.3,
-// annex D) or one of the single words NOASSERTION and NONE (format spec §4
-// "spdx-expression", used by LICENSE). The zero value is the absent license.
+// annex D) or one of the single words NOASSERTION and NONE (spdx-expression in
+// "Values" in docs/journal-format.md, used by LICENSE). The zero value is the
+// absent license.
 //
 // Identifiers are checked against the SPDX License List bundled with
 // github.com/github/go-spdx/v2 (package spdxlicenses; its
@@ -18,7 +19,7 @@ import (
 // written; use Equivalent to compare meaning.
 type License struct{ s string }
 
-// Special license words accepted on their own (format spec §4).
+// Special license words accepted on their own ("Values" in docs/journal-format.md).
 const (
 	NoAssertion = "NOASSERTION"
 	None        = "NONE"
@@ -28,8 +29,9 @@ const (
 // exhaust the stack.
 const maxLicenseDepth = 256
 
-// ParseLicense parses s as a license (format spec §4, SPDX 2.3 annex D):
-// either exactly NOASSERTION or NONE, or an expression built from
+// ParseLicense parses s as a license ("Values" in docs/journal-format.md, SPDX
+// 2.3 annex D): either exactly NOASSERTION or NONE, or an expression built
+// from
 //
 //   - a license identifier on the SPDX License List, active or deprecated,
 //     matched case-insensitively as SPDX D.2 says, optionally followed
@@ -428,7 +430,7 @@ func (l License) tree() *licNode {
 // once, in order of first appearance; a "+" written after a deprecated ID is
 // not part of the returned ID. The result is empty (non-nil) when there are
 // none. The SPDX License List marks these IDs deprecated; they stay valid
-// (format spec §4) but a linter may warn.
+// ("Values" in docs/journal-format.md) but a linter may warn.
 func (l License) DeprecatedIDs() []string {
 	out := []string{}
 	var walk func(n *licNode)

@@ -2,15 +2,15 @@ package valuetypes
 
 import "strings"
 
-// MaxNameLen is the longest content name in bytes (format spec §4).
+// MaxNameLen is the longest content name in bytes ("Values" in docs/journal-format.md).
 const MaxNameLen = 255
 
 // Name is the file name of one content item of a release, e.g.
-// "widget-1.4.2.jar" (format spec §4 "name", used by CONTENT). The zero value
-// is the absent name.
+// "widget-1.4.2.jar" ("Values" in docs/journal-format.md, used by
+// CONTENT). The zero value is the absent name.
 type Name struct{ s string }
 
-// ParseName parses s as a name (format spec §4): it must match
+// ParseName parses s as a name ("Values" in docs/journal-format.md): it must match
 // ^[A-Za-z0-9._+-]+$, be at most 255 bytes long and not be "." or "..". It
 // returns the Name, or a *SyntaxError of Kind "name" whose Offset is the first
 // disallowed byte (0 for empty, ".", ".."; 255 for an over-long value).

@@ -5,26 +5,29 @@ import (
 	"time"
 )
 
-// timestampLayout is the time package layout of the §4 timestamp form.
+// timestampLayout is the time package layout of the timestamp form
+// ("Values" in docs/journal-format.md).
 const timestampLayout = "20060102T150405Z"
 
 // Timestamp is a UTC instant with one-second resolution written in the ISO
-// 8601 basic form YYYYMMDDTHHMMSSZ, e.g. "20261129T143000Z" (format spec §4
-// "timestamp"; used by JOURNAL_VERSION and PUBLISHED and as the file name
-// stem of §7). Years are 1970–9999. The zero value is the absent timestamp
-// (see IsZero); it is not 1970-01-01.
+// 8601 basic form YYYYMMDDTHHMMSSZ, e.g. "20261129T143000Z" ("Values" in
+// docs/journal-format.md; used by JOURNAL_VERSION and PUBLISHED and as the
+// file name stem, see "Filesystem layout" in docs/journal-format.md). Years
+// are 1970–9999. The zero value is the absent timestamp (see IsZero); it is
+// not 1970-01-01.
 type Timestamp struct{ t time.Time }
 
 // JournalVersion is the timestamp that names a Journal revision
-// (JOURNAL_VERSION, format spec §3 and §4).
+// (JOURNAL_VERSION, "The header" in docs/journal-format.md).
 type JournalVersion = Timestamp
 
-// ParseTimestamp parses s as a timestamp (format spec §4): exactly 16 bytes
-// YYYYMMDDTHHMMSSZ with ASCII digits, a literal "T" and "Z", year 1970–9999,
-// month 01–12, a day that exists in that month (February 29 only in leap
-// years), hour 00–23, minute 00–59 and second 00–59 (no leap second). It
-// returns the Timestamp, or a *SyntaxError of Kind "timestamp" whose Offset
-// is the first byte of the offending field (or of the bad character).
+// ParseTimestamp parses s as a timestamp ("Values" in docs/journal-format.md):
+// exactly 16 bytes YYYYMMDDTHHMMSSZ with ASCII digits, a literal "T" and "Z",
+// year 1970–9999, month 01–12, a day that exists in that month (February 29
+// only in leap years), hour 00–23, minute 00–59 and second 00–59 (no leap
+// second). It returns the Timestamp, or a *SyntaxError of Kind "timestamp"
+// whose Offset is the first byte of the offending field (or of the bad
+// character).
 func ParseTimestamp(s string) (Timestamp, error) {
 	fail := func(reason string, off int) (Timestamp, error) {
 		e := synErr(KindTimestamp, s, reason, off)
@@ -99,17 +102,18 @@ func daysIn(year, month int) int {
 }
 
 // ParseJournalVersion parses s as a Journal version; it is ParseTimestamp
-// (format spec §3 JOURNAL_VERSION takes a §4 timestamp) and returns the same
+// (JOURNAL_VERSION takes a timestamp, "The header" in
+// docs/journal-format.md) and returns the same
 // results and errors (Kind "timestamp").
 func ParseJournalVersion(s string) (Timestamp, error) { return ParseTimestamp(s) }
 
 // TimestampOf returns the Timestamp of the instant t: t is converted to UTC
-// and truncated (not rounded) to whole seconds; any monotonic clock reading
-// is dropped. The format cannot express instants before
-// 1970-01-01T00:00:00Z or from 10000-01-01T00:00:00Z on (§4 allows years
-// 1970–9999): for such t, and for the zero time.Time, TimestampOf returns the
-// zero Timestamp (IsZero reports true) rather than a clamped or wrapped
-// value, so the caller can detect it.
+// and truncated (not rounded) to whole seconds; any monotonic clock reading is
+// dropped. The format cannot express instants before 1970-01-01T00:00:00Z or
+// from 10000-01-01T00:00:00Z on ("Values" in docs/journal-format.md allows
+// years 1970–9999): for such t, and for the zero time.Time, TimestampOf
+// returns the zero Timestamp (IsZero reports true) rather than a clamped or
+// wrapped value, so the caller can detect it.
 func TimestampOf(t time.Time) Timestamp {
 	u := t.UTC().Truncate(time.Second)
 	if u.Year() < 1970 || u.Year() > 9999 {
@@ -135,7 +139,7 @@ func (t Timestamp) Time() time.Time { return t.t }
 func (t Timestamp) IsZero() bool { return t.t.IsZero() }
 
 // Compare returns -1, 0 or +1 as t is before, equal to or after o
-// chronologically (which for the §4 text equals byte order); the zero
+// chronologically (which for the text form equals byte order); the zero
 // Timestamp is before every other.
 func (t Timestamp) Compare(o Timestamp) int { return t.t.Compare(o.t) }
 

@@ -5,16 +5,19 @@ import (
 	"strings"
 )
 
-// MaxURILen is the longest URI in bytes (format spec §4).
+// MaxURILen is the longest URI in bytes ("Values" in docs/journal-format.md).
 const MaxURILen = 2048
 
 // URI is an absolute URI per RFC 3986 with any scheme, e.g.
 // "https://widgets.example.org/widget", "git+ssh://git@example.org/w.git",
-// "urn:example:core" (format spec §4 "uri", used by INFO). A fragment is
-// allowed (§2: "URIs have fragments"). The zero value is the absent URI.
+// "urn:example:core" ("Values" in docs/journal-format.md, used by INFO). A
+// fragment is allowed ("Lines and encoding" in docs/journal-format.md: a "#"
+// after the start of a directive line is part of the value). The zero value is
+// the absent URI.
 type URI struct{ s string }
 
-// ParseURI parses s as an absolute URI (format spec §4, RFC 3986 §3 and §4.3
+// ParseURI parses s as an absolute URI ("Values" in docs/journal-format.md;
+// RFC 3986 §3 and §4.3
 // plus an optional fragment): scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" /
 // "." ), then ":", then a hier-part ("//" authority path-abempty, or a path),
 // an optional "?" query and an optional "#" fragment. Only characters RFC

@@ -5,13 +5,14 @@ import (
 	"strconv"
 )
 
-// Verdict is a release policy: allow, deprecated or deny (format spec §4
-// "verdict", used by POLICY; §5 gives allow as the default). The zero value
+// Verdict is a release policy: allow, deprecated or deny ("Values" in
+// docs/journal-format.md, used by POLICY; "Release blocks" in
+// docs/journal-format.md gives allow as the default). The zero value
 // VerdictInvalid is not a verdict and is never returned by ParseVerdict
 // without an error.
 type Verdict int
 
-// The verdicts of format spec §4.
+// The verdicts ("Values" in docs/journal-format.md).
 const (
 	// VerdictInvalid is the zero value: no verdict.
 	VerdictInvalid Verdict = iota
@@ -24,7 +25,8 @@ const (
 )
 
 // ParseVerdict parses s, which must be exactly "allow", "deprecated" or
-// "deny" (case-sensitive, format spec §4). It returns the Verdict, or
+// "deny" (case-sensitive, "Values" in docs/journal-format.md). It returns
+// the Verdict, or
 // VerdictInvalid and a *SyntaxError of Kind "verdict" with Offset 0.
 func ParseVerdict(s string) (Verdict, error) {
 	switch s {

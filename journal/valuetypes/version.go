@@ -2,24 +2,26 @@ package valuetypes
 
 import "strings"
 
-// MaxVersionLen is the longest version in bytes (format spec §4).
+// MaxVersionLen is the longest version in bytes ("Values" in docs/journal-format.md).
 const MaxVersionLen = 128
 
 // Version is a release version: SemVer 2.0.0 without build metadata,
-// MAJOR.MINOR.PATCH[-PRERELEASE], e.g. "1.4.2" or "2.0.0-rc.1" (format spec
-// §4 "version", used by RELEASE, PREFERS and constraints). Versions are
-// ordered by SemVer 2.0.0 precedence (§11). The zero value is the absent
-// version.
+// MAJOR.MINOR.PATCH[-PRERELEASE], e.g. "1.4.2" or "2.0.0-rc.1" ("Values" in
+// docs/journal-format.md, used by RELEASE, PREFERS and constraints). Versions
+// are ordered by SemVer 2.0.0 precedence (SemVer §11). The zero value is the
+// absent version.
 //
 // Precedence is implemented here rather than with
-// github.com/Masterminds/semver/v3: that library limits numeric identifiers
-// to uint64 (rejecting, or comparing as text, longer ones that SemVer 2.0.0
-// and §4 allow), and its parsers accept forms §4 forbids, so it would need a
-// grammar check first and a fallback anyway. Numbers here are compared
-// without conversion (by length, then digit by digit), so any length works.
+// github.com/Masterminds/semver/v3: that library limits numeric identifiers to
+// uint64 (rejecting, or comparing as text, longer ones that SemVer 2.0.0 and
+// the format allow), and its parsers accept forms the format forbids, so it
+// would need a grammar check first and a fallback anyway. Numbers here are
+// compared without conversion (by length, then digit by digit), so any length
+// works.
 type Version struct{ s string }
 
-// ParseVersion parses s as a version (format spec §4, SemVer 2.0.0 §2, §9):
+// ParseVersion parses s as a version ("Values" in
+// docs/journal-format.md; SemVer 2.0.0 §2, §9):
 // three dot-separated numeric identifiers MAJOR.MINOR.PATCH, optionally "-"
 // and a prerelease of one or more dot-separated non-empty identifiers of
 // [0-9A-Za-z-]; numeric identifiers (including purely numeric prerelease
@@ -150,7 +152,7 @@ func (v Version) core(i int) string {
 }
 
 // Compare returns -1, 0 or +1 as v has lower, equal or higher SemVer 2.0.0
-// precedence (§11) than o: MAJOR, MINOR and PATCH compare numerically; a
+// precedence (SemVer §11) than o: MAJOR, MINOR and PATCH compare numerically; a
 // prerelease version is lower than the release with the same numbers;
 // prerelease identifiers compare left to right, numeric ones numerically,
 // alphanumeric ones in ASCII order, numeric lower than alphanumeric, and a

@@ -17,7 +17,8 @@ type Document struct {
 	Path string
 	// Text is the file's exact bytes. Do not change it.
 	Text []byte
-	// Digest is the revision digest: SHA-256 over Text (format spec §1).
+	// Digest is the revision digest: SHA-256 over Text ("The revision digest"
+	// in docs/journal-format.md).
 	Digest vt.Digest
 	// Revision is the parsed model; it is meaningful only when Valid.
 	Revision model.Revision

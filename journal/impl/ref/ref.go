@@ -1,9 +1,9 @@
 // Package ref is the reference implementation of the Journal API: a
-// [journal.ServiceManager] that loads a filesystem Journal root (format spec
-// §7) through the project's one validation path, and the read-only
-// [journal.Service] it exposes. It maps the requirements' `.impl.ref`
-// package; its parser, ingestion, chain store and loader are internal to this
-// module.
+// [journal.ServiceManager] that loads a filesystem Journal root
+// ("Filesystem layout" in docs/journal-format.md) through the project's one
+// validation path, and the read-only [journal.Service] it exposes. It maps the
+// requirements' `.impl.ref` package; its parser, ingestion, chain store and
+// loader are internal to this module.
 //
 // It exports only [NewServiceManager] and its options.
 package ref
@@ -33,7 +33,7 @@ type config struct {
 
 // WithExamples makes the manager load `<timestamp>.journal.example` files as
 // Journals too, so version-controlled examples can be checked. Without it
-// they are ignored (format spec §7).
+// they are ignored ("Filesystem layout" in docs/journal-format.md).
 func WithExamples() Option { return func(c *config) { c.examples = true } }
 
 // NewServiceManager returns a stopped manager for the Journal root at root.

@@ -19,6 +19,10 @@ import (
 // informationURI is the tool's home page in SARIF output and rule help links.
 const informationURI = "https://github.com/r35157/journal-lint"
 
+// docsURI is the repository's docs/ directory, against which the links of a
+// rule's documentation resolve outside docs/ ([rules.Rule.LinkedDoc]).
+const docsURI = informationURI + "/blob/main/docs/"
+
 func checkCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "check",
@@ -244,8 +248,8 @@ func ruleInfo(code string) (render.RuleInfo, bool) {
 	if !ok {
 		return render.RuleInfo{}, false
 	}
-	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.Doc,
-		HelpURI: informationURI + "/blob/main/docs/rules.md#" + rules.Anchor(r.Code)}, true
+	return render.RuleInfo{Code: r.Code, DefaultSeverity: r.DefaultSeverity, Summary: r.Summary, Doc: r.LinkedDoc(docsURI),
+		HelpURI: docsURI + "rules.md#" + rules.Anchor(r.Code)}, true
 }
 
 // plural returns "1 warning" or "n warnings" for noun "warning".

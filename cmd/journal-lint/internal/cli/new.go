@@ -159,11 +159,11 @@ func newVersion(c *ucli.Context) (vt.JournalVersion, error) {
 	return v, nil
 }
 
-// checkDescription refuses a DESCRIPTION that is not valid UTF-8 (the
-// format spec: a Journal is UTF-8 text) or that holds a control character,
-// a line break or an invisible format character such as a bidirectional
-// override: they would be written into the Journal and later shown in
-// terminals and CI logs, where they hide or forge text.
+// checkDescription refuses a DESCRIPTION that is not valid UTF-8 (a Journal is
+// UTF-8 text, "Lines and encoding" in docs/journal-format.md) or that holds a
+// control character, a line break or an invisible format character such as a
+// bidirectional override: they would be written into the Journal and later
+// shown in terminals and CI logs, where they hide or forge text.
 func checkDescription(s string) error {
 	for i, r := range s {
 		switch {

@@ -39,7 +39,7 @@ func rulesCommand() *ucli.Command {
 				case rules.CrossRevision:
 					kind = "history rule: found by comparing consecutive revisions, see journal-lint diff"
 				}
-				fmt.Fprintf(w, "%s (%s, default severity %s)\n\n%s\n\n%s\n", r.Code, kind, r.DefaultSeverity, r.Summary, r.Doc)
+				fmt.Fprintf(w, "%s (%s, default severity %s)\n\n%s\n\n%s\n", r.Code, kind, r.DefaultSeverity, r.Summary, r.LinkedDoc(docsURI))
 				for _, o := range r.Options {
 					fmt.Fprintf(w, "\nOption %s (%s, default %s): %s\n", o.Name, o.Kind, o.Default, o.Summary)
 				}
