@@ -66,7 +66,12 @@ type Options struct {
 
 // ErrExitWithoutShutdown is returned by [Serve] when the client sent exit
 // before shutdown (LSP 3.17 "exit": the process then exits with code 1).
-var ErrExitWithoutShutdown = errors.New("exit before shutdown")
+var ErrExitWithoutShutdown = errors.New("the client sent exit before shutdown")
+
+// ErrClosedWithoutShutdown is returned by [Serve] when the client closed
+// the connection (end of input) before it sent shutdown: the editor went
+// away, which LSP 3.17 treats like an exit without shutdown (code 1).
+var ErrClosedWithoutShutdown = errors.New("the client closed the connection before shutdown")
 
 // lifecycle states of a server (LSP 3.17 "Lifecycle Messages").
 const (
@@ -113,8 +118,10 @@ type document struct {
 
 // Serve runs one LSP session on conn until the client sends exit or closes
 // the connection, or ctx is cancelled. It returns nil after shutdown and
-// exit, [ErrExitWithoutShutdown] after an exit without shutdown, and the
-// connection's error when it broke (io.EOF when the client just closed it).
+// exit, or after shutdown when the client then closed the connection
+// without exit; [ErrExitWithoutShutdown] after an exit without shutdown;
+// [ErrClosedWithoutShutdown] when the client closed the connection before
+// shutdown; and the connection's error when it broke otherwise.
 func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -147,8 +154,14 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		}
 	case <-s.conn.Done():
 		err = s.conn.Err()
-		if err == nil {
-			err = io.EOF
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+			s.mu.Lock()
+			shutdown := s.state == shuttingDown
+			s.mu.Unlock()
+			err = ErrClosedWithoutShutdown
+			if shutdown {
+				err = nil
+			}
 		}
 	case <-ctx.Done():
 		err = ctx.Err()

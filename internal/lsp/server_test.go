@@ -185,3 +185,23 @@ func TestExitWithoutShutdown(t *testing.T) {
 		t.Fatalf("Serve returned %v, want ErrExitWithoutShutdown", err)
 	}
 }
+
+// A client that closes the connection before shutdown ends Serve with
+// ErrClosedWithoutShutdown (exit code 1); one that closes it after shutdown
+// without sending exit ends it cleanly.
+func TestClosedConnection(t *testing.T) {
+	c := lsptest.Start(t, opts())
+	c.Conn.Close()
+	if err := c.Wait(); !errors.Is(err, lsp.ErrClosedWithoutShutdown) {
+		t.Fatalf("closed before shutdown: Serve returned %v, want ErrClosedWithoutShutdown", err)
+	}
+
+	c = lsptest.Start(t, opts())
+	if err := c.Server.Shutdown(c.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	c.Conn.Close()
+	if err := c.Wait(); err != nil {
+		t.Fatalf("closed after shutdown: Serve returned %v, want nil", err)
+	}
+}

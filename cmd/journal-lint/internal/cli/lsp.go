@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -42,9 +43,9 @@ func runLSP(c *ucli.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, io.EOF):
+	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClosedWithoutShutdown):
 		// LSP 3.17 "exit": exit code 1 when shutdown did not come first.
-		return &exitError{code: ExitFindings, err: err}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("lsp: %w (exit code 1)", err)}
 	}
 	return internalErrorf("lsp: %v", err)
 }
