@@ -64,7 +64,10 @@ func (s *server) completion(_ context.Context, params json.RawMessage) (any, err
 	switch syntax.KindOf(fields[0]) {
 	case syntax.KindLicense:
 		add(protocol.CompletionItemKindOperator, "SPDX operator", spdxOperators...)
-		add(protocol.CompletionItemKindValue, "SPDX license", spdxlicenses.GetLicenses()...)
+		for _, id := range spdxlicenses.GetLicenses() {
+			items = append(items, protocol.CompletionItem{Label: id, Kind: protocol.CompletionItemKindValue,
+				Detail: "SPDX license: " + spdxNames[strings.ToUpper(id)].name})
+		}
 		add(protocol.CompletionItemKindValue, "NOASSERTION or NONE", vt.NoAssertion, vt.None)
 	case syntax.KindPolicy:
 		if argIndex == 1 {

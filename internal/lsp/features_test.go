@@ -184,6 +184,10 @@ func TestHoverAndDefinition(t *testing.T) {
 	if h := hover(19, 40); !strings.Contains(h, "release `1.1.0`") {
 		t.Errorf("CONTENT hover: %q", h)
 	}
+	// Line 11: LICENSE MIT OR Apache-2.0, with the SPDX names.
+	if h := hover(10, 10); !strings.Contains(h, "`MIT`: MIT License") || !strings.Contains(h, "`Apache-2.0`: Apache License 2.0") {
+		t.Errorf("LICENSE hover: %q", h)
+	}
 	def := func(line, char uint32) []protocol.Location {
 		t.Helper()
 		locs, err := c.Server.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: at(u, line, char)})

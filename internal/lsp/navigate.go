@@ -127,7 +127,7 @@ func (s *server) viewAt(params json.RawMessage) (*view, int, error) {
 // Journal version and whether it is the head; on a DEPENDS, EXCLUDES or
 // PREFERS coordinate the artifact's head and the releases that satisfy the
 // constraint; on a CONTENT digest its release and name; on a LICENSE the
-// identifiers of the expression.
+// full SPDX names of the expression's identifiers.
 func (s *server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	v, off, err := s.viewAt(params)
 	if err != nil {
@@ -210,13 +210,7 @@ func (v *view) hoverText(d *syntax.Directive, arg int) string {
 		if _, err := vt.ParseLicense(d.Args[0].Text); err != nil {
 			return ""
 		}
-		var ids []string
-		for _, w := range strings.FieldsFunc(d.Args[0].Text, func(r rune) bool { return r == ' ' || r == '\t' || r == '(' || r == ')' }) {
-			if !slices.Contains(spdxOperators, w) {
-				ids = append(ids, "`"+w+"`")
-			}
-		}
-		return fmt.Sprintf("**LICENSE** (SPDX expression): %s", strings.Join(ids, ", "))
+		return licenseHover(d.Args[0].Text)
 	}
 	return ""
 }
