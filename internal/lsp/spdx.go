@@ -18,8 +18,8 @@ type spdxName struct {
 	deprecated bool
 }
 
-// licenseHover returns the Markdown hover of a LICENSE expression (format
-// spec §4, SPDX 2.3 annex D): one line per identifier and exception with
+// licenseHover returns the Markdown hover of a LICENSE expression ("Values"
+// in docs/journal-format.md, SPDX 2.3 annex D): one line per identifier and exception with
 // its full name from the SPDX License List, what "+" and a LicenseRef
 // mean, and NOASSERTION and NONE in words. Repeated identifiers are named
 // once.
