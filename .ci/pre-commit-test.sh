@@ -4,6 +4,8 @@
 #   1. a valid commit passes (and a later valid successor too);
 #   2. a commit that edits an accepted revision fails, naming the file;
 #   3. a commit that adds a forked revision fails with chain/fork;
+#   4. a merge of two branches that each add a valid successor to the same
+#      head fails with chain/fork (the pre-merge-commit hook);
 # and that the hooks never modify a file.
 #
 # The hooks are installed the way users install them: pre-commit clones this
@@ -93,7 +95,7 @@ CONTENT widget-1.0.0.jar sha256:333333333333333333333333333333333333333333333333
 EOF
 genesis=$(digest "$w/20260110T080000Z.journal")
 
-(cd "$repo" && pre-commit install >/dev/null)
+(cd "$repo" && pre-commit install >/dev/null && pre-commit install --hook-type pre-merge-commit >/dev/null)
 git -C "$repo" add -A
 
 echo "pre-commit-test: 1. a valid commit passes (the first run builds the hooks)"
@@ -145,4 +147,51 @@ echo "$out" | grep -q 'journals/com.example.widget/20260301T080000Z.journal:4:13
 git -C "$repo" reset -q --hard
 
 [ "$(git -C "$repo" rev-list --count HEAD)" -eq 2 ] || fail "expected exactly the two valid commits"
+
+echo "pre-commit-test: 4. a merge that forks the chain fails with chain/fork"
+successor=$(digest "$w/20260201T080000Z.journal")
+# successor VERSION RELEASE: a valid successor of the head, with one more release.
+successor() {
+	cat <<EOF
+JOURNAL_FORMAT 1
+ARTIFACT com.example.widget
+JOURNAL_VERSION $1
+PREDECESSOR $successor
+DESCRIPTION "A tiny UI toolkit"
+
+RELEASE 1.0.0
+LICENSE MIT
+CONTENT widget-1.0.0.jar sha256:3333333333333333333333333333333333333333333333333333333333333333
+
+RELEASE 1.1.0
+LICENSE MIT
+CONTENT widget-1.1.0.jar sha256:4444444444444444444444444444444444444444444444444444444444444444
+
+RELEASE $2
+LICENSE MIT
+CONTENT widget-$2.jar sha256:5555555555555555555555555555555555555555555555555555555555555555
+EOF
+}
+git -C "$repo" checkout -q -b side
+successor 20260301T080000Z 1.2.0 >"$w/20260301T080000Z.journal"
+git -C "$repo" add -A
+commit "side: 1.2.0"
+[ "$status" -eq 0 ] || fail "the valid successor on the side branch was rejected"
+git -C "$repo" checkout -q main
+successor 20260315T080000Z 1.3.0 >"$w/20260315T080000Z.journal"
+git -C "$repo" add -A
+commit "main: 1.3.0"
+[ "$status" -eq 0 ] || fail "the valid successor on main was rejected"
+head=$(git -C "$repo" rev-parse HEAD)
+set +e
+out=$(git -C "$repo" merge --no-edit side 2>&1)
+status=$?
+set -e
+printf '%s\n' "$out" | sed 's/^/    | /'
+[ "$status" -ne 0 ] || fail "the merge that forks the chain was committed"
+echo "$out" | grep -q '^journal-lint\.*Failed$' || fail "the journal-lint hook did not run at the merge"
+echo "$out" | grep -q 'journals/com.example.widget/20260315T080000Z.journal:4:13: error: PREDECESSOR names 20260201T080000Z, which is not the head of com.example.widget .*\[chain/fork\]' ||
+	fail "no chain/fork on the merge"
+[ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] || fail "the merge commit was created"
+git -C "$repo" merge --abort
 echo "pre-commit-test: PASS"
