@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -28,11 +29,16 @@ func TestMain(m *testing.M) {
 //
 // Scripts see $SHARED, the shared specification folder (vectors and corpus),
 // and skip what needs it with `[!shared] skip`; $EXAMPLES is the
-// repository's example tree, $HOOKS its .pre-commit-hooks.yaml.
+// repository's example tree, $HOOKS its .pre-commit-hooks.yaml, $ACTION the
+// top of the repository (where action.yml is). Go's caches (GOCACHE,
+// GOMODCACHE, GOPATH) are this machine's, with GOPROXY=off, so that a
+// script can build journal-lint as the GitHub Action does, offline.
 func TestScripts(t *testing.T) {
 	shared, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "data", "nenjim", "journals"))
 	hooks, _ := filepath.Abs(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
+	action, _ := filepath.Abs(filepath.Join("..", ".."))
+	goEnv := goCaches()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -52,10 +58,28 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SHARED", shared)
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("HOOKS", hooks)
+			env.Setenv("ACTION", action)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
 	})
+}
+
+// goCaches returns GOCACHE, GOMODCACHE and GOPATH as `go env` reports them
+// here, with GOPROXY=off and GOTOOLCHAIN=local; nil when go cannot be run.
+func goCaches() map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return nil
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 3 {
+		return nil
+	}
+	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1], "GOPATH": v[2], "GOPROXY": "off", "GOTOOLCHAIN": "local"}
 }
 
 // lspFrame is the script command "lspframe IN OUT": it reads IN, one JSON-RPC
