@@ -174,7 +174,7 @@ func runCheck(c *ucli.Context) error {
 	}
 	if n := skippedExamples(res); n > 0 && res.Files == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
-			s.root, plural(n, "*.journal.example file"))
+			shownRoot(s.root), plural(n, "*.journal.example file"))
 	}
 	warnings := 0
 	for _, d := range res.Diagnostics {

@@ -73,7 +73,11 @@ func runNew(c *ucli.Context) error {
 		return err
 	}
 	if _, err := os.Stat(s.root); os.IsNotExist(err) {
-		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", s.root, s.root)
+		mkdir := s.root // the command to run, so relative to where it runs
+		if wd, err := os.Getwd(); err == nil {
+			mkdir = outpath.Rel(wd, s.root)
+		}
+		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(s.root), mkdir)
 	}
 	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
 	if err != nil {
@@ -87,7 +91,7 @@ func runNew(c *ucli.Context) error {
 				n++
 			}
 		}
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", s.root, plural(n, "error"))}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(s.root), plural(n, "error"))}
 	}
 
 	var text []byte
@@ -102,7 +106,7 @@ func runNew(c *ucli.Context) error {
 		}
 	} else {
 		if len(entries) == 0 {
-			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, s.root)
+			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(s.root))
 		}
 		head := entries[len(entries)-1]
 		i := slices.IndexFunc(lr.Files, func(f *load.File) bool { return f.Path == head.Source })

@@ -180,13 +180,12 @@ func findDefaultRoot(c *ucli.Context) (string, error) {
 			return cand, nil
 		}
 	}
-	pass := "pass it as ROOT:    journal-lint " + c.Command.Name + " DIR"
+	how, cmd := "or pass it as ROOT:", "journal-lint "+c.Command.Name+" DIR"
 	if c.Command.Name != "check" {
-		pass = "pass it with --root: journal-lint " + c.Command.Name + " --root DIR"
+		how, cmd = "or pass it with --root:", "journal-lint "+c.Command.Name+" --root DIR"
 	}
 	return "", usageErrorf("no Journal root: there is no %s with root: and no journals/ directory here or at the repository top\n"+
-		"  name it in %s:    root: DIR\n"+
-		"  or %s", config.FileName, config.FileName, pass)
+		"  %-32s%s\n  %-32s%s", config.FileName, "name it in "+config.FileName+":", "root: DIR", how, cmd)
 }
 
 // rootHint says what to pass instead when root is not a Journal root but
