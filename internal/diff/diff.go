@@ -269,6 +269,8 @@ func help(k Kind) string {
 		return "a release published before the previous revision should have been in it; check PUBLISHED"
 	case ReleaseResurrected:
 		return "a removed version should not come back; publish a new version instead"
+	case NoSemanticChange:
+		return "make the change the revision is for (add a release, change a policy or a description), or leave the revision out"
 	}
 	return ""
 }
