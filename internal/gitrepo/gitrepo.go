@@ -54,11 +54,16 @@ type RevisionError struct {
 	Detail string
 }
 
-// Error returns a message that names the revision.
+// Error returns a message that names the revision. For a branch of a remote
+// ("origin/main"), it adds the usual cause and cure: a shallow or
+// single-branch clone (such as the default of actions/checkout) lacks it.
 func (e *RevisionError) Error() string {
 	msg := fmt.Sprintf("git revision %q does not name a commit", e.Rev)
 	if e.Detail != "" {
 		msg += ": " + e.Detail
+	}
+	if remote, branch, ok := strings.Cut(e.Rev, "/"); ok && e.Detail == "" && remote != "" && branch != "" {
+		msg += fmt.Sprintf(" (a shallow or single-branch clone lacks it: git fetch %s %s, or fetch-depth: 0 with actions/checkout)", remote, branch)
 	}
 	return msg
 }
