@@ -38,7 +38,7 @@ func FuzzRenderers(f *testing.F) {
 			}
 		}
 		var b bytes.Buffer
-		if err := WriteStepSummary(&b, r, Options{}); err != nil {
+		if err := WriteStepSummary(&b, r, Options{}, StepSummaryLimit); err != nil {
 			t.Fatal(err)
 		}
 		if err := safetexttest.Check(b.Bytes(), false, false); err != nil {

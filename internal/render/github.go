@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,8 +37,10 @@ func EscapeProperty(s string) string {
 	return r.Replace(s)
 }
 
-// githubCommand returns the workflow command of severity s.
-func githubCommand(s diag.Severity) string {
+// GitHubCommand returns the workflow command that annotates a finding of
+// severity s: "error", "warning" or "notice" (an invalid severity as an
+// error).
+func GitHubCommand(s diag.Severity) string {
 	switch severity(s) {
 	case diag.Warning:
 		return "warning"
@@ -109,56 +112,143 @@ func githubMessage(d diag.Diagnostic, opts Options) string {
 	return b.String()
 }
 
+// writeGitHub writes one workflow command per diagnostic, errors first, then
+// warnings, then infos as notices, and ends with one notice of the totals
+// (see [GitHubTotals]). GitHub shows only [AnnotationLimit] annotations of
+// each kind per step: every error and warning is still written (the log
+// keeps them), but the infos stop one short of the limit so that the
+// notice of the totals is shown.
 func writeGitHub(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
-	for _, d := range r.Diagnostics {
-		fmt.Fprintf(bw, "::%s %s::%s\n", githubCommand(d.Severity),
+	order := SeverityOrder(len(r.Diagnostics), func(i int) diag.Severity { return r.Diagnostics[i].Severity })
+	left, notices := 0, 0
+	for _, i := range order {
+		d := r.Diagnostics[i]
+		if severity(d.Severity) == diag.Info {
+			if notices == AnnotationLimit-1 {
+				left++
+				continue
+			}
+			notices++
+		}
+		fmt.Fprintf(bw, "::%s %s::%s\n", GitHubCommand(d.Severity),
 			strings.Join(githubProps(d, opts), ","), EscapeData(githubMessage(d, opts)))
+	}
+	if len(r.Diagnostics) > 0 {
+		name := nonEmpty(r.Tool.Name, "journal-lint")
+		fmt.Fprintf(bw, "::notice title=%s::%s\n", EscapeProperty(safetext.Text(name)),
+			EscapeData(GitHubTotals(safetext.Text(SummaryLine(*r)), left,
+				"the step summary lists every finding, as do --format json and --format sarif")))
 	}
 	return bw.Flush()
 }
 
-// maxSummaryRows caps the table of [WriteStepSummary]: GitHub accepts at
-// most 1 MiB of step summary per step.
-const maxSummaryRows = 1000
+// GitHubTotals returns the text of the notice that ends the github format:
+// the summary line, how many infos were left out to keep the notice within
+// [AnnotationLimit] (when any), GitHub's limit on annotations, and where
+// every finding is listed (seeAll, such as "the step summary lists every
+// finding"). The caller makes summary and seeAll safe (package safetext).
+func GitHubTotals(summary string, leftInfos int, seeAll string) string {
+	s := summary + "."
+	if leftInfos > 0 {
+		s += fmt.Sprintf(" %s left out of these annotations.", plural(leftInfos, "info is", "infos are"))
+	}
+	return s + fmt.Sprintf(" GitHub shows at most %d error, %d warning and %d notice annotations per step: %s.",
+		AnnotationLimit, AnnotationLimit, AnnotationLimit, seeAll)
+}
+
+// ErrStepSummaryFull is returned by [WriteStepSummary] when not even the
+// heading and the summary line fit in the bytes left.
+var ErrStepSummaryFull = errors.New("the step summary has no room left within GitHub's limit")
 
 // WriteStepSummary writes a Markdown summary of r for a GitHub Actions job
 // summary (the caller appends it to the file named by $GITHUB_STEP_SUMMARY):
 // a heading, the [SummaryLine], and a table of the diagnostics with their
 // severity, location, code and message, because a step shows only a few
-// annotations. The table stops after 1000 rows with a line that says how
-// many were left out. Paths are output paths under opts.PathPrefix, as in
-// every format. It returns the first error from w.
-func WriteStepSummary(w io.Writer, r Report, opts Options) error {
-	bw := bufio.NewWriter(w)
+// annotations. The table lists errors, then warnings, then infos, each in
+// the order of r.Diagnostics. Paths are output paths under opts.PathPrefix,
+// as in every format.
+//
+// It writes at most maxBytes bytes: the caller passes [StepSummaryLimit]
+// less what the step's summary holds already, since GitHub drops a larger
+// summary entirely. When the table does not fit, it keeps the rows that do
+// (errors first) and ends with a line that says how many findings by
+// severity were left out and that the json and sarif formats list them all.
+// It returns [ErrStepSummaryFull], writing nothing, when not even the
+// heading and that line fit; otherwise the first error from w.
+func WriteStepSummary(w io.Writer, r Report, opts Options, maxBytes int) error {
+	var head strings.Builder
 	name := nonEmpty(r.Tool.Name, "journal-lint")
-	fmt.Fprintf(bw, "### %s\n\n%s\n", markdownText(name), markdownText(SummaryLine(r)))
+	fmt.Fprintf(&head, "### %s\n\n%s\n", markdownText(name), markdownText(SummaryLine(r)))
 	if r.Baseline != nil {
-		fmt.Fprintf(bw, "\n%s\n", markdownText(r.Baseline.Line()))
+		fmt.Fprintf(&head, "\n%s\n", markdownText(r.Baseline.Line()))
 	}
-	if len(r.Diagnostics) > 0 {
-		bw.WriteString("\n| Severity | Location | Code | Message |\n| --- | --- | --- | --- |\n")
-		for i, d := range r.Diagnostics {
-			if i == maxSummaryRows {
-				fmt.Fprintf(bw, "\n… and %d more not shown.\n", len(r.Diagnostics)-i)
-				break
-			}
-			loc := "(root)"
-			if d.Path != "" {
-				loc = opts.displayPath(d.Path)
-				if d.Range.IsValid() {
-					loc += fmt.Sprintf(":%d:%d", d.Range.Start.Line, max(d.Range.Start.Column, 1))
-				}
-			}
-			msg := d.Message
-			if d.Help != "" {
-				msg += "\nhelp: " + d.Help
-			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n",
-				severity(d.Severity), markdownText(loc), markdownCode(d.Code), markdownText(msg))
+	order := SeverityOrder(len(r.Diagnostics), func(i int) diag.Severity { return r.Diagnostics[i].Severity })
+	rows := make([]string, len(order))
+	// rest[k] counts the diagnostics left out when the table has k rows.
+	rest := make([]Tally, len(order)+1)
+	for k := len(order) - 1; k >= 0; k-- {
+		d := r.Diagnostics[order[k]]
+		rows[k] = stepSummaryRow(d, opts)
+		rest[k] = rest[k+1]
+		rest[k].Add(d.Severity)
+	}
+	const tableHead = "\n| Severity | Location | Code | Message |\n| --- | --- | --- | --- |\n"
+	// The largest number of rows that fits with the line about the rest.
+	kept, size := -1, head.Len()
+	var trailer string
+	if len(rows) > 0 {
+		size += len(tableHead)
+	}
+	for k := 0; k <= len(rows) && size <= maxBytes; k++ {
+		t := leftOutLine(rest[k], name)
+		if size+len(t) <= maxBytes {
+			kept, trailer = k, t
+		}
+		if k < len(rows) {
+			size += len(rows[k])
 		}
 	}
+	if kept < 0 {
+		return ErrStepSummaryFull
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(head.String())
+	if len(rows) > 0 {
+		bw.WriteString(tableHead)
+		for _, row := range rows[:kept] {
+			bw.WriteString(row)
+		}
+	}
+	bw.WriteString(trailer)
 	return bw.Flush()
+}
+
+// stepSummaryRow returns the table row of d in the step summary.
+func stepSummaryRow(d diag.Diagnostic, opts Options) string {
+	loc := "(root)"
+	if d.Path != "" {
+		loc = opts.displayPath(d.Path)
+		if d.Range.IsValid() {
+			loc += fmt.Sprintf(":%d:%d", d.Range.Start.Line, max(d.Range.Start.Column, 1))
+		}
+	}
+	msg := d.Message
+	if d.Help != "" {
+		msg += "\nhelp: " + d.Help
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s |\n",
+		severity(d.Severity), markdownText(loc), markdownCode(d.Code), markdownText(msg))
+}
+
+// leftOutLine returns the paragraph that ends a step summary whose table
+// leaves out the diagnostics counted by t, or "" for none.
+func leftOutLine(t Tally, tool string) string {
+	if t.Total() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n**%s left out** (%s) to stay within GitHub's step summary limit; `%s check --format json` or `--format sarif` lists every finding.\n",
+		plural(t.Total(), "finding", "findings"), t, markdownText(tool))
 }
 
 // markdownText escapes s for a Markdown table cell: unsafe characters are

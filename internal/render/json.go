@@ -84,7 +84,7 @@ func writeJSON(w io.Writer, r *Report, opts Options) error {
 		Root:        outpath.Join(opts.PathPrefix, ""),
 		Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics)),
 		Summary: jsonSummary{
-			Errors: c.errors, Warnings: c.warnings, Infos: c.infos,
+			Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos,
 			Files: r.Summary.Files, Artifacts: r.Summary.Artifacts, Revisions: r.Summary.Revisions,
 		},
 	}

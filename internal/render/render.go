@@ -306,34 +306,21 @@ func severity(s diag.Severity) diag.Severity {
 	return diag.Error
 }
 
-// counts is the tally of a report's diagnostics by severity.
-type counts struct{ errors, warnings, infos int }
-
-func tally(l diag.List) counts {
-	var c counts
+// tally counts the diagnostics of l by severity.
+func tally(l diag.List) Tally {
+	var t Tally
 	for _, d := range l {
-		switch severity(d.Severity) {
-		case diag.Error:
-			c.errors++
-		case diag.Warning:
-			c.warnings++
-		default:
-			c.infos++
-		}
+		t.Add(d.Severity)
 	}
-	return c
+	return t
 }
 
 // SummaryLine returns the one-line summary of r that ends the text format,
 // such as "3 errors, 1 warning, 0 infos in 12 files (4 artifacts, 9
 // revisions)", without a newline. An invalid severity counts as an error.
 func SummaryLine(r Report) string {
-	c := tally(r.Diagnostics)
 	s := r.Summary
-	return fmt.Sprintf("%s, %s, %s in %s (%s, %s)",
-		plural(c.errors, "error", "errors"),
-		plural(c.warnings, "warning", "warnings"),
-		plural(c.infos, "info", "infos"),
+	return fmt.Sprintf("%s in %s (%s, %s)", tally(r.Diagnostics),
 		plural(s.Files, "file", "files"),
 		plural(s.Artifacts, "artifact", "artifacts"),
 		plural(s.Revisions, "revision", "revisions"))

@@ -179,7 +179,7 @@ func TestGolden(t *testing.T) {
 	}
 	t.Run("summary.md.golden", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := WriteStepSummary(&buf, fixtureReport(), Options{}); err != nil {
+		if err := WriteStepSummary(&buf, fixtureReport(), Options{}, StepSummaryLimit); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "summary.md.golden", buf.Bytes())
@@ -271,7 +271,7 @@ func TestWriteErrors(t *testing.T) {
 			t.Errorf("Write(%v) to a failing writer = %v, want %v", f, err, boom)
 		}
 	}
-	if err := WriteStepSummary(failWriter{boom}, fixtureReport(), Options{}); !errors.Is(err, boom) {
+	if err := WriteStepSummary(failWriter{boom}, fixtureReport(), Options{}, StepSummaryLimit); !errors.Is(err, boom) {
 		t.Errorf("WriteStepSummary to a failing writer = %v, want %v", err, boom)
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"sort"
@@ -33,6 +34,7 @@ type sarifLog struct {
 
 type sarifRun struct {
 	Tool                     sarifTool                   `json:"tool"`
+	Invocations              []sarifInvocation           `json:"invocations,omitempty"`
 	VersionControlProvenance []sarifVersionControl       `json:"versionControlProvenance,omitempty"`
 	OriginalURIBaseIDs       map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
 	ColumnKind               string                      `json:"columnKind"`
@@ -47,6 +49,38 @@ type sarifVersionControl struct {
 	Properties    map[string]string `json:"properties,omitempty"`
 }
 
+// sarifInvocation is an invocation object; it is written only to carry a
+// tool execution notification (results left out).
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+// sarifNotification is a notification object (SARIF 2.1.0 §3.58) about the
+// run itself rather than about an artifact.
+type sarifNotification struct {
+	Descriptor *sarifDescriptorRef `json:"descriptor,omitempty"`
+	Level      string              `json:"level"`
+	Message    sarifMessage        `json:"message"`
+	Properties map[string]int      `json:"properties,omitempty"`
+}
+
+// sarifDescriptorRef is a reportingDescriptorReference (§3.53) to one of
+// tool.driver.notifications.
+type sarifDescriptorRef struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+}
+
+// sarifNotificationDescriptor is a reportingDescriptor of a notification,
+// with the descriptions and help GitHub code scanning requires of each.
+type sarifNotificationDescriptor struct {
+	ID               string           `json:"id"`
+	ShortDescription sarifMultiformat `json:"shortDescription"`
+	FullDescription  sarifMultiformat `json:"fullDescription"`
+	Help             sarifMultiformat `json:"help"`
+}
+
 type sarifTool struct {
 	Driver sarifDriver `json:"driver"`
 }
@@ -57,6 +91,9 @@ type sarifDriver struct {
 	SemanticVersion string      `json:"semanticVersion"`
 	InformationURI  string      `json:"informationUri,omitempty"`
 	Rules           []sarifRule `json:"rules"`
+	// Notifications describes the tool execution notifications of the
+	// run, written only with one.
+	Notifications []sarifNotificationDescriptor `json:"notifications,omitempty"`
 }
 
 type sarifRule struct {
@@ -213,7 +250,21 @@ func sarifPhysical(path string, rg diag.Range, opts Options) *sarifPhysicalLocat
 	}
 }
 
+// SARIFResultsLeftOut is the id of the tool execution notification of a
+// SARIF run that holds fewer results than diagnostics, because GitHub code
+// scanning rejects a run with more than [SARIFResultLimit] results. Its
+// properties count what was left out: "errors", "warnings" and "notes".
+const SARIFResultsLeftOut = "journal-lint/results-left-out"
+
 func writeSARIF(w io.Writer, r *Report, opts Options) error {
+	return writeSARIFWithin(w, r, opts, SARIFResultLimit)
+}
+
+// writeSARIFWithin writes the SARIF log of r with at most maxResults
+// results: errors, then warnings, then notes are kept, each in the order of
+// r.Diagnostics, and the results keep that order. The rest are counted in a
+// notification of the run's invocation.
+func writeSARIFWithin(w io.Writer, r *Report, opts Options, maxResults int) error {
 	// Rules: every code reported, sorted, so ruleIndex is stable.
 	var codes []string
 	firstSeverity := map[string]diag.Severity{}
@@ -232,8 +283,20 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 	}
 
 	fps := Fingerprints(*r)
-	results := make([]sarifResult, 0, len(r.Diagnostics))
+	keep := make([]bool, len(r.Diagnostics))
+	var left Tally
+	for k, i := range SeverityOrder(len(r.Diagnostics), func(i int) diag.Severity { return r.Diagnostics[i].Severity }) {
+		if k < maxResults {
+			keep[i] = true
+		} else {
+			left.Add(r.Diagnostics[i].Severity)
+		}
+	}
+	results := make([]sarifResult, 0, min(len(r.Diagnostics), maxResults))
 	for i, d := range r.Diagnostics {
+		if !keep[i] {
+			continue
+		}
 		res := sarifResult{
 			RuleID:              d.Code,
 			RuleIndex:           index[d.Code],
@@ -265,6 +328,20 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 		}},
 		ColumnKind: "unicodeCodePoints",
 		Results:    results,
+	}
+	if left.Total() > 0 {
+		run.Tool.Driver.Notifications = []sarifNotificationDescriptor{{ID: SARIFResultsLeftOut,
+			ShortDescription: sarifMultiformat{Text: "Results were left out of the run"},
+			FullDescription:  sarifMultiformat{Text: fmt.Sprintf("The run holds at most %d results, since GitHub code scanning rejects a run with more: errors are kept first, then warnings, then notes. The notification's properties count the results left out by level.", SARIFResultLimit)},
+			Help:             sarifMultiformat{Text: "journal-lint check --format json (or text) lists every finding; the results kept here are the most severe."}}}
+		run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: []sarifNotification{{
+			Descriptor: &sarifDescriptorRef{ID: SARIFResultsLeftOut},
+			Level:      "warning",
+			Message: sarifMessage{Text: fmt.Sprintf("%s of %d left out (%s, %s, %s): GitHub code scanning rejects a run with more than %d results. --format json lists every finding.",
+				plural(left.Total(), "result", "results"), len(r.Diagnostics),
+				plural(left.Errors, "error", "errors"), plural(left.Warnings, "warning", "warnings"), plural(left.Infos, "note", "notes"), maxResults)},
+			Properties: map[string]int{"errors": left.Errors, "warnings": left.Warnings, "notes": left.Infos},
+		}}}}
 	}
 	run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{SARIFRootBaseID: {
 		Description: &sarifMessage{Text: "The top level of the git work tree that holds the Journal root (outside a work tree: the directory journal-lint ran in)."}}}

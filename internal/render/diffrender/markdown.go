@@ -1,8 +1,10 @@
 package diffrender
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -49,74 +51,159 @@ func mdLevel(s diag.Severity) string {
 	return "🔵 info"
 }
 
+// writeMarkdown writes the Markdown of results within
+// [render.StepSummaryLimit] bytes, since it is meant for a step summary or a
+// pull-request comment.
 func writeMarkdown(w io.Writer, results []*diff.Result, opts WriteOptions) {
+	writeMarkdownWithin(w, results, opts, render.StepSummaryLimit)
+}
+
+// writeMarkdownWithin writes the Markdown of results in at most maxBytes
+// bytes (unless not even the heading fits). When every change does not fit,
+// it keeps the most changes that do, errors first, then warnings, then
+// infos (a prefix of [render.SeverityOrder] over all changes), shows each
+// comparison with its kept changes in their order, leaves out a comparison
+// whose changes are all left out, and ends with a line that counts what was
+// left out and says that the json format lists every change.
+func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions, maxBytes int) {
+	type ref struct{ result, change int }
+	var refs []ref
+	for i, r := range results {
+		for j := range r.Changes {
+			refs = append(refs, ref{i, j})
+		}
+	}
+	order := render.SeverityOrder(len(refs), func(k int) diag.Severity {
+		return results[refs[k].result].Changes[refs[k].change].Level
+	})
 	c := Count(results)
-	fmt.Fprintf(w, "### journal-lint diff\n\n%s\n", c.Summary(len(results)))
-	for _, r := range results {
-		fmt.Fprintf(w, "\n#### %s %s → %s\n\n", mdCell(r.New.Coordinate), r.Old.JournalVersion, r.New.JournalVersion)
-		if len(r.Changes) == 0 {
-			fmt.Fprintln(w, "No changes: the texts are identical.")
-			continue
+	// build returns the Markdown with the first k changes of order.
+	build := func(k int) []byte {
+		keep := make([][]bool, len(results))
+		for i, r := range results {
+			keep[i] = make([]bool, len(r.Changes))
 		}
-		fmt.Fprintln(w, "| level | kind | release | change |")
-		fmt.Fprintln(w, "|---|---|---|---|")
-		for _, ch := range r.Changes {
-			rel := ch.Release
-			if rel == "" {
-				rel = "–"
+		var left render.Tally
+		for n, o := range order {
+			rf := refs[o]
+			if n < k {
+				keep[rf.result][rf.change] = true
+			} else {
+				left.Add(results[rf.result].Changes[rf.change].Level)
 			}
-			fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", mdLevel(ch.Level), ch.Kind, mdCell(rel), mdCell(ch.Message))
 		}
-		names, by := groups(r)
-		for _, g := range names {
-			fmt.Fprintf(w, "\n<details><summary>%s (%s)</summary>\n\n", mdCell(groupTitle(g)), plural(len(by[g]), "change"))
-			for _, ch := range by[g] {
-				fmt.Fprintf(w, "- **%s** `%s`: %s\n", ch.Level, ch.Kind, mdCell(ch.Message))
-				if ch.Old.Present && ch.Kind != diff.NoSemanticChange {
-					fmt.Fprintf(w, "  - old: %s (%s)\n", mdCode(ch.Old.Text), mdCode(loc(ch.Old, opts)))
-				}
-				if ch.New.Present && ch.Kind != diff.NoSemanticChange {
-					fmt.Fprintf(w, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
-				}
-				if inline(ch) {
-					fmt.Fprintf(w, "  - words: %s\n", mdCodeSafe(InlineDiff(ch.Old.Text, ch.New.Text, false)))
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "### journal-lint diff\n\n%s\n", c.Summary(len(results)))
+		for i, r := range results {
+			kept := r.Changes[:0:0]
+			for j, ch := range r.Changes {
+				if keep[i][j] {
+					kept = append(kept, ch)
 				}
 			}
-			fmt.Fprintln(w, "\n</details>")
+			if len(kept) == 0 && len(r.Changes) > 0 {
+				continue
+			}
+			rk := *r
+			rk.Changes = kept
+			writeMarkdownResult(&b, &rk, len(r.Changes)-len(kept), opts)
 		}
+		if left.Total() > 0 {
+			fmt.Fprintf(&b, "\n**%s left out** (%s) to stay within GitHub's step summary limit; `journal-lint diff --format json` lists every change.\n",
+				plural(left.Total(), "change"), left)
+		}
+		return b.Bytes()
+	}
+	out := build(len(order))
+	if len(out) > maxBytes {
+		// The largest k whose Markdown fits; it grows with k.
+		k := sort.Search(len(order)+1, func(k int) bool { return len(build(k)) > maxBytes }) - 1
+		out = build(max(k, 0))
+	}
+	w.Write(out)
+}
+
+// writeMarkdownResult writes the section of one comparison with its
+// changes, and a line for the leftOut changes of it that are not shown.
+func writeMarkdownResult(w io.Writer, r *diff.Result, leftOut int, opts WriteOptions) {
+	fmt.Fprintf(w, "\n#### %s %s → %s\n\n", mdCell(r.New.Coordinate), r.Old.JournalVersion, r.New.JournalVersion)
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(w, "No changes: the texts are identical.")
+		return
+	}
+	fmt.Fprintln(w, "| level | kind | release | change |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, ch := range r.Changes {
+		rel := ch.Release
+		if rel == "" {
+			rel = "–"
+		}
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", mdLevel(ch.Level), ch.Kind, mdCell(rel), mdCell(ch.Message))
+	}
+	if leftOut > 0 {
+		fmt.Fprintf(w, "\n%s of this comparison left out.\n", plural(leftOut, "more change"))
+	}
+	names, by := groups(r)
+	for _, g := range names {
+		fmt.Fprintf(w, "\n<details><summary>%s (%s)</summary>\n\n", mdCell(groupTitle(g)), plural(len(by[g]), "change"))
+		for _, ch := range by[g] {
+			fmt.Fprintf(w, "- **%s** `%s`: %s\n", ch.Level, ch.Kind, mdCell(ch.Message))
+			if ch.Old.Present && ch.Kind != diff.NoSemanticChange {
+				fmt.Fprintf(w, "  - old: %s (%s)\n", mdCode(ch.Old.Text), mdCode(loc(ch.Old, opts)))
+			}
+			if ch.New.Present && ch.Kind != diff.NoSemanticChange {
+				fmt.Fprintf(w, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
+			}
+			if inline(ch) {
+				fmt.Fprintf(w, "  - words: %s\n", mdCodeSafe(InlineDiff(ch.Old.Text, ch.New.Text, false)))
+			}
+		}
+		fmt.Fprintln(w, "\n</details>")
 	}
 }
 
 // writeGitHub writes one workflow command per change, annotating the new
 // file: ::error, ::warning or ::notice with file, line, col, endLine,
 // endColumn (columns only for a range on one line) and the code as title.
+// Errors come first, then warnings, then infos, and one notice of the
+// totals ends the output, as for a report: infos stop one short of
+// [render.AnnotationLimit] so that GitHub shows that notice.
 func writeGitHub(w io.Writer, results []*diff.Result, opts WriteOptions) {
+	var changes []diff.Change
 	for _, r := range results {
-		for _, ch := range r.Changes {
-			cmd := "notice"
-			switch ch.Level {
-			case diag.Error:
-				cmd = "error"
-			case diag.Warning:
-				cmd = "warning"
+		changes = append(changes, r.Changes...)
+	}
+	left, notices := 0, 0
+	for _, i := range render.SeverityOrder(len(changes), func(i int) diag.Severity { return changes[i].Level }) {
+		ch := changes[i]
+		cmd := render.GitHubCommand(ch.Level)
+		if cmd == "notice" {
+			if notices == render.AnnotationLimit-1 {
+				left++
+				continue
 			}
-			var props []string
-			add := func(k, v string) { props = append(props, k+"="+render.EscapeProperty(safetext.Text(v))) }
-			add("file", opts.path(ch.New.Path))
-			if rg := ch.New.Range; rg.IsValid() {
-				add("line", strconv.Itoa(rg.Start.Line))
-				if rg.End.Line == rg.Start.Line && rg.End.Column >= rg.Start.Column {
-					add("col", strconv.Itoa(rg.Start.Column))
-					add("endLine", strconv.Itoa(rg.End.Line))
-					add("endColumn", strconv.Itoa(rg.End.Column))
-				}
-			}
-			add("title", ch.Kind.Code())
-			msg := safetext.Text(ch.Message)
-			if ch.Old.Present && ch.New.Present && ch.Kind != diff.NoSemanticChange {
-				msg += "\nold: " + safetext.Text(ch.Old.Text) + "\nnew: " + safetext.Text(ch.New.Text)
-			}
-			fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), render.EscapeData(msg))
+			notices++
 		}
+		var props []string
+		add := func(k, v string) { props = append(props, k+"="+render.EscapeProperty(safetext.Text(v))) }
+		add("file", opts.path(ch.New.Path))
+		if rg := ch.New.Range; rg.IsValid() {
+			add("line", strconv.Itoa(rg.Start.Line))
+			if rg.End.Line == rg.Start.Line && rg.End.Column >= rg.Start.Column {
+				add("col", strconv.Itoa(rg.Start.Column))
+				add("endLine", strconv.Itoa(rg.End.Line))
+				add("endColumn", strconv.Itoa(rg.End.Column))
+			}
+		}
+		add("title", ch.Kind.Code())
+		msg := safetext.Text(ch.Message)
+		if ch.Old.Present && ch.New.Present && ch.Kind != diff.NoSemanticChange {
+			msg += "\nold: " + safetext.Text(ch.Old.Text) + "\nnew: " + safetext.Text(ch.New.Text)
+		}
+		fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), render.EscapeData(msg))
+	}
+	if len(changes) > 0 {
+		fmt.Fprintf(w, "::notice title=journal-lint diff::%s\n", render.EscapeData(render.GitHubTotals(
+			Count(results).Summary(len(results)), left, "--format markdown (for the step summary) and --format json list every change")))
 	}
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -168,7 +170,7 @@ func runCheck(c *ucli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
 	}
 	if format == render.GitHub {
-		if err := writeStepSummary(report, opts); err != nil {
+		if err := writeStepSummary(c.App.ErrWriter, report, opts); err != nil {
 			return internalErrorf("writing the step summary: %v", err)
 		}
 	}
@@ -211,8 +213,10 @@ func extraRootHint(c *ucli.Context) string {
 }
 
 // writeStepSummary appends the Markdown summary to $GITHUB_STEP_SUMMARY when
-// it is set (GitHub shows only a few annotations per step).
-func writeStepSummary(r render.Report, opts render.Options) error {
+// it is set (GitHub shows only a few annotations per step), within what is
+// left of GitHub's limit on a step's summary after what the file holds. A
+// summary without room is left out with a note on w.
+func writeStepSummary(w io.Writer, r render.Report, opts render.Options) error {
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
@@ -221,7 +225,17 @@ func writeStepSummary(r render.Report, opts render.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := render.WriteStepSummary(f, r, opts); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	err = render.WriteStepSummary(f, r, opts, render.StepSummaryLimit-int(min(fi.Size(), render.StepSummaryLimit)))
+	if errors.Is(err, render.ErrStepSummaryFull) {
+		fmt.Fprintf(w, "journal-lint: no step summary written: %v\n", err)
+		err = nil
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}
