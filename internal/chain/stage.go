@@ -205,7 +205,8 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 				Range:   doc.Header.Predecessor.ArgsRange(), Related: []diag.Related{rel(head, "the last good head")}}}
 			break
 		}
-		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp(), fixes: cs.headFix(doc)}
+		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp(), fixes: cs.headFix(doc),
+			version: rev.JournalVersion()}
 		return Entry{}, Rejected, nil, p
 	}
 	head := cs.entries[len(cs.entries)-1]
@@ -266,6 +267,7 @@ type Pending struct {
 	rng         diag.Range
 	help        string
 	fixes       []diag.Fix
+	version     vt.JournalVersion
 }
 
 // Predecessor returns the digest the rejected revision names.
@@ -286,6 +288,68 @@ func (p *Pending) Resolve(owner func(vt.Digest) (vt.Coordinate, string, bool)) d
 	return diag.List{{Code: rules.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
 		Message: fmt.Sprintf("PREDECESSOR %s names no known revision", p.predecessor),
 		Help:    p.help, Fixes: p.fixes}}
+}
+
+// Unusable says why a file of the same artifact that a rejected
+// revision's PREDECESSOR names (or may name) is no revision it can follow.
+type Unusable int
+
+// The reasons a named file is no predecessor.
+const (
+	// Invalid: the file has the named digest but is not a valid revision
+	// (such as a byte-order mark or a syntax error); Detail is its first
+	// error.
+	Invalid Unusable = iota + 1
+	// NotEarlier: the file has the named digest, but its Journal version
+	// (Detail) is not earlier than the successor's.
+	NotEarlier
+	// ChainRejected: the file has the named digest and is valid, but the
+	// chain rules rejected it.
+	ChainRejected
+	// Unread: no file has the named digest, but the file could not be read
+	// (Detail is why), so it may be the named one.
+	Unread
+)
+
+// Named is a file of the rejected revision's own artifact that explains
+// its PREDECESSOR better than "no known revision" (see [Pending.Explain]).
+type Named struct {
+	// Path is the file's root-relative path.
+	Path string
+	// Why says why it is no predecessor.
+	Why Unusable
+	// Detail is the first error of an Invalid or Unread file, or the
+	// Journal version of a NotEarlier one.
+	Detail string
+}
+
+// Explain returns the chain/missing-predecessor diagnostic of the
+// rejection when the PREDECESSOR names (or, for Unread, may name) the file
+// n of the same artifact, which exists but is no revision to follow: the
+// message says why, a related location points at the file, and the help
+// fixes the real cause instead of suggesting a genesis or another digest.
+func (p *Pending) Explain(n Named) diag.List {
+	var msg, help, note string
+	switch n.Why {
+	case Invalid:
+		msg = fmt.Sprintf("PREDECESSOR %s names a file of %s that is not a valid revision (%s)", p.predecessor, p.coordinate, n.Detail)
+		note = "the file with this digest, rejected for its own errors"
+		help = "fix that file's errors (see its diagnostics); its digest then changes, so name the new digest here"
+	case NotEarlier:
+		msg = fmt.Sprintf("PREDECESSOR %s names a revision of %s whose Journal version %s is not earlier than this revision's %s", p.predecessor, p.coordinate, n.Detail, p.version)
+		note = "the named revision"
+		help = "a predecessor is always older than its successor: check the JOURNAL_VERSION (and file name) of both revisions"
+	case ChainRejected:
+		msg = fmt.Sprintf("PREDECESSOR %s names a revision of %s that the chain rules rejected", p.predecessor, p.coordinate)
+		note = "the named revision, rejected (see its chain diagnostic)"
+		help = "fix the chain diagnostic of the named revision first"
+	default:
+		msg = fmt.Sprintf("PREDECESSOR %s names no revision that could be read: a file of %s could not be read (%s) and may be the named one", p.predecessor, p.coordinate, n.Detail)
+		note = "a file that could not be read"
+		help = "make that file a readable regular Journal file, then check again"
+	}
+	return diag.List{{Code: rules.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,
+		Message: msg, Help: help, Related: []diag.Related{{Path: n.Path, Message: note}}}}
 }
 
 // Head returns the current head of c in the stage.

@@ -295,7 +295,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 			stage.Merge(a.cs)
 		}
 	}
-	resolvePending(files, arts, base)
+	resolvePending(files, arts, base, wd)
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -663,7 +663,13 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 // artifact directory that sorts before this one, as a one-by-one
 // ingestion in directory order would have seen it) or of any other file
 // of the tree makes chain/cross-artifact, else chain/missing-predecessor.
-func resolvePending(files []*File, arts []*artifactRun, base *chain.State) {
+//
+// A PREDECESSOR that names no revision of another artifact is explained by
+// the files of its own artifact when one of them has the digest but is no
+// revision to follow, or could not be read (a read failure, or an entry
+// named like a Journal that is no regular file among the walk's
+// diagnostics wd): see chain.Pending.Explain.
+func resolvePending(files []*File, arts []*artifactRun, base *chain.State, wd diag.List) {
 	type where struct {
 		coordinate vt.Coordinate
 		path       string
@@ -704,6 +710,7 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State) {
 			}
 		}
 	}
+	var unread map[string][]*File // built on first use
 	for _, f := range waiting {
 		ai := artOf[f]
 		owner := func(d vt.Digest) (vt.Coordinate, string, bool) {
@@ -718,9 +725,88 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State) {
 			}
 			return vt.Coordinate{}, "", false
 		}
+		if oc, _, ok := owner(f.pending.Predecessor()); !ok || oc == f.Summary.Coordinate {
+			a := arts[ai]
+			if unread == nil {
+				unread = unreadEntries(wd)
+			}
+			if n, ok := namedFile(append(files[a.lo:a.hi:a.hi], unread[artifactDir(f.Path)]...), f); ok {
+				f.Diagnostics = append(f.Diagnostics, f.pending.Explain(n)...)
+				f.pending = nil
+				continue
+			}
+		}
 		f.Diagnostics = append(f.Diagnostics, f.pending.Resolve(owner)...)
 		f.pending = nil
 	}
+}
+
+// namedFile finds the file of f's own artifact (its files fs) that f's
+// PREDECESSOR names although the chain did not know it as a revision to
+// follow, and says why: it is invalid, not earlier than f, or rejected by
+// the chain rules. Without a file of that digest, a file that could not be
+// read may be the named one. It reports false when neither exists.
+func namedFile(fs []*File, f *File) (chain.Named, bool) {
+	pred := f.pending.Predecessor()
+	var unread *File
+	for _, g := range fs {
+		if g == f {
+			continue
+		}
+		if !g.Summary.Read {
+			if unread == nil {
+				unread = g
+			}
+			continue
+		}
+		if g.Summary.Digest != pred {
+			continue
+		}
+		if first, ok := firstOwnError(g); ok || !g.Summary.RevisionOK {
+			return chain.Named{Path: g.Path, Why: chain.Invalid, Detail: first}, true
+		}
+		if g.Summary.JournalVersionOK && f.Summary.JournalVersionOK && g.Summary.JournalVersion.Compare(f.Summary.JournalVersion) >= 0 {
+			return chain.Named{Path: g.Path, Why: chain.NotEarlier, Detail: g.Summary.JournalVersion.String()}, true
+		}
+		if g.Outcome == chain.Rejected {
+			return chain.Named{Path: g.Path, Why: chain.ChainRejected}, true
+		}
+	}
+	if unread != nil {
+		detail, _ := firstOwnError(unread)
+		return chain.Named{Path: unread.Path, Why: chain.Unread, Detail: detail}, true
+	}
+	return chain.Named{}, false
+}
+
+// unreadEntries returns, by artifact directory, the entries named like a
+// Journal that are no regular file (fs/unexpected-entry among wd), as
+// files that were not read.
+func unreadEntries(wd diag.List) map[string][]*File {
+	out := map[string][]*File{}
+	for _, d := range wd {
+		if dir, name, ok := strings.Cut(d.Path, "/"); ok && d.Code == rules.FSUnexpectedEntry && strings.HasSuffix(name, Suffix) {
+			out[dir] = append(out[dir], &File{Path: d.Path, Diagnostics: diag.List{d}})
+		}
+	}
+	return out
+}
+
+// artifactDir returns the directory part of a root-relative Journal path.
+func artifactDir(p string) string {
+	dir, _, _ := strings.Cut(p, "/")
+	return dir
+}
+
+// firstOwnError returns the first error of f that is not a chain
+// diagnostic, as "message [code]", and whether there is one.
+func firstOwnError(f *File) (string, bool) {
+	for _, d := range f.Diagnostics {
+		if d.Severity == diag.Error && rules.Category(d.Code) != "chain" {
+			return d.Message + " [" + d.Code + "]", true
+		}
+	}
+	return "", false
 }
 
 // readHook is a test seam, always nil outside tests: when set, it runs at
