@@ -194,6 +194,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	found = append(append(v.found(), heads...), found...)
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
+	if all, err = g.reviseWorkTree(ctx, r, all); err != nil {
+		return nil, err
+	}
 	out, unused := config.Apply(cfg, cfg.RootRel(opts.Root), all)
 	out = append(out, configDiagnostics(cfg, unused, opts.Root, r)...)
 	out.FillFileRanges()

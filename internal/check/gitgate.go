@@ -41,6 +41,8 @@ type gate struct {
 	// atRev maps the root-relative path of each Journal file of the commit
 	// to its entry; nil when there is no gate.
 	atRev map[string]gitrepo.Entry
+	// committed caches committedFiles by artifact directory.
+	committed map[string]map[string]*committedFile
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -101,9 +103,11 @@ func openGate(ctx context.Context, opts Options) (*gate, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
+		// Only regular files can be accepted revisions: a symbolic link
+		// (or a submodule) at the commit never was one.
 		g.atRev = map[string]gitrepo.Entry{}
 		for _, e := range entries {
-			if p, ok := g.journalPath(e.Path); ok {
+			if p, ok := g.journalPath(e.Path); ok && e.IsRegular() {
 				g.atRev[p] = e
 			}
 		}
@@ -248,9 +252,11 @@ func (g *gate) topPath(p string) string {
 }
 
 // gitGate is the analyzer of the repository workflows: repo/eol-conversion
-// inside any work tree; the history/ codes against --against; and the
-// line-ending explanation added, in place, to chain/missing-predecessor
-// diagnostics of the load result.
+// inside any work tree; the history/ codes against --against; and, for a
+// check of the work tree, the explanation added in place to
+// chain/missing-predecessor diagnostics of the load result whose
+// PREDECESSOR is the committed digest of a file edited, deleted or
+// converted since (see explainCommitted).
 func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	g := r.gate
 	if g == nil || g.repo == nil {
@@ -270,7 +276,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 		out = append(out, hist...)
 	}
 	if !g.staged {
-		if err := g.explainLineEndings(ctx, r); err != nil {
+		if err := g.explainCommitted(ctx, r); err != nil {
 			return nil, err
 		}
 	}
@@ -449,10 +455,10 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
 					g.checkoutRev(), shellQuote(g.topPath(f.path)))})
 		case 'R':
-			same := false
-			if doc, ok := now[f.path]; ok && haveBefore {
-				same = bytes.Equal(doc.Src, before)
-			}
+			// The new path may not be loaded (an invalid name): its bytes
+			// are read from the tree that was checked.
+			work, exists := g.workBytes(now, f.path)
+			same := exists && haveBefore && bytes.Equal(work, before)
 			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
 		}
 	}
@@ -517,14 +523,109 @@ func shellQuote(s string) string {
 // normalizeEOL returns b with every CRLF turned into LF.
 func normalizeEOL(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
 
-// explainLineEndings amends each chain/missing-predecessor diagnostic of the
-// load result whose PREDECESSOR is the digest of the committed (indexed)
-// bytes of a file of the same artifact whose working-tree copy differs
-// from them only in line endings: git converted that file on checkout.
-func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
+// committedFile is what git holds of one Journal path: the blob at HEAD
+// and the blob in the index (either may be missing) and whether the
+// .gitattributes keep git from converting the file (text unset).
+type committedFile struct {
+	head, index []byte
+	noConvert   bool
+}
+
+// committedFiles returns what git holds of the Journal files under the
+// artifact directory dir (root-relative, with a final slash): HEAD's
+// regular files (none before the first commit) and the index's merged
+// regular entries, keyed by root-relative path. Results are cached per
+// directory for the run.
+func (g *gate) committedFiles(ctx context.Context, dir string) (map[string]*committedFile, error) {
+	if m, ok := g.committed[dir]; ok {
+		return m, nil
+	}
+	top := g.topPath(strings.TrimSuffix(dir, "/"))
+	m := map[string]*committedFile{}
+	var objects []string
+	heads := map[string]string{}
+	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err == nil {
+		entries, err := g.repo.Tree(ctx, "HEAD", top)
+		if err != nil {
+			return nil, fmt.Errorf("git ls-tree: %w", err)
+		}
+		for _, e := range entries {
+			if p, ok := g.journalPath(e.Path); ok && e.IsRegular() {
+				heads[p] = e.Object
+				objects = append(objects, e.Object)
+			}
+		}
+	}
+	index, err := g.repo.Index(ctx, top)
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files: %w", err)
+	}
+	indexed := map[string]string{}
+	for _, e := range index {
+		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 && e.IsRegular() {
+			indexed[p] = e.Object
+			objects = append(objects, e.Object)
+		}
+	}
+	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	var paths []string
+	for p, o := range heads {
+		m[p] = &committedFile{head: blobs[o]}
+	}
+	for p, o := range indexed {
+		if m[p] == nil {
+			m[p] = &committedFile{}
+		}
+		m[p].index = blobs[o]
+	}
+	for p := range m {
+		paths = append(paths, g.topPath(p))
+	}
+	if len(paths) > 0 {
+		attrs, err := g.repo.Attributes(ctx, false, paths, "text")
+		if err != nil {
+			return nil, fmt.Errorf("git check-attr: %w", err)
+		}
+		for p, c := range m {
+			c.noConvert = attrs[g.topPath(p)]["text"] == "unset"
+		}
+	}
+	if g.committed == nil {
+		g.committed = map[string]map[string]*committedFile{}
+	}
+	g.committed[dir] = m
+	return m, nil
+}
+
+// workBytes returns the bytes of the root-relative Journal path p in the
+// work tree (the loaded text when there is one), and whether p is a
+// regular file there.
+func (g *gate) workBytes(docs map[string]*syntax.Document, p string) ([]byte, bool) {
+	if doc := docs[p]; doc != nil {
+		return doc.Src, true
+	}
+	abs := filepath.Join(g.loadRoot, filepath.FromSlash(p))
+	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	b, err := os.ReadFile(abs)
+	return b, err == nil
+}
+
+// explainCommitted amends each chain/missing-predecessor diagnostic of the
+// load result (of a check of the work tree, not of the index) whose
+// PREDECESSOR is the digest of the committed bytes (at HEAD, else in the
+// index) of another file of the same artifact whose work-tree copy is
+// different or gone. The real cause is that copy, not the link: the
+// diagnostic says the accepted revision was modified (or deleted, or had
+// its line endings converted), says how to restore it, and no longer
+// suggests naming another digest. With a gate (--against), the history
+// diagnostics already explain edits, so only line endings are explained.
+func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 	var docs map[string]*syntax.Document // built lazily: it may parse kept sources again
-	var idx map[string]gitrepo.Entry     // top-relative path → index entry, read lazily
-	blobs := map[string][]byte{}
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
 		if d.Code != rules.ChainMissingPredecessor {
@@ -537,60 +638,149 @@ func (g *gate) explainLineEndings(ctx context.Context, r *run) error {
 		if doc == nil || !doc.PredecessorOK {
 			continue
 		}
-		if idx == nil {
-			entries, err := g.repo.Index(ctx, g.rootRel)
-			if err != nil {
-				return fmt.Errorf("git ls-files: %w", err)
-			}
-			idx = make(map[string]gitrepo.Entry, len(entries))
-			for _, e := range entries {
-				if e.Stage == 0 && e.IsRegular() {
-					idx[e.Path] = e
-				}
-			}
-		}
 		dir := coordinateOf(d.Path) + "/"
+		committed, err := g.committedFiles(ctx, dir)
+		if err != nil {
+			return err
+		}
 		var candidates []string
-		var objects []string
-		for p := range docs {
-			if !strings.HasPrefix(p, dir) || p == d.Path {
-				continue
-			}
-			if e, ok := idx[g.topPath(p)]; ok {
+		for p := range committed {
+			if p != d.Path {
 				candidates = append(candidates, p)
-				if _, have := blobs[e.Object]; !have {
-					objects = append(objects, e.Object)
-				}
 			}
 		}
 		sort.Strings(candidates)
-		if len(objects) > 0 {
-			got, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
-			if err != nil {
-				return fmt.Errorf("git cat-file: %w", err)
-			}
-			for o, b := range got {
-				blobs[o] = b
-			}
-		}
 		for _, p := range candidates {
-			blob, ok := blobs[idx[g.topPath(p)].Object]
-			if !ok || vt.DigestOf(blob) != doc.Predecessor {
+			c := committed[p]
+			blob, where := c.head, "HEAD"
+			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
+				blob, where = c.index, "the index"
+			}
+			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
 				continue
 			}
-			work := docs[p].Src
-			if bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), normalizeEOL(blob)) {
+			work, exists := g.workBytes(docs, p)
+			if exists && bytes.Equal(work, blob) {
 				continue
 			}
-			d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", g.topPath(p))
-			d.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
-				"\nthen delete " + g.topPath(p) + " and check it out again (git checkout -- " + shellQuote(g.topPath(p)) + ") to get its committed bytes back"
-			d.Related = append(d.Related, diag.Related{Path: p,
-				Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+			eolOnly := exists && bytes.Equal(normalizeEOL(work), normalizeEOL(blob))
+			if g.commit != "" && !eolOnly {
+				continue // the history diagnostics explain it
+			}
+			g.explainOne(d, doc, p, work, exists, eolOnly, where, c.noConvert)
 			break
 		}
 	}
 	return nil
+}
+
+// explainOne amends the chain/missing-predecessor diagnostic d (of doc),
+// whose PREDECESSOR is the digest of the bytes of p at where ("HEAD" or
+// "the index"): p's work-tree copy is work (exists false: none), which
+// differs from them (eolOnly: only in line endings; noConvert: the
+// attributes keep git from converting p).
+func (g *gate) explainOne(d *diag.Diagnostic, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) {
+	tp := g.topPath(p)
+	restore := "git checkout -- " + shellQuote(tp)
+	if where == "HEAD" {
+		restore = "git checkout HEAD -- " + shellQuote(tp)
+	}
+	d.Fixes = nil // naming another digest would make the change permanent
+	switch {
+	case eolOnly && !noConvert:
+		d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
+		d.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
+			"\nthen delete " + tp + " and check it out again (git checkout -- " + shellQuote(tp) + ") to get its committed bytes back"
+		d.Related = append(d.Related, diag.Related{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+	case eolOnly:
+		d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
+		d.Help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
+		d.Related = append(d.Related, diag.Related{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+	case !exists:
+		d.Message += fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
+		d.Help = "accepted revisions stay forever: restore it (" + restore + ")"
+		d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + where})
+	default:
+		d.Message += fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
+		d.Help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
+			restore, coordinateOf(p))
+		d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + where})
+	}
+}
+
+// reviseWorkTree corrects the diagnostics l of a check of the work tree
+// (not --staged) where git, not the text, is the cause:
+//
+//   - a Journal path that git records as a symbolic link but that is a
+//     plain file in the work tree (core.symlinks=false checks a link out as
+//     a text file holding its target) gets one fs/unexpected-entry for the
+//     link instead of the parse and lint findings of the target's name;
+//   - style/crlf on a file whose committed bytes differ from its work-tree
+//     copy only in line endings tells to restore the committed bytes, as
+//     the chain diagnostics do, instead of fixing it in the next revision.
+//
+// It returns the corrected list; l's diagnostics are not modified.
+func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.List, error) {
+	if g == nil || g.repo == nil || g.staged {
+		return l, nil
+	}
+	var docs map[string]*syntax.Document
+	links := map[string]bool{}
+	entries, err := g.repo.Index(ctx, g.rootRel)
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files: %w", err)
+	}
+	for _, e := range entries {
+		if p, ok := g.journalPath(e.Path); ok && e.Mode == "120000" {
+			if fi, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+				links[p] = true
+			}
+		}
+	}
+	out := make(diag.List, 0, len(l)+len(links))
+	// One diagnostic for each link, in place of the findings on its text
+	// (which may have none: the text may be a valid Journal).
+	var paths []string
+	for p := range links {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if docs == nil {
+			docs = loadedFiles(r)
+		}
+		target, _ := g.workBytes(docs, p)
+		out = append(out, diag.Diagnostic{Code: rules.FSUnexpectedEntry, Severity: diag.Error, Path: p,
+			Message: fmt.Sprintf("unexpected symbolic link in the journal tree (to %q): git records it as a link, and core.symlinks=false checked it out as a text file holding the target", string(target)),
+			Help:    "symbolic links are never followed (format spec §7: <root>/<coordinate>/<timestamp>.journal): replace the link by the Journal file itself"})
+	}
+	for _, d := range l {
+		if links[d.Path] {
+			continue
+		}
+		if d.Code == rules.StyleCRLF {
+			committed, err := g.committedFiles(ctx, coordinateOf(d.Path)+"/")
+			if err != nil {
+				return nil, err
+			}
+			if c := committed[d.Path]; c != nil && c.head != nil {
+				if docs == nil {
+					docs = loadedFiles(r)
+				}
+				if work, ok := g.workBytes(docs, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
+					tp := g.topPath(d.Path)
+					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + shellQuote(tp) + ") instead of changing the revision"
+					if !c.noConvert {
+						d.Help += ", and keep git from converting Journals (see repo/eol-conversion)"
+					}
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // isLintCode reports whether code is a finding about a revision that
