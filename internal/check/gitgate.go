@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -628,20 +629,33 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 	var docs map[string]*syntax.Document // built lazily: it may parse kept sources again
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
-		if d.Code != rules.ChainMissingPredecessor {
+		if rules.Category(d.Code) != "chain" || d.Path == "" {
 			continue
 		}
 		if docs == nil {
 			docs = loadedFiles(r)
 		}
 		doc := docs[d.Path]
-		if doc == nil || !doc.PredecessorOK {
+		if doc == nil {
 			continue
 		}
 		dir := coordinateOf(d.Path) + "/"
 		committed, err := g.committedFiles(ctx, dir)
 		if err != nil {
 			return err
+		}
+		// The revision itself was committed and edited since: the edit is
+		// the cause, whatever link it broke.
+		if c := committed[d.Path]; c != nil && c.head != nil && !bytes.Equal(c.head, doc.Src) {
+			tp := g.topPath(d.Path)
+			d.Message += fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.head))
+			d.Help = fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
+				shellQuote(tp), coordinateOf(d.Path))
+			d.Fixes = nil
+			continue
+		}
+		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
+			continue
 		}
 		var candidates []string
 		for p := range committed {
@@ -752,9 +766,9 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			docs = loadedFiles(r)
 		}
 		target, _ := g.workBytes(docs, p)
-		out = append(out, diag.Diagnostic{Code: rules.FSUnexpectedEntry, Severity: diag.Error, Path: p,
-			Message: fmt.Sprintf("unexpected symbolic link in the journal tree (to %q): git records it as a link, and core.symlinks=false checked it out as a text file holding the target", string(target)),
-			Help:    "symbolic links are never followed (format spec §7: <root>/<coordinate>/<timestamp>.journal): replace the link by the Journal file itself"})
+		d := load.UnexpectedEntry(p, fs.ModeSymlink, "")
+		d.Message += fmt.Sprintf(" (to %q: git records it as a link, and core.symlinks=false checked it out as a text file holding the target)", string(target))
+		out = append(out, d)
 	}
 	for _, d := range l {
 		if links[d.Path] {

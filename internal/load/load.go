@@ -368,11 +368,11 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 			continue
 		}
 		if !e.Type().IsDir() {
-			ds = append(ds, unexpected(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
+			ds = append(ds, UnexpectedEntry(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
 			continue
 		}
 		if _, err := vt.ParseCoordinate(name); err != nil {
-			ds = append(ds, unexpected(name, e.Type(), "a directory in the root must be named after an artifact coordinate"))
+			ds = append(ds, UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate"))
 			continue
 		}
 		sub, err := os.ReadDir(filepath.Join(root, name))
@@ -387,15 +387,15 @@ func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) 
 			stem, isExample, ok := journalName(fname)
 			switch {
 			case !ok:
-				ds = append(ds, unexpected(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples"))
+				ds = append(ds, UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples"))
 				continue
 			case !f.Type().IsRegular():
-				ds = append(ds, unexpected(rel, f.Type(), "a Journal must be a regular file"))
+				ds = append(ds, UnexpectedEntry(rel, f.Type(), "a Journal must be a regular file"))
 				continue
 			}
 			if _, err := vt.ParseTimestamp(stem); err != nil {
 				if isExample && !examples {
-					ds = append(ds, unexpected(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
+					ds = append(ds, UnexpectedEntry(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
 					continue
 				}
 				ds = append(ds, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
@@ -474,7 +474,10 @@ func journalName(name string) (stem string, example, ok bool) {
 	return "", false, false
 }
 
-func unexpected(rel string, mode fs.FileMode, why string) diag.Diagnostic {
+// UnexpectedEntry returns the fs/unexpected-entry diagnostic of the
+// root-relative entry rel of type mode, with why as the reason in its help
+// (a symbolic link always gets "symbolic links are never followed").
+func UnexpectedEntry(rel string, mode fs.FileMode, why string) diag.Diagnostic {
 	kind := "file"
 	switch {
 	case mode&fs.ModeSymlink != 0:
