@@ -177,6 +177,11 @@ successor 20260301T080000Z 1.2.0 >"$w/20260301T080000Z.journal"
 git -C "$repo" add -A
 commit "side: 1.2.0"
 [ "$status" -eq 0 ] || fail "the valid successor on the side branch was rejected"
+# The diff hook shows only what the commit adds, never the history again.
+echo "$out" | grep -q '20260201T080000Z → 20260301T080000Z' || fail "the diff hook did not show the added revision"
+if echo "$out" | grep -q '20260110T080000Z → '; then
+	fail "the diff hook printed a comparison the commit does not add"
+fi
 git -C "$repo" checkout -q main
 successor 20260315T080000Z 1.3.0 >"$w/20260315T080000Z.journal"
 git -C "$repo" add -A
