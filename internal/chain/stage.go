@@ -144,6 +144,9 @@ type ChainStage struct {
 	// before the first append.
 	cow   bool
 	local map[vt.Digest]int // digest → index in entries
+	// sharedLocal says local is shared with another stage ([ChainStage.Restage])
+	// and must be copied before the first append.
+	sharedLocal bool
 }
 
 // Ingest is [Stage.Ingest] for one revision of the chain's coordinate,
@@ -231,6 +234,10 @@ func (cs *ChainStage) append(e Entry) {
 	if cs.cow {
 		cs.entries = slices.Clip(slices.Clone(cs.entries))
 		cs.cow = false
+	}
+	if cs.sharedLocal {
+		cs.local = maps.Clone(cs.local)
+		cs.sharedLocal = false
 	}
 	cs.entries = append(cs.entries, e)
 	cs.local[e.Revision.Digest()] = len(cs.entries) - 1
@@ -377,6 +384,15 @@ func (s *Stage) Freeze() *State {
 	st := &State{chains: s.chains, owners: s.owners, coordinates: coords, revisions: n}
 	s.chains, s.owners = nil, nil
 	return st
+}
+
+// Restage returns a stage of cs's chain for another [Stage] that starts,
+// like cs's own, without a chain of its coordinate (such as a stage from
+// the same base): merging it there adds cs's revisions without ingesting
+// them again (a load that takes over an unchanged artifact). cs is not
+// changed, now or by ingestions into the copy.
+func (cs *ChainStage) Restage() *ChainStage {
+	return &ChainStage{coordinate: cs.coordinate, entries: slices.Clip(cs.entries), cow: len(cs.entries) > 0, sharedLocal: true, local: cs.local}
 }
 
 // Entries returns the chain's accepted revisions, genesis first. The slice

@@ -58,6 +58,17 @@ type Options struct {
 	// Progress, when set, follows the reading of the tree's files
 	// (load.Options.Progress), such as a progress line on a terminal.
 	Progress load.Progress
+	// Prior is an earlier Result of Run for the same Root and Examples,
+	// both with KeepState and without Against or Staged: the artifacts
+	// that did not change since are taken over from it instead of being
+	// read, parsed and linted again (reuse.go; load.Options.Prior says what
+	// counts as unchanged, and what the caller answers for about the
+	// files on disk). Ignored when it does not fit.
+	Prior *Result
+	// Rescan, with Prior, lists the tree again and takes over only the
+	// artifact directories whose files have the sizes and modification
+	// times Prior recorded (load.Options.Rescan).
+	Rescan bool
 }
 
 // Result is what a check found.
@@ -89,7 +100,12 @@ type run struct {
 	cfg  *config.Config
 	load *load.Result
 	// gate is the git side of the run (gitgate.go); never nil in Run.
-	gate    *gate
+	gate *gate
+	// visitor and heads hold the per-artifact findings and those of the
+	// head-only rules, for a later run that takes this one as
+	// Options.Prior.
+	visitor *visitor
+	heads   *headCache
 	mu      sync.Mutex
 	sources map[string][]byte // sources kept after the load, by path
 }
@@ -171,19 +187,32 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Staged {
 		overlay = nil
 	}
+	prior := priorRun(opts)
+	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
 	r := &run{opts: opts, cfg: cfg, gate: g}
 	perDoc, perHead, err := lintConfig(r)
 	if err != nil {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
+	var priorHeads *headCache
+	if sameRules(prior, r) {
+		v.prior, priorHeads = prior.visitor, prior.heads
+	}
 	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
-	lr, err := load.Load(ctx, g.loadRoot, load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress})
+	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState}
+	if prior != nil {
+		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
+	}
+	lr, err := load.Load(ctx, g.loadRoot, lopts)
 	if err != nil {
 		return nil, err
 	}
-	r.load = lr
-	heads, err := headRules(ctx, r, perHead, buildTree(v.trees), v.heads())
+	v.prior = nil
+	r.load, r.visitor = lr, v
+	r.heads = newHeadCache(buildTree(v.trees), priorHeads)
+	heads, err := headRules(ctx, r, perHead, r.heads, v.heads())
+	r.heads.prior = nil
 	if err != nil {
 		return nil, err
 	}

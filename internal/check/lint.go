@@ -95,10 +95,12 @@ func buildTree(perArtifact []map[vt.Coordinate]treeHead) *lint.StaticTree {
 }
 
 // headRules runs the head-only lint rules on the document of each chain
-// head (paths, in any order). A document the load dropped is read and
-// parsed again; one whose bytes changed since gets no findings (its digest
-// no longer names the accepted revision).
-func headRules(ctx context.Context, r *run, rc lint.RunConfig, tree lint.Tree, heads []headRef) (diag.List, error) {
+// head (paths, in any order) against the tree of hc, and records their
+// findings there; a head whose findings hc's prior run still holds is not
+// linted again. A document the load dropped is read and parsed again; one
+// whose bytes changed since gets no findings (its digest no longer names
+// the accepted revision).
+func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, heads []headRef) (diag.List, error) {
 	if !anyEnabled(rc) {
 		return nil, nil
 	}
@@ -112,12 +114,18 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, tree lint.Tree, h
 			defer wg.Done()
 			for i := range work {
 				h := heads[i]
+				if found, ok := hc.lookup(h); ok {
+					outs[i] = found
+					continue
+				}
 				doc := r.load.Doc(h.path)
 				if doc == nil {
 					doc = reread(r.load.Root, h)
 				}
 				if doc != nil {
-					outs[i] = lint.Run([]*syntax.Document{doc}, tree, rc)
+					rt := &recordingTree{Tree: hc.tree}
+					outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
+					hc.store(h, headFindings{digest: h.digest, found: outs[i], looked: rt.looked, all: rt.all})
 					if len(outs[i]) > 0 {
 						r.keepSource(h.path, doc.Src)
 					}

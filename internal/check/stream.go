@@ -22,6 +22,9 @@ type visitor struct {
 	r      *run
 	perDoc lint.RunConfig
 
+	// prior is the visitor of the run this one takes over from, or nil.
+	prior *visitor
+
 	mu    sync.Mutex
 	diags []diag.List
 	trees []map[vt.Coordinate]treeHead
@@ -44,6 +47,9 @@ func (v *visitor) slot(i int) {
 
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
+	if v.reused(a.Index, a.Prior) {
+		return
+	}
 	docs := make([]*syntax.Document, 0, len(a.Files))
 	for _, f := range a.Files {
 		if f.Doc != nil {

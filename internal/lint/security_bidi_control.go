@@ -29,6 +29,10 @@ var bidiNames = map[rune]string{
 func checkBidiControl(p *Pass) {
 	src := p.Doc.Src
 	for i := 0; i < len(src); {
+		if src[i] < utf8.RuneSelf { // every bidi control is outside ASCII
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRune(src[i:])
 		if name, ok := bidiNames[r]; ok {
 			p.Report(diag.Diagnostic{

@@ -71,6 +71,13 @@ type Options struct {
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
+	// Prior, Rescan and Reusable let a load take unchanged artifacts from
+	// an earlier one instead of reading them again (reuse.go), for a caller
+	// that loads the same root again and again, such as an editor's
+	// language server.
+	Prior    *Result
+	Rescan   bool
+	Reusable bool
 }
 
 // Progress follows a load as it reads files. Read is called concurrently
@@ -106,6 +113,12 @@ type File struct {
 
 	src     []byte // kept source when Doc is dropped
 	pending *chain.Pending
+	// own is the number of Diagnostics before the pending rejection's
+	// (resolvePending), so that a later load can resolve it anew.
+	own int
+	// stat is the file's size and modification time before it was read,
+	// with Options.Reusable (reuse.go).
+	stat fileStat
 }
 
 // Summary is the identity of one Journal text (its header, "The header" in
@@ -166,6 +179,10 @@ type Artifact struct {
 	// Chain lists the accepted revisions of the artifact after this load,
 	// genesis first, Base's included.
 	Chain []chain.Entry
+	// Prior is the Index of this artifact in Options.Prior's load when it
+	// was taken from there unchanged (its files and chain are the same and
+	// were not read again), else -1.
+	Prior int
 }
 
 // Result is everything one load found.
@@ -192,6 +209,9 @@ type Result struct {
 	Chains, Revisions int
 
 	byPath map[string]*File
+	// reuse is what a later load with this one as Options.Prior takes
+	// over; nil when this load cannot serve as one.
+	reuse *reusable
 }
 
 // File returns the file at root-relative path, or nil when it was not read.
@@ -270,7 +290,9 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		res.Diagnostics = diag.List{d}
 		return res, nil
 	}
-	cands, wd, skipped := walk(root, opts.Examples)
+	prior := priorOf(opts)
+	l := list(root, opts, prior)
+	cands, wd, skipped := l.flat()
 	res.SkippedExamples = skipped
 	out = append(out, wd...)
 	cands = addOverlay(cands, opts.Overlay, opts.Examples)
@@ -278,10 +300,11 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	stage := chain.NewStage(base)
 	arts := artifacts(cands)
 	files := make([]*File, len(cands))
+	todo := reuseArtifacts(prior, opts, cands, files, arts)
 	if opts.Progress != nil {
-		opts.Progress.Total(len(cands))
+		opts.Progress.Total(len(todo))
 	}
-	if err := readAll(ctx, root, cands, files, arts, stage, opts); err != nil {
+	if err := readAll(ctx, root, cands, todo, files, arts, stage, opts); err != nil {
 		return nil, err
 	}
 	res.Files = files
@@ -318,6 +341,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	out.FillFileRanges()
 	out.Sort()
 	res.Diagnostics = out
+	res.reuse = keepForReuse(opts, l, cands, arts, files)
 	return res, nil
 }
 
@@ -341,6 +365,9 @@ type candidate struct {
 	dir string // artifact directory name
 	// stem is the file name without its suffix.
 	stem string
+	// stat is the file's size and modification time when the walk
+	// recorded them (Options.Reusable).
+	stat fileStat
 }
 
 // rootFiles are the repository files that may stand directly in the root as
@@ -351,67 +378,81 @@ type candidate struct {
 // anything but a regular file, they are unexpected entries.
 var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 
-// walk lists the root as "Filesystem layout" in docs/journal-format.md says
-// and returns the candidate files sorted by directory and then chronologically
-// by stem, a diagnostic for every unexpected entry, and how many examples it
-// skipped.
-func walk(root string, examples bool) (_ []candidate, _ diag.List, skipped int) {
-	var ds diag.List
+// walk lists the root as "Filesystem layout" in docs/journal-format.md
+// says: a diagnostic for every unexpected entry directly in it, and the
+// listing of each artifact directory (listDir), in name order.
+func walk(root string, examples, stat bool) *listing {
+	l := &listing{}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, readfile.PathCause(err))}}, 0
+		l.rootDiags = diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, readfile.PathCause(err))}}
+		return l
 	}
-	var out []candidate
 	for _, e := range entries {
 		name := e.Name()
 		if rootFiles[name] && e.Type().IsRegular() {
 			continue
 		}
 		if !e.Type().IsDir() {
-			ds = append(ds, UnexpectedEntry(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
+			l.rootDiags = append(l.rootDiags, UnexpectedEntry(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
 			continue
 		}
 		if _, err := vt.ParseCoordinate(name); err != nil {
-			ds = append(ds, UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate"))
+			l.rootDiags = append(l.rootDiags, UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate"))
 			continue
 		}
-		sub, err := os.ReadDir(filepath.Join(root, name))
-		if err != nil {
-			ds = append(ds, diag.Diagnostic{Code: rules.FSUnreadableFile, Severity: diag.Error, Path: name,
-				Message: fmt.Sprintf("artifact directory cannot be listed: %v", readfile.PathCause(err))})
-			continue
-		}
-		for _, f := range sub {
-			fname := f.Name()
-			rel := name + "/" + fname
-			stem, isExample, ok := journalName(fname)
-			switch {
-			case !ok:
-				ds = append(ds, UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples"))
-				continue
-			case !f.Type().IsRegular():
-				ds = append(ds, UnexpectedEntry(rel, f.Type(), "a Journal must be a regular file"))
-				continue
-			}
-			if _, err := vt.ParseTimestamp(stem); err != nil {
-				if isExample && !examples {
-					ds = append(ds, UnexpectedEntry(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
-					continue
-				}
-				ds = append(ds, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
-					Message: fmt.Sprintf("file name stem %q is not a strict timestamp YYYYMMDDTHHMMSSZ", stem),
-					Help:    "name the file after its JOURNAL_VERSION, e.g. 20260110T080000Z.journal"})
-				continue
-			}
-			if isExample && !examples {
-				skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
-				continue
-			}
-			out = append(out, candidate{rel: rel, dir: name, stem: stem})
-		}
+		l.dirs = append(l.dirs, listDir(root, name, examples, stat))
 	}
-	sortCandidates(out)
-	return out, ds, skipped
+	return l
+}
+
+// listDir lists the artifact directory name of root ("Filesystem layout" in
+// docs/journal-format.md): its
+// candidate files sorted chronologically by stem (with their size and
+// modification time when stat is set), a diagnostic for every unexpected
+// entry, and how many examples it skipped.
+func listDir(root, name string, examples, stat bool) dirListing {
+	dl := dirListing{name: name}
+	sub, err := os.ReadDir(filepath.Join(root, name))
+	if err != nil {
+		dl.diags = diag.List{{Code: rules.FSUnreadableFile, Severity: diag.Error, Path: name,
+			Message: fmt.Sprintf("artifact directory cannot be listed: %v", readfile.PathCause(err))}}
+		return dl
+	}
+	for _, f := range sub {
+		fname := f.Name()
+		rel := name + "/" + fname
+		stem, isExample, ok := journalName(fname)
+		switch {
+		case !ok:
+			dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples"))
+			continue
+		case !f.Type().IsRegular():
+			dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "a Journal must be a regular file"))
+			continue
+		}
+		if _, err := vt.ParseTimestamp(stem); err != nil {
+			if isExample && !examples {
+				dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
+				continue
+			}
+			dl.diags = append(dl.diags, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
+				Message: fmt.Sprintf("file name stem %q is not a strict timestamp YYYYMMDDTHHMMSSZ", stem),
+				Help:    "name the file after its JOURNAL_VERSION, e.g. 20260110T080000Z.journal"})
+			continue
+		}
+		if isExample && !examples {
+			dl.skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
+			continue
+		}
+		c := candidate{rel: rel, dir: name, stem: stem}
+		if stat {
+			c.stat = statOf(f)
+		}
+		dl.cands = append(dl.cands, c)
+	}
+	sortCandidates(dl.cands)
+	return dl
 }
 
 // sortCandidates sorts by directory and then chronologically by stem.
@@ -524,10 +565,11 @@ func artifacts(cands []candidate) []*artifactRun {
 	return out
 }
 
-// readAll reads and parses every candidate with a pool of workers, and
+// readAll reads and parses the candidates todo (indexes into cands) with a
+// pool of workers, and
 // finishes each artifact (ingestion and Options.Visit) on the worker that
 // read its last file. It reads nothing more once ctx is cancelled.
-func readAll(ctx context.Context, root string, cands []candidate, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
+func readAll(ctx context.Context, root string, cands []candidate, todo []int, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -557,7 +599,7 @@ func readAll(ctx context.Context, root string, cands []candidate, files []*File,
 		}()
 	}
 	var err error
-	for i := range cands {
+	for _, i := range todo {
 		if err = ctx.Err(); err != nil {
 			break
 		}
@@ -577,7 +619,7 @@ func (f *File) size() int64 {
 }
 
 func readOne(root string, c candidate, overlay map[string][]byte) *File {
-	f := &File{Path: c.rel}
+	f := &File{Path: c.rel, stat: c.stat}
 	var data []byte
 	var d diag.Diagnostic
 	ok := true
@@ -633,7 +675,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 		}
 	}
 	if opts.Visit != nil {
-		art := &Artifact{Index: index, Dir: dir, Files: fs}
+		art := &Artifact{Index: index, Dir: dir, Files: fs, Prior: -1}
 		if a.cs != nil {
 			art.Chain = a.cs.Entries()
 		}
@@ -728,6 +770,7 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, wd di
 			}
 			return vt.Coordinate{}, "", false
 		}
+		f.own = len(f.Diagnostics)
 		if oc, _, ok := owner(f.pending.Predecessor()); !ok || oc == f.Summary.Coordinate {
 			a := arts[ai]
 			if unread == nil {
@@ -735,12 +778,10 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, wd di
 			}
 			if n, ok := namedFile(append(files[a.lo:a.hi:a.hi], unread[artifactDir(f.Path)]...), f); ok {
 				f.Diagnostics = append(f.Diagnostics, f.pending.Explain(n)...)
-				f.pending = nil
 				continue
 			}
 		}
 		f.Diagnostics = append(f.Diagnostics, f.pending.Resolve(owner)...)
-		f.pending = nil
 	}
 }
 

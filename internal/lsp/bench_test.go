@@ -2,14 +2,19 @@ package lsp_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/lsp"
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // bigBuffer returns a valid genesis of com.example.big with n release
@@ -37,18 +42,46 @@ PREFERS org.example.core 1.4.2
 // BenchmarkDiagnosticsLatency measures the time from a one-character edit
 // of a 1 MB buffer to its published diagnostics: the whole round trip over
 // JSON-RPC (incremental didChange, the check of the test tree with the
-// buffer, publishDiagnostics), with no debounce delay. The tree is
-// testdata/tree with its configuration (four small files besides the
-// buffer).
+// buffer, publishDiagnostics), with no debounce delay. Each check takes
+// over the unchanged artifacts of the one before (check.Options.Prior), so
+// the cost should not depend on the rest of the tree: tree=small is
+// testdata/tree with its configuration (five small files besides the
+// buffer), tree=gen2000 the same with a generated tree of 2,000 revisions
+// added.
+//
+// Besides ns/op it reports cpu-ms/op, the CPU time (user + system, all
+// threads of the process: server, client and garbage collector) per change.
+// The machine may be shared and noisy, so after each change, with the timer
+// stopped, it also times two yardsticks on the same buffer, a plain
+// syntax.Parse and a SHA-256, which suffer the same noise: parse-ms,
+// parse-cpu-ms and sha256-ms are their averages, and x-parse, x-parse-cpu
+// and x-sha256 the time per change as a multiple of them (wall, CPU,
+// wall).
 func BenchmarkDiagnosticsLatency(b *testing.B) {
+	b.Run("tree=small", func(b *testing.B) {
+		latency(b, filepath.Join(lsptest.CopyTree(b, filepath.Join("testdata", "tree")), "journals"))
+	})
+	b.Run("tree=gen2000", func(b *testing.B) {
+		// The test tree's artifacts (which the buffer depends on) join the
+		// generated ones.
+		root := filepath.Join(lsptest.CopyTree(b, filepath.Join("testdata", "tree")), "journals")
+		if _, err := gen.Write(root, gen.Options{Files: 2000, Seed: 3}); err != nil {
+			b.Fatal(err)
+		}
+		latency(b, root)
+	})
+}
+
+// latency is BenchmarkDiagnosticsLatency on the tree under root.
+func latency(b *testing.B, root string) {
 	src, line := bigBuffer(1900)
-	root := filepath.Join(lsptest.CopyTree(b, filepath.Join("testdata", "tree")), "journals")
 	c := lsptest.Start(b, lsp.Options{})
 	u := c.Open(filepath.Join(root, "com.example.big", "20260105T090000Z.journal"), src)
 	if ds := c.Diagnostics(u, 1); len(ds) != 0 {
 		b.Fatalf("the buffer should be clean, got %v", codes(ds))
 	}
 	b.SetBytes(int64(len(src)))
+	var changeWall, changeCPU, parseWall, parseCPU, hashWall time.Duration
 	version := int32(1)
 	for b.Loop() {
 		version++
@@ -57,8 +90,39 @@ func BenchmarkDiagnosticsLatency(b *testing.B) {
 		if version%2 == 1 {
 			letter = "R"
 		}
+		w, cpu := time.Now(), cpuTime()
 		c.Edit(u, version, protocol.Range{Start: protocol.Position{Line: line, Character: 13}, End: protocol.Position{Line: line, Character: 14}}, letter)
 		c.Diagnostics(u, version)
+		changeWall += time.Since(w)
+		changeCPU += cpuTime() - cpu
+
+		b.StopTimer()
+		w, cpu = time.Now(), cpuTime()
+		syntax.Parse("com.example.big/20260105T090000Z.journal", src)
+		parseWall += time.Since(w)
+		parseCPU += cpuTime() - cpu
+		w = time.Now()
+		sha256.Sum256(src)
+		hashWall += time.Since(w)
+		b.StartTimer()
 	}
+	n := float64(version - 1)
+	ms := func(d time.Duration) float64 { return float64(d) / n / 1e6 }
+	b.ReportMetric(ms(changeCPU), "cpu-ms/op")
+	b.ReportMetric(ms(parseWall), "parse-ms")
+	b.ReportMetric(ms(parseCPU), "parse-cpu-ms")
+	b.ReportMetric(ms(hashWall), "sha256-ms")
+	b.ReportMetric(float64(changeWall)/float64(parseWall), "x-parse")
+	b.ReportMetric(float64(changeCPU)/float64(parseCPU), "x-parse-cpu")
+	b.ReportMetric(float64(changeWall)/float64(hashWall), "x-sha256")
 	b.ReportMetric(float64(len(src))/1e6, "MB-buffer")
+}
+
+// cpuTime returns the CPU time (user + system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

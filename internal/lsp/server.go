@@ -46,6 +46,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/load"
 )
 
@@ -99,7 +100,15 @@ type server struct {
 	checking bool
 	// checked is the last check of each root.
 	checked map[string]*checked
-	wake    chan struct{}
+	// rescan holds the roots whose tree on disk may have changed (a save,
+	// a file event): their next check lists the tree again. scanned is
+	// when each root's tree was last listed.
+	rescan  map[string]bool
+	scanned map[string]time.Time
+	// defaultConfig is the configuration of buffers without a
+	// configuration file.
+	defaultConfig *config.Config
+	wake          chan struct{}
 	// configs caches loaded configurations by file (workspace.go).
 	configs map[string]*configEntry
 	// told remembers the messages already shown, so each is shown once.
@@ -133,6 +142,8 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		docs:    map[protocol.DocumentURI]*document{},
 		dirty:   map[string]bool{},
 		checked: map[string]*checked{},
+		rescan:  map[string]bool{},
+		scanned: map[string]time.Time{},
 		wake:    make(chan struct{}, 1),
 		configs: map[string]*configEntry{},
 		told:    map[string]bool{},
@@ -455,8 +466,8 @@ func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, err
 	return nil, nil
 }
 
-// didSave rechecks the buffer's tree: a saved file changes the context of
-// the other open buffers only through the disk, which the check reads anew.
+// didSave rechecks the buffer's tree, listing it again: a saved file
+// changes the context of the other open buffers only through the disk.
 func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error) {
 	var p protocol.DidSaveTextDocumentParams
 	if err := decode(params, &p); err != nil {
@@ -465,18 +476,20 @@ func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
+		s.rescan[d.root] = true
 		s.markDirtyLocked(d.root)
 	}
 	return nil, nil
 }
 
-// recheckAll checks every open buffer again, after a file or the
-// configuration changed outside the buffers (a changed configuration file
-// is loaded again by the check).
+// recheckAll checks every open buffer again, listing their trees again,
+// after a file or the configuration changed outside the buffers (a changed
+// configuration file is loaded again by the check).
 func (s *server) recheckAll(context.Context, json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
+		s.rescan[d.root] = true
 		s.markDirtyLocked(d.root)
 	}
 	return nil, nil

@@ -83,7 +83,15 @@ type configEntry struct {
 // findings.
 func (s *server) config(file string) (*config.Config, *check.Packs, error) {
 	if file == "" {
-		return config.Default(), nil, nil
+		// One value for the session, so that a check can take over the
+		// last one's findings (check.Options.Prior needs the same
+		// configuration).
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.defaultConfig == nil {
+			s.defaultConfig = config.Default()
+		}
+		return s.defaultConfig, nil, nil
 	}
 	fi, err := os.Stat(file)
 	if err != nil {
@@ -146,6 +154,11 @@ type checked struct {
 	// byPath are the diagnostics of each root-relative path.
 	byPath map[string]diag.List
 }
+
+// rescanEvery is how long the server trusts its picture of a tree on disk
+// without a file event from the client: a check after that lists the tree
+// again and reads the files whose size or modification time changed.
+const rescanEvery = 2 * time.Second
 
 // markDirtyLocked asks for a check of root; s.mu is held.
 func (s *server) markDirtyLocked(root string) {
@@ -226,7 +239,21 @@ func (s *server) checkRoot(root string) {
 	if err != nil {
 		s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: %v; checking with the default configuration", err))
 	}
-	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true})
+	// The last check's unchanged artifacts are taken over (check.Options.Prior):
+	// a change costs the work of its artifact. The tree on disk is listed
+	// again (Rescan) after a save or a file event from the client, and at
+	// least every rescanEvery, so that changes the client did not report
+	// are seen too.
+	s.mu.Lock()
+	var prior *check.Result
+	if last := s.checked[root]; last != nil {
+		prior = last.res
+	}
+	rescan := s.rescan[root] || time.Since(s.scanned[root]) > rescanEvery
+	delete(s.rescan, root)
+	s.mu.Unlock()
+	start := time.Now()
+	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
 	if err != nil {
 		if !errors.Is(err, s.ctx.Err()) {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
@@ -239,6 +266,9 @@ func (s *server) checkRoot(root string) {
 	}
 	s.mu.Lock()
 	s.checked[root] = c
+	if prior == nil || rescan {
+		s.scanned[root] = start
+	}
 	s.mu.Unlock()
 	for _, d := range docs {
 		s.publish(c, d)

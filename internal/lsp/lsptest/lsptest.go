@@ -40,6 +40,7 @@ type Client struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced when a notification arrives
 	diags    map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams
+	counts   map[protocol.DocumentURI]int // publishDiagnostics received, per document
 	messages []string
 	served   chan error
 	stopped  bool
@@ -51,7 +52,8 @@ type Client struct {
 func Start(t testing.TB, opts lsp.Options) *Client {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
-	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams{}, served: make(chan error, 1)}
+	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams{},
+		counts: map[protocol.DocumentURI]int{}, served: make(chan error, 1)}
 	go func() { c.served <- lsp.Serve(context.Background(), srvEnd, opts) }()
 	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cliEnd))
 	c.Conn.Go(context.Background(), c.handle)
@@ -100,6 +102,7 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		var p protocol.PublishDiagnosticsParams
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
 			c.diags[p.URI] = &p
+			c.counts[p.URI]++
 		}
 	case protocol.MethodWindowShowMessage:
 		var p protocol.ShowMessageParams
@@ -129,6 +132,34 @@ func (c *Client) Diagnostics(u protocol.DocumentURI, version int32) []protocol.D
 		case <-ch:
 		case <-deadline:
 			c.t.Fatalf("no diagnostics for %s version %d within %s", u, version, Timeout)
+		}
+	}
+}
+
+// Published returns how many times the diagnostics of u were published so
+// far.
+func (c *Client) Published(u protocol.DocumentURI) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[u]
+}
+
+// DiagnosticsAfter waits until the diagnostics of u were published more
+// than n times (see [Client.Published]) and returns the last ones.
+func (c *Client) DiagnosticsAfter(u protocol.DocumentURI, n int) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.After(Timeout)
+	for {
+		c.mu.Lock()
+		p, count, ch := c.diags[u], c.counts[u], c.changed
+		c.mu.Unlock()
+		if count > n {
+			return p.Diagnostics
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			c.t.Fatalf("no new diagnostics for %s within %s", u, Timeout)
 		}
 	}
 }

@@ -1,0 +1,163 @@
+package check_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/render"
+)
+
+// TestPriorEqualsFresh checks the promise of Options.Prior: a run that takes
+// over an earlier one gives exactly the output of a run from scratch. A
+// generated tree goes through a random sequence of unsaved buffers
+// (Overlay: edits, new successors, new artifacts, closed buffers, buffers
+// that name another artifact's revision or drop a release that other
+// artifacts depend on) and changes on disk (found with Rescan); after each
+// step the JSON output, the counts and every chain head of the run with
+// Prior equal those of a fresh run.
+func TestPriorEqualsFresh(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "journals")
+	tr, err := gen.Write(root, gen.Options{Files: 40, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	cfg := config.Default()
+	run := func(overlay map[string][]byte, prior *check.Result, rescan bool) (*check.Result, string) {
+		t.Helper()
+		res, err := check.Run(context.Background(), check.Options{Root: root, Now: now, Config: cfg, Overlay: overlay, KeepState: true, Prior: prior, Rescan: rescan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := render.Report{Root: root, Diagnostics: res.Diagnostics, Source: res.Source,
+			Summary: render.Summary{Files: res.Files, Artifacts: res.Artifacts, Revisions: res.Revisions}}
+		var js bytes.Buffer
+		if err := render.Write(&js, render.JSON, rep, render.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&js, "\nfiles %d artifacts %d revisions %d\n", res.Files, res.Artifacts, res.Revisions)
+		st := res.Load.State
+		for _, c := range st.Coordinates() {
+			h, _ := st.Head(c)
+			fmt.Fprintf(&js, "head %s %s %s\n", c, h.Source, h.Revision.Digest())
+		}
+		return res, js.String()
+	}
+
+	paths := make([]string, len(tr.Files))
+	for i, f := range tr.Files {
+		paths[i] = f.Path
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	overlay := map[string][]byte{}
+	text := func(p string) []byte {
+		if b, ok := overlay[p]; ok {
+			return b
+		}
+		b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		return b
+	}
+	lines := func(b []byte) []string { return strings.SplitAfter(string(b), "\n") }
+	digestOf := func(p string) string { return gen.Digest(text(p)) }
+	jv := regexp.MustCompile(`(?m)^JOURNAL_VERSION \S+`)
+	pred := regexp.MustCompile(`(?m)^PREDECESSOR \S+`)
+	art := regexp.MustCompile(`(?m)^ARTIFACT \S+`)
+	later := func(p string, n int) string { // a timestamp n minutes after the head of p's directory
+		dir := filepath.Dir(filepath.FromSlash(p))
+		var last string
+		for _, q := range paths {
+			if filepath.Dir(filepath.FromSlash(q)) == dir {
+				last = q
+			}
+		}
+		stem := strings.TrimSuffix(filepath.Base(last), ".journal")
+		ts, _ := time.Parse("20060102T150405Z", stem)
+		return gen.Stamp(ts.Add(time.Duration(n) * time.Minute))
+	}
+
+	prior, _ := run(overlay, nil, false)
+	kinds := map[string]int{}
+	for step := range 80 {
+		rescan := false
+		p := paths[rng.IntN(len(paths))]
+		kind := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same"}[rng.IntN(9)]
+		kinds[kind]++
+		switch kind {
+		case "edit": // delete, duplicate or change one line
+			ls := lines(text(p))
+			i := rng.IntN(len(ls))
+			switch rng.IntN(3) {
+			case 0:
+				ls = slices.Delete(ls, i, i+1)
+			case 1:
+				ls = slices.Insert(ls, i, ls[i])
+			case 2:
+				ls[i] = strings.Replace(ls[i], "1", "2", 1)
+			}
+			overlay[p] = []byte(strings.Join(ls, ""))
+		case "successor": // a draft successor of the directory's head
+			n := fmt.Sprintf("%s/%s.journal", filepath.ToSlash(filepath.Dir(p)), later(p, 1+rng.IntN(3)))
+			head := paths[slices.IndexFunc(paths, func(q string) bool { return strings.HasPrefix(n, filepath.ToSlash(filepath.Dir(q))+"/") })]
+			for _, q := range paths {
+				if filepath.Dir(q) == filepath.Dir(head) {
+					head = q
+				}
+			}
+			b := text(head)
+			b = jv.ReplaceAll(b, []byte("JOURNAL_VERSION "+strings.TrimSuffix(filepath.Base(n), ".journal")))
+			if pred.Match(b) {
+				b = pred.ReplaceAll(b, []byte("PREDECESSOR "+digestOf(head)))
+			}
+			overlay[n] = b
+		case "close":
+			for q := range overlay {
+				delete(overlay, q)
+				break
+			}
+		case "cross": // PREDECESSOR names a revision of another artifact
+			q := paths[rng.IntN(len(paths))]
+			overlay[p] = pred.ReplaceAll(text(p), []byte("PREDECESSOR "+digestOf(q)))
+		case "drop-release": // the last release goes (dependents may lose what they need)
+			b := text(p)
+			if i := bytes.LastIndex(b, []byte("\nRELEASE ")); i >= 0 {
+				overlay[p] = b[:i+1]
+			}
+		case "new-artifact":
+			co := fmt.Sprintf("org.new.a%d", rng.IntN(3))
+			b := art.ReplaceAll(text(p), []byte("ARTIFACT "+co))
+			overlay[co+"/"+strings.TrimSuffix(filepath.Base(p), ".journal")+".journal"] = b
+		case "disk": // a file changes on disk; the run rescans
+			abs := filepath.Join(root, filepath.FromSlash(p))
+			b, _ := os.ReadFile(abs)
+			if err := os.WriteFile(abs, append(b, "# changed on disk\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rescan = true
+		case "same": // a buffer equal to the disk
+			b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+			overlay[p] = b
+		}
+		_, want := run(overlay, nil, false)
+		res, got := run(overlay, prior, rescan)
+		if got != want {
+			t.Fatalf("step %d (%s %s): with Prior (+) differs from a fresh run (-):\n%s", step, kind, p, cmp.Diff(want, got))
+		}
+		prior = res
+	}
+	t.Logf("steps: %v", kinds)
+}

@@ -1,0 +1,226 @@
+package load
+
+import (
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/diag"
+)
+
+// A load can take unchanged artifacts from an earlier load of the same root
+// (Options.Prior) instead of listing, reading, parsing and ingesting them
+// again, so that a caller who loads the same tree again and again with
+// small changes, such as an editor's language server checking an unsaved
+// buffer (Options.Overlay), pays for what changed. The result is the one a
+// load from scratch would give, as long as what the caller vouches for
+// holds:
+//
+//   - Prior is a Result of Load for the same root with the same Examples,
+//     without Base and without DropDocs (otherwise it is ignored).
+//   - Without Rescan, the directories are not listed again and their files
+//     are not looked at: the caller answers for the tree on disk being as
+//     Prior read it, apart from the artifact directories that hold an
+//     Overlay path now or held one in Prior's load, which are always
+//     listed and read again.
+//   - With Rescan, the whole tree is listed again, and an artifact
+//     directory is taken over only when it holds the same files with the
+//     same sizes and modification times as Prior recorded for them
+//     (Reusable, or a Prior itself loaded with a Prior), and no Overlay
+//     path now or then. A file rewritten within the file system's
+//     timestamp granularity with the same size goes unnoticed.
+//
+// An artifact taken over keeps Prior's documents, diagnostics and chain,
+// and Options.Visit sees it with Artifact.Prior set to its index there.
+// Reusable (or Prior) makes the walk record each file's size and
+// modification time (one lstat per file), for a later Rescan.
+
+// fileStat is the size and modification time of a file.
+type fileStat struct {
+	ok   bool
+	size int64
+	mod  time.Time
+}
+
+// statOf returns the size and modification time of a directory entry; the
+// zero fileStat when it cannot be had (then it never matches).
+func statOf(e fs.DirEntry) fileStat {
+	fi, err := e.Info()
+	if err != nil {
+		return fileStat{}
+	}
+	return fileStat{ok: true, size: fi.Size(), mod: fi.ModTime()}
+}
+
+func (a fileStat) same(b fileStat) bool {
+	return a.ok && b.ok && a.size == b.size && a.mod.Equal(b.mod)
+}
+
+// listing is what the walk found: the diagnostics of the root's own
+// entries and the listing of each artifact directory, in name order.
+type listing struct {
+	rootDiags diag.List
+	dirs      []dirListing
+}
+
+// dirListing is the listing of one artifact directory (listDir).
+type dirListing struct {
+	name    string
+	cands   []candidate
+	diags   diag.List
+	skipped int
+}
+
+// flat returns every candidate sorted by directory and then
+// chronologically by stem, every diagnostic of the listing, and how many
+// examples it skipped.
+func (l *listing) flat() ([]candidate, diag.List, int) {
+	var cands []candidate
+	ds := slices.Clone(l.rootDiags)
+	skipped := 0
+	for _, d := range l.dirs {
+		cands = append(cands, d.cands...)
+		ds = append(ds, d.diags...)
+		skipped += d.skipped
+	}
+	sortCandidates(cands)
+	return cands, ds, skipped
+}
+
+// reusable is what a Result keeps for a later load that takes it as
+// Options.Prior.
+type reusable struct {
+	examples bool
+	listing  *listing
+	// arts are the artifacts by directory name.
+	arts map[string]priorArtifact
+	// overlaid are the artifact directories that held an Overlay path.
+	overlaid map[string]bool
+}
+
+// priorArtifact is one artifact of an earlier load: its index there, its
+// run (with its chain stage) and its files.
+type priorArtifact struct {
+	index int
+	run   *artifactRun
+	files []*File
+}
+
+// priorOf returns what opts.Prior offers for reuse, or nil when it cannot
+// serve.
+func priorOf(opts Options) *reusable {
+	p := opts.Prior
+	if p == nil || p.reuse == nil || p.reuse.examples != opts.Examples || opts.Base != nil || opts.DropDocs {
+		return nil
+	}
+	return p.reuse
+}
+
+// overlayDirs returns the artifact directories that the overlay's paths
+// fall in.
+func overlayDirs(overlay map[string][]byte) map[string]bool {
+	out := map[string]bool{}
+	for rel := range overlay {
+		if dir, _, ok := strings.Cut(rel, "/"); ok {
+			out[dir] = true
+		}
+	}
+	return out
+}
+
+// touched reports whether the artifact directory dir held an overlay path
+// in prior's load or holds one now.
+func (p *reusable) touched(dir string, now map[string]bool) bool {
+	return now[dir] || p.overlaid[dir]
+}
+
+// list lists the tree: from scratch without a prior load or with Rescan,
+// else prior's listing with the touched directories listed again.
+func list(root string, opts Options, prior *reusable) *listing {
+	stat := opts.Reusable || opts.Prior != nil
+	if prior == nil || opts.Rescan {
+		return walk(root, opts.Examples, stat)
+	}
+	now := overlayDirs(opts.Overlay)
+	l := &listing{rootDiags: prior.listing.rootDiags, dirs: slices.Clone(prior.listing.dirs)}
+	for i, d := range l.dirs {
+		if prior.touched(d.name, now) {
+			l.dirs[i] = listDir(root, d.name, opts.Examples, stat)
+		}
+	}
+	return l
+}
+
+// reuseArtifacts takes over from prior every artifact that is unchanged
+// (see above): it fills its files, restages its chain, counts it and
+// visits it. It returns the indexes of the candidates that must be read.
+func reuseArtifacts(prior *reusable, opts Options, cands []candidate, files []*File, arts []*artifactRun) []int {
+	todo := make([]int, 0, len(cands))
+	now := overlayDirs(opts.Overlay)
+	for ai, a := range arts {
+		if prior != nil && !prior.touched(cands[a.lo].dir, now) {
+			if pa, ok := prior.arts[cands[a.lo].dir]; ok && sameFiles(pa.files, cands[a.lo:a.hi], opts.Rescan) {
+				takeOver(ai, a, pa, cands[a.lo].dir, files[a.lo:a.hi], opts)
+				continue
+			}
+		}
+		for i := a.lo; i < a.hi; i++ {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// sameFiles reports whether the prior files are the candidates, and with
+// rescan also whether each has the size and modification time recorded.
+func sameFiles(prior []*File, cands []candidate, rescan bool) bool {
+	if len(prior) != len(cands) {
+		return false
+	}
+	for i, f := range prior {
+		if f.Path != cands[i].rel || (rescan && !f.stat.same(cands[i].stat)) {
+			return false
+		}
+	}
+	return true
+}
+
+// takeOver makes the prior artifact pa the artifact a of this load (index
+// ai): copies of its files without the diagnostics of a pending rejection
+// (resolvePending gives them again, as the rest of the tree may have
+// changed), its chain restaged, and a visit.
+func takeOver(ai int, a *artifactRun, pa priorArtifact, dir string, fs []*File, opts Options) {
+	for i, f := range pa.files {
+		nf := *f
+		if f.pending != nil {
+			nf.Diagnostics = f.Diagnostics[:f.own:f.own]
+		}
+		fs[i] = &nf
+	}
+	if pa.run.cs != nil {
+		a.cs = pa.run.cs.Restage()
+	}
+	a.accepted = pa.run.accepted
+	a.pending.Store(0)
+	if opts.Visit != nil {
+		art := &Artifact{Index: ai, Dir: dir, Files: fs, Prior: pa.index}
+		if a.cs != nil {
+			art.Chain = a.cs.Entries()
+		}
+		opts.Visit(art)
+	}
+}
+
+// keepForReuse returns what a later load may take over from this one, or
+// nil when it cannot serve as Options.Prior.
+func keepForReuse(opts Options, l *listing, cands []candidate, arts []*artifactRun, files []*File) *reusable {
+	if opts.Base != nil || opts.DropDocs {
+		return nil
+	}
+	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Overlay)}
+	for i, a := range arts {
+		r.arts[cands[a.lo].dir] = priorArtifact{index: i, run: a, files: files[a.lo:a.hi]}
+	}
+	return r
+}

@@ -1,0 +1,115 @@
+package load
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPriorReadsOnlyWhatChanged checks that a load with Options.Prior reads
+// only the artifact directories that an overlay touches (now or before),
+// or, with Rescan, whose files changed on disk, and that its diagnostics
+// and visits equal those of a load from scratch.
+func TestPriorReadsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	root, tr := genTree(t, 60)
+	dirOf := func(p string) string { return p[:strings.IndexByte(p, '/')] }
+	inDir := func(dir string) int {
+		n := 0
+		for _, f := range tr.Files {
+			if dirOf(f.Path) == dir {
+				n++
+			}
+		}
+		return n
+	}
+	a, b := tr.Files[0].Path, tr.Files[len(tr.Files)-1].Path
+	if dirOf(a) == dirOf(b) {
+		t.Fatal("the generated tree has one artifact")
+	}
+	load := func(opts Options) (*Result, int64, []int) {
+		t.Helper()
+		p := &countingProgress{}
+		var mu sync.Mutex
+		var visits []int
+		opts.Progress = p
+		opts.Visit = func(a *Artifact) {
+			mu.Lock()
+			defer mu.Unlock()
+			if a.Prior >= 0 {
+				visits = append(visits, a.Index)
+			}
+		}
+		res, err := Load(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, p.total.Load(), visits
+	}
+	same := func(step string, got *Result, opts Options) {
+		t.Helper()
+		opts.Prior = nil
+		want, _, _ := load(opts)
+		if d := cmp.Diff(want.Diagnostics, got.Diagnostics); d != "" {
+			t.Errorf("%s: diagnostics differ from a fresh load (-fresh +prior):\n%s", step, d)
+		}
+		if want.Chains != got.Chains || want.Revisions != got.Revisions || len(want.Files) != len(got.Files) {
+			t.Errorf("%s: counts differ", step)
+		}
+	}
+
+	first, read, _ := load(Options{Reusable: true})
+	if read != int64(len(tr.Files)) {
+		t.Fatalf("first load read %d files, want %d", read, len(tr.Files))
+	}
+	// An edit in a's directory: only that directory is read again.
+	edited := append([]byte("# draft\n"), tr.Files[0].Data...)
+	opts := Options{Prior: first, Overlay: map[string][]byte{a: edited}}
+	second, read, reused := load(opts)
+	if want := inDir(dirOf(a)); read != int64(want) {
+		t.Errorf("edit: read %d files, want %d (the directory of %s)", read, want, a)
+	}
+	if len(reused) != first.Artifacts-1 {
+		t.Errorf("edit: %d artifacts taken over, want %d", len(reused), first.Artifacts-1)
+	}
+	same("edit", second, opts)
+	// The buffer moves to b: a's directory (touched before) and b's are read.
+	opts = Options{Prior: second, Overlay: map[string][]byte{b: tr.Files[len(tr.Files)-1].Data}}
+	third, read, _ := load(opts)
+	if want := inDir(dirOf(a)) + inDir(dirOf(b)); read != int64(want) {
+		t.Errorf("move: read %d files, want %d", read, want)
+	}
+	same("move", third, opts)
+	// Rescan without a change on disk reads nothing but b's directory.
+	opts = Options{Prior: third, Overlay: opts.Overlay, Rescan: true}
+	fourth, read, _ := load(opts)
+	if want := inDir(dirOf(b)); read != int64(want) {
+		t.Errorf("rescan: read %d files, want %d", read, want)
+	}
+	// A file of a's directory changes on disk (same size, new time): Rescan
+	// reads that directory again, a load without Rescan trusts Prior.
+	abs := filepath.Join(root, filepath.FromSlash(a))
+	data := []byte(strings.Replace(string(tr.Files[0].Data), "JOURNAL_FORMAT 1", "JOURNAL_FORMAT 2", 1))
+	if err := os.WriteFile(abs, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(abs, time.Now(), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	_, read, _ = load(Options{Prior: fourth, Overlay: opts.Overlay})
+	if want := inDir(dirOf(b)); read != int64(want) {
+		t.Errorf("no rescan: read %d files, want %d", read, want)
+	}
+	opts = Options{Prior: fourth, Overlay: opts.Overlay, Rescan: true}
+	fifth, read, _ := load(opts)
+	if want := inDir(dirOf(a)) + inDir(dirOf(b)); read != int64(want) {
+		t.Errorf("rescan after a change: read %d files, want %d", read, want)
+	}
+	same("rescan after a change", fifth, opts)
+}
