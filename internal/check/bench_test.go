@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -33,6 +34,24 @@ func BenchmarkCheck(b *testing.B) {
 			if d.Severity == diag.Error {
 				b.Fatalf("generated tree has an error: %v", d)
 			}
+		}
+	}
+}
+
+// BenchmarkCheckTree runs the whole check on the tree named by the
+// JOURNAL_BENCH_ROOT environment variable (for example a tree made by
+// journal-gen -files 100000), so that a profile can be taken on a tree too
+// large to generate inside the benchmark. It is skipped when the variable is
+// unset.
+func BenchmarkCheckTree(b *testing.B) {
+	root := os.Getenv("JOURNAL_BENCH_ROOT")
+	if root == "" {
+		b.Skip("JOURNAL_BENCH_ROOT is not set")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := check.Run(context.Background(), check.Options{Root: root}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

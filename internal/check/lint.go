@@ -3,7 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -46,50 +46,72 @@ func headOnly(code string) bool { return rules.KindOf(code) == rules.ChainHead }
 
 // treeHead is what the tree view of the lint rules (lint.TreeOf) keeps of
 // the newest valid document of a coordinate: its Journal version and the
-// versions of its releases.
+// versions of its releases. It shares no memory with the document's text.
 type treeHead struct {
-	version  vt.JournalVersion
-	releases []vt.Version
+	coordinate vt.Coordinate
+	version    vt.JournalVersion
+	releases   []vt.Version
 }
 
 // treeHeads returns, for each coordinate of a valid document of a, the
-// newest such document's entry (the first one, in file order, among equals).
-func treeHeads(a *load.Artifact) map[vt.Coordinate]treeHead {
-	out := map[vt.Coordinate]treeHead{}
+// newest such document's entry (the first one, in file order, among
+// equals), in the order the coordinates first appear.
+func treeHeads(a *load.Artifact) []treeHead {
+	var out []treeHead
+next:
 	for _, f := range a.Files {
 		d := f.Doc
 		if d == nil || !d.RevisionOK {
 			continue
 		}
-		c := d.Revision.Coordinate()
-		if h, ok := out[c]; ok && d.Revision.JournalVersion().Compare(h.version) <= 0 {
-			continue
+		h := treeHead{coordinate: f.Summary.Coordinate, version: d.Revision.JournalVersion()}
+		for i := range out {
+			if out[i].coordinate == h.coordinate {
+				if h.version.Compare(out[i].version) > 0 {
+					out[i] = headOf(h, d)
+				}
+				continue next
+			}
 		}
-		var vs []vt.Version
-		for _, rel := range d.Revision.Releases() {
-			// A copy, so that the tree does not keep the whole text alive.
-			v, _ := vt.ParseVersion(strings.Clone(rel.Version().String()))
-			vs = append(vs, v)
-		}
-		out[c] = treeHead{d.Revision.JournalVersion(), vs}
+		out = append(out, headOf(h, d))
 	}
 	return out
 }
 
+// headOf fills h's release versions from d, copied into one string so
+// that the tree does not keep the text alive.
+func headOf(h treeHead, d *syntax.Document) treeHead {
+	rels := d.Revision.Releases()
+	var b strings.Builder
+	for _, rel := range rels {
+		b.WriteString(rel.Version().String())
+	}
+	all, off := b.String(), 0
+	h.releases = make([]vt.Version, 0, len(rels))
+	for _, rel := range rels {
+		n := len(rel.Version().String())
+		v, _ := vt.ParseVersion(all[off : off+n])
+		h.releases = append(h.releases, v)
+		off += n
+	}
+	return h
+}
+
 // buildTree merges the tree heads of every artifact, in artifact order, the
 // way lint.TreeOf does for the whole list of documents.
-func buildTree(perArtifact []map[vt.Coordinate]treeHead) *lint.StaticTree {
+func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 	best := map[vt.Coordinate]treeHead{}
-	for _, m := range perArtifact {
-		for c, h := range m {
-			if b, ok := best[c]; !ok || h.version.Compare(b.version) > 0 {
-				best[c] = h
+	for _, hs := range perArtifact {
+		for _, h := range hs {
+			if b, ok := best[h.coordinate]; !ok || h.version.Compare(b.version) > 0 {
+				best[h.coordinate] = h
 			}
 		}
 	}
 	t := &lint.StaticTree{}
-	for c, h := range best {
-		t.Add(c, h.releases...)
+	// In ascending order, so that each Add appends.
+	for _, c := range slices.SortedFunc(maps.Keys(best), vt.Coordinate.Compare) {
+		t.Add(c, best[c].releases...)
 	}
 	return t
 }
@@ -118,17 +140,12 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 					outs[i] = found
 					continue
 				}
-				doc := r.load.Doc(h.path)
-				if doc == nil {
-					doc = reread(r.load.Root, h)
-				}
-				if doc != nil {
+				// Read again when the load dropped it; nil when the
+				// file no longer holds the accepted bytes.
+				if doc := r.load.Doc(h.path); doc != nil {
 					rt := &recordingTree{Tree: hc.tree}
 					outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
 					hc.store(h, headFindings{digest: h.digest, found: outs[i], looked: rt.looked, all: rt.all})
-					if len(outs[i]) > 0 {
-						r.keepSource(h.path, doc.Src)
-					}
 				}
 			}
 		}()
@@ -155,17 +172,6 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 type headRef struct {
 	path   string
 	digest vt.Digest
-}
-
-// reread reads and parses the head h again, or returns nil when its file
-// no longer holds the accepted bytes.
-func reread(root string, h headRef) *syntax.Document {
-	data, ok := load.ReadJournal(filepath.Join(root, filepath.FromSlash(h.path)))
-	if !ok || vt.DigestOf(data) != h.digest {
-		return nil
-	}
-	doc, _ := syntax.Parse(h.path, data)
-	return doc
 }
 
 // anyEnabled reports whether rc runs at least one lint rule.

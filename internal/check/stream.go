@@ -8,7 +8,6 @@ import (
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
-	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // visitor runs the per-artifact analyzers while the tree streams through
@@ -27,7 +26,7 @@ type visitor struct {
 
 	mu    sync.Mutex
 	diags []diag.List
-	trees []map[vt.Coordinate]treeHead
+	trees [][]treeHead
 	head  []headRef // zero for an artifact without an accepted revision
 }
 
@@ -58,15 +57,6 @@ func (v *visitor) visit(a *load.Artifact) {
 	}
 	ds := lint.Run(docs, nil, v.perDoc)
 	ds = append(ds, history(v.r, a)...)
-	if len(ds) > 0 {
-		reported := make(map[string]bool, len(ds))
-		for _, d := range ds {
-			reported[d.Path] = true
-		}
-		for _, f := range a.Files {
-			f.Keep = f.Keep || reported[f.Path]
-		}
-	}
 	th := treeHeads(a)
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {

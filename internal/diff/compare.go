@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -11,10 +12,14 @@ import (
 )
 
 // docIndex finds the directives of a valid document by what they state.
+// The index of a release block is built the first time it is asked for:
+// most releases of two consecutive revisions are byte-identical and never
+// need one.
 type docIndex struct {
-	doc  *syntax.Document
-	rev  model.Revision
-	rels map[string]*relIndex // by version text
+	doc    *syntax.Document
+	rev    model.Revision
+	blocks map[string]*syntax.ReleaseBlock // by version text
+	rels   map[string]*relIndex            // by version text, built by rel
 }
 
 // relIndex finds the directives of one release block.
@@ -26,32 +31,51 @@ type relIndex struct {
 }
 
 func index(doc *syntax.Document) *docIndex {
-	x := &docIndex{doc: doc, rev: doc.Revision, rels: map[string]*relIndex{}}
+	x := &docIndex{doc: doc, rev: doc.Revision, blocks: make(map[string]*syntax.ReleaseBlock, len(doc.Releases))}
 	for _, b := range doc.Releases {
-		if b == nil || !b.VersionOK {
-			continue
+		if b != nil && b.VersionOK {
+			x.blocks[b.Version.String()] = b
 		}
-		ri := &relIndex{block: b, single: map[syntax.Kind]*syntax.Directive{}, content: map[string]*syntax.Directive{},
-			refs: map[syntax.Kind]map[string]*syntax.Directive{}}
-		for _, d := range b.Directives {
-			if d == nil || len(d.Args) == 0 {
-				continue
-			}
-			switch d.Kind {
-			case syntax.KindLicense, syntax.KindDescription, syntax.KindPublished, syntax.KindPolicy:
-				ri.single[d.Kind] = d
-			case syntax.KindContent:
-				ri.content[d.Args[0].Text] = d
-			case syntax.KindDepends, syntax.KindExcludes, syntax.KindPrefers:
-				if ri.refs[d.Kind] == nil {
-					ri.refs[d.Kind] = map[string]*syntax.Directive{}
-				}
-				ri.refs[d.Kind][d.Args[0].Text] = d
-			}
-		}
-		x.rels[b.Version.String()] = ri
 	}
 	return x
+}
+
+// indexBlock returns the index of the directives of block b.
+func indexBlock(b *syntax.ReleaseBlock) *relIndex {
+	ri := &relIndex{block: b, single: map[syntax.Kind]*syntax.Directive{}, content: map[string]*syntax.Directive{},
+		refs: map[syntax.Kind]map[string]*syntax.Directive{}}
+	for _, d := range b.Directives {
+		if d == nil || len(d.Args) == 0 {
+			continue
+		}
+		switch d.Kind {
+		case syntax.KindLicense, syntax.KindDescription, syntax.KindPublished, syntax.KindPolicy:
+			ri.single[d.Kind] = d
+		case syntax.KindContent:
+			ri.content[d.Args[0].Text] = d
+		case syntax.KindDepends, syntax.KindExcludes, syntax.KindPrefers:
+			if ri.refs[d.Kind] == nil {
+				ri.refs[d.Kind] = map[string]*syntax.Directive{}
+			}
+			ri.refs[d.Kind][d.Args[0].Text] = d
+		}
+	}
+	return ri
+}
+
+// blockText returns the text of the release block of version, from its
+// RELEASE directive to the end of its last directive, or nil when the
+// document has no such block.
+func (x *docIndex) blockText(version string) []byte {
+	b := x.blocks[version]
+	if b == nil || b.Release == nil {
+		return nil
+	}
+	end := b.Release.Range.End.Offset
+	if n := len(b.Directives); n > 0 && b.Directives[n-1] != nil {
+		end = b.Directives[n-1].Range.End.Offset
+	}
+	return x.doc.Src[b.Release.Range.Start.Offset:end]
 }
 
 // argRange returns the range of argument i of d, the whole directive when
@@ -81,8 +105,8 @@ func restRange(d *syntax.Directive, i int) diag.Range {
 // (or of the artifact, for ""): the release's RELEASE directive when the
 // document has that release, else the JOURNAL_VERSION directive.
 func (x *docIndex) anchor(version string) diag.Range {
-	if ri := x.rels[version]; version != "" && ri != nil && ri.block.Release != nil {
-		return ri.block.Release.Range
+	if b := x.blocks[version]; version != "" && b != nil && b.Release != nil {
+		return b.Release.Range
 	}
 	if d := x.doc.Header.JournalVersion; d != nil {
 		return d.Range
@@ -117,8 +141,17 @@ func (x *docIndex) rel(version string) *relIndex {
 	if ri := x.rels[version]; ri != nil {
 		return ri
 	}
-	return &relIndex{block: &syntax.ReleaseBlock{}, single: map[syntax.Kind]*syntax.Directive{},
-		content: map[string]*syntax.Directive{}, refs: map[syntax.Kind]map[string]*syntax.Directive{}}
+	b := x.blocks[version]
+	if b == nil {
+		return &relIndex{block: &syntax.ReleaseBlock{}, single: map[syntax.Kind]*syntax.Directive{},
+			content: map[string]*syntax.Directive{}, refs: map[syntax.Kind]map[string]*syntax.Directive{}}
+	}
+	if x.rels == nil {
+		x.rels = map[string]*relIndex{}
+	}
+	ri := indexBlock(b)
+	x.rels[version] = ri
+	return ri
 }
 
 type comparer struct {
@@ -239,7 +272,12 @@ func (c *comparer) releases(history []model.Revision) {
 				fmt.Sprintf("release %s is removed", v))
 			continue
 		}
-		c.release(v, or, nr)
+		// A block whose text is unchanged states the same release, and
+		// its effective policy is its own or the default, never the
+		// header's (see release): nothing to compare.
+		if ot := o.blockText(v); ot == nil || !bytes.Equal(ot, n.blockText(v)) {
+			c.release(v, or, nr)
+		}
 	}
 	for _, nr := range n.rev.ReleasesByVersion() {
 		if _, ok := o.rev.Release(nr.Version()); ok {

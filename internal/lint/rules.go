@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -40,7 +41,10 @@ var checks = map[string]func(*Pass){
 
 // All returns every lint rule, in the order of [rules.All]: each rule of a
 // kind with a check, with its Check. The slice is new on each call.
-func All() []Rule {
+func All() []Rule { return slices.Clone(all()) }
+
+// all is the slice [All] copies, made once; nobody may change it.
+var all = sync.OnceValue(func() []Rule {
 	var out []Rule
 	for _, r := range rules.All() {
 		if c := checks[r.Code]; c != nil && r.Kind.HasCheck() {
@@ -48,7 +52,7 @@ func All() []Rule {
 		}
 	}
 	return out
-}
+})
 
 // Lookup returns the lint rule with the given code from [All], and whether
 // there is one.
@@ -174,7 +178,7 @@ func (cfg RunConfig) rules() []Rule {
 	if cfg.Rules != nil {
 		return cfg.Rules
 	}
-	return All()
+	return all() // read only
 }
 
 // lookup returns the catalogue entry of code: from cfg's rule set, and

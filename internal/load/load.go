@@ -59,11 +59,11 @@ type Options struct {
 	// holds Journal files, as soon as all of them were read, parsed, placed
 	// and ingested into the artifact's chain. Calls for different artifacts
 	// run concurrently on the worker goroutines, in no fixed order; Visit
-	// must only read the Artifact, apart from setting [File.Keep].
+	// must only read the Artifact.
 	Visit func(*Artifact)
-	// DropDocs frees each file's parsed document once its artifact was
-	// visited: [File.Doc] is then nil in the result, and only the sources
-	// of files with a diagnostic or [File.Keep] stay (see [Result.Source]).
+	// DropDocs frees each file's parsed document and text once its
+	// artifact was visited: [File.Doc] is then nil in the result, and
+	// [Result.Source] and [Result.Doc] read the file again when asked.
 	// Result.State then stays Base: the accepted revisions are only
 	// counted (Result.Chains, Result.Revisions). It bounds memory by the
 	// artifacts in flight instead of the tree, for a load that checks.
@@ -106,12 +106,7 @@ type File struct {
 	Outcome chain.Outcome
 	// Diagnostics are this file's own diagnostics (placement, parse, chain).
 	Diagnostics diag.List
-	// Keep, set by Options.Visit, keeps the file's source text in the
-	// result when documents are dropped (for snippets of diagnostics that
-	// the visitor reports on it).
-	Keep bool
 
-	src     []byte // kept source when Doc is dropped
 	pending *chain.Pending
 	// own is the number of Diagnostics before the pending rejection's
 	// (resolvePending), so that a later load can resolve it anew.
@@ -208,10 +203,17 @@ type Result struct {
 	// not counted).
 	Chains, Revisions int
 
-	byPath map[string]*File
+	byPath  map[string]*File
+	overlay map[string][]byte // Options.Overlay
 	// reuse is what a later load with this one as Options.Prior takes
 	// over; nil when this load cannot serve as one.
 	reuse *reusable
+
+	mu   sync.Mutex
+	last struct { // the text Source read again last, by path
+		path string
+		src  []byte
+	}
 }
 
 // File returns the file at root-relative path, or nil when it was not read.
@@ -230,31 +232,57 @@ func (r *Result) File(path string) *File {
 
 // Doc returns the parsed document of the file at root-relative path, or nil
 // when the file was not read. When the load dropped documents
-// (Options.DropDocs), a file whose source was kept is parsed again on each
-// call, and any other gives nil.
+// (Options.DropDocs), the text from [Result.Source] is parsed again on
+// each call: nil when the file no longer holds the bytes that were loaded.
+// It is safe for concurrent use.
 func (r *Result) Doc(path string) *syntax.Document {
 	f := r.File(path)
-	switch {
-	case f == nil:
+	if f == nil {
 		return nil
-	case f.Doc == nil && f.src != nil:
-		doc, _ := syntax.Parse(f.Path, f.src)
-		return doc
 	}
-	return f.Doc
+	if f.Doc != nil {
+		return f.Doc
+	}
+	src := r.Source(path)
+	if src == nil {
+		return nil
+	}
+	doc, _ := syntax.Parse(f.Path, src)
+	return doc
 }
 
-// Source returns the exact bytes of the file at root-relative path when
-// the result still holds them (its document, or a kept source), else nil.
+// Source returns the exact bytes of the file at root-relative path that
+// the load read, or nil when it read none. When the load dropped the
+// document (Options.DropDocs), the file (or its overlay) is read again and
+// its bytes are returned only when their SHA-256 is still the digest the
+// load saw: nil when the file changed since. Consecutive calls for one
+// path read it once (diagnostics come sorted by path). It is safe for
+// concurrent use.
 func (r *Result) Source(path string) []byte {
 	f := r.File(path)
 	switch {
-	case f == nil:
+	case f == nil || !f.Summary.Read:
 		return nil
 	case f.Doc != nil:
 		return f.Doc.Src
 	}
-	return f.src
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last.path == path {
+		return r.last.src
+	}
+	src, over := r.overlay[path]
+	if !over {
+		var ok bool
+		if src, ok = ReadJournal(filepath.Join(r.Root, filepath.FromSlash(path))); !ok {
+			src = nil
+		}
+	}
+	if src != nil && vt.DigestOf(src) != f.Summary.Digest {
+		src = nil
+	}
+	r.last.path, r.last.src = path, src
+	return src
 }
 
 // Valid reports whether the load found no validity diagnostic (the categories
@@ -284,7 +312,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	if base == nil {
 		base = chain.Empty()
 	}
-	res := &Result{Root: root, State: base, Files: []*File{}}
+	res := &Result{Root: root, State: base, Files: []*File{}, overlay: opts.Overlay}
 	var out diag.List
 	if d, ok := checkRoot(root); !ok {
 		res.Diagnostics = diag.List{d}
@@ -686,17 +714,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 	}
 	if opts.DropDocs {
 		a.cs = nil
-		// A rejection for a PREDECESSOR outside the chain keeps the whole
-		// artifact's sources: explaining it may compare them (the git gate
-		// looks for a file whose line endings git converted).
-		keepAll := false
 		for _, f := range fs {
-			keepAll = keepAll || f.pending != nil
-		}
-		for _, f := range fs {
-			if f.Doc != nil && (keepAll || f.Keep || len(f.Diagnostics) > 0) {
-				f.src = f.Doc.Src
-			}
 			f.Doc = nil
 		}
 	}

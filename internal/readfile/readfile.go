@@ -28,6 +28,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -106,10 +107,48 @@ func (o Options) max() int64 {
 func Read(path string, opts Options) ([]byte, error) {
 	var out []byte
 	err := attempts(path, opts, func() (io.Writer, func() []byte) {
-		var b bytes.Buffer
-		return &b, func() []byte { return b.Bytes() }
-	}, func(result []byte) { out = bytes.Clone(result) }) // exactly sized: a Document keeps these bytes
+		var b exactBuffer
+		return &b, func() []byte { return b.buf }
+	}, func(result []byte) { out = result })
 	return out, err
+}
+
+// exactBuffer collects a file's bytes in one allocation of the size the
+// file had when it was opened (plus the byte that shows whether it grew),
+// since a Document keeps these bytes for as long as it lives.
+type exactBuffer struct{ buf []byte }
+
+// Grow makes room for n bytes (readOnce passes the file's size plus one).
+func (b *exactBuffer) Grow(n int) {
+	if cap(b.buf)-len(b.buf) < n {
+		b.buf = slices.Grow(b.buf, n)
+	}
+}
+
+// Write appends p.
+func (b *exactBuffer) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// ReadFrom reads r to its end straight into the buffer, growing it only
+// when the file turns out longer than its size said.
+func (b *exactBuffer) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	for {
+		if len(b.buf) == cap(b.buf) {
+			b.buf = slices.Grow(b.buf, 512)
+		}
+		n, err := r.Read(b.buf[len(b.buf):cap(b.buf)])
+		b.buf = b.buf[:len(b.buf)+n]
+		total += int64(n)
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
 }
 
 // Digest returns the SHA-256 of the regular file at path and its size in
