@@ -23,13 +23,25 @@ var bidiNames = map[rune]string{
 	'\u2069': "POP DIRECTIONAL ISOLATE",
 }
 
+// bidiLead marks the first byte of the UTF-8 encoding of each character
+// of bidiNames; only there does checkBidiControl decode.
+var bidiLead = func() (lead [256]bool) {
+	for r := range bidiNames {
+		lead[utf8.AppendRune(nil, r)[0]] = true
+	}
+	return lead
+}()
+
 // checkBidiControl is the check of security/bidi-control: the text contains a Unicode
 // bidirectional control character (the "Trojan Source" attack,
 // CVE-2021-42574).
 func checkBidiControl(p *Pass) {
 	src := p.Doc.Src
 	for i := 0; i < len(src); {
-		if src[i] < utf8.RuneSelf { // every bidi control is outside ASCII
+		if !bidiLead[src[i]] {
+			// Not where a bidi control starts. A continuation byte of
+			// another character is never a lead byte, so the scan stays
+			// on character boundaries as a rune-by-rune decode would.
 			i++
 			continue
 		}
