@@ -38,7 +38,7 @@ func lintConfig(r *run) (perDoc, perHead lint.RunConfig, err error) {
 	}
 	perHead = perDoc
 	perHead.Enabled = func(code string) bool { return headOnly(code) && enabled(code) }
-	return perDoc, perHead, nil
+	return perDoc.Prepared(), perHead.Prepared(), nil
 }
 
 // headOnly reports whether the rule with code runs on chain heads only.

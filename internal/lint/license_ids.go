@@ -10,8 +10,9 @@ import (
 )
 
 // releaseLicenses yields each valid LICENSE of doc with its argument and a
-// subject for messages ("license of release 1.0.0").
-func releaseLicenses(doc *syntax.Document, yield func(arg syntax.Arg, l vt.License, subject string)) {
+// subject for messages ("license of release 1.0.0"), made only when a
+// message needs it.
+func releaseLicenses(doc *syntax.Document, yield func(arg syntax.Arg, l vt.License, subject func() string)) {
 	for rb, d := range releaseDirectives(doc, "LICENSE") {
 		arg, ok := bareArg(d, 0)
 		if !ok {
@@ -21,18 +22,19 @@ func releaseLicenses(doc *syntax.Document, yield func(arg syntax.Arg, l vt.Licen
 		if err != nil {
 			continue // value/license reports it
 		}
-		subject := "license"
-		if rb.VersionOK {
-			subject = fmt.Sprintf("license of release %s", rb.Version)
-		}
-		yield(arg, l, subject)
+		yield(arg, l, func() string {
+			if rb.VersionOK {
+				return fmt.Sprintf("license of release %s", rb.Version)
+			}
+			return "license"
+		})
 	}
 }
 
 // checkDeprecatedID is the check of license/deprecated-id: a LICENSE uses an
 // identifier the SPDX License List has deprecated.
 func checkDeprecatedID(p *Pass) {
-	releaseLicenses(p.Doc, func(arg syntax.Arg, l vt.License, subject string) {
+	releaseLicenses(p.Doc, func(arg syntax.Arg, l vt.License, subject func() string) {
 		ids := l.DeprecatedIDs()
 		if len(ids) == 0 {
 			return
@@ -41,7 +43,7 @@ func checkDeprecatedID(p *Pass) {
 		if len(ids) > 1 {
 			word = "identifiers"
 		}
-		msg := fmt.Sprintf("%s uses the deprecated SPDX %s %s", subject, word, strings.Join(ids, ", "))
+		msg := fmt.Sprintf("%s uses the deprecated SPDX %s %s", subject(), word, strings.Join(ids, ", "))
 		help := "this deprecated identifier has no one-to-one replacement on the SPDX License List; state the license another way in the next revision"
 		var fixes []diag.Fix
 		if r, ok := l.WithoutDeprecated(); ok {
@@ -56,11 +58,11 @@ func checkDeprecatedID(p *Pass) {
 // checkIDCase is the check of license/id-case: a LICENSE spells an SPDX identifier in
 // another case than the SPDX License List.
 func checkIDCase(p *Pass) {
-	releaseLicenses(p.Doc, func(arg syntax.Arg, l vt.License, subject string) {
+	releaseLicenses(p.Doc, func(arg syntax.Arg, l vt.License, subject func() string) {
 		if c := l.CanonicalCase(); c != l {
 			p.Report(diag.Diagnostic{
 				Range:   arg.Range,
-				Message: fmt.Sprintf("%s spells SPDX identifiers in another case than the SPDX License List; write %q", subject, c),
+				Message: fmt.Sprintf("%s spells SPDX identifiers in another case than the SPDX License List; write %q", subject(), c),
 				Help:    "write identifiers as the SPDX License List spells them in the next revision (an accepted revision cannot change)",
 				Fixes:   licenseFix(arg, c),
 			})

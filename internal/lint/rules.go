@@ -149,6 +149,31 @@ type RunConfig struct {
 	Options map[string]map[string]string
 	// Rules is the rule set to run from; nil means [All].
 	Rules []Rule
+
+	parsed map[string]rules.Options // by code, set by Prepared
+}
+
+// Prepared returns cfg with the options of every rule of its rule set
+// parsed once, so that a caller running [Run] many times with one
+// configuration (once per artifact of a tree) does not parse them each
+// time. A rule whose options do not parse is left out, and Run reports it
+// as before.
+func (cfg RunConfig) Prepared() RunConfig {
+	cfg.parsed = map[string]rules.Options{}
+	for _, r := range cfg.rules() {
+		if opts, err := r.ParseOptions(cfg.Options[r.Code]); err == nil {
+			cfg.parsed[r.Code] = opts
+		}
+	}
+	return cfg
+}
+
+// options returns the parsed options of rule r under cfg.
+func (cfg RunConfig) options(r Rule) (rules.Options, error) {
+	if opts, ok := cfg.parsed[r.Code]; ok {
+		return opts, nil
+	}
+	return r.ParseOptions(cfg.Options[r.Code])
 }
 
 // Validate checks that cfg's options name lint rules of the rule set and
@@ -213,7 +238,7 @@ func Run(docs []*syntax.Document, tree Tree, cfg RunConfig) diag.List {
 		if r.Check == nil || (cfg.Enabled != nil && !cfg.Enabled(r.Code)) {
 			continue
 		}
-		opts, err := r.ParseOptions(cfg.Options[r.Code])
+		opts, err := cfg.options(r)
 		if err != nil {
 			out = append(out, diag.Diagnostic{
 				Code:     r.Code,
