@@ -113,13 +113,23 @@ func Read(path string, opts Options) ([]byte, error) {
 	return out, err
 }
 
+// file is what readOnce needs of an open file.
+type file interface {
+	io.ReadCloser
+	Stat() (os.FileInfo, error)
+}
+
 // exactBuffer collects a file's bytes in one allocation of the size the
 // file had when it was opened (plus the byte that shows whether it grew),
 // since a Document keeps these bytes for as long as it lives.
-type exactBuffer struct{ buf []byte }
+type exactBuffer struct {
+	buf  []byte
+	size int // the size readOnce announced with Grow, minus one
+}
 
-// Grow makes room for n bytes (readOnce passes the file's size plus one).
+// Grow makes room for n bytes; readOnce passes the file's size plus one.
 func (b *exactBuffer) Grow(n int) {
+	b.size = n - 1
 	if cap(b.buf)-len(b.buf) < n {
 		b.buf = slices.Grow(b.buf, n)
 	}
@@ -131,8 +141,10 @@ func (b *exactBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// ReadFrom reads r to its end straight into the buffer, growing it only
-// when the file turns out longer than its size said.
+// ReadFrom reads r straight into the buffer until its end, or until it
+// holds exactly the announced size of a non-empty file: readOnce's second
+// stat of the file then tells whether more was written, which saves the
+// read that would only have seen the end of the file.
 func (b *exactBuffer) ReadFrom(r io.Reader) (int64, error) {
 	var total int64
 	for {
@@ -142,7 +154,7 @@ func (b *exactBuffer) ReadFrom(r io.Reader) (int64, error) {
 		n, err := r.Read(b.buf[len(b.buf):cap(b.buf)])
 		b.buf = b.buf[:len(b.buf)+n]
 		total += int64(n)
-		if err == io.EOF {
+		if err == io.EOF || (err == nil && b.size > 0 && len(b.buf) == b.size) {
 			return total, nil
 		}
 		if err != nil {

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !linux
 
 package readfile
 
@@ -8,13 +8,17 @@ import (
 )
 
 // open opens path for reading; noFollow is checked with Lstat first.
-func open(path string, noFollow bool) (*os.File, error) {
+func open(path string, noFollow bool) (file, error) {
 	if noFollow {
 		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			return nil, ErrNotRegular
 		}
 	}
-	return os.Open(path)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return fh, nil
 }
 
 // same reports whether a and b describe the same file in the same state.
