@@ -78,6 +78,12 @@ type Options struct {
 	Prior    *Result
 	Rescan   bool
 	Reusable bool
+	// Compact makes the revisions of the state hold copies of their
+	// strings, shared among the revisions of an artifact, instead of
+	// substrings of their whole texts (model.Revision.Compact): for a
+	// state that outlives the load (the query service). The documents in
+	// the result keep their text.
+	Compact bool
 }
 
 // Progress follows a load as it reads files. Read is called concurrently
@@ -683,6 +689,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 	}
 	rejected := map[vt.Digest]bool{}
 	bridge := func(d vt.Digest) bool { return rejected[d] }
+	var shared map[string]string // strings the artifact's compacted revisions share
 	for _, f := range fs {
 		doc := f.Doc
 		if doc == nil || a.cs == nil {
@@ -693,6 +700,12 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 				rejected[doc.Digest] = true
 			}
 			continue
+		}
+		if opts.Compact {
+			if shared == nil {
+				shared = map[string]string{}
+			}
+			doc.Revision = doc.Revision.Compact(shared)
 		}
 		_, outcome, ds, p := a.cs.Ingest(doc, bridge)
 		f.Outcome = outcome
