@@ -66,6 +66,10 @@ type headCache struct {
 
 	mu    sync.Mutex
 	heads map[string]headFindings // by path
+	// sameCoords says whether tree and prior.tree list the same
+	// coordinates, computed once (coordsOnce).
+	coordsOnce sync.Once
+	sameCoords bool
 }
 
 // headFindings are the findings of the head-only rules on one head.
@@ -93,7 +97,10 @@ func (c *headCache) lookup(h headRef) (diag.List, bool) {
 		return nil, false
 	}
 	old, cur := c.prior.tree, c.tree
-	if f.all && !slices.EqualFunc(old.Coordinates(), cur.Coordinates(), func(a, b vt.Coordinate) bool { return a.Compare(b) == 0 }) {
+	c.coordsOnce.Do(func() {
+		c.sameCoords = slices.EqualFunc(old.Coordinates(), cur.Coordinates(), func(a, b vt.Coordinate) bool { return a.Compare(b) == 0 })
+	})
+	if f.all && !c.sameCoords {
 		return nil, false
 	}
 	for _, co := range f.looked {
@@ -112,11 +119,22 @@ func (c *headCache) store(h headRef, f headFindings) {
 }
 
 // recordingTree is the tree as one head's rules see it, noting what they
-// look up.
+// look up (each coordinate once).
 type recordingTree struct {
 	lint.Tree
 	looked []vt.Coordinate
+	seen   map[string]bool
 	all    bool
+}
+
+func (t *recordingTree) note(co vt.Coordinate) {
+	if t.seen == nil {
+		t.seen = map[string]bool{}
+	}
+	if k := co.String(); !t.seen[k] {
+		t.seen[k] = true
+		t.looked = append(t.looked, co)
+	}
 }
 
 func (t *recordingTree) Coordinates() []vt.Coordinate {
@@ -125,11 +143,11 @@ func (t *recordingTree) Coordinates() []vt.Coordinate {
 }
 
 func (t *recordingTree) Has(co vt.Coordinate) bool {
-	t.looked = append(t.looked, co)
+	t.note(co)
 	return t.Tree.Has(co)
 }
 
 func (t *recordingTree) Releases(co vt.Coordinate) []vt.Version {
-	t.looked = append(t.looked, co)
+	t.note(co)
 	return t.Tree.Releases(co)
 }
