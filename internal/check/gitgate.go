@@ -284,19 +284,6 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	return out, nil
 }
 
-// loadedFiles maps the root-relative path of every file that was read to
-// its document; when the load dropped documents, only the files whose
-// source it kept are there (see load.Result.Doc).
-func loadedFiles(r *run) map[string]*syntax.Document {
-	m := make(map[string]*syntax.Document, len(r.load.Files))
-	for _, f := range r.load.Files {
-		if doc := r.load.Doc(f.Path); doc != nil {
-			m[f.Path] = doc
-		}
-	}
-	return m
-}
-
 // eolConversion reports, once, that git may convert the line endings of
 // the loaded Journal files.
 func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
@@ -347,7 +334,6 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
-	now := loadedFiles(r)
 	type finding struct {
 		status        byte
 		path, oldPath string // root-relative; oldPath for renames
@@ -397,9 +383,9 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	// byDigest finds new files that hold the exact bytes of a deleted one:
 	// a rename git could not see (the new file is untracked).
 	byDigest := map[vt.Digest]string{}
-	for p, doc := range now {
-		if _, old := g.atRev[p]; !old {
-			byDigest[doc.Digest] = p
+	for _, f := range r.load.Files {
+		if _, old := g.atRev[f.Path]; f.Summary.Read && !old {
+			byDigest[f.Summary.Digest] = f.Path
 		}
 	}
 	var out diag.List
@@ -410,7 +396,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	for _, f := range found {
 		before, haveBefore := blobs[f.entry.Object]
 		if haveBefore {
-			if doc, ok := now[f.path]; !ok || !bytes.Equal(doc.Src, before) {
+			if src := r.load.Source(f.path); src == nil || !bytes.Equal(src, before) {
 				changedFrom[vt.DigestOf(before)] = f.path
 			}
 		}
@@ -422,8 +408,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		}
 		switch f.status {
 		case 'M', 'T', 'D':
-			doc, exists := now[f.path]
-			if exists {
+			if doc := r.load.Doc(f.path); doc != nil {
 				if haveBefore && bytes.Equal(doc.Src, before) {
 					continue // a mode change: the revision is the same
 				}
@@ -458,7 +443,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		case 'R':
 			// The new path may not be loaded (an invalid name): its bytes
 			// are read from the tree that was checked.
-			work, exists := g.workBytes(now, f.path)
+			work, exists := g.workBytes(r, f.path)
 			same := exists && haveBefore && bytes.Equal(work, before)
 			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
 		}
@@ -473,13 +458,12 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) {
 	if len(changedFrom) == 0 {
 		return
 	}
-	docs := loadedFiles(r)
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
 		if d.Code != rules.ChainMissingPredecessor {
 			continue
 		}
-		if doc := docs[d.Path]; doc != nil && doc.PredecessorOK {
+		if doc := r.load.Doc(d.Path); doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
 				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at())
 				d.Help = "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable"
@@ -602,11 +586,11 @@ func (g *gate) committedFiles(ctx context.Context, dir string) (map[string]*comm
 }
 
 // workBytes returns the bytes of the root-relative Journal path p in the
-// work tree (the loaded text when there is one), and whether p is a
+// work tree (the loaded text when it is still there), and whether p is a
 // regular file there.
-func (g *gate) workBytes(docs map[string]*syntax.Document, p string) ([]byte, bool) {
-	if doc := docs[p]; doc != nil {
-		return doc.Src, true
+func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
+	if src := r.load.Source(p); src != nil {
+		return src, true
 	}
 	abs := filepath.Join(g.loadRoot, filepath.FromSlash(p))
 	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
@@ -626,16 +610,12 @@ func (g *gate) workBytes(docs map[string]*syntax.Document, p string) ([]byte, bo
 // suggests naming another digest. With a gate (--against), the history
 // diagnostics already explain edits, so only line endings are explained.
 func (g *gate) explainCommitted(ctx context.Context, r *run) error {
-	var docs map[string]*syntax.Document // built lazily: it may parse kept sources again
 	for i := range r.load.Diagnostics {
 		d := &r.load.Diagnostics[i]
 		if rules.Category(d.Code) != "chain" || d.Path == "" {
 			continue
 		}
-		if docs == nil {
-			docs = loadedFiles(r)
-		}
-		doc := docs[d.Path]
+		doc := r.load.Doc(d.Path) // read and parsed again when the load dropped it
 		if doc == nil {
 			continue
 		}
@@ -673,7 +653,7 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
 				continue
 			}
-			work, exists := g.workBytes(docs, p)
+			work, exists := g.workBytes(r, p)
 			if exists && bytes.Equal(work, blob) {
 				continue
 			}
@@ -740,7 +720,6 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if g == nil || g.repo == nil || g.staged {
 		return l, nil
 	}
-	var docs map[string]*syntax.Document
 	links := map[string]bool{}
 	entries, err := g.repo.Index(ctx, g.rootRel)
 	if err != nil {
@@ -762,10 +741,7 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if docs == nil {
-			docs = loadedFiles(r)
-		}
-		target, _ := g.workBytes(docs, p)
+		target, _ := g.workBytes(r, p)
 		d := load.UnexpectedEntry(p, fs.ModeSymlink, "")
 		d.Message += fmt.Sprintf(" (to %q: git records it as a link, and core.symlinks=false checked it out as a text file holding the target)", string(target))
 		out = append(out, d)
@@ -780,10 +756,7 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 				return nil, err
 			}
 			if c := committed[d.Path]; c != nil && c.head != nil {
-				if docs == nil {
-					docs = loadedFiles(r)
-				}
-				if work, ok := g.workBytes(docs, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
+				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
 					tp := g.topPath(d.Path)
 					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + shellQuote(tp) + ") instead of changing the revision"
 					if !c.noConvert {
@@ -828,10 +801,9 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]str
 		}
 		l = kept
 	}
-	docs := loadedFiles(r)
 	fps := map[int]string{}
 	for i, d := range l {
-		if doc := docs[d.Path]; doc != nil && doc.CoordinateOK && doc.JournalVersionOK {
+		if doc := r.load.Doc(d.Path); doc != nil && doc.CoordinateOK && doc.JournalVersionOK {
 			fps[i] = revisionFingerprint(d.Code, doc, ValuePath(doc, d.Range))
 		}
 	}

@@ -73,9 +73,11 @@ func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 	var edits []edit
 	src := head.Src
 	jv := head.Header.JournalVersion
-	edits = append(edits, edit{jv.Args[0].Range.Start.Offset, jv.Args[len(jv.Args)-1].Range.End.Offset, v.String()})
+	at := jv.ArgsRange()
+	edits = append(edits, edit{at.Start.Offset, at.End.Offset, v.String()})
 	if p := head.Header.Predecessor; p != nil && len(p.Args) > 0 {
-		edits = append(edits, edit{p.Args[0].Range.Start.Offset, p.Args[len(p.Args)-1].Range.End.Offset, head.Digest.String()})
+		at := p.ArgsRange()
+		edits = append(edits, edit{at.Start.Offset, at.End.Offset, head.Digest.String()})
 	} else {
 		eol := "\n"
 		if head.LineEnding == syntax.CRLF {
