@@ -76,7 +76,11 @@ type dirListing struct {
 // chronologically by stem, every diagnostic of the listing, and how many
 // examples it skipped.
 func (l *listing) flat() ([]candidate, diag.List, int) {
-	var cands []candidate
+	n := 0
+	for _, d := range l.dirs {
+		n += len(d.cands)
+	}
+	cands := make([]candidate, 0, n)
 	ds := slices.Clone(l.rootDiags)
 	skipped := 0
 	for _, d := range l.dirs {
@@ -87,6 +91,10 @@ func (l *listing) flat() ([]candidate, diag.List, int) {
 	sortCandidates(cands)
 	return cands, ds, skipped
 }
+
+// reusableLoad reports whether a load with opts can serve a later one as
+// its Options.Prior: one without Base that keeps its documents.
+func reusableLoad(opts Options) bool { return opts.Base == nil && !opts.DropDocs }
 
 // reusable is what a Result keeps for a later load that takes it as
 // Options.Prior.
@@ -215,7 +223,7 @@ func takeOver(ai int, a *artifactRun, pa priorArtifact, dir string, fs []*File, 
 // keepForReuse returns what a later load may take over from this one, or
 // nil when it cannot serve as Options.Prior.
 func keepForReuse(opts Options, l *listing, cands []candidate, arts []*artifactRun, files []*File) *reusable {
-	if opts.Base != nil || opts.DropDocs {
+	if !reusableLoad(opts) {
 		return nil
 	}
 	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Overlay)}
