@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -545,10 +546,21 @@ func unionKeys(a, b map[string]ref) []string {
 	return out
 }
 
-// noSemanticChange reports that two different texts mean the same.
+// noSemanticChange reports that two different texts mean the same, and
+// names what differs (see invisibleChanges): "the texts differ only in
+// line endings (LF → CRLF) and trailing white space (sha256:… →
+// sha256:…)".
 func (c *comparer) noSemanticChange() {
 	o, n := c.old, c.new
 	od, nd := o.doc.Digest.String(), n.doc.Digest.String()
 	c.add(NoSemanticChange, "", "text", o.value("", od, diag.Range{}), n.value("", nd, diag.Range{}),
-		fmt.Sprintf("the texts differ only in comments, spacing, order, line endings or chain metadata (%s → %s)", od, nd))
+		fmt.Sprintf("the texts differ only in %s (%s → %s)", andList(invisibleChanges(o.doc.Src, n.doc.Src)), od, nd))
+}
+
+// andList joins items as "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

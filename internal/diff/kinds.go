@@ -61,7 +61,8 @@ const (
 	// InfoChanged: the header INFO URI is changed, added or removed.
 	InfoChanged Kind = "info-changed"
 	// NoSemanticChange: the texts differ, but only in comments, spacing,
-	// order, line endings or chain metadata (JOURNAL_VERSION, PREDECESSOR).
+	// order, line endings or chain metadata (JOURNAL_VERSION, PREDECESSOR);
+	// the message names which of them (see invisibleChanges).
 	NoSemanticChange Kind = "no-semantic-change"
 )
 

@@ -26,6 +26,7 @@ import (
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
@@ -435,7 +436,13 @@ func walk(root string, examples, stat bool) *listing {
 			continue
 		}
 		if _, err := vt.ParseCoordinate(name); err != nil {
-			l.rootDiags = append(l.rootDiags, UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate"))
+			d := UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate")
+			if rootFiles[name] {
+				d.Help = "only the regular files .gitkeep and .gitattributes may stand in the root under these names"
+			} else {
+				d.Message = fmt.Sprintf("unexpected directory: %s is not an artifact coordinate: %s", safetext.Quote(name), whyRejected(name, err))
+			}
+			l.rootDiags = append(l.rootDiags, d)
 			continue
 		}
 		l.dirs = append(l.dirs, listDir(root, name, examples, stat))
@@ -462,7 +469,11 @@ func listDir(root, name string, examples, stat bool) dirListing {
 		stem, isExample, ok := journalName(fname)
 		switch {
 		case !ok:
-			dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples"))
+			d := UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples")
+			if why := nearJournalName(fname); why != "" && f.Type().IsRegular() {
+				d.Message = fmt.Sprintf("unexpected file: %s is not a Journal name: %s", safetext.Quote(fname), why)
+			}
+			dl.diags = append(dl.diags, d)
 			continue
 		case !f.Type().IsRegular():
 			dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "a Journal must be a regular file"))
@@ -474,7 +485,7 @@ func listDir(root, name string, examples, stat bool) dirListing {
 				continue
 			}
 			dl.diags = append(dl.diags, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
-				Message: fmt.Sprintf("file name stem %q is not a strict timestamp YYYYMMDDTHHMMSSZ", stem),
+				Message: fmt.Sprintf("file name %s: the stem is not a strict timestamp YYYYMMDDTHHMMSSZ: %s", safetext.Quote(fname), whyRejected(stem, err)),
 				Help:    "name the file after its JOURNAL_VERSION, e.g. 20260110T080000Z.journal"})
 			continue
 		}

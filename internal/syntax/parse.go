@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -23,6 +24,10 @@ import (
 //     encoding" in docs/journal-format.md); it
 //     is then the only diagnostic, about the whole file, and nothing else is
 //     parsed;
+//   - [rules.SyntaxEncoding] for a text that starts with a UTF-16 or UTF-32
+//     byte-order mark: one diagnostic naming the encoding, and nothing else
+//     is parsed (read as UTF-8 such a text is nothing but invalid bytes and
+//     NULs, one error per line);
 //   - [rules.SyntaxEmpty] for an empty text or one of only blanks and line
 //     terminators (requirements: ingestion rejects empty or blank input);
 //   - syntax/encoding, syntax/line-ending, syntax/unknown-directive and
@@ -58,6 +63,13 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 	}
 	doc.Lines = diag.NewLineIndex(src)
 	p := &parser{path: path, src: src, s: string(src), doc: doc}
+	if e, ok := foreignEncoding(src); ok {
+		p.line, p.ls, p.lineASCII = 1, 0, false
+		p.report(rules.SyntaxEncoding, p.rng(0, len(e.bom)),
+			fmt.Sprintf("the text is %s (it starts with the byte-order mark % X), not UTF-8", e.name, e.bom),
+			fmt.Sprintf("convert the file to UTF-8 without a byte-order mark (iconv -f %s -t UTF-8); its other problems are reported once it is UTF-8", e.iconv))
+		return doc, p.diags
+	}
 	p.scanLines()
 	if p.nonBlankLines == 0 {
 		p.report(rules.SyntaxEmpty, diag.Range{}, "empty journal text",
@@ -72,6 +84,35 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 	p.diags = append(p.diags, p.limit.Overflow()...)
 	p.diags.Sort()
 	return doc, p.diags
+}
+
+// foreignEncoding returns the name of the encoding that the byte-order
+// mark at the start of src announces and the mark itself, or "" when src
+// does not start with a UTF-16 or UTF-32 mark (a UTF-8 mark is reported by
+// scanLines, since the rest of such a text is readable). The UTF-32 marks
+// are tested first: FF FE 00 00 also starts with the UTF-16 LE mark.
+func foreignEncoding(src []byte) (foreign, bool) {
+	for _, e := range foreignMarks {
+		if bytes.HasPrefix(src, e.bom) {
+			return e, true
+		}
+	}
+	return foreign{}, false
+}
+
+// foreign is an encoding that a byte-order mark announces: its name in
+// messages, the mark, and its name for iconv (which drops the mark).
+type foreign struct {
+	name  string
+	bom   []byte
+	iconv string
+}
+
+var foreignMarks = []foreign{
+	{"UTF-32 little-endian", []byte{0xff, 0xfe, 0, 0}, "UTF-32"},
+	{"UTF-32 big-endian", []byte{0, 0, 0xfe, 0xff}, "UTF-32"},
+	{"UTF-16 little-endian", []byte{0xff, 0xfe}, "UTF-16"},
+	{"UTF-16 big-endian", []byte{0xfe, 0xff}, "UTF-16"},
 }
 
 // values holds the parsed arguments of one directive, by position. No

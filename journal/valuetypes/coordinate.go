@@ -22,6 +22,13 @@ var windowsDeviceNames = map[string]bool{
 	"lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
 }
 
+// IsWindowsDeviceName reports whether s, in any ASCII case, is a Windows
+// device name (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9), which Windows
+// cannot use as a file or directory name. A coordinate's first segment must
+// not be one ("Values" in docs/journal-format.md); the loader uses it to
+// say why a file name is rejected.
+func IsWindowsDeviceName(s string) bool { return windowsDeviceNames[strings.ToLower(s)] }
+
 // ParseCoordinate parses s as a coordinate ("Values" in
 // docs/journal-format.md): it must match
 // ^[a-z0-9]+([_-][a-z0-9]+)*(\.[a-z0-9]+([_-][a-z0-9]+)*)+$, i.e. at least two
