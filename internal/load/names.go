@@ -36,6 +36,8 @@ func whyRejected(name string, err error) string {
 	}
 	c := name[off]
 	switch {
+	case off == 0 && c == '.':
+		return "it starts with a dot"
 	case c == ' ' && strings.TrimRight(name, " ") == name[:off]:
 		return "a trailing space"
 	case c == ' ':

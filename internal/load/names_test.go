@@ -29,6 +29,8 @@ func TestRejectedNamesSayWhy(t *testing.T) {
 			[]string{`"com.example.w "`, ": a trailing space"}},
 		{"device name directory", "con.example/20260101T000000Z.journal", rules.FSUnexpectedEntry, "con.example",
 			[]string{`its first segment "con" is a Windows device name`}},
+		{"hidden directory", ".github/20260101T000000Z.journal", rules.FSUnexpectedEntry, ".github",
+			[]string{`".github" is not an artifact coordinate: it starts with a dot`}},
 		{"escape in a directory", "com.\x1b[31m.w/20260101T000000Z.journal", rules.FSUnexpectedEntry, "com.\x1b[31m.w",
 			[]string{`"com.\x1b[31m.w"`, `a control character "\x1b" at byte 4`}},
 		{"lowercase t and z", "com.example.w/20260101t000000z.journal", rules.FSBadFilename, "com.example.w/20260101t000000z.journal",
