@@ -330,10 +330,11 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 	if len(invalid) > 0 {
 		n := 0
 		var names []string
+		prefix := outpath.Prefix(c.Context, s.root) // once: it may ask git
 		for co, ds := range invalid {
 			names = append(names, co)
 			for _, d := range ds {
-				d.Path = shownPath(s.root, d.Path)
+				d.Path = outpath.Join(prefix, d.Path)
 				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 				n++
 			}

@@ -80,15 +80,16 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 		}
 	}
 	if len(own) > 0 && !tolerateChain {
+		prefix := outpath.Prefix(c.Context, s.root) // once: it may ask git
 		for _, d := range own {
-			d.Path = shownPath(s.root, d.Path)
+			d.Path = outpath.Join(prefix, d.Path)
 			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 		}
 		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(own), "error"))}
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run journal-lint check\n",
-			shownRoot(s.root), plural(len(other), "error"), other[0].Path)
+			shownRoot(s.root), plural(len(other), "error"), safetext.Text(other[0].Path))
 	}
 	return t, t.known(co)
 }
@@ -191,8 +192,9 @@ func runLog(c *ucli.Context) error {
 	w := c.App.Writer
 	if format == "json" {
 		docs := make([]logDoc, 0, len(entries))
+		prefix := outpath.Prefix(c.Context, t.s.root) // once: it may ask git
 		for i := len(entries) - 1; i >= 0; i-- {
-			docs = append(docs, logJSON(entries[i], t.s.root, i == len(entries)-1))
+			docs = append(docs, logJSON(entries[i], prefix, i == len(entries)-1))
 		}
 		return writeJSON(w, docs)
 	}
@@ -249,10 +251,10 @@ type logDoc struct {
 	File           string `json:"file"`
 }
 
-func logJSON(e chain.Entry, root string, head bool) logDoc {
+func logJSON(e chain.Entry, prefix string, head bool) logDoc {
 	r := e.Revision
 	d := logDoc{JournalVersion: r.JournalVersion().String(), Digest: r.Digest().String(), Releases: len(r.Releases()), Head: head,
-		File: shownPath(root, e.Source)}
+		File: outpath.Join(prefix, e.Source)}
 	if p, ok := r.Predecessor(); ok {
 		d.Predecessor = p.String()
 	}
