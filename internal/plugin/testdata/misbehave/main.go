@@ -10,7 +10,10 @@
 // (reports the sha256 of the bytes it runs from as its version), holdpipes
 // (starts a grandchild that keeps the pack's stdout and stderr open, then
 // hangs in Check), orphan (the same with a grandchild that has neither),
-// sleeper (sleeps: the grandchild), or anything else (behaves).
+// sleeper (sleeps: the grandchild), echo (reports what its config says:
+// message, help and related as a diagnostic, count times; writes stderr to
+// stderr first, and crashes with panic when set), or anything else
+// (behaves).
 package main
 
 import (
@@ -122,6 +125,8 @@ func run(mode string, p *sdk.Pass) {
 			Start: sdk.Pos{Offset: 0, Line: 1, Column: 1},
 			End:   sdk.Pos{Offset: len(p.Doc.Text) + 100, Line: 1, Column: 1},
 		}})
+	case "echo":
+		echo(p)
 	case "introspect":
 		stdin, _ := os.Readlink("/proc/self/fd/0")
 		var names []string
@@ -133,5 +138,30 @@ func run(mode string, p *sdk.Pass) {
 		p.Reportf(sdk.Range{}, "stdin=%s env=%s", stdin, strings.Join(names, ","))
 	default:
 		p.Reportf(p.Doc.Range(0, 0), "checked %s", p.Doc.Path)
+	}
+}
+
+// echo reports the diagnostic that the pack's config describes (the
+// hostile-input catalogue's pack behaviours).
+func echo(p *sdk.Pass) {
+	m, _ := p.Config.Map()
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	if s := str("stderr"); s != "" {
+		fmt.Fprintln(os.Stderr, s)
+	}
+	if s := str("panic"); s != "" {
+		go func() { panic(s) }()
+		time.Sleep(time.Hour)
+	}
+	d := sdk.Diagnostic{Message: str("message"), Help: str("help")}
+	if r := str("related"); r != "" {
+		d.Related = []sdk.Related{{Path: r, Message: r}}
+	}
+	n := 1
+	if c, ok := m["count"].(float64); ok {
+		n = int(c)
+	}
+	for range n {
+		p.Report(d)
 	}
 }
