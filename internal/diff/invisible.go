@@ -8,7 +8,8 @@ import (
 )
 
 // invisible is one kind of change that leaves the meaning of a Journal
-// text alone (format spec §1: the digest covers the exact bytes, and §2:
+// text alone ("The revision digest" in docs/journal-format.md covers the
+// exact bytes, and "Lines and encoding" and "Directives and arguments":
 // comments, blank lines, indentation and trailing white space mean
 // nothing), with how a no-semantic-change message names it and how it is
 // taken out of a text's shape to test whether it explains a difference.

@@ -13,8 +13,8 @@ import (
 
 // whyRejected says in a few words why name, rejected with err by
 // [vt.ParseCoordinate] or [vt.ParseTimestamp], is not what the layout wants
-// (format spec §7), naming the first offending character the way a reader
-// can see it: an uppercase letter, a non-ASCII character by its code point
+// ("Filesystem layout" in docs/journal-format.md), naming the first
+// offending character the way a reader can see it: an uppercase letter, a non-ASCII character by its code point
 // (a combining mark hints at an NFD spelling), a trailing space, a control
 // character, a Windows device name. Otherwise it is the grammar's own
 // reason.
