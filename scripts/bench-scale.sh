@@ -36,7 +36,7 @@ for n in $SIZES; do
 		mkdir -p "$cache"
 		"$bin/journal-gen" -out "$tree" -files "$n" -seed 2 > /dev/null
 	fi
-	bytes=$(find "$tree" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	bytes=$(find "$tree/" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 	for what in check start; do
 		: > "$bin/w"; : > "$bin/s"; : > "$bin/c"; : > "$bin/m"
 		for _ in $(seq "$PAIRS"); do
@@ -46,7 +46,7 @@ for n in $SIZES; do
 				read -r w c m < <(JOURNAL_BENCH_ROOT=$tree measure "$bin/ref.test" -test.run '^$' -test.bench BenchmarkStartTree -test.benchtime 1x)
 			fi
 			echo "$w" >> "$bin/w"; echo "$c" >> "$bin/c"; echo "$m" >> "$bin/m"
-			read -r sw _ _ < <(measure sh -c "find '$tree' -type f -print0 | xargs -0 sha256sum")
+			read -r sw _ _ < <(measure sh -c "find '$tree/' -type f -print0 | xargs -0 sha256sum")
 			echo "$sw" >> "$bin/s"
 		done
 		w=$(median < "$bin/w"); s=$(median < "$bin/s"); c=$(median < "$bin/c"); m=$(median < "$bin/m")

@@ -65,10 +65,16 @@ type Options struct {
 	// DropDocs frees each file's parsed document and text once its
 	// artifact was visited: [File.Doc] is then nil in the result, and
 	// [Result.Source] and [Result.Doc] read the file again when asked.
-	// Result.State then stays Base: the accepted revisions are only
-	// counted (Result.Chains, Result.Revisions). It bounds memory by the
-	// artifacts in flight instead of the tree, for a load that checks.
+	// Unless KeepState is set too, Result.State then stays Base: the
+	// accepted revisions are only counted (Result.Chains,
+	// Result.Revisions). It bounds memory by the artifacts in flight
+	// instead of the tree, for a load that checks.
 	DropDocs bool
+	// KeepState, with DropDocs, still gathers the accepted revisions into
+	// Result.State: only the documents go, so that the peak memory of a
+	// load for the query service is its state plus the artifacts in
+	// flight, not every parsed document.
+	KeepState bool
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
@@ -365,7 +371,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	if opts.Base != nil {
 		out = append(out, vanished(opts.Base, seen)...)
 	}
-	if opts.DropDocs {
+	if opts.DropDocs && !opts.KeepState {
 		for _, a := range arts {
 			if a.accepted > 0 {
 				res.Chains++
@@ -740,7 +746,9 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 		a.accepted = len(a.cs.Entries())
 	}
 	if opts.DropDocs {
-		a.cs = nil
+		if !opts.KeepState {
+			a.cs = nil
+		}
 		for _, f := range fs {
 			f.Doc = nil
 		}

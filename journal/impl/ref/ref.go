@@ -100,7 +100,7 @@ func (m *manager) Start(ctx context.Context) error {
 	}
 	ctx, end := m.begin(ctx)
 	defer end()
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true})
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -144,7 +144,7 @@ func (m *manager) Refresh(ctx context.Context) error {
 	// The new state is built from the published one without any lock that
 	// Service or a query takes; readers keep the old state until the one
 	// atomic store below.
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true})
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true})
 	if err != nil {
 		if m.svc.Load() != svc {
 			return fmt.Errorf("refresh: stopped: %w", journalerr.ErrUnavailable)
