@@ -138,7 +138,7 @@ func writeGitHub(w io.Writer, r *Report, opts Options) error {
 		name := nonEmpty(r.Tool.Name, "journal-lint")
 		fmt.Fprintf(bw, "::notice title=%s::%s\n", EscapeProperty(safetext.Text(name)),
 			EscapeData(GitHubTotals(safetext.Text(SummaryLine(*r)), left,
-				"the step summary lists every finding, as do --format json and --format sarif")))
+				"the step summary lists the findings (errors first), and --format json lists every one")))
 	}
 	return bw.Flush()
 }
@@ -146,8 +146,8 @@ func writeGitHub(w io.Writer, r *Report, opts Options) error {
 // GitHubTotals returns the text of the notice that ends the github format:
 // the summary line, how many infos were left out to keep the notice within
 // [AnnotationLimit] (when any), GitHub's limit on annotations, and where
-// every finding is listed (seeAll, such as "the step summary lists every
-// finding"). The caller makes summary and seeAll safe (package safetext).
+// the findings are listed (seeAll, such as "the step summary lists the
+// findings"). The caller makes summary and seeAll safe (package safetext).
 func GitHubTotals(summary string, leftInfos int, seeAll string) string {
 	s := summary + "."
 	if leftInfos > 0 {

@@ -158,7 +158,7 @@ func TestGitHubErrorsFirstAndTotals(t *testing.T) {
 		t.Errorf("%d notices, want %d (GitHub shows no more)", notices, AnnotationLimit)
 	}
 	want := "::notice title=journal-lint::12 errors, 12 warnings, 12 infos in 36 files (1 artifact, 36 revisions). 3 infos are left out of these annotations. " +
-		"GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: the step summary lists every finding, as do --format json and --format sarif."
+		"GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: the step summary lists the findings (errors first), and --format json lists every one."
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("last line\n%q\nwant\n%q", last, want)
 	}

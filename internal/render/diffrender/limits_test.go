@@ -117,7 +117,7 @@ func TestGitHubErrorsFirstAndTotals(t *testing.T) {
 		}
 	}
 	want := "::notice title=journal-lint diff::3 comparisons, 36 changes: 12 errors, 12 warnings, 12 infos. 3 infos are left out of these annotations. " +
-		"GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: --format markdown (for the step summary) and --format json list every change."
+		"GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: --format markdown (for the step summary, errors first) lists the changes, and --format json lists every one."
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("last line\n%q\nwant\n%q", last, want)
 	}

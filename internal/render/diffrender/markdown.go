@@ -204,6 +204,6 @@ func writeGitHub(w io.Writer, results []*diff.Result, opts WriteOptions) {
 	}
 	if len(changes) > 0 {
 		fmt.Fprintf(w, "::notice title=journal-lint diff::%s\n", render.EscapeData(render.GitHubTotals(
-			Count(results).Summary(len(results)), left, "--format markdown (for the step summary) and --format json list every change")))
+			Count(results).Summary(len(results)), left, "--format markdown (for the step summary, errors first) lists the changes, and --format json lists every one")))
 	}
 }
