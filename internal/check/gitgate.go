@@ -42,8 +42,10 @@ type gate struct {
 	// atRev maps the root-relative path of each Journal file of the commit
 	// to its entry; nil when there is no gate.
 	atRev map[string]gitrepo.Entry
-	// committed caches committedFiles by artifact directory.
-	committed map[string]map[string]*committedFile
+	// files and committed cache what git holds under the root (see
+	// listed and committedFiles).
+	files     *gitFiles
+	committed map[string]*committedFile
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -516,78 +518,125 @@ type committedFile struct {
 	noConvert   bool
 }
 
-// committedFiles returns what git holds of the Journal files under the
-// artifact directory dir (root-relative, with a final slash): HEAD's
-// regular files (none before the first commit) and the index's merged
-// regular entries, keyed by root-relative path. Results are cached per
-// directory for the run.
-func (g *gate) committedFiles(ctx context.Context, dir string) (map[string]*committedFile, error) {
-	if m, ok := g.committed[dir]; ok {
-		return m, nil
+// gitFiles is what git lists of the Journal paths under the root (read once
+// per run by [gate.listed]); paths are root-relative.
+type gitFiles struct {
+	head  map[string]string        // regular file → blob object at HEAD
+	index map[string]gitrepo.Entry // merged index entry, any mode
+	// byDir lists, per artifact directory (with its final slash), the
+	// regular files at HEAD or in the index, sorted.
+	byDir map[string][]string
+}
+
+// listed returns the Journal paths of HEAD (none before the first commit)
+// and of the index: two git commands for the whole root, once per run.
+func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
+	if g.files != nil {
+		return g.files, nil
 	}
-	top := g.topPath(strings.TrimSuffix(dir, "/"))
-	m := map[string]*committedFile{}
-	var objects []string
-	heads := map[string]string{}
+	f := &gitFiles{head: map[string]string{}, index: map[string]gitrepo.Entry{}, byDir: map[string][]string{}}
+	regular := map[string]bool{}
 	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err == nil {
-		entries, err := g.repo.Tree(ctx, "HEAD", top)
+		entries, err := g.repo.Tree(ctx, "HEAD", g.rootRel)
 		if err != nil {
 			return nil, fmt.Errorf("git ls-tree: %w", err)
 		}
 		for _, e := range entries {
 			if p, ok := g.journalPath(e.Path); ok && e.IsRegular() {
-				heads[p] = e.Object
-				objects = append(objects, e.Object)
+				f.head[p] = e.Object
+				regular[p] = true
 			}
 		}
 	}
-	index, err := g.repo.Index(ctx, top)
+	entries, err := g.repo.Index(ctx, g.rootRel)
 	if err != nil {
 		return nil, fmt.Errorf("git ls-files: %w", err)
 	}
-	indexed := map[string]string{}
-	for _, e := range index {
-		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 && e.IsRegular() {
-			indexed[p] = e.Object
+	for _, e := range entries {
+		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
+			f.index[p] = e
+			if e.IsRegular() {
+				regular[p] = true
+			}
+		}
+	}
+	for p := range regular {
+		dir := coordinateOf(p) + "/"
+		f.byDir[dir] = append(f.byDir[dir], p)
+	}
+	for _, ps := range f.byDir {
+		sort.Strings(ps)
+	}
+	g.files = f
+	return f, nil
+}
+
+// committedFiles returns what git holds of each of the root-relative
+// paths (see [committedFile]); a path git does not hold as a regular file
+// is missing from the map. The blobs are read with one git cat-file and
+// the attributes with one git check-attr for all paths; results are cached
+// for the run.
+func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*committedFile, error) {
+	f, err := g.listed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if g.committed == nil {
+		g.committed = map[string]*committedFile{}
+	}
+	var want, objects, tops []string
+	for _, p := range paths {
+		if _, done := g.committed[p]; done {
+			continue
+		}
+		g.committed[p] = nil
+		h, inHead := f.head[p]
+		e, inIndex := f.index[p]
+		inIndex = inIndex && e.IsRegular()
+		if !inHead && !inIndex {
+			continue
+		}
+		want = append(want, p)
+		tops = append(tops, g.topPath(p))
+		if inHead {
+			objects = append(objects, h)
+		}
+		if inIndex && e.Object != h {
 			objects = append(objects, e.Object)
 		}
 	}
-	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	var paths []string
-	for p, o := range heads {
-		m[p] = &committedFile{head: blobs[o]}
-	}
-	for p, o := range indexed {
-		if m[p] == nil {
-			m[p] = &committedFile{}
+	if len(want) > 0 {
+		blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: %w", err)
 		}
-		m[p].index = blobs[o]
-	}
-	for p := range m {
-		paths = append(paths, g.topPath(p))
-	}
-	if len(paths) > 0 {
-		attrs, err := g.repo.Attributes(ctx, false, paths, "text")
+		attrs, err := g.repo.Attributes(ctx, false, tops, "text")
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
-		for p, c := range m {
-			c.noConvert = attrs[g.topPath(p)]["text"] == "unset"
+		for _, p := range want {
+			c := &committedFile{noConvert: attrs[g.topPath(p)]["text"] == "unset"}
+			if h, ok := f.head[p]; ok {
+				c.head = blobs[h]
+			}
+			if e, ok := f.index[p]; ok && e.IsRegular() {
+				c.index = blobs[e.Object]
+			}
+			g.committed[p] = c
 		}
 	}
-	if g.committed == nil {
-		g.committed = map[string]map[string]*committedFile{}
+	out := make(map[string]*committedFile, len(paths))
+	for _, p := range paths {
+		if c := g.committed[p]; c != nil {
+			out[p] = c
+		}
 	}
-	g.committed[dir] = m
-	return m, nil
+	return out, nil
 }
 
 // workBytes returns the bytes of the root-relative Journal path p in the
-// work tree (the loaded text when it is still there), and whether p is a
-// regular file there.
+// checked tree (the loaded text when the load holds it), and whether p is
+// a regular file there.
 func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 	if src := r.load.Source(p); src != nil {
 		return src, true
@@ -610,20 +659,34 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 // suggests naming another digest. With a gate (--against), the history
 // diagnostics already explain edits, so only line endings are explained.
 func (g *gate) explainCommitted(ctx context.Context, r *run) error {
-	for i := range r.load.Diagnostics {
-		d := &r.load.Diagnostics[i]
-		if rules.Category(d.Code) != "chain" || d.Path == "" {
-			continue
+	var chainDiags []int
+	for i, d := range r.load.Diagnostics {
+		if rules.Category(d.Code) == "chain" && d.Path != "" {
+			chainDiags = append(chainDiags, i)
 		}
+	}
+	if len(chainDiags) == 0 {
+		return nil
+	}
+	files, err := g.listed(ctx)
+	if err != nil {
+		return err
+	}
+	var paths []string // every path the diagnostics may need, read at once
+	for _, i := range chainDiags {
+		paths = append(paths, files.byDir[coordinateOf(r.load.Diagnostics[i].Path)+"/"]...)
+	}
+	committed, err := g.committedFiles(ctx, paths)
+	if err != nil {
+		return err
+	}
+	for _, i := range chainDiags {
+		d := &r.load.Diagnostics[i]
 		doc := r.load.Doc(d.Path) // read and parsed again when the load dropped it
 		if doc == nil {
 			continue
 		}
 		dir := coordinateOf(d.Path) + "/"
-		committed, err := g.committedFiles(ctx, dir)
-		if err != nil {
-			return err
-		}
 		// The revision itself was committed and edited since: the edit is
 		// the cause, whatever link it broke.
 		if c := committed[d.Path]; c != nil && c.head != nil && !bytes.Equal(c.head, doc.Src) {
@@ -637,15 +700,11 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
 			continue
 		}
-		var candidates []string
-		for p := range committed {
-			if p != d.Path {
-				candidates = append(candidates, p)
-			}
-		}
-		sort.Strings(candidates)
-		for _, p := range candidates {
+		for _, p := range files.byDir[dir] {
 			c := committed[p]
+			if p == d.Path || c == nil {
+				continue
+			}
 			blob, where := c.head, "HEAD"
 			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
 				blob, where = c.index, "the index"
@@ -720,17 +779,27 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if g == nil || g.repo == nil || g.staged {
 		return l, nil
 	}
-	links := map[string]bool{}
-	entries, err := g.repo.Index(ctx, g.rootRel)
+	files, err := g.listed(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("git ls-files: %w", err)
+		return nil, err
 	}
-	for _, e := range entries {
-		if p, ok := g.journalPath(e.Path); ok && e.Mode == "120000" {
+	links := map[string]bool{}
+	for p, e := range files.index {
+		if e.Mode == "120000" {
 			if fi, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
 				links[p] = true
 			}
 		}
+	}
+	var crlf []string
+	for _, d := range l {
+		if d.Code == rules.StyleCRLF && d.Path != "" {
+			crlf = append(crlf, d.Path)
+		}
+	}
+	committed, err := g.committedFiles(ctx, crlf)
+	if err != nil {
+		return nil, err
 	}
 	out := make(diag.List, 0, len(l)+len(links))
 	// One diagnostic for each link, in place of the findings on its text
@@ -751,10 +820,6 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			continue
 		}
 		if d.Code == rules.StyleCRLF {
-			committed, err := g.committedFiles(ctx, coordinateOf(d.Path)+"/")
-			if err != nil {
-				return nil, err
-			}
 			if c := committed[d.Path]; c != nil && c.head != nil {
 				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
 					tp := g.topPath(d.Path)
