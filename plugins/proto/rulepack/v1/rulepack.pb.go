@@ -771,7 +771,8 @@ func (x *Directives) GetDecoded() []string {
 }
 
 // Revision carries the model of a valid revision; every value is in its
-// canonical text form ("Values" in docs/journal-format.md) and optional values are "" when absent.
+// canonical text form ("Values" in docs/journal-format.md) and optional values
+// are "" when absent.
 type Revision struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
 	Coordinate     string                 `protobuf:"bytes,1,opt,name=coordinate,proto3" json:"coordinate,omitempty"`
