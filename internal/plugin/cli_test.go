@@ -130,6 +130,11 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
 	}
 	path := filepath.Join(bin, "license-policy")
+	// The path is shown relative, as every output path (here: to the
+	// working directory, which is in no git work tree).
+	if rel, err := filepath.Rel(dir, path); err != nil || !strings.Contains(out, "  path:           "+filepath.ToSlash(rel)+"\n") {
+		t.Errorf("list: want the pack's path relative to %s (%s):\n%s", dir, rel, out)
+	}
 	out, _, code = journalLint(t, dir, "plugins", "checksum", path)
 	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), spec(t, "license-policy").SHA256)
 	if code != 0 || out != want {

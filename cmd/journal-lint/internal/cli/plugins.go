@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/plugin"
 )
 
@@ -73,7 +75,7 @@ func runPluginsList(c *ucli.Context) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		writeInfo(w, info)
+		writeInfo(c.Context, w, info)
 	}
 	for _, d := range set.Failures {
 		fmt.Fprintf(w, "\nerror: %s\n", d.Message)
@@ -84,14 +86,15 @@ func runPluginsList(c *ucli.Context) error {
 	return nil
 }
 
-// writeInfo prints one pack.
-func writeInfo(w io.Writer, info plugin.Info) {
+// writeInfo prints one pack, its path shown as every output path is
+// (package outpath).
+func writeInfo(ctx context.Context, w io.Writer, info plugin.Info) {
 	fmt.Fprintf(w, "%s %s", info.Name, orDash(info.Version))
 	if info.PackName != info.Name {
 		fmt.Fprintf(w, " (pack %s)", info.PackName)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  path:           %s\n", info.Path)
+	fmt.Fprintf(w, "  path:           %s\n", outpath.Of(ctx, info.Path))
 	fmt.Fprintf(w, "  sha256:         %s (verified)\n", info.SHA256)
 	fmt.Fprintf(w, "  sdk:            %s\n", orDash(info.SDKVersion))
 	hv := info.HostVersions

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/outpath"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
@@ -135,17 +137,34 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs}, nil
 }
 
-// configError reports every configuration problem, one per line.
+// configError reports every configuration problem, one per line, with the
+// file's path shown as every output path is (package outpath): the file
+// found by searching upwards is known by its absolute path.
 func configError(err error) error {
 	var list config.ErrorList
-	if errors.As(err, &list) && len(list) > 1 {
-		msg := fmt.Sprintf("%d problems in the configuration:", len(list))
-		for _, e := range list {
+	if !errors.As(err, &list) {
+		var one *config.Error
+		if !errors.As(err, &one) {
+			return usageErrorf("configuration: %v", err)
+		}
+		list = config.ErrorList{one}
+	}
+	shown := make(config.ErrorList, len(list))
+	for i, e := range list {
+		c := *e
+		if c.File != "" {
+			c.File = outpath.Of(context.Background(), c.File)
+		}
+		shown[i] = &c
+	}
+	if len(shown) > 1 {
+		msg := fmt.Sprintf("%d problems in the configuration:", len(shown))
+		for _, e := range shown {
 			msg += "\n  " + e.Error()
 		}
 		return usageErrorf("%s", msg)
 	}
-	return usageErrorf("configuration: %v", err)
+	return usageErrorf("configuration: %v", shown[0])
 }
 
 // requireRoot returns nil when s has a root, else the usage error that says
