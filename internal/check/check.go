@@ -69,6 +69,9 @@ type Options struct {
 	// artifact directories whose files have the sizes and modification
 	// times Prior recorded (load.Options.Rescan).
 	Rescan bool
+	// ShownRoot is how messages about the root itself name it
+	// (load.Options.ShownRoot); "" names it by Root.
+	ShownRoot string
 }
 
 // Result is what a check found.
@@ -200,7 +203,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
-	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState}
+	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}

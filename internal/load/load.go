@@ -91,6 +91,10 @@ type Options struct {
 	// state that outlives the load (the query service). The documents in
 	// the result keep their text.
 	Compact bool
+	// ShownRoot is how the messages about the root itself (fs/root-missing,
+	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
+	// path; "" names it as given to [Load].
+	ShownRoot string
 }
 
 // Progress follows a load as it reads files. Read is called concurrently
@@ -327,7 +331,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res := &Result{Root: root, State: base, Files: []*File{}, overlay: opts.Overlay}
 	var out diag.List
-	if d, ok := checkRoot(root); !ok {
+	if d, ok := checkRoot(root, opts.shownRoot(root)); !ok {
 		res.Diagnostics = diag.List{d}
 		return res, nil
 	}
@@ -389,16 +393,26 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	return res, nil
 }
 
-func checkRoot(root string) (diag.Diagnostic, bool) {
+// shownRoot is how messages name root: o.ShownRoot, else root as given.
+func (o Options) shownRoot(root string) string {
+	if o.ShownRoot != "" {
+		return o.ShownRoot
+	}
+	return root
+}
+
+// checkRoot reports a root that is missing, unreadable or not a directory,
+// naming it shown in the message.
+func checkRoot(root, shown string) (diag.Diagnostic, bool) {
 	fi, err := os.Stat(root)
 	switch {
 	case err != nil && os.IsNotExist(err):
-		return diag.Diagnostic{Code: rules.FSRootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", root),
+		return diag.Diagnostic{Code: rules.FSRootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", shown),
 			Help: "point at an existing directory; the root is never created"}, false
 	case err != nil:
-		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", root, readfile.PathCause(err))}, false
+		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", shown, readfile.PathCause(err))}, false
 	case !fi.IsDir():
-		return diag.Diagnostic{Code: rules.FSRootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", root)}, false
+		return diag.Diagnostic{Code: rules.FSRootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", shown)}, false
 	}
 	return diag.Diagnostic{}, true
 }
@@ -425,11 +439,11 @@ var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 // walk lists the root as "Filesystem layout" in docs/journal-format.md
 // says: a diagnostic for every unexpected entry directly in it, and the
 // listing of each artifact directory (listDir), in name order.
-func walk(root string, examples, stat bool) *listing {
+func walk(root, shown string, examples, stat bool) *listing {
 	l := &listing{}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		l.rootDiags = diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", root, readfile.PathCause(err))}}
+		l.rootDiags = diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", shown, readfile.PathCause(err))}}
 		return l
 	}
 	for _, e := range entries {

@@ -148,7 +148,7 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 func list(root string, opts Options, prior *reusable) *listing {
 	stat := opts.Reusable || opts.Prior != nil
 	if prior == nil || opts.Rescan {
-		return walk(root, opts.Examples, stat)
+		return walk(root, opts.shownRoot(root), opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Overlay)
 	l := &listing{rootDiags: prior.listing.rootDiags, dirs: slices.Clone(prior.listing.dirs)}

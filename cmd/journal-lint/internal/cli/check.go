@@ -121,7 +121,7 @@ func runCheck(c *ucli.Context) error {
 	if len(files) > 0 {
 		res, err = check.RunFiles(c.Context, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
 	} else {
-		opts := check.Options{Root: s.root, Examples: s.examples, Config: s.cfg, Now: time.Now(),
+		opts := check.Options{Root: s.root, ShownRoot: shownRoot(s.root), Examples: s.examples, Config: s.cfg, Now: time.Now(),
 			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs}
 		var line *progress.Line
 		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {

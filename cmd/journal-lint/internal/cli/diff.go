@@ -240,7 +240,7 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 	if c.Bool("staged") || c.String("against") != "" {
 		return diffAdded(c, s, only)
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
 	if err != nil {
 		return nil, err
 	}

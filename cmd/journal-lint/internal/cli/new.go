@@ -79,7 +79,7 @@ func runNew(c *ucli.Context) error {
 		}
 		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(s.root), mkdir)
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
 	if err != nil {
 		return err
 	}

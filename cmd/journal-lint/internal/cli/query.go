@@ -57,7 +57,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	if err := s.requireRoot(); err != nil {
 		return nil, err
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
 	if err != nil {
 		return nil, err
 	}
