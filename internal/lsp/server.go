@@ -105,6 +105,8 @@ type server struct {
 	// when each root's tree was last listed.
 	rescan  map[string]bool
 	scanned map[string]time.Time
+	// watch says the client can watch files for the server.
+	watch bool
 	// defaultConfig is the configuration of buffers without a
 	// configuration file.
 	defaultConfig *config.Config
@@ -265,7 +267,7 @@ var handlers map[string]handler
 func init() {
 	handlers = map[string]handler{
 		protocol.MethodInitialize:                      (*server).initialize,
-		protocol.MethodInitialized:                     func(*server, context.Context, json.RawMessage) (any, error) { return nil, nil },
+		protocol.MethodInitialized:                     (*server).initialized,
 		protocol.MethodShutdown:                        (*server).shutdown,
 		protocol.MethodTextDocumentDidOpen:             (*server).didOpen,
 		protocol.MethodTextDocumentDidChange:           (*server).didChange,
@@ -299,6 +301,11 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		Workspace struct {
+			DidChangeWatchedFiles struct {
+				DynamicRegistration bool `json:"dynamicRegistration"`
+			} `json:"didChangeWatchedFiles"`
+		} `json:"workspace"`
 	} `json:"capabilities"`
 }
 
@@ -329,6 +336,7 @@ func (s *server) initialize(_ context.Context, params json.RawMessage) (any, err
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already sent")
 	}
 	s.state = running
+	s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	for _, e := range p.Capabilities.General.PositionEncodings {
 		if posEncoding(e) == utf8Encoding {
 			s.enc = utf8Encoding
@@ -356,6 +364,39 @@ func (s *server) initialize(_ context.Context, params json.RawMessage) (any, err
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "journal-lint", Version: version},
 	}, nil
+}
+
+// watchers are the files whose changes on disk the server asks the client
+// to report (workspace/didChangeWatchedFiles): Journals, examples and
+// configurations. A report makes the next check list the tree again.
+var watchers = []protocol.FileSystemWatcher{
+	{GlobPattern: "**/*" + load.Suffix},
+	{GlobPattern: "**/*" + load.ExampleSuffix},
+	{GlobPattern: "**/" + config.FileName},
+}
+
+// initialized asks a client that can watch files for the server
+// (dynamic registration) to report changes of the watchers. The request
+// is sent from its own goroutine: its answer arrives on the connection
+// this handler is reading.
+func (s *server) initialized(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if !watch {
+		return nil, nil
+	}
+	go func() {
+		err := s.client.RegisterCapability(s.ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID:              "journal-lint-watch",
+			Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+		}}})
+		if err != nil {
+			s.logf("asking the client to watch files: %v", err)
+		}
+	}()
+	return nil, nil
 }
 
 // shutdown finishes the pending checks (so that their diagnostics are

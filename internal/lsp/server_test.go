@@ -2,9 +2,11 @@ package lsp_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -203,5 +205,36 @@ func TestClosedConnection(t *testing.T) {
 	c.Conn.Close()
 	if err := c.Wait(); err != nil {
 		t.Fatalf("closed after shutdown: Serve returned %v, want nil", err)
+	}
+}
+
+// A client that can watch files for the server is asked to report changes
+// of Journals, examples and configuration files.
+func TestRegistersFileWatchers(t *testing.T) {
+	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}}
+	c := lsptest.StartWith(t, opts(), init)
+	calls := c.Calls(protocol.MethodClientRegisterCapability)
+	var p struct {
+		Registrations []struct {
+			Method          string
+			RegisterOptions struct {
+				Watchers []struct{ GlobPattern string }
+			}
+		}
+	}
+	if err := json.Unmarshal(calls[0], &p); err != nil {
+		t.Fatal(err)
+	}
+	var globs []string
+	for _, r := range p.Registrations {
+		if r.Method == protocol.MethodWorkspaceDidChangeWatchedFiles {
+			for _, w := range r.RegisterOptions.Watchers {
+				globs = append(globs, w.GlobPattern)
+			}
+		}
+	}
+	if want := []string{"**/*.journal", "**/*.journal.example", "**/.journal-lint.yaml"}; !slices.Equal(globs, want) {
+		t.Errorf("watchers %v, want %v", globs, want)
 	}
 }

@@ -41,6 +41,7 @@ type Client struct {
 	changed  chan struct{} // closed and replaced when a notification arrives
 	diags    map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams
 	counts   map[protocol.DocumentURI]int // publishDiagnostics received, per document
+	calls    map[string][]json.RawMessage // params of the server's requests, by method
 	messages []string
 	served   chan error
 	stopped  bool
@@ -51,9 +52,16 @@ type Client struct {
 // when the test ends, unless the test did it.
 func Start(t testing.TB, opts lsp.Options) *Client {
 	t.Helper()
+	return StartWith(t, opts, &protocol.InitializeParams{})
+}
+
+// StartWith is [Start] with the client's initialize parameters (its
+// capabilities).
+func StartWith(t testing.TB, opts lsp.Options, init *protocol.InitializeParams) *Client {
+	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
 	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams{},
-		counts: map[protocol.DocumentURI]int{}, served: make(chan error, 1)}
+		counts: map[protocol.DocumentURI]int{}, calls: map[string][]json.RawMessage{}, served: make(chan error, 1)}
 	go func() { c.served <- lsp.Serve(context.Background(), srvEnd, opts) }()
 	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cliEnd))
 	c.Conn.Go(context.Background(), c.handle)
@@ -77,7 +85,7 @@ func Start(t testing.TB, opts lsp.Options) *Client {
 		}
 		c.Conn.Close()
 	})
-	if _, err := c.Server.Initialize(c.Ctx(), &protocol.InitializeParams{}); err != nil {
+	if _, err := c.Server.Initialize(c.Ctx(), init); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	if err := c.Server.Initialized(c.Ctx(), &protocol.InitializedParams{}); err != nil {
@@ -110,6 +118,9 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			c.messages = append(c.messages, p.Message)
 		}
 	}
+	if _, isCall := req.(*jsonrpc2.Call); isCall {
+		c.calls[req.Method()] = append(c.calls[req.Method()], req.Params())
+	}
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
@@ -132,6 +143,26 @@ func (c *Client) Diagnostics(u protocol.DocumentURI, version int32) []protocol.D
 		case <-ch:
 		case <-deadline:
 			c.t.Fatalf("no diagnostics for %s version %d within %s", u, version, Timeout)
+		}
+	}
+}
+
+// Calls waits until the server sent at least one request of method and
+// returns the parameters of each.
+func (c *Client) Calls(method string) []json.RawMessage {
+	c.t.Helper()
+	deadline := time.After(Timeout)
+	for {
+		c.mu.Lock()
+		got, ch := c.calls[method], c.changed
+		c.mu.Unlock()
+		if len(got) > 0 {
+			return got
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			c.t.Fatalf("no %s request within %s", method, Timeout)
 		}
 	}
 }
