@@ -430,21 +430,27 @@ func readTree(root string) (*tree, error) {
 			if err != nil {
 				return nil, err
 			}
-			f := &jfile{rel: e.Name() + "/" + s.Name(), abs: abs, stem: stem, artifact: e.Name(), data: data, nl: "\n",
-				lines: strings.SplitAfter(string(data), "\n")}
-			if f.lines[len(f.lines)-1] == "" {
-				f.lines = f.lines[:len(f.lines)-1]
-			}
-			if strings.Contains(string(data), "\r\n") {
-				f.nl = "\r\n"
-			}
-			d.files = append(d.files, f)
+			d.files = append(d.files, newJFile(root, e.Name(), stem, data))
 		}
 		if len(d.files) > 0 {
 			t.artifacts = append(t.artifacts, d)
 		}
 	}
 	return t, nil
+}
+
+// newJFile returns the Journal file of the artifact directory dir under
+// root named after stem, with the bytes data.
+func newJFile(root, dir, stem string, data []byte) *jfile {
+	f := &jfile{rel: dir + "/" + stem + ".journal", abs: filepath.Join(root, dir, stem+".journal"), stem: stem, artifact: dir, data: data, nl: "\n",
+		lines: strings.SplitAfter(string(data), "\n")}
+	if f.lines[len(f.lines)-1] == "" {
+		f.lines = f.lines[:len(f.lines)-1]
+	}
+	if strings.Contains(string(data), "\r\n") {
+		f.nl = "\r\n"
+	}
+	return f
 }
 
 func (f *jfile) clone() *jfile {
@@ -638,19 +644,35 @@ func (t *tree) add(f *jfile, code, note string) (Fault, error) { return t.save(f
 // successor returns a new, unsaved revision of a after its head: the head's
 // text with a later JOURNAL_VERSION and the head as PREDECESSOR.
 func (t *tree) successor(r *rand.Rand, a *dir) *jfile {
-	head := a.files[len(a.files)-1]
+	return successorOf(t.root, a.files[len(a.files)-1], time.Duration(3600+r.IntN(30*86400))*time.Second)
+}
+
+// successorOf returns a new, unsaved revision after head under root: its
+// text with a JOURNAL_VERSION later by after and head as PREDECESSOR.
+func successorOf(root string, head *jfile, after time.Duration) *jfile {
 	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	if v, err := time.Parse(timeLayout, head.stem); err == nil {
 		at = v
 	}
-	stem := Stamp(at.Add(time.Duration(3600+r.IntN(30*86400)) * time.Second))
+	stem := Stamp(at.Add(after))
 	f := head.clone()
 	f.stem = stem
-	f.rel = a.name + "/" + stem + ".journal"
-	f.abs = filepath.Join(t.root, a.name, stem+".journal")
+	f.rel = head.artifact + "/" + stem + ".journal"
+	f.abs = filepath.Join(root, head.artifact, stem+".journal")
 	f.set(f.find("JOURNAL_VERSION", 0, f.headerEnd()), "JOURNAL_VERSION "+stem)
 	f.setPredecessor(Digest(head.data))
 	return f
+}
+
+// Successor returns a valid successor of the head revision head of a
+// generated tree, the file of the artifact directory dir named after stem
+// (its Journal version): its root-relative path
+// (<dir>/<timestamp>.journal) and bytes, the head's text with a
+// JOURNAL_VERSION one hour later and the head's digest as PREDECESSOR.
+// Writing it next to the head grows the artifact's chain by one revision.
+func Successor(dir, stem string, head []byte) (rel string, data []byte) {
+	f := successorOf("", newJFile("", dir, stem, head), time.Hour)
+	return f.rel, f.bytes()
 }
 
 // laterStem is a timestamp after every file of a.

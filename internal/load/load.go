@@ -91,6 +91,18 @@ type Options struct {
 	// state that outlives the load (the query service). The documents in
 	// the result keep their text.
 	Compact bool
+	// Stamp records in [Result.Stamps] a stat stamp of every file the
+	// load accepted without an error (stamp.go), for a later load's
+	// Stamped; the walk then lstats every file.
+	Stamp bool
+	// Stamped, with Base, are the stamps of the load that made Base (or of
+	// one whose state Base extends, with every file of those stamps in it):
+	// a file whose stamp is unchanged is taken to hold the bytes Base
+	// accepted and is not read (stamp.go). Result.Files, Result.Artifacts,
+	// Options.Visit and Options.Progress then see only the files that were
+	// read, and Result.Diagnostics has no diagnostic of the others (they had
+	// no error). Without Base it is ignored.
+	Stamped *Stamps
 	// ShownRoot is how the messages about the root itself (fs/root-missing,
 	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
 	// path; "" names it as given to [Load].
@@ -128,8 +140,8 @@ type File struct {
 	// own is the number of Diagnostics before the pending rejection's
 	// (resolvePending), so that a later load can resolve it anew.
 	own int
-	// stat is the file's size and modification time before it was read,
-	// with Options.Reusable (reuse.go).
+	// stat is the file's stat stamp before it was read, with
+	// Options.Reusable (reuse.go).
 	stat fileStat
 }
 
@@ -214,6 +226,9 @@ type Result struct {
 	SkippedExamples int
 	// Artifacts counts the artifact directories that hold Journal files.
 	Artifacts int
+	// Stamps are the stamps of this load's accepted files with
+	// Options.Stamp; nil without it.
+	Stamps *Stamps
 	// Chains and Revisions count the chains with an accepted revision and
 	// the accepted revisions after the load, Base included (with
 	// Options.DropDocs, Base's chains of directories that are gone are
@@ -344,6 +359,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	res.SkippedExamples = skipped
 	out = append(out, wd...)
 	cands = addOverlay(cands, opts.Overlay, opts.Examples)
+	cands, stamps := splitStamped(opts, cands)
 
 	stage := chain.NewStage(base)
 	arts := artifacts(cands)
@@ -373,6 +389,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		out = append(out, f.Diagnostics...)
 	}
 	if opts.Base != nil {
+		stamps.markSeen(seen)
 		out = append(out, vanished(opts.Base, seen)...)
 	}
 	if opts.DropDocs && !opts.KeepState {
@@ -390,6 +407,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	out.Sort()
 	res.Diagnostics = out
 	res.reuse = keepForReuse(opts, l, cands, arts, files)
+	res.Stamps = stamps.next(cands, files)
 	return res, nil
 }
 
@@ -423,8 +441,8 @@ type candidate struct {
 	dir string // artifact directory name
 	// stem is the file name without its suffix.
 	stem string
-	// stat is the file's size and modification time when the walk
-	// recorded them (Options.Reusable).
+	// stat is the file's stat stamp when the walk recorded it
+	// (Options.Reusable, Options.Stamp).
 	stat fileStat
 }
 
@@ -472,8 +490,8 @@ func walk(root, shown string, examples, stat bool) *listing {
 
 // listDir lists the artifact directory name of root ("Filesystem layout" in
 // docs/journal-format.md): its
-// candidate files sorted chronologically by stem (with their size and
-// modification time when stat is set), a diagnostic for every unexpected
+// candidate files sorted chronologically by stem (with their stat stamps
+// when stat is set), a diagnostic for every unexpected
 // entry, and how many examples it skipped.
 func listDir(root, name string, examples, stat bool) dirListing {
 	dl := dirListing{name: name}

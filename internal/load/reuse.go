@@ -1,10 +1,8 @@
 package load
 
 import (
-	"io/fs"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
 )
@@ -26,36 +24,16 @@ import (
 //     listed and read again.
 //   - With Rescan, the whole tree is listed again, and an artifact
 //     directory is taken over only when it holds the same files with the
-//     same sizes and modification times as Prior recorded for them
-//     (Reusable, or a Prior itself loaded with a Prior), and no Overlay
-//     path now or then. A file rewritten within the file system's
+//     same stat stamps (readfile.Stamp: size, modification time and mode,
+//     on Linux also device, inode and change time) as Prior recorded
+//     for them (Reusable, or a Prior itself loaded with a Prior), and no
+//     Overlay path now or then. A file rewritten within the file system's
 //     timestamp granularity with the same size goes unnoticed.
 //
 // An artifact taken over keeps Prior's documents, diagnostics and chain,
 // and Options.Visit sees it with Artifact.Prior set to its index there.
-// Reusable (or Prior) makes the walk record each file's size and
-// modification time (one lstat per file), for a later Rescan.
-
-// fileStat is the size and modification time of a file.
-type fileStat struct {
-	ok   bool
-	size int64
-	mod  time.Time
-}
-
-// statOf returns the size and modification time of a directory entry; the
-// zero fileStat when it cannot be had (then it never matches).
-func statOf(e fs.DirEntry) fileStat {
-	fi, err := e.Info()
-	if err != nil {
-		return fileStat{}
-	}
-	return fileStat{ok: true, size: fi.Size(), mod: fi.ModTime()}
-}
-
-func (a fileStat) same(b fileStat) bool {
-	return a.ok && b.ok && a.size == b.size && a.mod.Equal(b.mod)
-}
+// Reusable (or Prior) makes the walk record each file's stat stamp (one
+// lstat per file), for a later Rescan.
 
 // listing is what the walk found: the diagnostics of the root's own
 // entries and the listing of each artifact directory, in name order.
@@ -146,7 +124,7 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 // list lists the tree: from scratch without a prior load or with Rescan,
 // else prior's listing with the touched directories listed again.
 func list(root string, opts Options, prior *reusable) *listing {
-	stat := opts.Reusable || opts.Prior != nil
+	stat := opts.Reusable || opts.Prior != nil || opts.Stamp
 	if prior == nil || opts.Rescan {
 		return walk(root, opts.shownRoot(root), opts.Examples, stat)
 	}
@@ -181,7 +159,7 @@ func reuseArtifacts(prior *reusable, opts Options, cands []candidate, files []*F
 }
 
 // sameFiles reports whether the prior files are the candidates, and with
-// rescan also whether each has the size and modification time recorded.
+// rescan also whether each has the stat stamp recorded.
 func sameFiles(prior []*File, cands []candidate, rescan bool) bool {
 	if len(prior) != len(cands) {
 		return false

@@ -122,6 +122,16 @@ func same(a, b os.FileInfo) bool {
 		sa.Mtim == sb.Mtim && sa.Ctim == sb.Ctim
 }
 
+// identity returns what tells the states of a file apart (see [same]) and
+// its mode, for [Stamp].
+func identity(fi os.FileInfo) [6]int64 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return [6]int64{0, 0, fi.Size(), fi.ModTime().UnixNano(), 0, int64(fi.Mode())}
+	}
+	return [6]int64{int64(st.Dev), int64(st.Ino), st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(fi.Mode())}
+}
+
 // changedSince reports whether fi's modification or change time is at or
 // after t.
 func changedSince(fi os.FileInfo, t time.Time) bool {

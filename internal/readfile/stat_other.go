@@ -26,5 +26,11 @@ func same(a, b os.FileInfo) bool {
 	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
+// identity returns what tells the states of a file apart (see [same]) and
+// its mode, for [Stamp].
+func identity(fi os.FileInfo) [3]int64 {
+	return [3]int64{fi.Size(), fi.ModTime().UnixNano(), int64(fi.Mode())}
+}
+
 // changedSince reports whether fi's modification time is at or after t.
 func changedSince(fi os.FileInfo, t time.Time) bool { return !fi.ModTime().Before(t) }

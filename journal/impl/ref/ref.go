@@ -5,6 +5,18 @@
 // requirements' `.impl.ref` package; its parser, ingestion, chain store and
 // loader are internal to this module.
 //
+// Start reads every file of the tree. Refresh lists the tree and stats
+// every file (one lstat each), but reads, hashes and parses only the files
+// that are new or whose stat stamp (size, modification time and mode, on
+// Linux also device, inode and change time) differs from when the published
+// state was loaded; a file whose revision that state holds and whose stamp
+// is unchanged holds the bytes it accepted. So a refresh costs the listing
+// plus the work of what changed, and finds every change to an accepted file
+// that goes through the file system: an edit that keeps the size and sets
+// the modification time back still changes the change time. A file written
+// within the file system's clock granularity of a load is read again by the
+// next refresh. See internal/load/stamp.go for what is not detected.
+//
 // It exports only [NewServiceManager] and its options.
 package ref
 
@@ -100,7 +112,7 @@ func (m *manager) Start(ctx context.Context) error {
 	}
 	ctx, end := m.begin(ctx)
 	defer end()
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true})
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true, Stamp: true})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -114,7 +126,7 @@ func (m *manager) Start(ctx context.Context) error {
 	if err := ctx.Err(); err != nil { // Stop came while loading
 		return fmt.Errorf("start: %w", err)
 	}
-	m.svc.Store(&service{store: store})
+	m.svc.Store(&service{store: store, stamps: res.Stamps})
 	return nil
 }
 
@@ -143,8 +155,11 @@ func (m *manager) Refresh(ctx context.Context) error {
 	defer end()
 	// The new state is built from the published one without any lock that
 	// Service or a query takes; readers keep the old state until the one
-	// atomic store below.
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true})
+	// atomic store below. The files whose stat stamps are those recorded
+	// when the published state was loaded are not read again: their
+	// revisions are in it (load.Options.Stamped).
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true,
+		Stamp: true, Stamped: svc.stamps})
 	if err != nil {
 		if m.svc.Load() != svc {
 			return fmt.Errorf("refresh: stopped: %w", journalerr.ErrUnavailable)
@@ -162,6 +177,7 @@ func (m *manager) Refresh(ctx context.Context) error {
 		return fmt.Errorf("refresh: stopped: %w", journalerr.ErrUnavailable)
 	}
 	svc.store.Publish(res.State)
+	svc.stamps = res.Stamps
 	return nil
 }
 

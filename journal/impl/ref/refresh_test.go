@@ -4,7 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/load"
 )
 
 // TestRefreshIsAllOrNothing covers the refresh failures of issue 2: a changed
@@ -57,5 +63,113 @@ func TestRefreshIsAllOrNothing(t *testing.T) {
 				t.Errorf("head after repair is %s", head.Digest())
 			}
 		})
+	}
+}
+
+// readCounter counts the files a load reads (load.Options.Progress).
+type readCounter struct{ files atomic.Int64 }
+
+func (c *readCounter) Total(int)    {}
+func (c *readCounter) Read(n int64) { c.files.Add(1) }
+
+// countingManager returns a started manager of root whose loads count the
+// files they read into the returned counter.
+func countingManager(t *testing.T, root string) (*manager, *readCounter) {
+	t.Helper()
+	jm, err := NewServiceManager(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := jm.(*manager)
+	c := &readCounter{}
+	m.load = func(ctx context.Context, root string, opts load.Options) (*load.Result, error) {
+		opts.Progress = c
+		return load.Load(ctx, root, opts)
+	}
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return m, c
+}
+
+// refreshReads refreshes m and returns how many files the refresh read.
+func refreshReads(t *testing.T, m *manager, c *readCounter) (int64, error) {
+	t.Helper()
+	before := c.files.Load()
+	err := m.Refresh(context.Background())
+	return c.files.Load() - before, err
+}
+
+// TestRefreshReadsOnlyWhatChanged checks the cost side of requirement
+// "Explicit idempotent refresh": once the files are older than the file
+// system's clock can confuse with a new write, a refresh that finds no
+// change reads no file and one that finds a new successor reads only it,
+// while a changed accepted file whose size and modification time were
+// kept is still read and fails the refresh, leaving the state as it was.
+func TestRefreshReadsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "journals")
+	tr, err := gen.Write(root, gen.Options{Files: 40, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, c := countingManager(t, root)
+	if got := c.files.Load(); got != int64(len(tr.Files)) {
+		t.Fatalf("Start read %d files, want %d", got, len(tr.Files))
+	}
+	// Files written just before a load get no stamp and are read again by
+	// the next refresh, until their times are old enough.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := refreshReads(t, m, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("refreshes still read %d files after 10 s", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n, err := refreshReads(t, m, c); n != 0 || err != nil {
+		t.Fatalf("unchanged tree: refresh read %d files, err %v", n, err)
+	}
+
+	head := tr.Files[len(tr.Files)-1]
+	dir, name, _ := strings.Cut(head.Path, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, load.Suffix), head.Data)
+	write(t, root, rel, data)
+	n, err := refreshReads(t, m, c)
+	if n != 1 || err != nil {
+		t.Fatalf("one new successor: refresh read %d files, err %v", n, err)
+	}
+	svc, _ := m.Service()
+	if got, _ := svc.Latest(coord(dir)); got.Digest().String() != digest(data) {
+		t.Fatalf("the new successor is not the head of %s", dir)
+	}
+	revisions := len(svc.Revisions(coord(dir)))
+
+	// An accepted file edited in place, same size, modification time set
+	// back: read again and refused.
+	first := tr.Files[0]
+	abs := filepath.Join(root, filepath.FromSlash(first.Path))
+	fi, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := []byte(strings.Replace(string(first.Data), "JOURNAL_FORMAT 1", "JOURNAL_FORMAT 9", 1))
+	write(t, root, first.Path, edited)
+	if err := os.Chtimes(abs, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	n, err = refreshReads(t, m, c)
+	wantCode(t, err, "value/format")
+	if n > 2 { // the edited file, and the new successor when it is still recent
+		t.Errorf("refresh after an edit read %d files", n)
+	}
+	if got := len(svc.Revisions(coord(dir))); got != revisions {
+		t.Errorf("a failed refresh changed %s from %d to %d revisions", dir, revisions, got)
 	}
 }

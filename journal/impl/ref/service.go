@@ -2,6 +2,7 @@ package ref
 
 import (
 	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -10,6 +11,10 @@ import (
 // Every call reads the snapshot once, so it sees one consistent state.
 type service struct {
 	store *chain.Store
+	// stamps are the stat stamps of the files whose revisions the store's
+	// published state holds (load.Stamps), for the next Refresh. Only
+	// Start and Refresh use them, under the manager's ops lock.
+	stamps *load.Stamps
 }
 
 func (s *service) Coordinates() []vt.Coordinate { return s.store.Snapshot().Coordinates() }

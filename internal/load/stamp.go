@@ -1,0 +1,180 @@
+package load
+
+import (
+	"cmp"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/readfile"
+)
+
+// A refresh of the query service loads the tree again onto the state it
+// published (Options.Base). Every file it accepted then is immutable, so
+// reading, hashing and parsing it again only confirms what Base already
+// holds. Options.Stamp makes a load record a stat stamp of each file it
+// accepted ([Result.Stamps]); a later load with Base and those stamps
+// (Options.Stamped) lists the tree and lstats every file as always, but
+// reads only the files whose stamp is new or differs: new files, files
+// rewritten, touched, replaced, renamed over or changed in mode. What it
+// does not read contributes exactly what a read would have: its revision
+// is in Base already (the chain outcome Unchanged), it has no error, and
+// its path counts as present for fs/revision-missing. Everything else goes
+// the ordinary way, so the validity diagnostics are those of a load that
+// reads every file, as long as the stamps are right about the bytes.
+//
+// The stamp (readfile.Stamp) is a hash of the file's size, modification
+// time and mode, and on Linux of its device, inode and change time, which
+// no ordinary write, rename or utimes call keeps: an edit that keeps the
+// size and sets the modification time back still changes the change time.
+// A file whose times lie so close to the moment it was listed that a write
+// right after could share them (readfile.Recent, git's "racily clean"
+// entries) gets no stamp; the next refresh reads it again. Not detected:
+// a change that keeps every stamped field, which takes writing to the disk
+// under the mounted file system, a clock set back between two writes, or
+// on a system other than Linux an edit that restores size and modification
+// time. Start reads every byte.
+
+// fileStat is the stat stamp of a file listed by the walk (0 when the file
+// could not be stat'ed, which never matches), and whether its times were
+// recent when it was taken (readfile.Recent).
+type fileStat struct {
+	sum    uint64
+	recent bool
+}
+
+// statOf returns the stat stamp of a directory entry (one lstat); the zero
+// fileStat when it cannot be had.
+func statOf(e fs.DirEntry) fileStat {
+	fi, err := e.Info()
+	if err != nil {
+		return fileStat{}
+	}
+	return fileStat{sum: readfile.Stamp(fi), recent: readfile.Recent(fi, time.Now())}
+}
+
+// same reports whether a and b are known stamps of the same file state.
+// Whether a time was recent does not matter here: Options.Prior of the
+// language server has always trusted what its caller vouches for.
+func (a fileStat) same(b fileStat) bool {
+	return a.sum != 0 && a.sum == b.sum
+}
+
+// Stamps are the stat stamps of the Journal files a load accepted without
+// an error (Options.Stamp), by root-relative path: about 30 bytes per file,
+// the paths shared with the accepted revisions' sources. A Stamps is
+// immutable and safe for concurrent use.
+type Stamps struct {
+	files []stamped // sorted by path
+}
+
+// stamped is the stamp sum of one file.
+type stamped struct {
+	rel string
+	sum uint64
+}
+
+// Len returns the number of files with a stamp.
+func (s *Stamps) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.files)
+}
+
+// find returns the index of the file at rel, looking at hint first (the
+// walk lists files almost in path order), and whether it has a stamp.
+func (s *Stamps) find(rel string, hint int) (int, bool) {
+	if hint < len(s.files) && s.files[hint].rel == rel {
+		return hint, true
+	}
+	return slices.BinarySearchFunc(s.files, rel, func(e stamped, rel string) int { return strings.Compare(e.rel, rel) })
+}
+
+// stampRun is what one load does with stamps: the earlier stamps it trusts
+// (Options.Stamped, with Base) and which of them matched a listed file.
+type stampRun struct {
+	record  bool
+	overlay map[string][]byte
+	old     *Stamps
+	matched []bool // by index in old.files
+	same    int    // how many matched
+}
+
+// splitStamped returns the candidates that the load must read, and the run
+// that records which others opts.Stamped vouches for: a candidate whose
+// stamp equals the one recorded for its path, and that is no overlay path,
+// is not read. Without Base or without Stamped every candidate is read.
+func splitStamped(opts Options, cands []candidate) ([]candidate, *stampRun) {
+	run := &stampRun{record: opts.Stamp, overlay: opts.Overlay}
+	if opts.Base == nil || opts.Stamped.Len() == 0 {
+		return cands, run
+	}
+	run.old = opts.Stamped
+	run.matched = make([]bool, len(run.old.files))
+	read := cands[:0:0]
+	hint := 0
+	for _, c := range cands {
+		i, ok := run.old.find(c.rel, hint)
+		if ok {
+			hint = i + 1
+		}
+		if _, over := opts.Overlay[c.rel]; ok && !over && c.stat.sum == run.old.files[i].sum {
+			run.matched[i] = true
+			run.same++
+			continue
+		}
+		read = append(read, c)
+	}
+	return read, run
+}
+
+// markSeen adds the paths of the files that were not read because their
+// stamps matched to seen.
+func (r *stampRun) markSeen(seen map[string]bool) {
+	for i, m := range r.matched {
+		if m {
+			seen[r.old.files[i].rel] = true
+		}
+	}
+}
+
+// next returns the stamps after this load, or nil when it does not record
+// them: those that matched, and those of the files read from disk (cands,
+// files; no overlay path) that the chain accepted or found Unchanged
+// without any error diagnostic, and whose stamp is not recent. A load that read nothing and matched
+// every stamp returns the earlier Stamps itself.
+func (r *stampRun) next(cands []candidate, files []*File) *Stamps {
+	if !r.record {
+		return nil
+	}
+	var fresh []stamped
+	for i, f := range files {
+		c := cands[i]
+		if _, over := r.overlay[c.rel]; over || c.stat.sum == 0 || c.stat.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
+			(f.Outcome != chain.Appended && f.Outcome != chain.Unchanged) {
+			continue
+		}
+		fresh = append(fresh, stamped{rel: c.rel, sum: c.stat.sum})
+	}
+	if len(fresh) == 0 && r.old != nil && r.same == len(r.old.files) {
+		return r.old
+	}
+	slices.SortFunc(fresh, func(a, b stamped) int { return cmp.Compare(a.rel, b.rel) })
+	out := make([]stamped, 0, r.same+len(fresh))
+	j := 0
+	for i, m := range r.matched {
+		if !m {
+			continue
+		}
+		e := r.old.files[i]
+		for j < len(fresh) && fresh[j].rel < e.rel {
+			out = append(out, fresh[j])
+			j++
+		}
+		out = append(out, e)
+	}
+	return &Stamps{files: append(out, fresh[j:]...)}
+}
