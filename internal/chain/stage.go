@@ -16,7 +16,10 @@ import (
 // safe for concurrent use; the [ChainStage]s it hands out are independent of
 // each other and of the Stage until [Stage.Merge].
 type Stage struct {
-	base   *State
+	base *State
+	// chains and owners are base's until the first Merge that adds a
+	// revision copies them, so that a stage that adds nothing copies
+	// nothing.
 	chains map[vt.Coordinate]*chainOf
 	owners map[vt.Digest]owner
 	owned  map[vt.Coordinate]bool // chains already copied for this stage
@@ -27,12 +30,7 @@ type Stage struct {
 
 // NewStage returns a stage whose starting point is base.
 func NewStage(base *State) *Stage {
-	return &Stage{
-		base:   base,
-		chains: maps.Clone(base.chains),
-		owners: maps.Clone(base.owners),
-		owned:  map[vt.Coordinate]bool{},
-	}
+	return &Stage{base: base, chains: base.chains, owners: base.owners, owned: map[vt.Coordinate]bool{}}
 }
 
 // Outcome says what an ingestion did.
@@ -122,6 +120,9 @@ func (s *Stage) Chain(c vt.Coordinate) *ChainStage {
 func (s *Stage) Merge(cs *ChainStage) {
 	if len(cs.entries) == cs.merged {
 		return
+	}
+	if s.added == 0 {
+		s.chains, s.owners = maps.Clone(s.chains), maps.Clone(s.owners)
 	}
 	c := cs.coordinate
 	s.chains[c] = &chainOf{entries: cs.entries}
@@ -374,14 +375,16 @@ func (s *Stage) Freeze() *State {
 	if s.added == 0 {
 		return s.base
 	}
-	coords := make([]vt.Coordinate, 0, len(s.chains))
-	n := 0
-	for c, ch := range s.chains {
-		coords = append(coords, c)
-		n += len(ch.entries)
+	coords := slices.Clip(s.base.coordinates)
+	for c := range s.owned {
+		if s.base.chains[c] == nil {
+			coords = append(coords, c) // a new chain: copies base's
+		}
 	}
-	slices.SortFunc(coords, func(a, b vt.Coordinate) int { return a.Compare(b) })
-	st := &State{chains: s.chains, owners: s.owners, coordinates: coords, revisions: n}
+	if len(coords) > len(s.base.coordinates) {
+		slices.SortFunc(coords, func(a, b vt.Coordinate) int { return a.Compare(b) })
+	}
+	st := &State{chains: s.chains, owners: s.owners, coordinates: coords, revisions: s.base.revisions + s.added}
 	s.chains, s.owners = nil, nil
 	return st
 }

@@ -10,6 +10,7 @@
 package chain
 
 import (
+	"iter"
 	"slices"
 	"sort"
 
@@ -75,6 +76,20 @@ func (s *State) Entries(c vt.Coordinate) []Entry {
 		return []Entry{}
 	}
 	return slices.Clone(ch.entries)
+}
+
+// All returns every accepted revision, by coordinate in ascending byte
+// order and genesis first within a chain, without copying the chains.
+func (s *State) All() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, c := range s.coordinates {
+			for _, e := range s.chains[c].entries {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Head returns the newest revision of c.

@@ -383,7 +383,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		}
 	}
 	resolvePending(files, arts, base, wd)
-	seen := make(map[string]bool, len(files))
+	seen := make(map[string]bool, len(files)+stamps.same)
 	for _, f := range files {
 		seen[f.Path] = true
 		out = append(out, f.Diagnostics...)
@@ -1009,13 +1009,11 @@ func placement(doc *syntax.Document, c candidate) diag.List {
 // vanished reports every accepted revision of base whose file was not found.
 func vanished(base *chain.State, seen map[string]bool) diag.List {
 	var ds diag.List
-	for _, c := range base.Coordinates() {
-		for _, e := range base.Entries(c) {
-			if !seen[e.Source] {
-				ds = append(ds, diag.Diagnostic{Code: rules.FSRevisionMissing, Severity: diag.Error, Path: e.Source,
-					Message: fmt.Sprintf("accepted revision %s of %s has vanished", e.Revision.JournalVersion(), c),
-					Help:    "accepted revisions are immutable and must stay; restore the file with its exact bytes"})
-			}
+	for e := range base.All() {
+		if !seen[e.Source] {
+			ds = append(ds, diag.Diagnostic{Code: rules.FSRevisionMissing, Severity: diag.Error, Path: e.Source,
+				Message: fmt.Sprintf("accepted revision %s of %s has vanished", e.Revision.JournalVersion(), e.Revision.Coordinate()),
+				Help:    "accepted revisions are immutable and must stay; restore the file with its exact bytes"})
 		}
 	}
 	return ds

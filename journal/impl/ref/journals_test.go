@@ -48,7 +48,7 @@ func tree(t *testing.T, files map[string][]byte) string {
 	return root
 }
 
-func write(t *testing.T, root, rel string, b []byte) {
+func write(t testing.TB, root, rel string, b []byte) {
 	t.Helper()
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {

@@ -74,7 +74,7 @@ func (c *readCounter) Read(n int64) { c.files.Add(1) }
 
 // countingManager returns a started manager of root whose loads count the
 // files they read into the returned counter.
-func countingManager(t *testing.T, root string) (*manager, *readCounter) {
+func countingManager(t testing.TB, root string) (*manager, *readCounter) {
 	t.Helper()
 	jm, err := NewServiceManager(root)
 	if err != nil {
@@ -93,7 +93,7 @@ func countingManager(t *testing.T, root string) (*manager, *readCounter) {
 }
 
 // refreshReads refreshes m and returns how many files the refresh read.
-func refreshReads(t *testing.T, m *manager, c *readCounter) (int64, error) {
+func refreshReads(t testing.TB, m *manager, c *readCounter) (int64, error) {
 	t.Helper()
 	before := c.files.Load()
 	err := m.Refresh(context.Background())
