@@ -105,7 +105,7 @@ func (c *headCache) lookup(h headRef) (diag.List, bool) {
 		return nil, false
 	}
 	for _, co := range f.looked {
-		if old.Has(co) != cur.Has(co) || !slices.EqualFunc(old.Releases(co), cur.Releases(co), func(a, b vt.Version) bool { return a.String() == b.String() }) {
+		if !old.SameReleases(cur, co) {
 			return nil, false
 		}
 	}

@@ -61,6 +61,18 @@ func (t *StaticTree) Releases(c vt.Coordinate) []vt.Version {
 	return slices.Clone(t.releases[c.String()])
 }
 
+// SameReleases reports whether t and u agree on the artifact c: neither
+// holds it, or both hold it with the same release versions (compared by
+// their text). Unlike comparing [StaticTree.Releases], it copies nothing: a
+// check compares the trees of two runs this way for every coordinate that
+// a head's rules looked up.
+func (t *StaticTree) SameReleases(u *StaticTree, c vt.Coordinate) bool {
+	key := c.String()
+	a, inT := t.releases[key]
+	b, inU := u.releases[key]
+	return inT == inU && slices.EqualFunc(a, b, func(x, y vt.Version) bool { return x.String() == y.String() })
+}
+
 // TreeOf builds a [StaticTree] from parsed documents without checking the
 // chains: the head of a coordinate is taken to be its valid document
 // (RevisionOK) with the latest JOURNAL_VERSION. It is meant for linting

@@ -37,6 +37,32 @@ func TestStaticTree(t *testing.T) {
 	}
 }
 
+func TestStaticTreeSameReleases(t *testing.T) {
+	core, widget, gone := mustCoordinate(t, "org.example.core"), mustCoordinate(t, "com.example.widget"), mustCoordinate(t, "com.example.gone")
+	var a, b lint.StaticTree
+	a.Add(core, mustVersion(t, "1.0.0"), mustVersion(t, "1.1.0"))
+	b.Add(core, mustVersion(t, "1.1.0"), mustVersion(t, "1.0.0"))
+	a.Add(widget, mustVersion(t, "2.0.0"))
+	b.Add(widget, mustVersion(t, "2.0.1"))
+	a.Add(gone)
+	for _, tc := range []struct {
+		c    vt.Coordinate
+		want bool
+	}{
+		{core, true},    // the same versions, added in another order
+		{widget, false}, // another version
+		{gone, false},   // only in a, even without releases
+		{mustCoordinate(t, "org.example.none"), true}, // in neither
+	} {
+		if got := a.SameReleases(&b, tc.c); got != tc.want {
+			t.Errorf("SameReleases(%s) = %v, want %v", tc.c, got, tc.want)
+		}
+		if got := b.SameReleases(&a, tc.c); got != tc.want {
+			t.Errorf("reversed, SameReleases(%s) = %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}
+
 func TestTreeOfTakesLatestValidRevision(t *testing.T) {
 	rev := func(jv, releases string) *syntax.Document {
 		src := strings.Replace(header, "20260110T080000Z", jv, 1)
