@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"syscall"
@@ -48,10 +49,13 @@ PREFERS org.example.core 1.4.2
 // the cost should not depend on the rest of the tree: tree=small is
 // testdata/tree with its configuration (five small files besides the
 // buffer), tree=gen2000 the same with a generated tree of 2,000 revisions
-// added.
+// added, and tree=gen2000-git that tree committed in a git work tree, where
+// a check also asks git about the files (repo/eol-conversion, committed
+// revisions).
 //
 // Besides ns/op it reports cpu-ms/op, the CPU time (user + system, all
-// threads of the process: server, client and garbage collector) per change.
+// threads of the process: server, client and garbage collector, and the
+// git processes it ran) per change.
 // The machine may be shared and noisy, so right after the changes, as many
 // times, it also times two yardsticks on the same buffer, a plain
 // syntax.Parse and a SHA-256, which suffer about the same noise: parse-ms,
@@ -63,13 +67,22 @@ func BenchmarkDiagnosticsLatency(b *testing.B) {
 	b.Run("tree=small", func(b *testing.B) {
 		latency(b, filepath.Join(lsptest.CopyTree(b, filepath.Join("testdata", "tree")), "journals"))
 	})
-	b.Run("tree=gen2000", func(b *testing.B) {
+	gen2000 := func(b *testing.B) string {
 		// The test tree's artifacts (which the buffer depends on) join the
 		// generated ones.
 		root := filepath.Join(lsptest.CopyTree(b, filepath.Join("testdata", "tree")), "journals")
 		if _, err := gen.Write(root, gen.Options{Files: 2000, Seed: 3}); err != nil {
 			b.Fatal(err)
 		}
+		return root
+	}
+	b.Run("tree=gen2000", func(b *testing.B) { latency(b, gen2000(b)) })
+	b.Run("tree=gen2000-git", func(b *testing.B) {
+		if _, err := exec.LookPath("git"); err != nil {
+			b.Skip("git is not installed")
+		}
+		root := gen2000(b)
+		commitAll(b, filepath.Dir(root))
 		latency(b, root)
 	})
 }
@@ -120,11 +133,15 @@ func latency(b *testing.B, root string) {
 	b.ReportMetric(float64(len(src))/1e6, "MB-buffer")
 }
 
-// cpuTime returns the CPU time (user + system) the process has used.
+// cpuTime returns the CPU time (user + system) the process and its
+// finished child processes have used.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+	var total time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err == nil {
+			total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return total
 }

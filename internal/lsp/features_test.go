@@ -100,6 +100,18 @@ func titles(as []protocol.CodeAction) []string {
 	return out
 }
 
+// commitAll makes dir a git work tree and commits everything in it.
+func commitAll(tb testing.TB, dir string) {
+	tb.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "tree"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tb.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
 // A revision committed at git HEAD gets no fix: any edit would change its
 // digest.
 func TestNoFixesForCommittedRevision(t *testing.T) {
@@ -107,14 +119,7 @@ func TestNoFixesForCommittedRevision(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	root := tree(t)
-	dir := filepath.Dir(root)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "tree"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	commitAll(t, filepath.Dir(root))
 	c := lsptest.Start(t, opts())
 	u, ds := open(t, c, root, widgetFork)
 	if !hasCode(ds, "chain/fork") {
