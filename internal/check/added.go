@@ -41,7 +41,7 @@ func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
 	}
 	// NewOnly makes openGate insist on a base to compare with, as
 	// `diff --against` and `--staged` need one.
-	g, err := openGate(ctx, Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true})
+	g, err := openGate(ctx, Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -63,11 +63,14 @@ type Options struct {
 	// that did not change since are taken over from it instead of being
 	// read, parsed and linted again (reuse.go; load.Options.Prior says what
 	// counts as unchanged, and what the caller answers for about the
-	// files on disk). Ignored when it does not fit.
+	// files on disk). Without Rescan, what Prior learned from git about a
+	// work tree (its files at HEAD and in the index, their attributes) is
+	// taken over too: the caller answers for the repository as for the
+	// files. Ignored when it does not fit.
 	Prior *Result
 	// Rescan, with Prior, lists the tree again and takes over only the
 	// artifact directories whose files have the sizes and modification
-	// times Prior recorded (load.Options.Rescan).
+	// times Prior recorded (load.Options.Rescan), and asks git again.
 	Rescan bool
 	// ShownRoot is how messages about the root itself name it
 	// (load.Options.ShownRoot); "" names it by Root.
@@ -181,7 +184,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if len(cfg.Plugins) > 0 && opts.Packs == nil {
 		return nil, errPacksNotStarted
 	}
-	g, err := openGate(ctx, opts)
+	prior := priorRun(opts)
+	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
+	g, err := openGate(ctx, opts, prior)
 	if err != nil {
 		return nil, err
 	}
@@ -190,8 +195,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Staged {
 		overlay = nil
 	}
-	prior := priorRun(opts)
-	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
 	r := &run{opts: opts, cfg: cfg, gate: g}
 	perDoc, perHead, err := lintConfig(r)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,6 +47,9 @@ type gate struct {
 	// listed and committedFiles).
 	files     *gitFiles
 	committed map[string]*committedFile
+	// eolAttrs caches the text and eol attributes of the loaded files, by
+	// top-level path (eolConversion).
+	eolAttrs map[string]map[string]string
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -53,11 +57,18 @@ type gate struct {
 // with either, a missing git, a root outside a work tree or a bad revision
 // is an error. With Staged, the index entries under the root are copied to
 // a temporary directory that the tree is loaded from; close removes it.
-func openGate(ctx context.Context, opts Options) (*gate, error) {
+// A work-tree check that takes over from prior (the run of Options.Prior, or
+// nil) without Rescan takes over what prior learned from git instead
+// ([gate.takeOver]).
+func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 	g := &gate{loadRoot: opts.Root, staged: opts.Staged, examples: opts.Examples}
 	wantGit := opts.Against != "" || opts.Staged
 	if opts.NewOnly && !wantGit {
 		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
+	}
+	if prior != nil && !opts.Rescan && !wantGit {
+		g.takeOver(prior.gate)
+		return g, nil
 	}
 	repo, err := gitrepo.Open(ctx, opts.Root)
 	if err != nil {
@@ -286,20 +297,52 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	return out, nil
 }
 
-// eolConversion reports, once, that git may convert the line endings of
-// the loaded Journal files.
-func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
-	var paths []string
-	for _, f := range r.load.Files {
-		paths = append(paths, g.topPath(f.Path))
+// takeOver makes g, a gate of a work-tree check that takes over from the
+// check of p (Options.Prior without Rescan), use what p learned from git
+// instead of asking again: the work tree, the files of HEAD and the index,
+// the committed bytes read and the attributes. They depend only on the
+// repository, which the caller answers for as it does for the files on
+// disk; the next check with Rescan asks git again. The maps are copied, so
+// that the two runs share nothing they write.
+func (g *gate) takeOver(p *gate) {
+	if p == nil {
+		return
 	}
-	if len(paths) == 0 {
+	g.repo, g.rootRel, g.files = p.repo, p.rootRel, p.files
+	g.committed = maps.Clone(p.committed)
+	g.eolAttrs = maps.Clone(p.eolAttrs)
+}
+
+// eolConversion reports, once, that git may convert the line endings of
+// the loaded Journal files. It asks git only about the files whose
+// attributes g does not know yet.
+func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
+	if g.eolAttrs == nil {
+		g.eolAttrs = map[string]map[string]string{}
+	}
+	var ask []string
+	for _, f := range r.load.Files {
+		if p := g.topPath(f.Path); g.eolAttrs[p] == nil {
+			ask = append(ask, p)
+		}
+	}
+	if len(r.load.Files) == 0 {
 		return nil, nil
 	}
-	attrs, err := g.repo.Attributes(ctx, g.staged, paths, "text", "eol")
-	if err != nil {
-		return nil, fmt.Errorf("git check-attr: %w", err)
+	if len(ask) > 0 {
+		got, err := g.repo.Attributes(ctx, g.staged, ask, "text", "eol")
+		if err != nil {
+			return nil, fmt.Errorf("git check-attr: %w", err)
+		}
+		for _, p := range ask {
+			a := got[p]
+			if a == nil {
+				a = map[string]string{}
+			}
+			g.eolAttrs[p] = a
+		}
 	}
+	attrs := g.eolAttrs
 	var converted []string
 	for _, f := range r.load.Files {
 		a := attrs[g.topPath(f.Path)]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -28,14 +29,48 @@ import (
 // that name another artifact's revision or drop a release that other
 // artifacts depend on) and changes on disk (found with Rescan); after each
 // step the JSON output, the counts and every chain head of the run with
-// Prior equal those of a fresh run.
+// Prior equal those of a fresh run. In a git work tree (committed, without
+// the attributes that keep git from converting Journals, so that
+// repo/eol-conversion and the explanations of edited committed revisions
+// come up) further steps commit the work tree (found with Rescan, which
+// also asks git again).
 func TestPriorEqualsFresh(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { priorEqualsFresh(t, false) })
+	t.Run("git", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git not installed")
+		}
+		priorEqualsFresh(t, true)
+	})
+}
+
+func priorEqualsFresh(t *testing.T, inGit bool) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	tr, err := gen.Write(root, gen.Options{Files: 40, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.org"}, args...)...)
+		cmd.Dir = filepath.Dir(root)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same"}
+	if inGit {
+		git("init", "-q")
+		git("add", "-A")
+		git("commit", "-q", "-m", "tree")
+		kindsOf = append(kindsOf, "commit")
+	}
+	var gitFindings []string // what only git can tell, which the steps must meet
+	if inGit {
+		gitFindings = []string{"repo/eol-conversion", "differs from its committed bytes at HEAD"}
+	}
+	seen := map[string]bool{}
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	cfg := config.Default()
 	run := func(overlay map[string][]byte, prior *check.Result, rescan bool) (*check.Result, string) {
@@ -95,7 +130,7 @@ func TestPriorEqualsFresh(t *testing.T) {
 	for step := range 80 {
 		rescan := false
 		p := paths[rng.IntN(len(paths))]
-		kind := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same"}[rng.IntN(9)]
+		kind := kindsOf[rng.IntN(len(kindsOf))]
 		kinds[kind]++
 		switch kind {
 		case "edit": // delete, duplicate or change one line
@@ -148,6 +183,9 @@ func TestPriorEqualsFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			rescan = true
+		case "commit": // the work tree (with the disk changes) is committed; the run rescans
+			git("commit", "-q", "-a", "--allow-empty", "-m", fmt.Sprintf("step %d", step))
+			rescan = true
 		case "same": // a buffer equal to the disk
 			b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 			overlay[p] = b
@@ -158,6 +196,14 @@ func TestPriorEqualsFresh(t *testing.T) {
 			t.Fatalf("step %d (%s %s): with Prior (+) differs from a fresh run (-):\n%s", step, kind, p, cmp.Diff(want, got))
 		}
 		prior = res
+		for _, g := range gitFindings {
+			seen[g] = seen[g] || strings.Contains(want, g)
+		}
 	}
 	t.Logf("steps: %v", kinds)
+	for _, g := range gitFindings {
+		if !seen[g] {
+			t.Errorf("no step found %q: the git side went untested", g)
+		}
+	}
 }
