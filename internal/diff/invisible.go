@@ -82,8 +82,12 @@ var invisibles = []invisible{
 // space, so that trailing white space is still seen, and the indentation
 // is left as it is.
 func squeeze(line string) string {
-	var b strings.Builder
 	rest := strings.TrimLeft(line, " \t")
+	if !strings.Contains(rest, "  ") && !strings.Contains(rest, "\t") {
+		return line // every run is one space already
+	}
+	var b strings.Builder
+	b.Grow(len(line))
 	b.WriteString(line[:len(line)-len(rest)])
 	line = rest
 	quoted, escaped, space := false, false, false
