@@ -139,21 +139,30 @@ const orderKind = "the order of lines"
 func invisibleChanges(old, new []byte) []string {
 	o, n := cut(old), cut(new)
 	seed := maphash.MakeSeed()
-	normalised := func(s shape, apply func(i int) bool) shape {
-		s.lines = slices.Clone(s.lines)
-		for i, k := range invisibles {
-			if apply(i) {
-				k.normalise(&s)
-			}
-		}
-		return s
+	// taken[i] are the texts with the kinds before i taken out, so
+	// taken[len(invisibles)] have every kind taken out. A kind that
+	// changed neither text where it was applied leaves the same texts
+	// when it is the one left in: it needs no comparison of its own.
+	taken := make([][2]shape, len(invisibles)+1)
+	taken[0] = [2]shape{o, n}
+	changed := make([]bool, len(invisibles))
+	for i, k := range invisibles {
+		a, b := takeOut(k, taken[i][0]), takeOut(k, taken[i][1])
+		changed[i] = !a.equal(taken[i][0]) || !b.equal(taken[i][1])
+		taken[i+1] = [2]shape{a, b}
 	}
-	all := func(int) bool { return true }
-	no, nn := normalised(o, all), normalised(n, all)
+	no, nn := taken[len(invisibles)][0], taken[len(invisibles)][1]
 	residual := distance(no, nn, seed)
 	var out []string
 	for i, k := range invisibles {
-		if distance(normalised(o, func(j int) bool { return j != i }), normalised(n, func(j int) bool { return j != i }), seed) > residual {
+		if !changed[i] {
+			continue
+		}
+		a, b := taken[i][0], taken[i][1]
+		for _, later := range invisibles[i+1:] {
+			a, b = takeOut(later, a), takeOut(later, b)
+		}
+		if distance(a, b, seed) > residual {
 			out = append(out, describe(k.name, i, o, n))
 		}
 	}
@@ -162,8 +171,7 @@ func invisibleChanges(old, new []byte) []string {
 		// Two kinds explain the same bytes (trailing white space on a
 		// comment line): name the first that makes the texts equal.
 		for i := range invisibles {
-			upTo := func(j int) bool { return j <= i }
-			if distance(normalised(o, upTo), normalised(n, upTo), seed) == 0 {
+			if distance(taken[i+1][0], taken[i+1][1], seed) == 0 {
 				return []string{describe(invisibles[i].name, i, o, n)}
 			}
 		}
@@ -175,6 +183,18 @@ func invisibleChanges(old, new []byte) []string {
 		out = append(out, "the spelling of a value")
 	}
 	return out
+}
+
+// takeOut returns s with the kind k taken out, leaving s as it is.
+func takeOut(k invisible, s shape) shape {
+	s.lines = slices.Clone(s.lines)
+	k.normalise(&s)
+	return s
+}
+
+// equal reports whether s and o are the same shape.
+func (s shape) equal(o shape) bool {
+	return s.eol == o.eol && s.final == o.final && slices.Equal(s.lines, o.lines)
 }
 
 // distance is the number of lines that one of s and o holds more often
