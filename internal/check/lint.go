@@ -119,7 +119,9 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 // headRules runs the head-only lint rules on the document of each chain
 // head (paths, in any order) against the tree of hc, and records their
 // findings there; a head whose findings hc's prior run still holds is not
-// linted again. A document the load dropped is read and parsed again; one
+// linted again, and neither is one on which the rules' judgement of its
+// references (lint.HeadIndex, kept while the tree streamed) finds nothing
+// to report. A document the load dropped is read and parsed again; one
 // whose bytes changed since gets no findings (its digest no longer names
 // the accepted revision).
 func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, heads []headRef) (diag.List, error) {
@@ -127,6 +129,9 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		return nil, nil
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
+	// Only the heads the rules report on are read again.
+	judge := r.visitor.index.Judge(hc.tree, rc)
+	heads = slices.DeleteFunc(heads, func(h headRef) bool { return !judge(h.refs) })
 	outs := make([]diag.List, len(heads))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -168,10 +173,12 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	return out, nil
 }
 
-// headRef names the head revision of a chain: its file and digest.
+// headRef names the head revision of a chain: its file and digest, and
+// what the head-only rules read of it.
 type headRef struct {
 	path   string
 	digest vt.Digest
+	refs   lint.HeadRefs
 }
 
 // anyEnabled reports whether rc runs at least one lint rule.

@@ -23,6 +23,9 @@ type visitor struct {
 
 	// prior is the visitor of the run this one takes over from, or nil.
 	prior *visitor
+	// index keeps what the head-only rules read of each head (shared with
+	// prior, whose heads it may take over).
+	index *lint.HeadIndex
 
 	mu    sync.Mutex
 	diags []diag.List
@@ -31,7 +34,7 @@ type visitor struct {
 }
 
 func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
-	return &visitor{r: r, perDoc: perDoc}
+	return &visitor{r: r, perDoc: perDoc, index: &lint.HeadIndex{}}
 }
 
 // slot grows the per-artifact slices to hold index i and returns nothing;
@@ -61,7 +64,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source, digest: e.Revision.Digest()}
+		h = headRef{path: e.Source, digest: e.Revision.Digest(), refs: v.index.Add(docOf(a, e.Source))}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -89,6 +92,16 @@ func (v *visitor) heads() []headRef {
 		}
 	}
 	return out
+}
+
+// docOf returns the document of the file of a at path, or nil.
+func docOf(a *load.Artifact, path string) *syntax.Document {
+	for _, f := range a.Files {
+		if f.Path == path {
+			return f.Doc
+		}
+	}
+	return nil
 }
 
 // docsOf maps the path of each file of a to its document.

@@ -12,7 +12,8 @@ import (
 const maxListedVersions = 8
 
 // checkUnsatisfiable is the check of deps/unsatisfiable: a DEPENDS constraint matches no
-// release known in the head revision of the depended-on artifact.
+// release known in the head revision of the depended-on artifact (judged by
+// unsatisfiable).
 //
 // checkUnsatisfiable costs O(D × I log R) for D DEPENDS directives with I
 // intervals each against heads of R releases: the releases of each
@@ -21,32 +22,25 @@ func checkUnsatisfiable(p *Pass) {
 	if p.Tree == nil {
 		return
 	}
-	releases := map[string][]vt.Version{} // by coordinate, ascending
-	for _, d := range releaseDirectives(p.Doc, "DEPENDS") {
-		carg, ok1 := bareArg(d, 0)
-		karg, ok2 := bareArg(d, 1)
-		if !ok1 || !ok2 {
-			continue
-		}
-		c, err := vt.ParseCoordinate(carg.Text)
-		if err != nil || isSelf(p, c) || !p.Tree.Has(c) {
-			continue
-		}
-		k, err := vt.ParseConstraint(karg.Text)
-		if err != nil {
-			continue
-		}
-		known, ok := releases[c.String()]
+	own := self(p.Doc)
+	fetched := map[vt.Coordinate][]vt.Version{} // ascending
+	releases := func(c vt.Coordinate) []vt.Version {
+		known, ok := fetched[c]
 		if !ok {
 			known = p.Tree.Releases(c)
-			releases[c.String()] = known
+			fetched[c] = known
 		}
-		if k.ContainsAny(known) {
+		return known
+	}
+	for ref, args := range references(p.Doc, "DEPENDS") {
+		known, bad := unsatisfiable(ref, own, p.Tree, releases)
+		if !bad {
 			continue
 		}
+		c := ref.coordinate
 		p.Report(diag.Diagnostic{
-			Range:   karg.Range,
-			Message: fmt.Sprintf("no known release of %s satisfies %s", c, karg.Text),
+			Range:   args[1].Range,
+			Message: fmt.Sprintf("no known release of %s satisfies %s", c, ref.constraint),
 			Help:    "fix the constraint, or record the missing release in the Journal of " + c.String() + "; " + knownVersions(known),
 		})
 	}

@@ -1,0 +1,93 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/lint"
+	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// TestHeadIndexJudgeIsExact runs the head-only rules on every testdata
+// document against two trees, one rule at a time and both, and checks
+// that HeadIndex's judgement says "reports something" exactly when Run
+// reports something.
+func TestHeadIndexJudgeIsExact(t *testing.T) {
+	t.Parallel()
+	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*.journal"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	var docs []*syntax.Document
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := syntax.Parse(p, src)
+		docs = append(docs, doc)
+	}
+	trees := map[string]lint.Tree{"testdata": testTree(t), "empty": &lint.StaticTree{}, "own": lint.TreeOf(docs)}
+	sets := map[string][]string{
+		"unknown-artifact": {rules.DepsUnknownArtifact},
+		"unsatisfiable":    {rules.DepsUnsatisfiable},
+		"both":             {rules.DepsUnknownArtifact, rules.DepsUnsatisfiable},
+		"none":             nil,
+	}
+	var x lint.HeadIndex
+	refs := make([]lint.HeadRefs, len(docs))
+	for i, doc := range docs {
+		refs[i] = x.Add(doc)
+	}
+	reported := 0
+	for tn, tree := range trees {
+		for sn, codes := range sets {
+			cfg := lint.RunConfig{Enabled: func(code string) bool {
+				for _, c := range codes {
+					if c == code {
+						return true
+					}
+				}
+				return false
+			}}
+			judge := x.Judge(tree, cfg)
+			for i, doc := range docs {
+				found := lint.Run([]*syntax.Document{doc}, tree, cfg)
+				if got, want := judge(refs[i]), len(found) > 0; got != want {
+					t.Errorf("tree %s, rules %s, %s: judgement %v, but Run reported %d diagnostics", tn, sn, doc.Path, got, len(found))
+				}
+				if len(found) > 0 {
+					reported++
+				}
+			}
+		}
+	}
+	if reported == 0 {
+		t.Fatal("no document was reported on: the test proves nothing")
+	}
+}
+
+// TestHeadIndexJudgeIsConservative: a head without a document, a custom
+// rule set and an enabled rule without a judgement are always judged to
+// report.
+func TestHeadIndexJudgeIsConservative(t *testing.T) {
+	t.Parallel()
+	var x lint.HeadIndex
+	doc, _ := syntax.Parse("a.journal", []byte("JOURNAL_VERSION 20260101T000000Z\nARTIFACT org.example.a\nPOLICY allow\n"))
+	hr := x.Add(doc)
+	tree := &lint.StaticTree{}
+	if !x.Judge(tree, lint.RunConfig{})(x.Add(nil)) {
+		t.Error("a head without a document was judged to report nothing")
+	}
+	if x.Judge(tree, lint.RunConfig{Enabled: func(code string) bool { return rules.KindOf(code) == rules.ChainHead }})(hr) {
+		t.Error("a head without references was judged to report")
+	}
+	if !x.Judge(tree, lint.RunConfig{Rules: lint.All()})(hr) {
+		t.Error("a custom rule set was judged")
+	}
+	if !x.Judge(tree, lint.RunConfig{Enabled: func(code string) bool { return code == rules.StyleCRLF }})(hr) {
+		t.Error("a rule without a judgement was judged")
+	}
+}
