@@ -204,7 +204,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	var priorHeads *headCache
 	if sameRules(prior, r) {
 		v.prior, priorHeads = prior.visitor, prior.heads
-		v.index = prior.visitor.index
 	}
 	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}

@@ -120,7 +120,7 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 // head (paths, in any order) against the tree of hc, and records their
 // findings there; a head whose findings hc's prior run still holds is not
 // linted again, and neither is one on which the rules' judgement of its
-// references (lint.HeadIndex, kept while the tree streamed) finds nothing
+// references (lint.HeadRefs, kept while the tree streamed) finds nothing
 // to report. A document the load dropped is read and parsed again; one
 // whose bytes changed since gets no findings (its digest no longer names
 // the accepted revision).
@@ -130,7 +130,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
 	// Only the heads the rules report on are read again.
-	judge := r.visitor.index.Judge(hc.tree, rc)
+	judge := lint.JudgeHeads(hc.tree, rc)
 	heads = slices.DeleteFunc(heads, func(h headRef) bool { return !judge(h.refs) })
 	outs := make([]diag.List, len(heads))
 	var wg sync.WaitGroup

@@ -23,9 +23,6 @@ type visitor struct {
 
 	// prior is the visitor of the run this one takes over from, or nil.
 	prior *visitor
-	// index keeps what the head-only rules read of each head (shared with
-	// prior, whose heads it may take over).
-	index *lint.HeadIndex
 
 	mu    sync.Mutex
 	diags []diag.List
@@ -34,7 +31,7 @@ type visitor struct {
 }
 
 func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
-	return &visitor{r: r, perDoc: perDoc, index: &lint.HeadIndex{}}
+	return &visitor{r: r, perDoc: perDoc}
 }
 
 // slot grows the per-artifact slices to hold index i and returns nothing;
@@ -64,7 +61,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source, digest: e.Revision.Digest(), refs: v.index.Add(docOf(a, e.Source))}
+		h = headRef{path: e.Source, digest: e.Revision.Digest(), refs: lint.HeadRefsOf(docOf(a, e.Source))}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -1,10 +1,8 @@
 package lint
 
 import (
+	"encoding/binary"
 	"iter"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -84,7 +82,7 @@ func unsatisfiable(ref reference, own vt.Coordinate, t Tree, releases func(vt.Co
 // code: a rule reports on a document exactly when it judges one of the
 // document's references true (the rule's Check reports one diagnostic per
 // such reference). A head-only rule without an entry makes
-// [HeadIndex.Judge] conservative.
+// [JudgeHeads] conservative.
 var judges = map[string]func(ref reference, own vt.Coordinate, t Tree) bool{
 	rules.DepsUnknownArtifact: func(ref reference, own vt.Coordinate, t Tree) bool {
 		return unknownArtifact(ref, own, t)
@@ -95,88 +93,65 @@ var judges = map[string]func(ref reference, own vt.Coordinate, t Tree) bool{
 	},
 }
 
-// HeadIndex keeps, while a tree streams, what the head-only rules (kind
-// rules.ChainHead) read of each chain head, in a few bytes per reference
-// and none of the head's text, so that once the whole tree is known only
-// the heads those rules report on need their documents again
-// ([HeadIndex.Judge]). Equal references of different heads are stored
-// once. Its zero value is empty and ready to use; it is safe for
-// concurrent use.
-type HeadIndex struct {
-	mu   sync.Mutex
-	ids  map[reference]int32
-	refs []reference
-}
+// HeadRefs is what the head-only rules (kind rules.ChainHead) read of one
+// chain head: its own artifact and its references, encoded as one string
+// (each value with its length first), about the bytes of the references'
+// arguments and none of the head's text. A caller keeps it while a tree
+// streams, so that once the whole tree is known only the heads those rules
+// report on need their documents again ([JudgeHeads]). The zero HeadRefs
+// stands for a head whose document was not known; every judgement of it is
+// true.
+type HeadRefs struct{ enc string }
 
-// HeadRefs is what a [HeadIndex] keeps of one head: its own artifact and
-// its references, as indexes into the HeadIndex it came from. The zero
-// HeadRefs stands for a head whose document was not known; every
-// judgement of it is true.
-type HeadRefs struct {
-	known bool
-	own   int32 // -1: the document has no ARTIFACT
-	refs  []int32
-}
-
-// Add records the references of doc, the document of a chain head, and
-// returns them; a nil doc gives the zero HeadRefs. It keeps no memory of
-// doc's text.
-func (x *HeadIndex) Add(doc *syntax.Document) HeadRefs {
+// HeadRefsOf returns the references of doc, the document of a chain head;
+// a nil doc gives the zero HeadRefs. It keeps no memory of doc's text.
+func HeadRefsOf(doc *syntax.Document) HeadRefs {
 	if doc == nil {
 		return HeadRefs{}
 	}
-	var refs []reference
+	b := []byte{1} // known
+	put := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	put(self(doc).String())
 	for _, keyword := range []string{"DEPENDS", "PREFERS"} {
 		for ref := range references(doc, keyword) {
-			refs = append(refs, ref)
+			put(ref.coordinate.String())
+			put(ref.constraint)
 		}
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	hr := HeadRefs{known: true, own: -1}
-	if own := self(doc); !own.IsZero() {
-		hr.own = x.id(reference{coordinate: own})
+	return HeadRefs{enc: string(b)}
+}
+
+// decode returns the head's own artifact and yields its references.
+func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
+	s := hr.enc[1:]
+	next := func() string {
+		n, k := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen64)]))
+		v := s[k : k+int(n)]
+		s = s[k+int(n):]
+		return v
 	}
-	if len(refs) > 0 {
-		hr.refs = make([]int32, len(refs))
-		for i, ref := range refs {
-			hr.refs[i] = x.id(ref)
+	own, _ = vt.ParseCoordinate(next())
+	return own, func(yield func(reference) bool) {
+		for len(s) > 0 {
+			c, _ := vt.ParseCoordinate(next())
+			if !yield(reference{coordinate: c, constraint: next()}) {
+				return
+			}
 		}
-		slices.Sort(hr.refs)
-		hr.refs = slices.Clip(slices.Compact(hr.refs))
 	}
-	return hr
 }
 
-// id returns the index of ref, adding a copy of it (sharing no memory
-// with the text it was read from) when it is new. x.mu must be held.
-func (x *HeadIndex) id(ref reference) int32 {
-	if id, ok := x.ids[ref]; ok {
-		return id
-	}
-	if x.ids == nil {
-		x.ids = map[reference]int32{}
-	}
-	c, _ := vt.ParseCoordinate(strings.Clone(ref.coordinate.String()))
-	stored := reference{coordinate: c, constraint: strings.Clone(ref.constraint)}
-	id := int32(len(x.refs))
-	x.refs = append(x.refs, stored)
-	x.ids[stored] = id
-	return id
-}
-
-// Judge returns a function that reports whether [Run] with cfg, given the
+// JudgeHeads returns a function that reports whether [Run] with cfg, given the
 // document of a head that hr describes and tree, could report anything.
 // False means that Run reports nothing on that document, so a caller
 // that dropped it need not read it again. The judgement is exact for the
 // built-in head-only rules, and true whenever cfg enables a rule without a
 // judgement (any rule of a custom rule set, cfg.Rules, or one of another
-// kind). hr must come from an Add that returned before Judge was called.
-// The returned function is not safe for concurrent use.
-func (x *HeadIndex) Judge(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
-	x.mu.Lock()
-	stored := x.refs // later Adds only append
-	x.mu.Unlock()
+// kind). The returned function is not safe for concurrent use.
+func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 	var enabled []func(reference, vt.Coordinate, Tree) bool
 	always := false
 	for _, r := range cfg.rules() {
@@ -190,41 +165,39 @@ func (x *HeadIndex) Judge(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 		}
 		enabled = append(enabled, j)
 	}
-	// verdicts caches the judgement of each reference that is not the
-	// head's own artifact, which is the same for every head.
-	verdicts := map[int32]bool{}
+	// The releases of each coordinate are fetched once.
+	tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
 	return func(hr HeadRefs) bool {
-		if always || !hr.known {
+		if always || hr.enc == "" {
 			return true
 		}
 		if len(enabled) == 0 {
 			return false
 		}
-		var own vt.Coordinate
-		if hr.own >= 0 {
-			own = stored[hr.own].coordinate
-		}
-		for _, id := range hr.refs {
-			ref := stored[id]
-			if ref.coordinate == own {
-				// Only the rules' own test of "another artifact" differs
-				// from the cached judgement: a reference to itself is
-				// never reported.
-				continue
-			}
-			bad, ok := verdicts[id]
-			if !ok {
-				for _, j := range enabled {
-					if bad = j(ref, vt.Coordinate{}, tree); bad {
-						break
-					}
+		own, refs := hr.decode()
+		for ref := range refs {
+			for _, j := range enabled {
+				if j(ref, own, tree) {
+					return true
 				}
-				verdicts[id] = bad
-			}
-			if bad {
-				return true
 			}
 		}
 		return false
 	}
+}
+
+// memoTree is a Tree that asks its Tree for the releases of a coordinate
+// once; the slices it returns are shared, not to be changed.
+type memoTree struct {
+	Tree
+	releases map[vt.Coordinate][]vt.Version
+}
+
+func (t *memoTree) Releases(c vt.Coordinate) []vt.Version {
+	vs, ok := t.releases[c]
+	if !ok {
+		vs = t.Tree.Releases(c)
+		t.releases[c] = vs
+	}
+	return vs
 }

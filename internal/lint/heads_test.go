@@ -10,11 +10,11 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// TestHeadIndexJudgeIsExact runs the head-only rules on every testdata
+// TestJudgeHeadsIsExact runs the head-only rules on every testdata
 // document against two trees, one rule at a time and both, and checks
-// that HeadIndex's judgement says "reports something" exactly when Run
+// that JudgeHeads says "reports something" exactly when Run
 // reports something.
-func TestHeadIndexJudgeIsExact(t *testing.T) {
+func TestJudgeHeadsIsExact(t *testing.T) {
 	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*.journal"))
 	if err != nil || len(paths) == 0 {
@@ -36,10 +36,9 @@ func TestHeadIndexJudgeIsExact(t *testing.T) {
 		"both":             {rules.DepsUnknownArtifact, rules.DepsUnsatisfiable},
 		"none":             nil,
 	}
-	var x lint.HeadIndex
 	refs := make([]lint.HeadRefs, len(docs))
 	for i, doc := range docs {
-		refs[i] = x.Add(doc)
+		refs[i] = lint.HeadRefsOf(doc)
 	}
 	reported := 0
 	for tn, tree := range trees {
@@ -52,7 +51,7 @@ func TestHeadIndexJudgeIsExact(t *testing.T) {
 				}
 				return false
 			}}
-			judge := x.Judge(tree, cfg)
+			judge := lint.JudgeHeads(tree, cfg)
 			for i, doc := range docs {
 				found := lint.Run([]*syntax.Document{doc}, tree, cfg)
 				if got, want := judge(refs[i]), len(found) > 0; got != want {
@@ -69,25 +68,24 @@ func TestHeadIndexJudgeIsExact(t *testing.T) {
 	}
 }
 
-// TestHeadIndexJudgeIsConservative: a head without a document, a custom
+// TestJudgeHeadsIsConservative: a head without a document, a custom
 // rule set and an enabled rule without a judgement are always judged to
 // report.
-func TestHeadIndexJudgeIsConservative(t *testing.T) {
+func TestJudgeHeadsIsConservative(t *testing.T) {
 	t.Parallel()
-	var x lint.HeadIndex
 	doc, _ := syntax.Parse("a.journal", []byte("JOURNAL_VERSION 20260101T000000Z\nARTIFACT org.example.a\nPOLICY allow\n"))
-	hr := x.Add(doc)
+	hr := lint.HeadRefsOf(doc)
 	tree := &lint.StaticTree{}
-	if !x.Judge(tree, lint.RunConfig{})(x.Add(nil)) {
+	if !lint.JudgeHeads(tree, lint.RunConfig{})(lint.HeadRefsOf(nil)) {
 		t.Error("a head without a document was judged to report nothing")
 	}
-	if x.Judge(tree, lint.RunConfig{Enabled: func(code string) bool { return rules.KindOf(code) == rules.ChainHead }})(hr) {
+	if lint.JudgeHeads(tree, lint.RunConfig{Enabled: func(code string) bool { return rules.KindOf(code) == rules.ChainHead }})(hr) {
 		t.Error("a head without references was judged to report")
 	}
-	if !x.Judge(tree, lint.RunConfig{Rules: lint.All()})(hr) {
+	if !lint.JudgeHeads(tree, lint.RunConfig{Rules: lint.All()})(hr) {
 		t.Error("a custom rule set was judged")
 	}
-	if !x.Judge(tree, lint.RunConfig{Enabled: func(code string) bool { return code == rules.StyleCRLF }})(hr) {
+	if !lint.JudgeHeads(tree, lint.RunConfig{Enabled: func(code string) bool { return code == rules.StyleCRLF }})(hr) {
 		t.Error("a rule without a judgement was judged")
 	}
 }
