@@ -93,3 +93,36 @@ func BenchmarkParseAdversarialReferences(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseTree parses every Journal file of the tree named by the
+// JOURNAL_BENCH_ROOT environment variable (a tree of `journal-gen`, as
+// `make bench-scale` builds), read into memory first: the parser's share
+// of a check, on texts of the sizes a registry holds. It reports MB/s and
+// the bytes allocated per byte of text.
+func BenchmarkParseTree(b *testing.B) {
+	root := os.Getenv("JOURNAL_BENCH_ROOT")
+	if root == "" {
+		b.Skip("JOURNAL_BENCH_ROOT is not set")
+	}
+	var texts [][]byte
+	var total int64
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".journal" {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		texts = append(texts, src)
+		total += int64(len(src))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range texts {
+			Parse("t.journal", src)
+		}
+	}
+}

@@ -81,6 +81,7 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 			p.build()
 		}
 	}
+	p.putScratch()
 	p.diags = append(p.diags, p.limit.Overflow()...)
 	p.diags.Sort()
 	return doc, p.diags

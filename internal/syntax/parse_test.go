@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -325,6 +326,32 @@ func TestManyErrors(t *testing.T) {
 		rules.SemanticDuplicateRelease, rules.ValueName, rules.ValueDigest, rules.SyntaxMissingDirective} {
 		if codes[c] == 0 {
 			t.Errorf("no %s in %v", c, ds)
+		}
+	}
+}
+
+// TestParseKeepsNothingBetweenTexts parses texts that use the recycled
+// parse state (scratch) in different amounts, including one that outgrows
+// it, and checks that each parses the same whatever was parsed before.
+func TestParseKeepsNothingBetweenTexts(t *testing.T) {
+	rich := bigJournal(t, 40)
+	small := bigJournal(t, 1)
+	bom := append([]byte("\xef\xbb\xbfDEPENDS org.example.core 1.0.0\n"), small...)
+	texts := [][]byte{rich, small, bom, rich, bom, small}
+	type parsed struct {
+		doc *Document
+		ds  diag.List
+	}
+	first := map[int]parsed{}
+	for round := 0; round < 2; round++ {
+		for i, src := range texts {
+			doc, ds := Parse("t.journal", src)
+			key := len(src)
+			if prev, ok := first[key]; !ok {
+				first[key] = parsed{doc, ds}
+			} else if !reflect.DeepEqual(prev, parsed{doc, ds}) {
+				t.Errorf("text %d (round %d) parsed differently after other texts", i, round)
+			}
 		}
 	}
 }

@@ -57,6 +57,7 @@ type parser struct {
 	kfirst        [3][]keyed // scratch of coordinates, by slot
 	firstIdx      []int      // scratch of firstByKey
 	relSlab       []release
+	scratch       *scratch // where relSlab and lists come from, or nil
 	blockSlab     []ReleaseBlock
 	state         state
 	decodeScratch []byte
@@ -121,13 +122,13 @@ func (p *parser) scanLines() {
 	p.dirSlab = make([]Directive, min(dirs, maxPreallocDirectives))
 	p.doc.Directives = make([]*Directive, 0, min(dirs, maxPreallocDirectives))
 	if rels > 0 {
-		p.relSlab = make([]release, rels)
+		p.scratch = getScratch(rels, cnt.lists)
+		p.relSlab = p.scratch.rels[:rels]
+		p.scratch.used = rels
 		p.blockSlab = make([]ReleaseBlock, rels)
 		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
 		p.state.rels = make([]*release, 0, rels)
-		for k, n := range cnt.lists {
-			p.lists[k] = make([]item, 0, n)
-		}
+		p.lists = p.scratch.lists
 	}
 	p.args = getArgScratch(min(cnt.args, 4*maxPreallocDirectives))
 	defer p.finishArgs()
@@ -214,6 +215,64 @@ func countLines(src []byte) counts {
 		ls = le + 1
 	}
 	return c
+}
+
+// scratch holds the parse state of release blocks that no Document keeps:
+// the per-release states (relSlab) and the per-release lists (lists).
+// Parse recycles it through scratchPool, so that a tree of many texts
+// does not allocate (and collect) them for every text.
+type scratch struct {
+	rels  []release
+	used  int // the release states handed out: rels[:used] may be set
+	lists [numLists][]item
+}
+
+var scratchPool sync.Pool
+
+// maxScratchReleases bounds the release states a recycled scratch keeps.
+const maxScratchReleases = 1 << 12
+
+// getScratch returns a scratch with room for rels release states and,
+// per list, lists[k] items, all zero and the lists empty.
+func getScratch(rels int, lists [numLists]int) *scratch {
+	s, _ := scratchPool.Get().(*scratch)
+	if s == nil {
+		s = &scratch{}
+	}
+	if cap(s.rels) < rels {
+		s.rels = make([]release, rels)
+	}
+	for k, n := range lists {
+		if cap(s.lists[k]) < n {
+			s.lists[k] = make([]item, 0, n)
+		}
+		s.lists[k] = s.lists[k][:0]
+	}
+	return s
+}
+
+// putScratch zeroes what p used of its scratch, so that it keeps no
+// memory of the text, and recycles it.
+func (p *parser) putScratch() {
+	s := p.scratch
+	if s == nil {
+		return
+	}
+	p.scratch, p.relSlab, p.state.rels = nil, nil, nil
+	clear(s.rels[:s.used])
+	for k := range p.lists {
+		if cap(p.lists[k]) != cap(s.lists[k]) {
+			// The list outgrew the scratch (a byte-order mark hid a first
+			// line from countLines); what went into the old array before
+			// it grew is cleared too.
+			clear(s.lists[k][:cap(s.lists[k])])
+		}
+		clear(p.lists[k])
+		p.lists[k] = nil
+	}
+	if cap(s.rels) <= maxScratchReleases {
+		scratchPool.Put(s)
+	}
 }
 
 // argScratch recycles the buffers in which Parse collects arguments before
