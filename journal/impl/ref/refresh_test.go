@@ -172,4 +172,20 @@ func TestRefreshReadsOnlyWhatChanged(t *testing.T) {
 	if got := len(svc.Revisions(coord(dir))); got != revisions {
 		t.Errorf("a failed refresh changed %s from %d to %d revisions", dir, revisions, got)
 	}
+
+	// A valid successor that a failed refresh read (old enough for a
+	// stamp) is still ingested by the refresh after the repair: a failed
+	// refresh keeps the stamps of the state it leaves published.
+	rel2, data2 := gen.Successor(dir, strings.TrimSuffix(strings.TrimPrefix(rel, dir+"/"), load.Suffix), data)
+	write(t, root, rel2, data2)
+	time.Sleep(50 * time.Millisecond)
+	_, err = refreshReads(t, m, c)
+	wantCode(t, err, "value/format")
+	write(t, root, first.Path, first.Data)
+	if _, err := refreshReads(t, m, c); err != nil {
+		t.Fatalf("refresh after the repair: %v", err)
+	}
+	if got, _ := svc.Latest(coord(dir)); got.Digest().String() != digest(data2) {
+		t.Errorf("the successor added during the failed refresh is not the head of %s", dir)
+	}
 }
