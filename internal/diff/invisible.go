@@ -12,14 +12,19 @@ import (
 // exact bytes, and "Lines and encoding" and "Directives and arguments":
 // comments, blank lines, indentation and trailing white space mean
 // nothing), with how a no-semantic-change message names it and how it is
-// taken out of a text's shape to test whether it explains a difference.
+// taken out of a text's shape to test whether it explains a difference:
+// by whole, on the shape's line ending or final newline, or else by line,
+// which returns the line with the kind taken out and whether it stays.
 type invisible struct {
-	name      string
-	normalise func(*shape)
+	name  string
+	whole func(*shape)
+	line  func(string) (string, bool)
 }
 
 // shape is a text cut into lines without their terminators, with its line
-// ending and whether its last line is terminated.
+// ending and whether its last line is terminated. Its lines are never
+// changed in place: a shape with a kind taken out gets new lines where
+// anything changed, so shapes may share them.
 type shape struct {
 	eol   string // "CRLF" when the text has one, else "LF"; "" once normalised
 	final bool   // the last line ends with a terminator
@@ -38,42 +43,19 @@ func cut(src []byte) shape {
 	return s
 }
 
-// filter keeps the lines for which keep is true.
-func (s *shape) filter(keep func(string) bool) {
-	s.lines = slices.DeleteFunc(s.lines, func(l string) bool { return !keep(l) })
-}
-
 // invisibles are the kinds in the order a message lists them; the
 // normalisations are applied in this order too.
 var invisibles = []invisible{
-	{"line endings", func(s *shape) { s.eol = "" }},
-	{"the final newline", func(s *shape) { s.final = false }},
-	{"trailing white space", func(s *shape) {
-		for i, l := range s.lines {
-			s.lines[i] = strings.TrimRight(l, " \t")
-		}
-	}},
-	{"comments", func(s *shape) {
-		s.filter(func(l string) bool { return !strings.HasPrefix(strings.TrimLeft(l, " \t"), "#") })
-	}},
-	{"blank lines", func(s *shape) {
-		s.filter(func(l string) bool { return strings.Trim(l, " \t") != "" })
-	}},
-	{"indentation", func(s *shape) {
-		for i, l := range s.lines {
-			s.lines[i] = strings.TrimLeft(l, " \t")
-		}
-	}},
-	{"spacing between arguments", func(s *shape) {
-		for i, l := range s.lines {
-			s.lines[i] = squeeze(l)
-		}
-	}},
-	{"the chain metadata (JOURNAL_VERSION, PREDECESSOR)", func(s *shape) {
-		s.filter(func(l string) bool {
-			l = strings.TrimLeft(l, " \t")
-			return !strings.HasPrefix(l, "JOURNAL_VERSION") && !strings.HasPrefix(l, "PREDECESSOR")
-		})
+	{name: "line endings", whole: func(s *shape) { s.eol = "" }},
+	{name: "the final newline", whole: func(s *shape) { s.final = false }},
+	{name: "trailing white space", line: func(l string) (string, bool) { return strings.TrimRight(l, " \t"), true }},
+	{name: "comments", line: func(l string) (string, bool) { return l, !strings.HasPrefix(strings.TrimLeft(l, " \t"), "#") }},
+	{name: "blank lines", line: func(l string) (string, bool) { return l, strings.Trim(l, " \t") != "" }},
+	{name: "indentation", line: func(l string) (string, bool) { return strings.TrimLeft(l, " \t"), true }},
+	{name: "spacing between arguments", line: func(l string) (string, bool) { return squeeze(l), true }},
+	{name: "the chain metadata (JOURNAL_VERSION, PREDECESSOR)", line: func(l string) (string, bool) {
+		t := strings.TrimLeft(l, " \t")
+		return l, !strings.HasPrefix(t, "JOURNAL_VERSION") && !strings.HasPrefix(t, "PREDECESSOR")
 	}},
 }
 
@@ -147,8 +129,9 @@ func invisibleChanges(old, new []byte) []string {
 	taken[0] = [2]shape{o, n}
 	changed := make([]bool, len(invisibles))
 	for i, k := range invisibles {
-		a, b := takeOut(k, taken[i][0]), takeOut(k, taken[i][1])
-		changed[i] = !a.equal(taken[i][0]) || !b.equal(taken[i][1])
+		a, ca := takeOut(k, taken[i][0])
+		b, cb := takeOut(k, taken[i][1])
+		changed[i] = ca || cb
 		taken[i+1] = [2]shape{a, b}
 	}
 	no, nn := taken[len(invisibles)][0], taken[len(invisibles)][1]
@@ -160,7 +143,8 @@ func invisibleChanges(old, new []byte) []string {
 		}
 		a, b := taken[i][0], taken[i][1]
 		for _, later := range invisibles[i+1:] {
-			a, b = takeOut(later, a), takeOut(later, b)
+			a, _ = takeOut(later, a)
+			b, _ = takeOut(later, b)
 		}
 		if distance(a, b, seed) > residual {
 			out = append(out, describe(k.name, i, o, n))
@@ -185,16 +169,34 @@ func invisibleChanges(old, new []byte) []string {
 	return out
 }
 
-// takeOut returns s with the kind k taken out, leaving s as it is.
-func takeOut(k invisible, s shape) shape {
-	s.lines = slices.Clone(s.lines)
-	k.normalise(&s)
-	return s
-}
-
-// equal reports whether s and o are the same shape.
-func (s shape) equal(o shape) bool {
-	return s.eol == o.eol && s.final == o.final && slices.Equal(s.lines, o.lines)
+// takeOut returns s with the kind k taken out, and whether that changed
+// it; s itself is left as it is (its lines are shared where nothing
+// changed).
+func takeOut(k invisible, s shape) (shape, bool) {
+	if k.whole != nil {
+		old := s
+		k.whole(&s)
+		return s, s.eol != old.eol || s.final != old.final
+	}
+	var out []string // nil until a line changes
+	for i, l := range s.lines {
+		nl, keep := k.line(l)
+		if out == nil {
+			if keep && nl == l {
+				continue
+			}
+			out = make([]string, i, len(s.lines))
+			copy(out, s.lines[:i])
+		}
+		if keep {
+			out = append(out, nl)
+		}
+	}
+	if out == nil {
+		return s, false
+	}
+	s.lines = out
+	return s, true
 }
 
 // distance is the number of lines that one of s and o holds more often
