@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/journal/model"
@@ -15,7 +16,8 @@ import (
 // Parse parses and validates one Journal text and returns its Document and
 // every diagnostic it finds, sorted with [diag.List.Sort]. path is used only
 // as the Path of the diagnostics (root-relative, forward slashes); Parse does
-// no I/O and keeps src (which must not change afterwards) in the Document.
+// no I/O and keeps src in the Document, whose strings share its memory:
+// src must not change afterwards.
 //
 // Parse never panics and always returns a non-nil Document. Every
 // diagnostic has severity [diag.Error] and one of these codes:
@@ -62,7 +64,9 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 		}}
 	}
 	doc.Lines = diag.NewLineIndex(src)
-	p := &parser{path: path, src: src, s: string(src), doc: doc}
+	// The arguments are substrings of src itself, not of a copy: Parse's
+	// contract is that src does not change afterwards.
+	p := &parser{path: path, src: src, s: unsafe.String(unsafe.SliceData(src), len(src)), doc: doc}
 	if e, ok := foreignEncoding(src); ok {
 		p.line, p.ls, p.lineASCII = 1, 0, false
 		p.report(rules.SyntaxEncoding, p.rng(0, len(e.bom)),
