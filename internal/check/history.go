@@ -26,7 +26,8 @@ func history(r *run, a *load.Artifact) diag.List {
 	for i := 1; i < len(a.Chain); i++ {
 		prev, cur := docs[a.Chain[i-1].Source], docs[a.Chain[i].Source]
 		if prev != nil && cur != nil {
-			res, err := diff.Compare(prev, cur, diff.Options{History: hist})
+			drop := func(k diff.Kind) bool { return r.dropped(k, cur.Path) }
+			res, err := diff.Compare(prev, cur, diff.Options{History: hist, Drop: drop})
 			if err == nil {
 				out = append(out, historyDiagnostics(r, res)...)
 			}
@@ -58,6 +59,21 @@ func historyDiagnostics(r *run, res *diff.Result) diag.List {
 		out = append(out, ch.Diagnostic())
 	}
 	return out
+}
+
+// dropped reports whether historyDiagnostics leaves out every change of
+// kind k on the revision at path, which holds only for a no-semantic-change
+// at its default level, info, whose code the configuration does not name,
+// on a revision that the commit does not add.
+func (r *run) dropped(k diff.Kind, path string) bool {
+	if k != diff.NoSemanticChange || r.addedByCommit(path) {
+		return false
+	}
+	if _, configured := r.cfg.Rules[k.Code()]; configured {
+		return false
+	}
+	info, _ := diff.LookupKind(k)
+	return info.Level == diag.Info
 }
 
 // addedByCommit reports whether the Journal file at root-relative path is

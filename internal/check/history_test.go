@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // historyTree copies the previous and current revision of a diff fixture
@@ -100,5 +102,44 @@ func TestHistoryInfoKindsOffUnlessConfigured(t *testing.T) {
 	}
 	if d, ok := codesOf(res.Diagnostics)["history/release-added"]; !ok || d.Severity != diag.Info {
 		t.Errorf("configured info kind: %v", res.Diagnostics)
+	}
+}
+
+// TestHistoryNoSemanticChangeOnlyWhenConfigured: the costly message of a
+// no-semantic-change is not made when the change is dropped, and is made,
+// naming what differs, when the configuration names its code.
+func TestHistoryNoSemanticChangeOnlyWhenConfigured(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "com.example.widget")
+	genesis, err := os.ReadFile(filepath.Join("..", "diff", "testdata", "no-semantic-change", "previous", "20260110T080000Z.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	successor := strings.Replace(string(genesis), "JOURNAL_VERSION 20260110T080000Z\n",
+		"JOURNAL_VERSION 20260210T080000Z\nPREDECESSOR "+vt.DigestOf(genesis).String()+"\n# only a comment is new\n", 1)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"20260110T080000Z.journal": string(genesis), "20260210T080000Z.journal": successor} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := codesOf(res.Diagnostics)["history/no-semantic-change"]; ok {
+		t.Errorf("info kind reported without configuration: %v", d)
+	}
+	cfg := config.Default()
+	cfg.Rules["history/no-semantic-change"] = config.Rule{Code: "history/no-semantic-change", Level: config.LevelWarning}
+	res, err = Run(context.Background(), Options{Root: root, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := codesOf(res.Diagnostics)["history/no-semantic-change"]
+	if !ok || d.Severity != diag.Warning || !strings.Contains(d.Message, "the texts differ only in comments") {
+		t.Errorf("configured no-semantic-change: %+v", d)
 	}
 }

@@ -84,6 +84,11 @@ type Options struct {
 	// and that the new revision has is reported as release-resurrected
 	// instead of release-added.
 	History []model.Revision
+	// Drop reports whether the caller drops every change of a kind, so
+	// that Compare need not make them; nil drops none. Only a
+	// NoSemanticChange, whose message compares the two texts line by line,
+	// is then left out; changes of other kinds are made anyway.
+	Drop func(Kind) bool
 }
 
 // InvalidError reports a document that is not a valid Journal, which the
@@ -133,7 +138,7 @@ func Compare(old, new *syntax.Document, opts Options) (*Result, error) {
 	c := &comparer{old: index(old), new: index(new)}
 	c.header()
 	c.releases(opts.History)
-	if len(c.out) == 0 && old.Digest != new.Digest {
+	if len(c.out) == 0 && old.Digest != new.Digest && (opts.Drop == nil || !opts.Drop(NoSemanticChange)) {
 		c.noSemanticChange()
 	}
 	res := &Result{Old: side(old), New: side(new), Changes: c.out}
