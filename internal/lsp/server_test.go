@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -155,18 +156,25 @@ func TestRobustness(t *testing.T) {
 		t.Fatalf("want syntax/encoding, got %v", codes(ds))
 	}
 
-	// 1,000 edits in a burst: the last version is checked.
+	// 1,000 edits in a burst: the last version is checked, with every edit
+	// applied: its diagnostics are those of the same text sent whole.
 	head := filepath.Join(root, widgetHead)
 	u3 := c.OpenFile(head)
-	text, _ := os.ReadFile(head)
+	text, err := os.ReadFile(head)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 2; i <= 1001; i++ {
 		c.Edit(u3, int32(i), protocol.Range{Start: protocol.Position{Line: 0, Character: 0}, End: protocol.Position{Line: 0, Character: 0}}, "#")
 	}
 	ds := c.Diagnostics(u3, 1001)
-	if ds == nil {
-		t.Fatal("no diagnostics after the burst")
+	if len(ds) == 0 {
+		t.Fatal("no diagnostics after the burst, though its edits comment out JOURNAL_FORMAT")
 	}
-	_ = text
+	c.Change(u3, 1002, strings.Repeat("#", 1000)+string(text))
+	if whole := c.Diagnostics(u3, 1002); !reflect.DeepEqual(ds, whole) {
+		t.Fatalf("after the burst:\n%v\nthe same text sent whole:\n%v", ds, whole)
+	}
 	if err := c.Stop(); err != nil {
 		t.Fatal(err)
 	}
