@@ -48,7 +48,7 @@ type gate struct {
 	files     *gitFiles
 	committed map[string]*committedFile
 	// eolAttrs caches the text and eol attributes of the loaded files, by
-	// top-level path (eolConversion).
+	// root-relative path (eolConversion).
 	eolAttrs map[string]map[string]string
 }
 
@@ -317,54 +317,53 @@ func (g *gate) takeOver(p *gate) {
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
 func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
-	if g.eolAttrs == nil {
-		g.eolAttrs = map[string]map[string]string{}
-	}
-	var ask []string
-	for _, f := range r.load.Files {
-		if p := g.topPath(f.Path); g.eolAttrs[p] == nil {
-			ask = append(ask, p)
-		}
-	}
 	if len(r.load.Files) == 0 {
 		return nil, nil
 	}
+	if g.eolAttrs == nil {
+		g.eolAttrs = map[string]map[string]string{}
+	}
+	var ask, askTop []string // root-relative and top-level paths
+	for _, f := range r.load.Files {
+		if _, known := g.eolAttrs[f.Path]; !known {
+			ask, askTop = append(ask, f.Path), append(askTop, g.topPath(f.Path))
+		}
+	}
 	if len(ask) > 0 {
-		got, err := g.repo.Attributes(ctx, g.staged, ask, "text", "eol")
+		got, err := g.repo.Attributes(ctx, g.staged, askTop, "text", "eol")
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
-		for _, p := range ask {
-			a := got[p]
-			if a == nil {
-				a = map[string]string{}
-			}
-			g.eolAttrs[p] = a
+		for i, p := range ask {
+			g.eolAttrs[p] = got[askTop[i]]
 		}
 	}
-	attrs := g.eolAttrs
-	var converted []string
+	converted, first := 0, ""
 	for _, f := range r.load.Files {
-		a := attrs[g.topPath(f.Path)]
-		switch {
-		case a["text"] == "unset":
-		case a["text"] == "unspecified" && a["eol"] == "unspecified":
-			converted = append(converted, g.topPath(f.Path)+" (no text attribute, so core.autocrlf and core.eol decide)")
-		default:
-			converted = append(converted, fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a["text"], a["eol"]))
+		a := g.eolAttrs[f.Path]
+		if a["text"] == "unset" {
+			continue
+		}
+		if converted++; converted > 1 {
+			continue
+		}
+		if a["text"] == "unspecified" && a["eol"] == "unspecified" {
+			first = g.topPath(f.Path) + " (no text attribute, so core.autocrlf and core.eol decide)"
+		} else {
+			first = fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a["text"], a["eol"])
 		}
 	}
-	if len(converted) == 0 {
+	if converted == 0 {
 		return nil, nil
 	}
 	n := "1 Journal file"
-	if len(converted) > 1 {
-		n = fmt.Sprintf("%d Journal files", len(converted))
+	if converted > 1 {
+		n = fmt.Sprintf("%d Journal files", converted)
 	}
 	return diag.List{{
 		Code:     rules.RepoEOLConversion,
 		Severity: diag.Warning,
-		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes their digests (first: %s)", n, converted[0]),
+		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes their digests (first: %s)", n, first),
 		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
 			gitattributesLines + "\n" +
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
