@@ -14,6 +14,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/rules"
 
@@ -216,7 +217,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	v.prior = nil
 	r.load, r.visitor = lr, v
-	r.heads = newHeadCache(buildTree(v.trees), priorHeads)
+	var tree *lint.StaticTree
+	if prior != nil && prior.heads != nil && sameTreeHeads(v.trees, prior.visitor.trees) {
+		tree = prior.heads.tree // built by the same code from the same heads, and never changed
+	} else {
+		tree = buildTree(v.trees)
+	}
+	r.heads = newHeadCache(tree, priorHeads)
 	heads, err := headRules(ctx, r, perHead, r.heads, v.heads())
 	r.heads.prior = nil
 	if err != nil {

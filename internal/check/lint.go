@@ -116,6 +116,18 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 	return t
 }
 
+// sameTreeHeads reports whether two runs found the same tree heads in every
+// artifact, in the same order: then [buildTree] makes the same tree of
+// both. An artifact taken over from the prior run shares its slice, so
+// the comparison costs little.
+func sameTreeHeads(a, b [][]treeHead) bool {
+	return slices.EqualFunc(a, b, func(x, y []treeHead) bool {
+		return slices.EqualFunc(x, y, func(h, k treeHead) bool {
+			return h.coordinate == k.coordinate && h.version.Compare(k.version) == 0 && slices.Equal(h.releases, k.releases)
+		})
+	})
+}
+
 // headRules runs the head-only lint rules on the document of each chain
 // head (paths, in any order) against the tree of hc, and records their
 // findings there; a head whose findings hc's prior run still holds is not

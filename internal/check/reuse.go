@@ -98,6 +98,10 @@ func (c *headCache) lookup(h headRef) (diag.List, bool) {
 		return nil, false
 	}
 	old, cur := c.prior.tree, c.tree
+	if old == cur { // the tree did not change (Run takes the prior one over)
+		c.store(h, f)
+		return f.found, true
+	}
 	c.coordsOnce.Do(func() {
 		c.sameCoords = slices.EqualFunc(old.Coordinates(), cur.Coordinates(), func(a, b vt.Coordinate) bool { return a.Compare(b) == 0 })
 	})
