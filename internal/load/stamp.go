@@ -63,7 +63,7 @@ func (a fileStat) same(b fileStat) bool {
 }
 
 // Stamps are the stat stamps of the Journal files a load accepted without
-// an error (Options.Stamp), by root-relative path: about 30 bytes per file,
+// an error (Options.Stamp), by root-relative path: 24 bytes per file,
 // the paths shared with the accepted revisions' sources. A Stamps is
 // immutable and safe for concurrent use.
 type Stamps struct {
