@@ -422,7 +422,8 @@ func TestSnippet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := diag.NewLineIndex([]byte(tt.src))
-			line, car, ok := snippet(x, x.Range(tt.start, tt.end))
+			var c linePieces
+			line, car, ok := c.snippet(x, x.Range(tt.start, tt.end))
 			if ok != tt.ok || line != tt.line || car != tt.car {
 				t.Errorf("snippet =\n%q\n%q %v\nwant\n%q\n%q %v", line, car, ok, tt.line, tt.car, tt.ok)
 			}
@@ -436,9 +437,26 @@ func TestSnippet(t *testing.T) {
 		{Start: diag.Pos{Line: 1, Column: -5}, End: diag.Pos{Line: -1, Column: -9}},
 		{Start: diag.Pos{Line: 1, Column: 3}, End: diag.Pos{Line: 1, Column: 1}},
 	} {
-		line, car, ok := snippet(x, rg)
+		var c linePieces
+		line, car, ok := c.snippet(x, rg)
 		if ok && (!strings.HasPrefix(strings.TrimLeft(car, " "), "^") || line != "abc") {
 			t.Errorf("snippet(%v) = %q %q", rg, line, car)
+		}
+	}
+	// The line kept from one snippet to the next shows as a fresh split
+	// does, whichever line of whichever source comes next.
+	a, b := diag.NewLineIndex([]byte("abc\ndef\n")), diag.NewLineIndex([]byte("xyz\n\tq\n"))
+	var kept linePieces
+	for _, at := range []struct {
+		x         *diag.LineIndex
+		line, col int
+	}{{a, 1, 2}, {a, 1, 3}, {a, 2, 1}, {b, 2, 2}, {b, 2, 1}, {a, 2, 3}, {b, 1, 1}, {a, 1, 1}, {a, 9, 1}, {a, 1, 2}} {
+		rg := diag.Range{Start: diag.Pos{Line: at.line, Column: at.col}, End: diag.Pos{Line: at.line, Column: at.col + 1}}
+		var fresh linePieces
+		l1, c1, ok1 := kept.snippet(at.x, rg)
+		l2, c2, ok2 := fresh.snippet(at.x, rg)
+		if l1 != l2 || c1 != c2 || ok1 != ok2 {
+			t.Errorf("line %d column %d: kept %q %q %v, fresh %q %q %v", at.line, at.col, l1, c1, ok1, l2, c2, ok2)
 		}
 	}
 }

@@ -46,6 +46,7 @@ type textWriter struct {
 	r     *Report
 	opts  Options
 	index map[string]*diag.LineIndex // by path; nil entry when no source
+	last  linePieces                 // the line of the last snippet
 }
 
 func writeText(w io.Writer, r *Report, opts Options) error {
@@ -113,7 +114,7 @@ func (t *textWriter) diagnostic(d diag.Diagnostic) {
 		t.paint(ansiDim, "["+safetext.Text(d.Code)+"]"))
 	if d.Path != "" && d.Range.IsValid() && !d.Range.IsFileStart() {
 		if x := t.lines(d.Path); x != nil {
-			if line, carets, ok := snippet(x, d.Range); ok {
+			if line, carets, ok := t.last.snippet(x, d.Range); ok {
 				marks := strings.TrimLeft(carets, " ")
 				pad := carets[:len(carets)-len(marks)]
 				fmt.Fprintf(t.w, "    %s\n    %s%s\n", line, pad, t.paint(color, marks))
@@ -147,6 +148,16 @@ type cell struct {
 	width int    // terminal columns it takes
 }
 
+// linePieces is a source line split by [safetext.Pieces], kept for the next
+// snippet: the diagnostics of a line come one after another, and a long line
+// can hold thousands of them (splitting it again for each made the text
+// format quadratic in them).
+type linePieces struct {
+	x      *diag.LineIndex
+	line   int // 1-based; 0 before the first snippet
+	pieces []safetext.Piece
+}
+
 // snippet returns the source line of rg's start, as displayed, and the caret
 // line that underlines rg on it: "^" under the first character and "~" under
 // the rest of the range on that line (a range that goes on past the line is
@@ -154,17 +165,22 @@ type cell struct {
 // expanded to tab stops and unsafe characters shown escaped as package
 // safetext shows them, in both lines alike, so the carets line up. ok is false when the line does not exist.
 // snippet never panics, whatever rg holds.
-func snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
+// The line's pieces are those of c when it holds that line of x, and are
+// kept in c.
+func (c *linePieces) snippet(x *diag.LineIndex, rg diag.Range) (line, carets string, ok bool) {
 	if x == nil || rg.Start.Line < 1 {
 		return "", "", false
 	}
-	raw := x.Line(rg.Start.Line)
-	if raw == nil {
-		return "", "", false
+	if c.x != x || c.line != rg.Start.Line {
+		raw := x.Line(rg.Start.Line)
+		if raw == nil {
+			return "", "", false
+		}
+		// Split the line into code points, as LineIndex counts columns (an
+		// invalid UTF-8 byte is one column), each shown as safetext shows it.
+		*c = linePieces{x: x, line: rg.Start.Line, pieces: safetext.Pieces(string(raw))}
 	}
-	// Split the line into code points, as LineIndex counts columns (an
-	// invalid UTF-8 byte is one column), each shown as safetext shows it.
-	pieces := safetext.Pieces(string(raw))
+	pieces := c.pieces
 	n := len(pieces)
 	start := clamp(rg.Start.Column-1, 0, n)
 	end := start
