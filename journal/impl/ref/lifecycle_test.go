@@ -47,7 +47,7 @@ func headDigest(t *testing.T, svc journal.Service) string {
 func TestServiceDoesNotWaitForRefresh(t *testing.T) {
 	t.Parallel()
 	g, s1, _ := chainTexts()
-	root := tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g})
+	root := chainTree(t, 1)
 	m, svc := started(t, root)
 	release := make(chan struct{})
 	entered := holdLoads(m, false, func(context.Context) error { <-release; return nil })
@@ -86,11 +86,8 @@ func TestServiceDoesNotWaitForRefresh(t *testing.T) {
 // after a new Start (which hands out a new handle).
 func TestStopEndsRefreshAndKeepsHandles(t *testing.T) {
 	t.Parallel()
-	g, s1, s2 := chainTexts()
-	root := tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	})
+	_, s1, s2 := chainTexts()
+	root := chainTree(t, 2)
 	m, svc := started(t, root)
 	ctx := context.Background()
 	entered := holdLoads(m, false, func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
@@ -139,8 +136,7 @@ func TestStopEndsRefreshAndKeepsHandles(t *testing.T) {
 // returned, and Start fails.
 func TestStopEndsStart(t *testing.T) {
 	t.Parallel()
-	g, _, _ := chainTexts()
-	root := tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g})
+	root := chainTree(t, 1)
 	m, err := NewServiceManager(root)
 	if err != nil {
 		t.Fatal(err)
@@ -165,11 +161,7 @@ func TestStopEndsStart(t *testing.T) {
 // chain.
 func TestLifecycleRace(t *testing.T) {
 	t.Parallel()
-	g, s1, _ := chainTexts()
-	root := tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	})
+	root := chainTree(t, 2)
 	m, _ := started(t, root)
 	ctx := context.Background()
 	var wg sync.WaitGroup

@@ -40,6 +40,18 @@ func chainTexts() (g, s1, s2 []byte) {
 	return
 }
 
+// chainTree writes the first n texts of chainTexts (1 to 3) at their paths
+// under widget into a new root, and returns the root.
+func chainTree(t *testing.T, n int) string {
+	t.Helper()
+	g, s1, s2 := chainTexts()
+	files := map[string][]byte{}
+	for i, v := range []string{"20260110T080000Z", "20260201T080000Z", "20260301T080000Z"}[:n] {
+		files[widget+"/"+v+".journal"] = [][]byte{g, s1, s2}[i]
+	}
+	return tree(t, files)
+}
+
 func started(t *testing.T, root string, opts ...Option) (journal.ServiceManager, journal.Service) {
 	t.Helper()
 	m, err := NewServiceManager(root, opts...)
@@ -92,12 +104,8 @@ func hasCode(err error, code string) bool {
 
 func TestChronologicalAndLatestQueries(t *testing.T) {
 	t.Parallel()
-	g, s1, s2 := chainTexts()
-	root := tree(t, map[string][]byte{
-		widget + "/20260301T080000Z.journal": s2,
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	})
+	_, _, s2 := chainTexts()
+	root := chainTree(t, 3)
 	_, svc := started(t, root)
 	revs := svc.Revisions(coord(widget))
 	if len(revs) != 3 {
@@ -120,11 +128,7 @@ func TestChronologicalAndLatestQueries(t *testing.T) {
 func TestExactAndAsOfHistoricalQueries(t *testing.T) {
 	t.Parallel()
 	g, s1, s2 := chainTexts()
-	root := tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-		widget + "/20260301T080000Z.journal": s2,
-	})
+	root := chainTree(t, 3)
 	_, svc := started(t, root)
 	c := coord(widget)
 	r, ok := svc.Revision(c, jv("20260201T080000Z"))
@@ -156,11 +160,7 @@ func TestExactAndAsOfHistoricalQueries(t *testing.T) {
 
 func TestReleaseQueryFromSelectedWorldview(t *testing.T) {
 	t.Parallel()
-	g, s1, _ := chainTexts()
-	root := tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	})
+	root := chainTree(t, 2)
 	_, svc := started(t, root)
 	c := coord(widget)
 	rel, ok := svc.Release(c, jv("20260201T080000Z"), version("1.1.0"))
@@ -177,8 +177,7 @@ func TestReleaseQueryFromSelectedWorldview(t *testing.T) {
 
 func TestMissingQueryResult(t *testing.T) {
 	t.Parallel()
-	g, _, _ := chainTexts()
-	_, svc := started(t, tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g}))
+	_, svc := started(t, chainTree(t, 1))
 	unknown := coord("org.example.unknown")
 	if got := svc.Revisions(unknown); got == nil || len(got) != 0 {
 		t.Errorf("Revisions(unknown) = %#v, want an empty non-nil slice", got)
@@ -472,10 +471,7 @@ func TestStopIsNonDestructive(t *testing.T) {
 func TestValidFilesystemLoad(t *testing.T) {
 	t.Parallel()
 	g, s1, _ := chainTexts()
-	_, svc := started(t, tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	}))
+	_, svc := started(t, chainTree(t, 2))
 	revs := svc.Revisions(coord(widget))
 	if len(revs) != 2 || revs[0].Digest().String() != digest(g) || revs[1].Digest().String() != digest(s1) {
 		t.Fatalf("loaded %d revisions", len(revs))
@@ -585,11 +581,7 @@ func TestUnexpectedFilesystemEntry(t *testing.T) {
 
 func TestUnchangedRefresh(t *testing.T) {
 	t.Parallel()
-	g, s1, _ := chainTexts()
-	m, svc := started(t, tree(t, map[string][]byte{
-		widget + "/20260110T080000Z.journal": g,
-		widget + "/20260201T080000Z.journal": s1,
-	}))
+	m, svc := started(t, chainTree(t, 2))
 	ctx := context.Background()
 	before := svc.Revisions(coord(widget))
 	for i := range 2 {
@@ -605,8 +597,8 @@ func TestUnchangedRefresh(t *testing.T) {
 
 func TestNewRevisionDiscovered(t *testing.T) {
 	t.Parallel()
-	g, s1, s2 := chainTexts()
-	root := tree(t, map[string][]byte{widget + "/20260110T080000Z.journal": g})
+	_, s1, s2 := chainTexts()
+	root := chainTree(t, 1)
 	m, svc := started(t, root)
 	ctx := context.Background()
 	write(t, root, widget+"/20260201T080000Z.journal", s1)
