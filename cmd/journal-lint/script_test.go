@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 	hooks, _ := filepath.Abs(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
 	action, _ := filepath.Abs(filepath.Join("..", ".."))
 	goEnv := goCaches()
+	gorace := raceOptions()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -63,6 +64,7 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GORACE", gorace)
 			return nil
 		},
 	})
@@ -80,6 +82,20 @@ func goCaches() map[string]string {
 		return nil
 	}
 	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1], "GOPATH": v[2], "GOPROXY": "off", "GOTOOLCHAIN": "local"}
+}
+
+// raceOptions returns GORACE for the journal-lint runs of the scripts: the
+// caller's, with atexit_sleep_ms=0 unless it sets that itself. Each run
+// is this test binary, and under -race it would otherwise sleep a second
+// before it exits (the detector's default, for goroutines still running
+// to report), which made the scripts' several hundred runs a matter of
+// minutes; journal-lint has finished its work when it exits.
+func raceOptions() string {
+	opts := os.Getenv("GORACE")
+	if !strings.Contains(opts, "atexit_sleep_ms") {
+		opts = strings.TrimSpace(opts + " atexit_sleep_ms=0")
+	}
+	return opts
 }
 
 // lspFrame is the script command "lspframe IN OUT": it reads IN, one JSON-RPC
