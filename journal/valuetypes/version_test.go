@@ -120,15 +120,18 @@ func TestVersionPrecedenceAgreesWithMasterminds(t *testing.T) {
 			}
 		}
 	}
-	for _, x := range all {
-		vx, err := ParseVersion(x)
+	ours := make([]Version, len(all))
+	theirs := make([]*semver.Version, len(all))
+	for i, x := range all {
+		v, err := ParseVersion(x)
 		if err != nil {
 			t.Fatalf("%q: %v", x, err)
 		}
-		mx := semver.MustParse(x)
-		for _, y := range all {
-			vy, _ := ParseVersion(y)
-			if got, want := vx.Compare(vy), mx.Compare(semver.MustParse(y)); got != want {
+		ours[i], theirs[i] = v, semver.MustParse(x)
+	}
+	for i, x := range all {
+		for j, y := range all {
+			if got, want := ours[i].Compare(ours[j]), theirs[i].Compare(theirs[j]); got != want {
 				t.Errorf("Compare(%s, %s) = %d, Masterminds says %d", x, y, got, want)
 			}
 		}
