@@ -5,6 +5,7 @@ package docs
 
 import (
 	"bufio"
+	"bytes"
 	"io/fs"
 	"os"
 	"path"
@@ -141,6 +142,12 @@ func TestFormatCitations(t *testing.T) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		// Every pattern below needs the guide's name or a section sign
+		// (neither is ever wrapped); most files have neither, and the
+		// patterns are slow under the race detector.
+		if !bytes.Contains(b, []byte("journal-format.md")) && !bytes.ContainsRune(b, '\u00A7') {
+			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, ".."+string(filepath.Separator)))
 		text := strings.ReplaceAll(joint.ReplaceAllString(string(b), " "), `\"`, `"`)
