@@ -335,7 +335,7 @@ func Inject(root, code string, seed uint64) (Fault, error) {
 // under root, chosen from seed, and returns its root-relative path. The
 // result may or may not be valid.
 func Mutate(root string, seed uint64) (string, error) {
-	t, err := readTree(root)
+	t, err := listTree(root) // only the chosen file is read
 	if err != nil {
 		return "", err
 	}
@@ -345,6 +345,9 @@ func Mutate(root string, seed uint64) (string, error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
 	a := t.artifacts[r.IntN(len(t.artifacts))]
 	f := a.files[r.IntN(len(a.files))]
+	if err := f.read(); err != nil {
+		return "", err
+	}
 	b := []byte(strings.Join(f.lines, ""))
 	noise := []byte("\n\r\" \t#\x00\xff\xc3\xa9\\,()[]:-.0123456789abcXYZ\u202e")
 	for range 1 + r.IntN(3) {
@@ -402,7 +405,26 @@ type jfile struct {
 	lines          []string
 }
 
+// readTree reads the tree under root: its artifact directories, each with
+// its Journal files and their text.
 func readTree(root string) (*tree, error) {
+	t, err := listTree(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range t.artifacts {
+		for _, f := range d.files {
+			if err := f.read(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
+// listTree lists the tree under root as readTree does, without reading
+// the files (their text is empty until [jfile.read]).
+func listTree(root string) (*tree, error) {
 	t := &tree{root: root}
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -425,12 +447,7 @@ func readTree(root string) (*tree, error) {
 			if !ok || !s.Type().IsRegular() {
 				continue
 			}
-			abs := filepath.Join(root, e.Name(), s.Name())
-			data, err := os.ReadFile(abs)
-			if err != nil {
-				return nil, err
-			}
-			d.files = append(d.files, newJFile(root, e.Name(), stem, data))
+			d.files = append(d.files, newJFile(root, e.Name(), stem, nil))
 		}
 		if len(d.files) > 0 {
 			t.artifacts = append(t.artifacts, d)
@@ -440,17 +457,34 @@ func readTree(root string) (*tree, error) {
 }
 
 // newJFile returns the Journal file of the artifact directory dir under
-// root named after stem, with the bytes data.
+// root named after stem, with the bytes data (nil for a file not read yet,
+// see [jfile.read]).
 func newJFile(root, dir, stem string, data []byte) *jfile {
-	f := &jfile{rel: dir + "/" + stem + ".journal", abs: filepath.Join(root, dir, stem+".journal"), stem: stem, artifact: dir, data: data, nl: "\n",
-		lines: strings.SplitAfter(string(data), "\n")}
+	f := &jfile{rel: dir + "/" + stem + ".journal", abs: filepath.Join(root, dir, stem+".journal"), stem: stem, artifact: dir}
+	f.setData(data)
+	return f
+}
+
+// read reads the text of f from disk (see setData).
+func (f *jfile) read() error {
+	data, err := os.ReadFile(f.abs)
+	if err != nil {
+		return err
+	}
+	f.setData(data)
+	return nil
+}
+
+// setData makes data the text of f: its bytes, its lines and its line
+// terminator.
+func (f *jfile) setData(data []byte) {
+	f.data, f.nl, f.lines = data, "\n", strings.SplitAfter(string(data), "\n")
 	if f.lines[len(f.lines)-1] == "" {
 		f.lines = f.lines[:len(f.lines)-1]
 	}
 	if strings.Contains(string(data), "\r\n") {
 		f.nl = "\r\n"
 	}
-	return f
 }
 
 func (f *jfile) clone() *jfile {
