@@ -14,9 +14,13 @@ help:
 	@echo "make build    build bin/journal-lint"
 	@echo "make generate regenerate the rule-pack protocol code (plugins/proto)"
 
+# Tests too slow under the race detector: they are built with !race and
+# make test runs them in a second, plain pass.
+NORACE_TESTS := TestLargeBuffer|TestGeneratedTreeJSONDigest
+
 test:
 	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run TestLargeBuffer ./internal/lsp  # too slow under -race
+	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./internal/lsp ./internal/check
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
