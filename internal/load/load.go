@@ -483,8 +483,26 @@ func walk(root, shown string, examples, stat bool) *listing {
 			l.rootDiags = append(l.rootDiags, d)
 			continue
 		}
-		l.dirs = append(l.dirs, listDir(root, name, examples, stat))
+		l.dirs = append(l.dirs, dirListing{name: name})
 	}
+	// The artifact directories are listed in parallel, each into its own
+	// slot: listing is system calls, and the reads start only after it.
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(l.dirs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+			}
+		}()
+	}
+	for i := range l.dirs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	return l
 }
 
