@@ -2,8 +2,11 @@ package lsp_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -177,6 +180,34 @@ func TestRobustness(t *testing.T) {
 	}
 	if err := c.Stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A header that gives no usable Content-Length leaves no way to find where
+// the next message starts: Serve ends with an error that names the fault,
+// without hanging or panicking. (A malformed body is skipped instead; see
+// lsp_stdio.txtar.)
+func TestBrokenFraming(t *testing.T) {
+	for header, want := range map[string]string{
+		"Content-Length: twelve\r\n\r\n":   "malformed Content-Length",
+		"Content-Length: -5\r\n\r\n":       "malformed Content-Length",
+		"Content-Type: text/plain\r\n\r\n": "message header without Content-Length",
+		"no colon here\r\n\r\n":            "malformed header line",
+	} {
+		srv, cli := net.Pipe()
+		served := make(chan error, 1)
+		go func() { served <- lsp.Serve(context.Background(), srv, lsp.Options{}) }()
+		go func() { _, _ = io.Copy(io.Discard, cli) }()
+		go func() { _, _ = cli.Write([]byte(header + "{}")) }()
+		select {
+		case err := <-served:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("header %q: Serve returned %v, want an error with %q", header, err, want)
+			}
+		case <-time.After(lsptest.Timeout):
+			t.Fatalf("header %q: Serve did not return", header)
+		}
+		cli.Close()
 	}
 }
 
