@@ -80,9 +80,9 @@ type Options struct {
 
 // Result is what a check found.
 type Result struct {
-	// Load is the loader's result: files and diagnostics, and with
-	// Options.KeepState or a git gate or rule packs also every document and
-	// the accepted state.
+	// Load is the loader's result: files and diagnostics, with
+	// Options.KeepState or a git gate also every document, and with those
+	// or rule packs the accepted state.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.
@@ -175,8 +175,9 @@ func Registry() config.Registry {
 // The tree streams through the load: each artifact's documents are linted
 // and its chain diffed as soon as the artifact is read, and then dropped,
 // so memory holds the artifacts in flight, one summary per revision and
-// the diagnostics. The git gate and rule packs still need every document
-// at once; with either, the load keeps them.
+// the diagnostics. Rule packs read the documents again, a batch at a time;
+// the git gate still needs every document at once, and with it the load
+// keeps them.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -206,8 +207,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if sameRules(prior, r) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
-	keepDocs := opts.KeepState || g.commit != "" || len(cfg.Plugins) > 0
+	keepDocs := opts.KeepState || g.commit != ""
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
+	if !keepDocs && len(cfg.Plugins) > 0 {
+		// Rule packs read the documents again batch by batch
+		// (plugin.NewInput), with the chains of the accepted state, kept
+		// in the compact form that does not hold the texts.
+		lopts.KeepState, lopts.Compact = true, true
+	}
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}

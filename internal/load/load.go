@@ -164,6 +164,8 @@ type Summary struct {
 	// RevisionOK reports that the text is a valid Journal (no syntax, value
 	// or semantic error).
 	RevisionOK bool
+	// Size is the number of bytes of the text.
+	Size int
 }
 
 // summarize returns the summary of doc, found in the artifact directory
@@ -184,7 +186,7 @@ func summarize(doc *syntax.Document, dir string) Summary {
 		Coordinate: c, CoordinateOK: doc.CoordinateOK,
 		JournalVersion: doc.JournalVersion, JournalVersionOK: doc.JournalVersionOK,
 		Predecessor: doc.Predecessor, PredecessorOK: doc.PredecessorOK,
-		RevisionOK: doc.RevisionOK}
+		RevisionOK: doc.RevisionOK, Size: len(doc.Src)}
 }
 
 // Artifact is what Options.Visit sees of one artifact directory.

@@ -34,12 +34,21 @@ const maxMessage = 4096
 // Input is the tree a run hands to the packs: every parsed document, in path
 // order, split into Check batches. A batch is encoded for the wire when the
 // first pack sends it (so encoding overlaps the packs' work instead of
-// preceding it) and shared by every pack.
+// preceding it) and shared by every pack. When the load dropped its
+// documents (load.Options.DropDocs), a batch reads and parses its own
+// documents again when it is first encoded and lets them go once every
+// pack is done with it, so memory holds the batches in flight, not the
+// tree.
 type Input struct {
-	docs    []*syntax.Document
+	docs    []*syntax.Document // nil entries are read again (reread)
+	paths   []string
+	sizes   []int
 	chains  []*protocol.Chain
 	byPath  map[string]int // index into docs
 	batches []*batch
+	// reread returns the document of a file the load dropped, or nil when
+	// the file no longer holds the bytes the load read.
+	reread func(path string) *syntax.Document
 
 	mu   sync.Mutex
 	free [][]byte // encoding buffers of batches every pack has sent, for reuse
@@ -51,20 +60,22 @@ type batch struct {
 
 	mu      sync.Mutex
 	enc     [protocol.NeedsAll + 1][]byte // the documents as CheckRequest fields, by the packs' needs; nil until encoded, and again once every pack has it
+	docs    []*syntax.Document            // docs[lo:hi], read again for this batch; nil until needed, and again once every pack has it
 	pending atomic.Int32                  // packs of the running Set.Check still to send it
 }
 
-// NewInput takes the parsed documents of lr with their chain context.
+// NewInput takes the documents of lr, read or (when lr dropped them)
+// to be read again, with their chain context, which lr.State gives.
 func NewInput(lr *load.Result) *Input {
-	in := &Input{byPath: make(map[string]int, len(lr.Files))}
+	in := &Input{byPath: make(map[string]int, len(lr.Files)), reread: lr.Doc}
 	chains := map[string][]byte{} // encoded chain entries by coordinate
 	for _, f := range lr.Files {
-		if f.Doc == nil {
+		if !f.Summary.Read {
 			continue
 		}
 		cc := &protocol.Chain{Accepted: f.Outcome != chain.Rejected}
-		if f.Doc.CoordinateOK {
-			c := f.Doc.Coordinate
+		if f.Summary.CoordinateOK {
+			c := f.Summary.Coordinate
 			cc.Coordinate = c.String()
 			entries, ok := chains[cc.Coordinate]
 			if !ok {
@@ -77,16 +88,47 @@ func NewInput(lr *load.Result) *Input {
 			}
 			cc.Revisions = entries
 		}
-		in.add(f.Doc, cc)
+		in.add(f.Path, f.Summary.Size, f.Doc, cc)
 	}
 	in.split()
 	return in
 }
 
-func (in *Input) add(doc *syntax.Document, cc *protocol.Chain) {
-	in.byPath[doc.Path] = len(in.docs)
+func (in *Input) add(path string, size int, doc *syntax.Document, cc *protocol.Chain) {
+	in.byPath[path] = len(in.docs)
 	in.docs = append(in.docs, doc)
+	in.paths = append(in.paths, path)
+	in.sizes = append(in.sizes, size)
 	in.chains = append(in.chains, cc)
+}
+
+// doc returns document i, reading it again when the load dropped it: from
+// b's documents when i is one of them (b.mu must not be held), else from
+// its file. It is nil when the file changed since the load.
+func (in *Input) doc(b *batch, i int) *syntax.Document {
+	if d := in.docs[i]; d != nil || in.reread == nil {
+		return d
+	}
+	if b != nil && i >= b.lo && i < b.hi {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return in.batchDocs(b)[i-b.lo]
+	}
+	return in.reread(in.paths[i])
+}
+
+// batchDocs returns the documents of b, reading the dropped ones again the
+// first time; b.mu must be held.
+func (in *Input) batchDocs(b *batch) []*syntax.Document {
+	if b.docs == nil {
+		b.docs = slices.Clone(in.docs[b.lo:b.hi])
+		for i, d := range b.docs {
+			if d == nil && in.reread != nil {
+				b.docs[i] = in.reread(in.paths[b.lo+i])
+			}
+		}
+	}
+	return b.docs
 }
 
 // Len returns the number of documents.
@@ -97,8 +139,7 @@ func (in *Input) Len() int { return len(in.docs) }
 // of text.
 func (in *Input) split() {
 	lo, size := 0, 0
-	for i, d := range in.docs {
-		n := len(d.Src)
+	for i, n := range in.sizes {
 		if i > lo && (i-lo >= batchDocs || size+n > batchBytes) {
 			in.batches = append(in.batches, &batch{lo: lo, hi: i})
 			lo, size = i, 0
@@ -118,13 +159,15 @@ func (in *Input) documents(b *batch, needs protocol.Needs) []byte {
 	defer b.mu.Unlock()
 	if b.enc[needs] == nil {
 		size := 0
-		for i, d := range in.docs[b.lo:b.hi] {
+		for i := b.lo; i < b.hi; i++ {
 			// The text, then directives and model about as long again.
-			size += 3*len(d.Src) + len(in.chains[b.lo+i].Revisions) + 256
+			size += 3*in.sizes[i] + len(in.chains[i].Revisions) + 256
 		}
 		enc := in.buffer(size)
-		for i := b.lo; i < b.hi; i++ {
-			enc = protocol.AppendCheckDocumentFor(enc, in.docs[i], in.chains[i], needs)
+		for i, doc := range in.batchDocs(b) {
+			if doc != nil { // nil: the file changed since the load
+				enc = protocol.AppendCheckDocumentFor(enc, doc, in.chains[b.lo+i], needs)
+			}
 		}
 		b.enc[needs] = enc
 	}
@@ -151,6 +194,7 @@ func (in *Input) sent(b *batch) {
 	b.mu.Lock()
 	encs := b.enc
 	b.enc = [protocol.NeedsAll + 1][]byte{}
+	b.docs = nil
 	b.mu.Unlock()
 	for _, enc := range encs {
 		if enc != nil {
@@ -285,8 +329,12 @@ func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (diag.Dia
 	if !ok || i < b.lo || i >= b.hi {
 		return d, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
 	}
+	doc := in.doc(b, i)
+	if doc == nil {
+		return d, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
+	}
 	var err error
-	if d.Range, err = decodeRange(in.docs[i], m.GetRange()); err != nil {
+	if d.Range, err = decodeRange(doc, m.GetRange()); err != nil {
 		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
 	for _, r := range m.GetRelated() {
@@ -294,7 +342,11 @@ func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (diag.Dia
 		if !ok {
 			return d, fmt.Errorf("rule %s: related path %q is not a document of the tree", rule.Name, clip(r.GetPath(), 200))
 		}
-		rg, err := decodeRange(in.docs[j], r.GetRange())
+		rdoc := in.doc(b, j)
+		if rdoc == nil {
+			return d, fmt.Errorf("rule %s: related %s changed during the run", rule.Name, r.GetPath())
+		}
+		rg, err := decodeRange(rdoc, r.GetRange())
 		if err != nil {
 			return d, fmt.Errorf("rule %s: related: %v", rule.Name, err)
 		}
@@ -472,7 +524,7 @@ func InputOf(docs []*syntax.Document) *Input {
 		if doc.RevisionOK {
 			cc.Revisions = protocol.AppendChainEntries(nil, []*pb.ChainEntry{{Path: doc.Path, JournalVersion: doc.Revision.JournalVersion().String(), Digest: doc.Digest.String()}})
 		}
-		in.add(doc, cc)
+		in.add(doc.Path, len(doc.Src), doc, cc)
 	}
 	in.split()
 	return in
