@@ -18,8 +18,13 @@ help:
 # make test runs them in a second, plain pass.
 NORACE_TESTS := TestLargeBuffer|TestGeneratedTreeJSONDigest
 
+# The CLI's script tests take 4 to 6 minutes under the race detector on a
+# 2-core machine; on a busy one they can pass go test's default 10-minute
+# limit per package, which says nothing about the code.
+TEST_TIMEOUT ?= 20m
+
 test:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./internal/lsp ./internal/check
 
 lint:

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -32,5 +34,31 @@ func TestDropDocsKeepState(t *testing.T) {
 		if want := full.File(f.Path).Doc.Src; string(lean.Source(f.Path)) != string(want) {
 			t.Errorf("%s: Source differs from the bytes read", f.Path)
 		}
+	}
+}
+
+// TestDocReadAgain: with DropDocs, Doc parses a file again, once for
+// consecutive calls, and gives nil once the file holds other bytes.
+func TestDocReadAgain(t *testing.T) {
+	t.Parallel()
+	root, _ := genTree(t, 20)
+	lean := loadNoHang(t, root, Options{Workers: 2, DropDocs: true})
+	f := lean.Files[0]
+	d := lean.Doc(f.Path)
+	if d == nil || d.Digest != f.Summary.Digest {
+		t.Fatalf("%s: no document, or another one", f.Path)
+	}
+	if lean.Doc(f.Path) != d {
+		t.Error("a consecutive call parsed the file again")
+	}
+	g := lean.Files[1]
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(g.Path)), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if lean.Doc(g.Path) != nil {
+		t.Errorf("%s: a document for bytes the load did not read", g.Path)
+	}
+	if d2 := lean.Doc(f.Path); d2 == nil || d2.Digest != d.Digest {
+		t.Errorf("%s: no document, or another one, after a different path", f.Path)
 	}
 }

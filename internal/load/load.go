@@ -248,6 +248,10 @@ type Result struct {
 		path string
 		src  []byte
 	}
+	lastDoc struct { // the document Doc parsed again last, by path
+		path string
+		doc  *syntax.Document
+	}
 }
 
 // File returns the file at root-relative path, or nil when it was not read.
@@ -266,9 +270,10 @@ func (r *Result) File(path string) *File {
 
 // Doc returns the parsed document of the file at root-relative path, or nil
 // when the file was not read. When the load dropped documents
-// (Options.DropDocs), the text from [Result.Source] is parsed again on
-// each call: nil when the file no longer holds the bytes that were loaded.
-// It is safe for concurrent use.
+// (Options.DropDocs), the text from [Result.Source] is parsed again: nil
+// when the file no longer holds the bytes that were loaded. Consecutive
+// calls for one path parse it once and return the same document, which
+// callers must not change. It is safe for concurrent use.
 func (r *Result) Doc(path string) *syntax.Document {
 	f := r.File(path)
 	if f == nil {
@@ -277,11 +282,20 @@ func (r *Result) Doc(path string) *syntax.Document {
 	if f.Doc != nil {
 		return f.Doc
 	}
+	r.mu.Lock()
+	if r.lastDoc.path == path {
+		defer r.mu.Unlock()
+		return r.lastDoc.doc
+	}
+	r.mu.Unlock()
 	src := r.Source(path)
 	if src == nil {
 		return nil
 	}
 	doc, _ := syntax.Parse(f.Path, src)
+	r.mu.Lock()
+	r.lastDoc.path, r.lastDoc.doc = path, doc
+	r.mu.Unlock()
 	return doc
 }
 
