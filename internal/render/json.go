@@ -82,14 +82,17 @@ func writeJSON(w io.Writer, r *Report, opts Options) error {
 	out := jsonReport{
 		Version:     JSONVersion,
 		Root:        outpath.Join(opts.PathPrefix, ""),
-		Diagnostics: make([]jsonDiagnostic, 0, len(r.Diagnostics)),
+		Diagnostics: []jsonDiagnostic{},
 		Summary: jsonSummary{
 			Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos,
 			Files: r.Summary.Files, Artifacts: r.Summary.Artifacts, Revisions: r.Summary.Revisions,
 		},
 	}
 	fps := Fingerprints(*r)
-	for i, d := range r.Diagnostics {
+	// The diagnostics are encoded one at a time: the report of a large tree
+	// is never held whole, as JSON or as a list of its JSON values.
+	return safetext.WriteJSONStream(w, out, "diagnostics", 1, len(r.Diagnostics), func(i int) any {
+		d := r.Diagnostics[i]
 		jd := jsonDiagnostic{
 			Code:        d.Code,
 			Severity:    severity(d.Severity).String(),
@@ -106,7 +109,6 @@ func writeJSON(w io.Writer, r *Report, opts Options) error {
 				Message: rel.Message,
 			})
 		}
-		out.Diagnostics = append(out.Diagnostics, jd)
-	}
-	return safetext.WriteJSON(w, out)
+		return jd
+	})
 }

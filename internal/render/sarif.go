@@ -292,11 +292,15 @@ func writeSARIFWithin(w io.Writer, r *Report, opts Options, maxResults int) erro
 			left.Add(r.Diagnostics[i].Severity)
 		}
 	}
-	results := make([]sarifResult, 0, min(len(r.Diagnostics), maxResults))
-	for i, d := range r.Diagnostics {
-		if !keep[i] {
-			continue
+	kept := make([]int, 0, min(len(r.Diagnostics), maxResults))
+	for i := range r.Diagnostics {
+		if keep[i] {
+			kept = append(kept, i)
 		}
+	}
+	result := func(k int) any {
+		i := kept[k]
+		d := r.Diagnostics[i]
 		res := sarifResult{
 			RuleID:              d.Code,
 			RuleIndex:           index[d.Code],
@@ -315,7 +319,7 @@ func writeSARIFWithin(w io.Writer, r *Report, opts Options, maxResults int) erro
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}
-		results = append(results, res)
+		return res
 	}
 
 	run := sarifRun{
@@ -327,7 +331,7 @@ func writeSARIFWithin(w io.Writer, r *Report, opts Options, maxResults int) erro
 			Rules:           rules,
 		}},
 		ColumnKind: "unicodeCodePoints",
-		Results:    results,
+		Results:    []sarifResult{},
 	}
 	if left.Total() > 0 {
 		run.Tool.Driver.Notifications = []sarifNotificationDescriptor{{ID: SARIFResultsLeftOut,
@@ -350,7 +354,9 @@ func writeSARIFWithin(w io.Writer, r *Report, opts Options, maxResults int) erro
 			Properties: map[string]string{"journalLint/against": b.Rev, "journalLint/comparedWith": b.Commit, "journalLint/comparison": b.Line()}}}
 	}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
-	return safetext.WriteJSON(w, log)
+	// The results are encoded one at a time (depth 3: a member of the run,
+	// an element of the log's runs), never held whole.
+	return safetext.WriteJSONStream(w, log, "results", 3, len(kept), result)
 }
 
 // newSARIFRule describes the rule of code, from r.Rule when it knows it.

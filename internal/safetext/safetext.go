@@ -19,10 +19,12 @@
 package safetext
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -264,12 +266,70 @@ func utf16Pair(r rune) (rune, rune) {
 // newline. It returns the error of the encoding or the first error of w.
 func WriteJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil { // Encode ends the document with a newline
+	if err := encodeIndented(&buf, v, ""); err != nil {
 		return err
 	}
+	buf.WriteByte('\n')
 	_, err := w.Write(JSON(buf.Bytes()))
 	return err
+}
+
+// encodeIndented appends v to buf as WriteJSON encodes it, every line after
+// the first prefixed by prefix, without the final newline.
+func encodeIndented(buf *bytes.Buffer, v any, prefix string) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode ends the value with a newline
+	return nil
+}
+
+// WriteJSONStream writes the same bytes as WriteJSON of a document in which
+// one array holds n elements, without holding the whole document in
+// memory: doc is the document with that array empty (not omitted), key the
+// array's member name, depth the nesting depth of the object holding it (1
+// for a member of the top-level object), and elem(i) returns element i, for
+// i from 0 to n-1 in order. Each element is encoded and made safe by [JSON]
+// on its own (an element is whole JSON values, so the result is that of
+// the whole document) and written through a buffer. It returns an error
+// when doc holds no such empty array or more than one, the error of an
+// encoding, or the first error of w.
+func WriteJSONStream(w io.Writer, doc any, key string, depth, n int, elem func(i int) any) error {
+	var buf bytes.Buffer
+	if err := encodeIndented(&buf, doc, ""); err != nil {
+		return err
+	}
+	indent := strings.Repeat("  ", depth)
+	// A JSON string holds no raw newline, so the marker matches only the
+	// member itself.
+	marker := "\n" + indent + strconv.Quote(key) + ": []"
+	skeleton := buf.String()
+	at := strings.Index(skeleton, marker)
+	if at < 0 || strings.Count(skeleton, marker) != 1 {
+		return fmt.Errorf("safetext: the document holds no single empty array %q at depth %d", key, depth)
+	}
+	at += len(marker) - 1 // at the closing bracket
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(JSON([]byte(skeleton[:at])))
+	inner := indent + "  "
+	for i := range n {
+		buf.Reset()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n" + inner)
+		if err := encodeIndented(&buf, elem(i), inner); err != nil {
+			return err
+		}
+		bw.Write(JSON(buf.Bytes()))
+	}
+	if n > 0 {
+		bw.WriteString("\n" + indent)
+	}
+	bw.Write(JSON([]byte(skeleton[at:])))
+	bw.WriteByte('\n')
+	return bw.Flush()
 }

@@ -80,3 +80,62 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("JSON astral = %s", got)
 	}
 }
+
+// TestWriteJSONStream: a document written with its array streamed is the
+// same bytes as the whole document written by WriteJSON, at depth 1 and
+// deeper, with no element, and with elements that need the escapes of JSON.
+func TestWriteJSONStream(t *testing.T) {
+	t.Parallel()
+	type item struct {
+		M    string            `json:"m"`
+		Tags map[string]string `json:"tags,omitempty"`
+	}
+	type inner struct {
+		Name  string `json:"name"`
+		Items []item `json:"items"`
+	}
+	type doc struct {
+		Root  string  `json:"root"`
+		Runs  []inner `json:"runs"`
+		Items []item  `json:"items"`
+	}
+	items := []item{
+		{M: "a\u202eb ##[error]x \u0085 <&> \x1b \x7f"},
+		{M: "plain", Tags: map[string]string{"k": "##[v"}},
+		{M: "\"items\": []\n"},
+	}
+	elem := func(i int) any { return items[i] }
+	for _, n := range []int{0, 1, len(items)} {
+		whole := doc{Root: "r", Runs: []inner{{Name: "x", Items: []item{}}}, Items: items[:n]}
+		var want, got bytes.Buffer
+		if err := WriteJSON(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		// depth 1: the top-level member "items".
+		whole.Items = []item{}
+		if err := WriteJSONStream(&got, whole, "items", 1, n, elem); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("depth 1, n=%d:\ngot  %s\nwant %s", n, got.String(), want.String())
+		}
+		// depth 3: "items" of the one element of "runs".
+		whole = doc{Root: "r", Runs: []inner{{Name: "x", Items: items[:n]}}, Items: []item{}}
+		want.Reset()
+		got.Reset()
+		if err := WriteJSON(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		whole.Runs[0].Items = []item{}
+		if err := WriteJSONStream(&got, whole, "items", 3, n, elem); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("depth 3, n=%d:\ngot  %s\nwant %s", n, got.String(), want.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteJSONStream(&out, doc{Items: []item{}}, "missing", 1, 0, elem); err == nil {
+		t.Error("no error for a key the document lacks")
+	}
+}
