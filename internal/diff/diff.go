@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"slices"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -188,12 +187,18 @@ const fingerprintDomain = "journal-lint/diff/v1"
 // so the value survives edits elsewhere, renamed files and unrelated
 // revisions.
 func Fingerprint(coordinate string, c Change) string {
-	h := sha256.New()
-	for _, f := range []string{fingerprintDomain, coordinate, string(c.Kind), c.Release, c.Subject,
+	// The fields are framed into one buffer (on the stack for the usual
+	// short values) and hashed at once: the same bytes as writing them to
+	// the hash one by one, without an allocation for each.
+	var stack [512]byte
+	b := stack[:0]
+	for _, f := range [...]string{fingerprintDomain, coordinate, string(c.Kind), c.Release, c.Subject,
 		presence(c.Old), c.Old.Text, presence(c.New), c.New.Text} {
-		field(h, f)
+		b = binary.BigEndian.AppendUint64(b, uint64(len(f)))
+		b = append(b, f...)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func presence(v Value) string {
@@ -201,13 +206,6 @@ func presence(v Value) string {
 		return "1"
 	}
 	return "0"
-}
-
-func field(h hash.Hash, s string) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-	h.Write(n[:])
-	h.Write([]byte(s))
 }
 
 // sortChanges puts changes in the order documented on [Result.Changes].
