@@ -230,29 +230,41 @@ func Quote(s string) string {
 // command. encoding/json already escapes C0 controls and U+2028/U+2029; a
 // JSON document has no "#" outside its strings.
 func JSON(doc []byte) []byte {
-	s := string(doc)
-	if !needsEscape(s) {
-		return doc
+	// Runs of bytes that need nothing are copied whole; out stays nil, and
+	// doc is returned as it is, until something needs an escape.
+	var out []byte
+	last := 0
+	escape := func(i, n int, esc string) {
+		if out == nil {
+			out = make([]byte, 0, len(doc)+16)
+		}
+		out = append(append(out, doc[last:i]...), esc...)
+		last = i + n
 	}
-	var b strings.Builder
-	b.Grow(len(doc) + 16)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == '[' && strings.HasSuffix(s[:i], "##") {
-			b.WriteString(`\u005b`)
-		} else if (r == 0x7f || r >= utf8.RuneSelf) && Unsafe(r) && !(r == utf8.RuneError && n == 1) {
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		if c == '[' && i >= 2 && doc[i-1] == '#' && doc[i-2] == '#' {
+			escape(i, 1, `\u005b`)
+		}
+		if c < utf8.RuneSelf && c != 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if Unsafe(r) && !(r == utf8.RuneError && n == 1) {
 			if r > 0xffff {
 				r1, r2 := utf16Pair(r)
-				fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+				escape(i, n, fmt.Sprintf(`\u%04x\u%04x`, r1, r2))
 			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
+				escape(i, n, fmt.Sprintf(`\u%04x`, r))
 			}
-		} else {
-			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	return []byte(b.String())
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[last:]...)
 }
 
 // utf16Pair returns the surrogate pair of a code point above U+FFFF.

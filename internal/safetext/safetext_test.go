@@ -139,3 +139,25 @@ func TestWriteJSONStream(t *testing.T) {
 		t.Error("no error for a key the document lacks")
 	}
 }
+
+// TestJSONEscapes: JSON changes exactly the bracket of "##[" and the unsafe
+// code points, copies everything else (an invalid byte too), and returns
+// its argument when nothing needs a change.
+func TestJSONEscapes(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`"plain"`:               `"plain"`,
+		`"##[x] ###[ #[ [##"`:   `"##\u005bx] ###\u005b #[ [##"`,
+		"\"a\u202eb\x7f\"":      `"a\u202eb\u007f"`,
+		"\"\xff\u00e9\"":        "\"\xff\u00e9\"",
+		"\"\U000E0041 \u0085\"": `"\udb40\udc41 \u0085"`,
+	} {
+		if got := string(JSON([]byte(in))); got != want {
+			t.Errorf("JSON(%q) = %q, want %q", in, got, want)
+		}
+	}
+	plain := []byte(`{"a": "b"}`)
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("JSON copied a document that needs no change")
+	}
+}
