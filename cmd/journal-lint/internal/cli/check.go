@@ -118,10 +118,12 @@ func runCheck(c *ucli.Context) error {
 		}
 	}
 	var res *check.Result
+	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
 		res, err = check.RunFiles(c.Context, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
 	} else {
-		opts := check.Options{Root: s.root, ShownRoot: shownRoot(s.root), Examples: s.examples, Config: s.cfg, Now: time.Now(),
+		prefix = outpath.Prefix(c.Context, s.root)
+		opts := check.Options{Root: s.root, ShownRoot: outpath.Join(prefix, ""), Examples: s.examples, Config: s.cfg, Now: time.Now(),
 			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs}
 		var line *progress.Line
 		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {
@@ -152,9 +154,9 @@ func runCheck(c *ucli.Context) error {
 	if b := res.Baseline; b != nil {
 		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Head: b.Head, RepositoryURI: b.RepositoryURI}
 	}
-	opts := render.Options{Color: color, PathPrefix: outpath.Prefix(c.Context, s.root)}
+	opts := render.Options{Color: color, PathPrefix: prefix}
 	if len(files) > 0 {
-		report.Root, opts.PathPrefix = "", ""
+		report.Root = ""
 	}
 	if err := render.Write(c.App.Writer, format, report, opts); err != nil {
 		return internalErrorf("writing output: %v", err)
