@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -142,8 +143,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
 	// Only the heads the rules report on are read again.
-	judge := lint.JudgeHeads(hc.tree, rc)
-	heads = slices.DeleteFunc(heads, func(h headRef) bool { return !judge(h.refs) })
+	heads = judged(heads, hc.tree, rc, workers(r.opts.Workers))
 	outs := make([]diag.List, len(heads))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -183,6 +183,41 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		out = append(out, o...)
 	}
 	return out, nil
+}
+
+// judged returns the heads on which the head-only rules of rc report
+// against tree by their judgement (lint.JudgeHeads), in the order of
+// heads. The heads are judged by n workers, in chunks taken in turn, each
+// worker with a judge of its own (a judge memoizes what it asks the tree).
+func judged(heads []headRef, tree lint.Tree, rc lint.RunConfig, n int) []headRef {
+	const chunk = 512
+	report := make([]bool, len(heads))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			judge := lint.JudgeHeads(tree, rc)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(heads) {
+					return
+				}
+				for i := lo; i < min(lo+chunk, len(heads)); i++ {
+					report[i] = judge(heads[i].refs)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	out := heads[:0]
+	for i, h := range heads {
+		if report[i] {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // headRef names the head revision of a chain: its file and digest, and
