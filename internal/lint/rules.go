@@ -234,6 +234,9 @@ func Run(docs []*syntax.Document, tree Tree, cfg RunConfig) diag.List {
 	}
 	var out diag.List
 	var limit diag.Limiter // keeps the first diag.MaxPerFileCode of each file and code
+	// One Pass serves every rule and document (a Check must not keep it):
+	// a new one for each cost an allocation per rule and document.
+	p := &Pass{Tree: tree, Now: now, out: &out, limit: &limit}
 	for _, r := range cfg.rules() {
 		if r.Check == nil || (cfg.Enabled != nil && !cfg.Enabled(r.Code)) {
 			continue
@@ -252,7 +255,8 @@ func Run(docs []*syntax.Document, tree Tree, cfg RunConfig) diag.List {
 			if doc == nil {
 				continue
 			}
-			runOne(&Pass{Rule: r, Doc: doc, Tree: tree, Now: now, Options: opts, out: &out, limit: &limit})
+			p.Rule, p.Doc, p.Options, p.lines = r, doc, opts, nil
+			runOne(p)
 		}
 	}
 	out = append(out, limit.Overflow()...)
