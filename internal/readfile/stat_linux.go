@@ -69,22 +69,23 @@ func (f rawFile) Stat() (os.FileInfo, error) {
 		if err != nil {
 			return nil, &os.PathError{Op: "stat", Path: f.path, Err: err}
 		}
-		return statInfo{st: st, name: filepath.Base(f.path)}, nil
+		return &statInfo{st: st, name: filepath.Base(f.path)}, nil
 	}
 }
 
 func (f rawFile) Close() error { return syscall.Close(f.fd) }
 
 // statInfo is the os.FileInfo of a Stat_t, with what readOnce, same and
-// changedSince ask of it.
+// changedSince ask of it. Its methods take a pointer, so that Sys hands out
+// the Stat_t itself rather than a copy on the heap at every call.
 type statInfo struct {
 	st   syscall.Stat_t
 	name string
 }
 
-func (i statInfo) Name() string { return i.name }
-func (i statInfo) Size() int64  { return i.st.Size }
-func (i statInfo) Mode() fs.FileMode {
+func (i *statInfo) Name() string { return i.name }
+func (i *statInfo) Size() int64  { return i.st.Size }
+func (i *statInfo) Mode() fs.FileMode {
 	switch i.st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:
 		return 0
@@ -101,9 +102,9 @@ func (i statInfo) Mode() fs.FileMode {
 	}
 	return fs.ModeIrregular
 }
-func (i statInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Sec, i.st.Mtim.Nsec) }
-func (i statInfo) IsDir() bool        { return i.Mode().IsDir() }
-func (i statInfo) Sys() any           { return &i.st }
+func (i *statInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Sec, i.st.Mtim.Nsec) }
+func (i *statInfo) IsDir() bool        { return i.Mode().IsDir() }
+func (i *statInfo) Sys() any           { return &i.st }
 
 func isLoop(err error) bool {
 	pe, ok := err.(*os.PathError)
