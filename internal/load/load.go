@@ -305,7 +305,8 @@ func (r *Result) Doc(path string) *syntax.Document {
 // its bytes are returned only when their SHA-256 is still the digest the
 // load saw: nil when the file changed since. Consecutive calls for one
 // path read it once (diagnostics come sorted by path). It is safe for
-// concurrent use.
+// concurrent use, and calls on several goroutines read their files in
+// parallel.
 func (r *Result) Source(path string) []byte {
 	f := r.File(path)
 	switch {
@@ -315,10 +316,13 @@ func (r *Result) Source(path string) []byte {
 		return f.Doc.Src
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.last.path == path {
+		defer r.mu.Unlock()
 		return r.last.src
 	}
+	r.mu.Unlock()
+	// Read without the lock, so that callers on several goroutines read
+	// several files at once.
 	src, over := r.overlay[path]
 	if !over {
 		var ok bool
@@ -329,7 +333,9 @@ func (r *Result) Source(path string) []byte {
 	if src != nil && vt.DigestOf(src) != f.Summary.Digest {
 		src = nil
 	}
+	r.mu.Lock()
 	r.last.path, r.last.src = path, src
+	r.mu.Unlock()
 	return src
 }
 

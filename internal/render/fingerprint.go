@@ -6,7 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/diag"
 )
@@ -60,12 +63,44 @@ func field(h hash.Hash, b []byte) {
 // the first keeps the plain one. All formats use these values.
 func Fingerprints(r Report) []string {
 	out := make([]string, len(r.Diagnostics))
-	seen := make(map[string]int, len(r.Diagnostics))
-	for i, d := range r.Diagnostics {
-		fp := r.Fingerprints[i]
-		if fp == "" {
-			fp = Fingerprint(d, r.source(d.Path))
+	// The diagnostics of one path (consecutive, as they are sorted) share
+	// one read of its source; the paths are taken in turn by one worker
+	// per core, since a source may have to be read from disk again.
+	var groups [][2]int // [start, end) of each path's diagnostics
+	for i := range r.Diagnostics {
+		if i == 0 || r.Diagnostics[i].Path != r.Diagnostics[i-1].Path {
+			groups = append(groups, [2]int{i, i})
 		}
+		groups[len(groups)-1][1] = i + 1
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(groups)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				g := int(next.Add(1)) - 1
+				if g >= len(groups) {
+					return
+				}
+				var src []byte
+				read := false
+				for i := groups[g][0]; i < groups[g][1]; i++ {
+					if out[i] = r.Fingerprints[i]; out[i] != "" {
+						continue
+					}
+					if !read {
+						src, read = r.source(r.Diagnostics[i].Path), true
+					}
+					out[i] = Fingerprint(r.Diagnostics[i], src)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	seen := make(map[string]int, len(r.Diagnostics))
+	for i, fp := range out {
 		k := seen[fp]
 		seen[fp] = k + 1
 		if k > 0 {
@@ -73,9 +108,8 @@ func Fingerprints(r Report) []string {
 			field(h, []byte(fingerprintDomain+"/repeat"))
 			field(h, []byte(fp))
 			field(h, []byte(strconv.Itoa(k)))
-			fp = hex.EncodeToString(h.Sum(nil))
+			out[i] = hex.EncodeToString(h.Sum(nil))
 		}
-		out[i] = fp
 	}
 	return out
 }

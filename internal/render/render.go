@@ -194,7 +194,8 @@ type Report struct {
 	Summary Summary
 	// Source returns the bytes of the file at a root-relative path, for
 	// snippets and fingerprints, or nil when they are unknown. Nil means no
-	// source is known at all.
+	// source is known at all. It is called from several goroutines at once
+	// (see [Fingerprints]).
 	Source func(path string) []byte
 	// Rule returns the metadata of the rule with the given code and whether
 	// it is known. Nil means no rule is known; the renderers then describe a
