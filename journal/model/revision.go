@@ -1,7 +1,6 @@
 package model
 
 import (
-	"iter"
 	"slices"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -106,20 +105,6 @@ func (r Revision) ReleasesByVersion() []Release {
 		out[i] = r.spec.Releases[j]
 	}
 	return out
-}
-
-// AllByVersion returns an iterator over every release in ascending SemVer
-// precedence, the order of [Revision.ReleasesByVersion], that copies no
-// list: for a caller that only walks the releases once (the diff engine
-// does, for every pair of revisions it compares).
-func (r Revision) AllByVersion() iter.Seq[Release] {
-	return func(yield func(Release) bool) {
-		for _, j := range r.byVersion {
-			if !yield(r.spec.Releases[j]) {
-				return
-			}
-		}
-	}
 }
 
 // Release returns the release with exactly version v, if this revision knows
