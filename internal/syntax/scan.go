@@ -44,9 +44,8 @@ type parser struct {
 	lineASCII bool // the line's content is pure ASCII
 	bad       []span
 
-	// every terminator, for the LF/CRLF consistency check
+	// the terminators, counted for the LF/CRLF consistency check
 	nLF, nCRLF    int
-	lfAt, crlfAt  []int // first terminator offsets of each style (bounded)
 	firstTermCRLF bool
 	sawTerminator bool
 	nonBlankLines int
@@ -143,9 +142,9 @@ func (p *parser) scanLines() {
 		if le < n {
 			if le > ls && src[le-1] == '\r' {
 				ce = le - 1
-				p.terminator(ce, true)
+				p.terminator(true)
 			} else {
-				p.terminator(le, false)
+				p.terminator(false)
 			}
 		}
 		p.checkBytes(ls, ce)
@@ -307,24 +306,43 @@ func (p *parser) finishArgs() {
 	}
 }
 
-// terminator records a line terminator at off (the CR of CRLF, or the LF).
-func (p *parser) terminator(off int, crlf bool) {
-	const keep = diag.MaxPerFileCode + 1
+// terminator counts a line terminator (the CR of CRLF, or the LF). Where
+// the terminators are is looked up again only for a text that mixes both
+// styles (see terminatorOffsets), so that counting allocates nothing.
+func (p *parser) terminator(crlf bool) {
 	if !p.sawTerminator {
 		p.sawTerminator = true
 		p.firstTermCRLF = crlf
 	}
 	if crlf {
 		p.nCRLF++
-		if len(p.crlfAt) < keep {
-			p.crlfAt = append(p.crlfAt, off)
-		}
 	} else {
 		p.nLF++
-		if len(p.lfAt) < keep {
-			p.lfAt = append(p.lfAt, off)
-		}
 	}
+}
+
+// terminatorOffsets returns the offsets of the first terminators of each
+// style (the CR of CRLF, or the LF), at most diag.MaxPerFileCode+1 of each:
+// what finishLineEndings reports, of a text that mixes both styles.
+func (p *parser) terminatorOffsets() (lfAt, crlfAt []int) {
+	const keep = diag.MaxPerFileCode + 1
+	src := p.src
+	for ls := 0; len(lfAt) < keep || len(crlfAt) < keep; {
+		i := bytes.IndexByte(src[ls:], '\n')
+		if i < 0 {
+			break
+		}
+		le := ls + i
+		if le > ls && src[le-1] == '\r' {
+			if len(crlfAt) < keep {
+				crlfAt = append(crlfAt, le-1)
+			}
+		} else if len(lfAt) < keep {
+			lfAt = append(lfAt, le)
+		}
+		ls = le + 1
+	}
+	return lfAt, crlfAt
 }
 
 // finishLineEndings sets Document.LineEnding and reports the terminators of
@@ -351,11 +369,12 @@ func (p *parser) finishLineEndings() {
 	}
 	doc.LineEnding = Mixed
 	useCRLF := p.nCRLF > p.nLF || (p.nCRLF == p.nLF && p.firstTermCRLF)
-	wrong, size, msg, help := p.lfAt, 1, "line ends with LF but the text mostly uses CRLF", "end every line with CRLF, or every line with LF"
-	majority := p.crlfAt[0]
+	lfAt, crlfAt := p.terminatorOffsets()
+	wrong, size, msg, help := lfAt, 1, "line ends with LF but the text mostly uses CRLF", "end every line with CRLF, or every line with LF"
+	majority := crlfAt[0]
 	if !useCRLF {
-		wrong, size, msg = p.crlfAt, 2, "line ends with CRLF but the text mostly uses LF"
-		majority = p.lfAt[0]
+		wrong, size, msg = crlfAt, 2, "line ends with CRLF but the text mostly uses LF"
+		majority = lfAt[0]
 	}
 	mpos := doc.Lines.Pos(majority)
 	for _, off := range wrong {
