@@ -90,12 +90,12 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, d := range doc.Directives {
-			inRange(d.Range)
-			inRange(d.KeywordRange)
+			inRange(d.Range())
+			inRange(d.KeywordRange())
 			for _, a := range d.Args {
-				inRange(a.Range)
-				if string(a.Range.Slice(src)) != a.Raw {
-					t.Fatalf("arg range %+v does not cover %q", a.Range, a.Raw)
+				inRange(a.Range())
+				if string(a.Range().Slice(src)) != a.Raw {
+					t.Fatalf("arg range %+v does not cover %q", a.Range(), a.Raw)
 				}
 			}
 		}

@@ -83,6 +83,17 @@ func (p *parser) rng(start, end int) diag.Range {
 	return diag.Range{Start: p.pos(start), End: p.pos(end)}
 }
 
+// rng32 returns p.rng(start, end) as a range32.
+func (p *parser) rng32(start, end int) range32 {
+	return range32{p.pos32(start), p.pos32(end)}
+}
+
+// pos32 returns p.pos(off) as a pos32.
+func (p *parser) pos32(off int) pos32 {
+	q := p.pos(off)
+	return pos32{int32(q.Offset), int32(q.Line), int32(q.Column)}
+}
+
 // report adds an error diagnostic. related and help may be empty.
 func (p *parser) report(code string, r diag.Range, msg, help string, related ...diag.Related) {
 	d := diag.Diagnostic{Code: code, Severity: diag.Error, Path: p.path, Range: r}
@@ -527,8 +538,8 @@ func (p *parser) directiveLine(cs, ce int) {
 	}
 	d := p.newDirective()
 	d.Keyword = s[i:k]
-	d.KeywordRange = p.rng(i, k)
-	d.Range = p.rng(i, e)
+	d.rng = p.rng32(i, e)
+	d.kwEnd = p.pos32(k)
 	d.Line = p.line
 	d.Kind = KindOf(d.Keyword)
 	p.doc.Directives = append(p.doc.Directives, d)
@@ -555,7 +566,7 @@ func (p *parser) directiveLine(cs, ce int) {
 			j++
 		}
 		if j < e {
-			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], Range: p.rng(j, e), bad: p.overlapsBad(j, e)})
+			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], rng: p.rng32(j, e), bad: p.overlapsBad(j, e)})
 		}
 	default:
 		args, argErr = p.tokenize(args, base, k, e)
@@ -573,14 +584,14 @@ func (p *parser) unknownKeyword(d *Directive) {
 	var fixes []diag.Fix
 	if up := asciiUpper(kw); up != kw && KindOf(up) != KindUnknown {
 		help = "keywords are case-sensitive: write " + up
-		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange, NewText: up}}}}
+		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange(), NewText: up}}}}
 	}
 	msg := fmt.Sprintf("unknown directive %s", quoteShort(kw))
 	if !validKeyword(kw) {
 		msg = fmt.Sprintf("invalid keyword %s", quoteShort(kw))
 	}
-	p.report(rules.SyntaxUnknownDirective, d.KeywordRange, msg, help)
-	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == rules.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange {
+	p.report(rules.SyntaxUnknownDirective, d.KeywordRange(), msg, help)
+	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == rules.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange() {
 		p.diags[n-1].Fixes = fixes
 	}
 }
@@ -635,7 +646,7 @@ func (p *parser) splitQuiet(args []Arg, k, e int) []Arg {
 			j++
 		}
 		if j > t {
-			args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: true})
+			args = append(args, Arg{Raw: s[t:j], Text: s[t:j], rng: p.rng32(t, j), bad: true})
 		}
 	}
 	return args
@@ -689,7 +700,7 @@ func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 		for j < e && !blank(s[j]) && s[j] != '"' {
 			j++
 		}
-		args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: p.overlapsBad(t, j)})
+		args = append(args, Arg{Raw: s[t:j], Text: s[t:j], rng: p.rng32(t, j), bad: p.overlapsBad(t, j)})
 	}
 	return args, false
 }
@@ -711,7 +722,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 		switch {
 		case c == '"':
 			end = j + 1
-			a = Arg{Raw: s[q:end], Quoted: true, Range: p.rng(q, end)}
+			a = Arg{Raw: s[q:end], Quoted: true, rng: p.rng32(q, end)}
 			if escaped {
 				a.Text = string(buf)
 			} else {
@@ -723,7 +734,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 				n = j - q - 1
 			}
 			if n > MaxQuoted {
-				p.report(rules.SyntaxArguments, a.Range,
+				p.report(rules.SyntaxArguments, a.Range(),
 					fmt.Sprintf("quoted string is %d bytes long when decoded, more than %d", n, MaxQuoted), "")
 				bad = true
 			}
@@ -763,7 +774,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 	p.decodeScratch = buf[:0]
 	p.report(rules.SyntaxArguments, p.rng(q, e), "unterminated quoted string",
 		"a quoted string ends with an unescaped \" on the same line")
-	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, Range: p.rng(q, e), bad: true}, e, false
+	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, rng: p.rng32(q, e), bad: true}, e, false
 }
 
 // escape decodes the escape sequence at s[j] == '\\' (before e), appends its

@@ -80,10 +80,10 @@ func (p *parser) checkDuplicateReleases() {
 		if j < 0 {
 			continue
 		}
-		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range(),
 			fmt.Sprintf("duplicate release %s", list[i].key),
 			"each release version appears once in a revision (rule 2 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+			diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 	}
 }
 
@@ -104,10 +104,10 @@ func (p *parser) checkContents(rel *release) {
 		if j < 0 {
 			continue
 		}
-		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range(),
 			fmt.Sprintf("duplicate content name %s", quoteShort(list[i].key)),
 			"CONTENT names are unique within a release (rule 4 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+			diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 	}
 }
 
@@ -134,16 +134,16 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 	for i, j := range p.firstByKey(list) {
 		k := list[i]
 		if k.key == own {
-			p.report(rules.SemanticSelfReference, k.d.Args[0].Range,
+			p.report(rules.SemanticSelfReference, k.d.Args[0].Range(),
 				fmt.Sprintf("reference to the journal's own artifact %s in %s", k.key, k.d.Keyword),
 				"a release cannot depend on, exclude or prefer its own artifact (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
-				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
+				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range(), Message: "ARTIFACT stated here"})
 		}
 		if j >= 0 {
-			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range,
+			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range(),
 				fmt.Sprintf("coordinate %s listed twice in %s", k.key, k.d.Keyword),
 				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (rule 5 of \"Semantic rules\" in docs/journal-format.md)", k.d.Keyword),
-				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+				diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 			continue
 		}
 		firsts = append(firsts, k)
@@ -167,10 +167,10 @@ func (p *parser) checkReferences(rel *release) {
 		if b.Line < a.Line {
 			a, b = b, a
 		}
-		p.report(rules.SemanticReferenceConflict, b.Args[0].Range,
+		p.report(rules.SemanticReferenceConflict, b.Args[0].Range(),
 			fmt.Sprintf("coordinate %s is both in %s and in %s", key, a.Keyword, b.Keyword),
 			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
+			diag.Related{Range: a.Args[0].Range(), Message: a.Keyword + " stated here"})
 	}
 	prefOf := byKey(prefs)
 	for _, e := range excl {
@@ -195,11 +195,11 @@ func (p *parser) checkReferences(rel *release) {
 			continue
 		}
 		if !dit.v.constraint.Contains(pit.v.version) {
-			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
+			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range(),
 				fmt.Sprintf("preferred version %s of %s is outside the DEPENDS constraint %s",
 					pit.v.version.String(), pk.key, dit.v.constraint.String()),
 				"prefer a version the constraint accepts, or widen the constraint (rule 6 of \"Semantic rules\" in docs/journal-format.md)",
-				diag.Related{Range: dep.Args[1].Range, Message: "constraint stated here"})
+				diag.Related{Range: dep.Args[1].Range(), Message: "constraint stated here"})
 		}
 	}
 }
@@ -237,10 +237,10 @@ func (p *parser) checkPublished(rel *release) {
 		return
 	}
 	if pub.v.timestamp.Compare(p.doc.JournalVersion) > 0 {
-		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
+		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range(),
 			fmt.Sprintf("published %s is later than the journal version %s",
 				pub.v.timestamp.String(), p.doc.JournalVersion.String()),
 			"a revision cannot know a release published after it was written (rule 7 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range, Message: "JOURNAL_VERSION stated here"})
+			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range(), Message: "JOURNAL_VERSION stated here"})
 	}
 }
