@@ -52,9 +52,7 @@ type parser struct {
 	dirSlab       []Directive
 	args          []Arg // every argument so far (see finishArgs)
 	lists         [numLists][]item
-	klist         []keyed    // scratch of semantic.go
-	kfirst        [3][]keyed // scratch of coordinates, by slot
-	firstIdx      []int      // scratch of firstByKey
+	keys          keyScratch // scratch of semantic.go
 	relSlab       []release
 	scratch       *scratch // where relSlab and lists come from, or nil
 	blockSlab     []ReleaseBlock
@@ -139,6 +137,7 @@ func (p *parser) scanLines() {
 		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
 		p.state.rels = make([]*release, 0, rels)
 		p.lists = p.scratch.lists
+		p.keys = p.scratch.keys
 	}
 	p.args = getArgScratch(min(cnt.args, 4*maxPreallocDirectives))
 	defer p.finishArgs()
@@ -235,6 +234,17 @@ type scratch struct {
 	rels  []release
 	used  int // the release states handed out: rels[:used] may be set
 	lists [numLists][]item
+	keys  keyScratch
+}
+
+// keyScratch holds the scratch slices of semantic.go, with how much of
+// each was used, so that putScratch clears no more than that.
+type keyScratch struct {
+	list      []keyed    // keys of one list
+	first     [3][]keyed // first occurrences of coordinates, by slot
+	idx       []int      // result of firstByKey
+	listUsed  int
+	firstUsed [3]int
 }
 
 var scratchPool sync.Pool
@@ -280,6 +290,14 @@ func (p *parser) putScratch() {
 		clear(p.lists[k])
 		p.lists[k] = nil
 	}
+	k := &p.keys
+	clear(k.list[:k.listUsed])
+	s.keys = keyScratch{list: k.list[:0], idx: k.idx}
+	for i := range k.first {
+		clear(k.first[i][:k.firstUsed[i]])
+		s.keys.first[i] = k.first[i][:0]
+	}
+	p.keys = keyScratch{}
 	if cap(s.rels) <= maxScratchReleases {
 		scratchPool.Put(s)
 	}

@@ -38,10 +38,10 @@ type keyed struct {
 // Lists are short, so small ones are searched linearly.
 // The result is p's scratch, valid until the next call.
 func (p *parser) firstByKey(list []keyed) []int {
-	if cap(p.firstIdx) < len(list) {
-		p.firstIdx = make([]int, len(list))
+	if cap(p.keys.idx) < len(list) {
+		p.keys.idx = make([]int, len(list))
 	}
-	out := p.firstIdx[:len(list)]
+	out := p.keys.idx[:len(list)]
 	if len(list) <= 16 {
 		for i := range list {
 			out[i] = -1
@@ -66,11 +66,17 @@ func (p *parser) firstByKey(list []keyed) []int {
 	return out
 }
 
+// putList keeps list, grown from k.list, as the scratch of the next list.
+func (k *keyScratch) putList(list []keyed) {
+	k.list = list[:0]
+	k.listUsed = max(k.listUsed, len(list))
+}
+
 // checkDuplicateReleases reports a release version stated twice
 // (rule 2 of "Semantic rules" in docs/journal-format.md: semantic/duplicate-release).
 func (p *parser) checkDuplicateReleases() {
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for _, rel := range p.state.rels {
 		if rel.block.VersionOK {
 			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0, 0})
@@ -93,8 +99,8 @@ func (p *parser) checkContents(rel *release) {
 	if len(rel.contents) < 2 {
 		return
 	}
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for _, it := range rel.contents {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.name.String(), it.d, 0, 0})
@@ -115,11 +121,11 @@ func (p *parser) checkContents(rel *release) {
 // each that is the Journal's own ARTIFACT (semantic/self-reference) or repeats
 // an earlier one of the same list (semantic/duplicate-reference), rule 5 of
 // "Semantic rules" in docs/journal-format.md. The result holds first
-// occurrences only. The result is p.kfirst[slot], valid until the next call
+// occurrences only. The result is p.keys.first[slot], valid until the next call
 // with that slot.
 func (p *parser) coordinates(items []item, slot int) []keyed {
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for i, it := range items {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.coordinate.String(), it.d, 0, i})
@@ -129,8 +135,11 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 	if p.doc.CoordinateOK {
 		own = p.doc.Coordinate.String()
 	}
-	firsts := p.kfirst[slot][:0]
-	defer func() { p.kfirst[slot] = firsts }()
+	firsts := p.keys.first[slot][:0]
+	defer func() {
+		p.keys.first[slot] = firsts
+		p.keys.firstUsed[slot] = max(p.keys.firstUsed[slot], len(firsts))
+	}()
 	for i, j := range p.firstByKey(list) {
 		k := list[i]
 		if k.key == own {
