@@ -43,11 +43,22 @@ func NewRevision(spec RevisionSpec) Revision {
 		s.Policy = &p
 	}
 	s.Releases = make([]Release, len(spec.Releases))
-	for i, r := range spec.Releases {
-		if r.spec.Policy == nil && s.Policy != nil {
-			r.effective = *s.Policy
+	copy(s.Releases, spec.Releases)
+	return NewRevisionOwned(s)
+}
+
+// NewRevisionOwned is [NewRevision] without the copies: the revision keeps
+// spec.Releases (setting the effective policies in it), Info and Policy,
+// so the caller must never use them again, nor change what they point
+// to. Its releases come from [NewRelease] or [NewReleaseOwned].
+func NewRevisionOwned(spec RevisionSpec) Revision {
+	s := spec
+	if s.Policy != nil {
+		for i := range s.Releases {
+			if r := &s.Releases[i]; r.spec.Policy == nil {
+				r.effective = *s.Policy
+			}
 		}
-		s.Releases[i] = r
 	}
 	idx := make([]int, len(s.Releases))
 	for i := range idx {
