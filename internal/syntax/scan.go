@@ -139,7 +139,9 @@ func (p *parser) scanLines() {
 		p.lists = p.scratch.lists
 		p.keys = p.scratch.keys
 	}
-	p.args = getArgScratch(min(cnt.args, 4*maxPreallocDirectives))
+	// Most directives have one to three arguments; the scratch grows when
+	// a text has more.
+	p.args = getArgScratch(min(2*dirs, 4*maxPreallocDirectives))
 	defer p.finishArgs()
 	ls := 0
 	for line := 1; ls < n; line++ {
@@ -172,7 +174,6 @@ func (p *parser) scanLines() {
 // counts holds upper bounds found by countLines.
 type counts struct {
 	directives int // directive lines
-	args       int // arguments of all directives
 	releases   int // RELEASE directives
 	lists      [numLists]int
 }
@@ -186,10 +187,8 @@ var listKeywords = [numLists]string{
 // allocate every slab once: directive lines are the lines whose first byte
 // that is not a blank is not '#' (directiveLine's rule, applied to the
 // whole line with its terminator and a possible byte-order mark, which can
-// only count more); a directive has at most as many arguments as its line
-// has blank-separated words (a quoted string may span several words, a
-// keyword ends at a quote at the earliest); RELEASE and list directives are
-// counted by their line's first word starting with the keyword.
+// only count more); RELEASE and list directives are counted by their
+// line's first word starting with the keyword.
 func countLines(src []byte) counts {
 	var c counts
 	for ls := 0; ls < len(src); {
@@ -208,17 +207,9 @@ func countLines(src []byte) counts {
 				c.releases++
 			}
 			for k, kw := range listKeywords {
-				if bytes.HasPrefix(line, []byte(kw)) {
+				if line[0] == kw[0] && bytes.HasPrefix(line, []byte(kw)) {
 					c.lists[k]++
 				}
-			}
-			inWord := false
-			for _, b := range line {
-				w := !blank(b)
-				if w && !inWord {
-					c.args++
-				}
-				inWord = w
 			}
 		}
 		ls = le + 1
