@@ -265,7 +265,7 @@ func changeMessage(what string, o, n Value) string {
 // releases matches the releases by version.
 func (c *comparer) releases(history []model.Revision) {
 	o, n := c.old, c.new
-	for _, or := range o.rev.ReleasesByVersion() {
+	for or := range o.rev.ReleasesByVersionSeq() {
 		v := or.Version().String()
 		nr, ok := n.rev.Release(or.Version())
 		if !ok {
@@ -280,7 +280,7 @@ func (c *comparer) releases(history []model.Revision) {
 			c.release(v, or, nr)
 		}
 	}
-	for _, nr := range n.rev.ReleasesByVersion() {
+	for nr := range n.rev.ReleasesByVersionSeq() {
 		if _, ok := o.rev.Release(nr.Version()); ok {
 			continue
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"iter"
 	"slices"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -111,11 +112,19 @@ func (r Revision) Releases() []Release { return cloneNonNil(r.spec.Releases) }
 
 // ReleasesByVersion returns every release in ascending SemVer precedence; never nil.
 func (r Revision) ReleasesByVersion() []Release {
-	out := make([]Release, len(r.byVersion))
-	for i, j := range r.byVersion {
-		out[i] = r.spec.Releases[j]
+	return slices.AppendSeq(make([]Release, 0, len(r.byVersion)), r.ReleasesByVersionSeq())
+}
+
+// ReleasesByVersionSeq yields every release in ascending SemVer precedence,
+// as ReleasesByVersion returns them, without copying them into a slice.
+func (r Revision) ReleasesByVersionSeq() iter.Seq[Release] {
+	return func(yield func(Release) bool) {
+		for _, j := range r.byVersion {
+			if !yield(r.spec.Releases[j]) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // Release returns the release with exactly version v, if this revision knows
