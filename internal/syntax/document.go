@@ -58,10 +58,10 @@ type Arg struct {
 	// bad marks an argument whose own syntax is already reported (a
 	// malformed quoted string, or bytes with an encoding error), so that no
 	// follow-up diagnostic is reported for it. (It sits next to Quoted so
-	// that both share one word with rng: Arg is 64 bytes.)
+	// that both share one word: Arg is 56 bytes.)
 	bad bool
 
-	rng range32 // see Range
+	rng lineRange // see Range
 }
 
 // Range returns the range that covers a.Raw.
@@ -80,8 +80,9 @@ type Directive struct {
 	// Line is the 1-based line number.
 	Line int
 
-	rng   range32 // see Range
-	kwEnd pos32   // where KeywordRange ends; it starts where rng does
+	rng lineRange // see Range
+	// where KeywordRange ends; it starts where rng does
+	kwEndOff, kwEndCol int32
 
 	// Kind is the known directive Keyword names, or KindUnknown for a
 	// keyword the format does not define (including a lowercase one).
@@ -94,25 +95,27 @@ func (d *Directive) Range() diag.Range { return d.rng.diag() }
 
 // KeywordRange returns the range of d.Keyword.
 func (d *Directive) KeywordRange() diag.Range {
-	return diag.Range{Start: d.rng.start.diag(), End: d.kwEnd.diag()}
+	r := d.rng
+	r.endOff, r.endCol = d.kwEndOff, d.kwEndCol
+	return r.diag()
 }
 
-// pos32 is a [diag.Pos] in 12 bytes: a text has at most [MaxSize] bytes, so
-// its offsets, lines and columns fit in 32 bits. Directives and arguments
-// hold their ranges this way (a diag.Range is 48 bytes), which halves what
-// a parse allocates for them.
-type pos32 struct{ off, line, col int32 }
-
-// diag returns p as a diag.Pos.
-func (p pos32) diag() diag.Pos {
-	return diag.Pos{Offset: int(p.off), Line: int(p.line), Column: int(p.col)}
+// lineRange is a [diag.Range] on one line in 20 bytes (a diag.Range is
+// 48): a text has at most [MaxSize] bytes, so its offsets, lines and
+// columns fit in 32 bits, and a directive and each of its arguments lie on
+// one line. It halves what a parse allocates for directives and arguments.
+type lineRange struct {
+	off, line, col int32 // the start
+	endOff, endCol int32 // the end, on the same line
 }
 
-// range32 is a [diag.Range] of two pos32.
-type range32 struct{ start, end pos32 }
-
-// diag returns s as a diag.Range.
-func (s range32) diag() diag.Range { return diag.Range{Start: s.start.diag(), End: s.end.diag()} }
+// diag returns r as a diag.Range.
+func (r lineRange) diag() diag.Range {
+	return diag.Range{
+		Start: diag.Pos{Offset: int(r.off), Line: int(r.line), Column: int(r.col)},
+		End:   diag.Pos{Offset: int(r.endOff), Line: int(r.line), Column: int(r.endCol)},
+	}
+}
 
 // ArgsRange returns the range from the start of d's first argument to the
 // end of its last one, or d.Range() when d has no argument. It is where a

@@ -81,15 +81,10 @@ func (p *parser) rng(start, end int) diag.Range {
 	return diag.Range{Start: p.pos(start), End: p.pos(end)}
 }
 
-// rng32 returns p.rng(start, end) as a range32.
-func (p *parser) rng32(start, end int) range32 {
-	return range32{p.pos32(start), p.pos32(end)}
-}
-
-// pos32 returns p.pos(off) as a pos32.
-func (p *parser) pos32(off int) pos32 {
-	q := p.pos(off)
-	return pos32{int32(q.Offset), int32(q.Line), int32(q.Column)}
+// rng32 returns p.rng(start, end) as a lineRange.
+func (p *parser) rng32(start, end int) lineRange {
+	s, e := p.pos(start), p.pos(end)
+	return lineRange{int32(s.Offset), int32(s.Line), int32(s.Column), int32(e.Offset), int32(e.Column)}
 }
 
 // report adds an error diagnostic. related and help may be empty.
@@ -548,7 +543,8 @@ func (p *parser) directiveLine(cs, ce int) {
 	d := p.newDirective()
 	d.Keyword = s[i:k]
 	d.rng = p.rng32(i, e)
-	d.kwEnd = p.pos32(k)
+	kw := p.pos(k)
+	d.kwEndOff, d.kwEndCol = int32(kw.Offset), int32(kw.Column)
 	d.Line = p.line
 	d.Kind = KindOf(d.Keyword)
 	p.doc.Directives = append(p.doc.Directives, d)
