@@ -63,11 +63,11 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 			Help:     "a Journal file must not exceed 16 MiB (see \"Lines and encoding\" in docs/journal-format.md)",
 		}}
 	}
-	doc.Lines = diag.NewLineIndex(src)
 	// The arguments are substrings of src itself, not of a copy: Parse's
 	// contract is that src does not change afterwards.
 	p := &parser{path: path, src: src, s: unsafe.String(unsafe.SliceData(src), len(src)), doc: doc}
 	if e, ok := foreignEncoding(src); ok {
+		doc.Lines = diag.NewLineIndex(src)
 		p.line, p.ls, p.lineASCII = 1, 0, false
 		p.report(rules.SyntaxEncoding, p.rng(0, len(e.bom)),
 			fmt.Sprintf("the text is %s (it starts with the byte-order mark % X), not UTF-8", e.name, e.bom),

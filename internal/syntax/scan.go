@@ -101,8 +101,8 @@ func (p *parser) report(code string, r diag.Range, msg, help string, related ...
 }
 
 // scanLines runs over the text once, line by line: it checks encoding and line
-// endings ("Lines and encoding" in docs/journal-format.md) and hands every
-// directive line to p.directiveLine.
+// endings ("Lines and encoding" in docs/journal-format.md), hands every
+// directive line to p.directiveLine and sets Document.Lines.
 func (p *parser) scanLines() {
 	src := p.src
 	n := len(src)
@@ -138,11 +138,14 @@ func (p *parser) scanLines() {
 	// a text has more.
 	p.args = getArgScratch(min(2*dirs, 4*maxPreallocDirectives))
 	defer p.finishArgs()
+	// The line index is made from the LFs the loop finds anyway.
+	lines := diag.NewLineMarks(cnt.lfs)
 	ls := 0
 	for line := 1; ls < n; line++ {
 		le, next := n, n
 		if i := bytes.IndexByte(src[ls:], '\n'); i >= 0 {
 			le, next = ls+i, ls+i+1
+			lines.LF(le)
 		}
 		ce := le // content end
 		p.line, p.ls = line, ls
@@ -162,12 +165,14 @@ func (p *parser) scanLines() {
 		p.directiveLine(cs, ce)
 		ls = next
 	}
+	p.doc.Lines = lines.Index(src)
 	p.finishReleases()
 	p.finishLineEndings()
 }
 
 // counts holds upper bounds found by countLines.
 type counts struct {
+	lfs        int // line feeds (exact)
 	directives int // directive lines
 	releases   int // RELEASE directives
 	lists      [numLists]int
@@ -194,6 +199,7 @@ func countLines(src []byte) counts {
 		le := len(src)
 		if nl := bytes.IndexByte(src[i:], '\n'); nl >= 0 {
 			le = i + nl
+			c.lfs++
 		}
 		if i < le && src[i] != '#' {
 			c.directives++
@@ -533,7 +539,8 @@ func (p *parser) directiveLine(cs, ce int) {
 			k++
 		}
 	}
-	if kw := s[i:k]; KindOf(kw) == KindUnknown && p.limit.Full(p.path, rules.SyntaxUnknownDirective) {
+	kind := KindOf(s[i:k])
+	if kind == KindUnknown && p.limit.Full(p.path, rules.SyntaxUnknownDirective) {
 		// Junk past the cap: counted, not kept, so that the memory of a
 		// text of millions of junk lines stays proportional to what the
 		// Document keeps (issue: hostile input §3).
@@ -546,7 +553,7 @@ func (p *parser) directiveLine(cs, ce int) {
 	kw := p.pos(k)
 	d.kwEndOff, d.kwEndCol = int32(kw.Offset), int32(kw.Column)
 	d.Line = p.line
-	d.Kind = KindOf(d.Keyword)
+	d.Kind = kind
 	p.doc.Directives = append(p.doc.Directives, d)
 
 	// The arguments are appended to p.args; d.Args views them there until
