@@ -130,7 +130,7 @@ func (p *parser) scanLines() {
 		p.scratch.used = rels
 		p.blockSlab = make([]ReleaseBlock, rels)
 		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
-		p.state.rels = make([]*release, 0, rels)
+		p.state.rels = p.scratch.relPtrs[:0]
 		p.lists = p.scratch.lists
 		p.keys = p.scratch.keys
 	}
@@ -223,10 +223,11 @@ func countLines(src []byte) counts {
 // Parse recycles it through scratchPool, so that a tree of many texts
 // does not allocate (and collect) them for every text.
 type scratch struct {
-	rels  []release
-	used  int // the release states handed out: rels[:used] may be set
-	lists [numLists][]item
-	keys  keyScratch
+	rels    []release
+	used    int        // the release states handed out: rels[:used] may be set
+	relPtrs []*release // the array of state.rels
+	lists   [numLists][]item
+	keys    keyScratch
 }
 
 // keyScratch holds the scratch slices of semantic.go, with how much of
@@ -254,6 +255,9 @@ func getScratch(rels int, lists [numLists]int) *scratch {
 	if cap(s.rels) < rels {
 		s.rels = make([]release, rels)
 	}
+	if cap(s.relPtrs) < rels {
+		s.relPtrs = make([]*release, 0, rels)
+	}
 	for k, n := range lists {
 		if cap(s.lists[k]) < n {
 			s.lists[k] = make([]item, 0, n)
@@ -270,8 +274,13 @@ func (p *parser) putScratch() {
 	if s == nil {
 		return
 	}
-	p.scratch, p.relSlab, p.state.rels = nil, nil, nil
 	clear(s.rels[:s.used])
+	if cap(p.state.rels) != cap(s.relPtrs) {
+		clear(s.relPtrs[:cap(s.relPtrs)]) // outgrown, as a list below can be
+	}
+	clear(p.state.rels)
+	s.relPtrs = p.state.rels[:0]
+	p.scratch, p.relSlab, p.state.rels = nil, nil, nil
 	for k := range p.lists {
 		if cap(p.lists[k]) != cap(s.lists[k]) {
 			// The list outgrew the scratch (a byte-order mark hid a first
