@@ -51,6 +51,7 @@ type parser struct {
 	nonBlankLines int
 	dirSlab       []Directive
 	args          []Arg // every argument so far (see finishArgs)
+	argsHolder    *[]Arg
 	lists         [numLists][]item
 	keys          keyScratch // scratch of semantic.go
 	relSlab       []release
@@ -136,7 +137,8 @@ func (p *parser) scanLines() {
 	}
 	// Most directives have one to three arguments; the scratch grows when
 	// a text has more.
-	p.args = getArgScratch(min(2*dirs, 4*maxPreallocDirectives))
+	p.argsHolder = getArgScratch(min(2*dirs, 4*maxPreallocDirectives))
+	p.args = *p.argsHolder
 	defer p.finishArgs()
 	// The line index is made from the LFs the loop finds anyway.
 	lines := diag.NewLineMarks(cnt.lfs)
@@ -308,11 +310,19 @@ func (p *parser) putScratch() {
 // it copies them, exactly sized, into the Document.
 var argScratch sync.Pool
 
-func getArgScratch(n int) []Arg {
-	if b, ok := argScratch.Get().(*[]Arg); ok && cap(*b) >= n {
-		return (*b)[:0]
+// getArgScratch returns an empty buffer with room for n arguments, in the
+// holder that finishArgs recycles (a holder allocated for every Put would
+// cost an allocation per parse).
+func getArgScratch(n int) *[]Arg {
+	b, _ := argScratch.Get().(*[]Arg)
+	if b == nil {
+		b = new([]Arg)
 	}
-	return make([]Arg, 0, max(n, 64))
+	if cap(*b) < n {
+		*b = make([]Arg, 0, max(n, 64))
+	}
+	*b = (*b)[:0]
+	return b
 }
 
 // finishArgs copies the arguments collected in p.args into one exactly sized
@@ -331,9 +341,10 @@ func (p *parser) finishArgs() {
 	}
 	clear(scratch) // drop the references into the text
 	if cap(scratch) <= 1<<16 {
-		scratch = scratch[:0]
-		argScratch.Put(&scratch)
+		*p.argsHolder = scratch[:0]
+		argScratch.Put(p.argsHolder)
 	}
+	p.argsHolder = nil
 }
 
 // terminator counts a line terminator (the CR of CRLF, or the LF). Where
