@@ -50,8 +50,8 @@ type parser struct {
 	sawTerminator bool
 	nonBlankLines int
 	dirSlab       []Directive
-	args          []Arg // every argument so far (see finishArgs)
-	argsHolder    *[]Arg
+	args          []Arg  // every argument so far (see finishArgs)
+	argsHolder    *[]Arg // the recycled holder of args (see getArgScratch)
 	lists         [numLists][]item
 	keys          keyScratch // scratch of semantic.go
 	relSlab       []release
