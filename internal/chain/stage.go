@@ -261,7 +261,7 @@ func (cs *ChainStage) headFix(doc *syntax.Document) []diag.Fix {
 	head := cs.entries[len(cs.entries)-1].Revision
 	return []diag.Fix{{
 		Title: fmt.Sprintf("Set PREDECESSOR to the head %s", head.JournalVersion()),
-		Edits: []diag.Edit{{Range: d.Args[0].Range, NewText: head.Digest().String()}},
+		Edits: []diag.Edit{{Range: d.Args[0].Range(), NewText: head.Digest().String()}},
 	}}
 }
 

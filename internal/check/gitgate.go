@@ -969,7 +969,7 @@ func ValuePath(doc *syntax.Document, rng diag.Range) string {
 			}
 		}
 		for i, a := range d.Args {
-			if rng.Start.Offset >= a.Range.Start.Offset && rng.Start.Offset < a.Range.End.Offset {
+			if rng.Start.Offset >= a.Range().Start.Offset && rng.Start.Offset < a.Range().End.Offset {
 				p += "#" + strconv.Itoa(i+1)
 				break
 			}

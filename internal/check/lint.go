@@ -79,18 +79,19 @@ next:
 	return out
 }
 
-// headOf fills h's release versions from d, copied into one string so
-// that the tree does not keep the text alive.
+// headOf fills h's release versions from d, a valid document, copied into
+// one string so that the tree does not keep the text alive. It reads them
+// from d's release blocks, which are the revision's releases in file order,
+// so that no copy of the releases is made.
 func headOf(h treeHead, d *syntax.Document) treeHead {
-	rels := d.Revision.Releases()
 	var b strings.Builder
-	for _, rel := range rels {
-		b.WriteString(rel.Version().String())
+	for _, rel := range d.Releases {
+		b.WriteString(rel.Version.String())
 	}
 	all, off := b.String(), 0
-	h.releases = make([]vt.Version, 0, len(rels))
-	for _, rel := range rels {
-		n := len(rel.Version().String())
+	h.releases = make([]vt.Version, 0, len(d.Releases))
+	for _, rel := range d.Releases {
+		n := len(rel.Version.String())
 		v, _ := vt.ParseVersion(all[off : off+n])
 		h.releases = append(h.releases, v)
 		off += n

@@ -41,6 +41,36 @@ func NewLineIndex(src []byte) *LineIndex {
 	return &LineIndex{src: src, marks: marks, lines: lines}
 }
 
+// LineMarks builds a [LineIndex] from the offsets of a text's LFs, for a
+// caller that finds every LF anyway (the parser, line by line), so that the
+// text is not searched for them a second time. The zero value is not
+// usable: start with [NewLineMarks].
+type LineMarks struct {
+	marks []int
+	lfs   int
+}
+
+// NewLineMarks returns a LineMarks for a text of about lfs LFs (a hint for
+// the capacity; any count works).
+func NewLineMarks(lfs int) LineMarks {
+	return LineMarks{marks: make([]int, 1, (lfs+lineStride)/lineStride)}
+}
+
+// LF records the next LF of the text, at offset off. The LFs must be
+// recorded in order, every one of them.
+func (m *LineMarks) LF(off int) {
+	if m.lfs++; m.lfs%lineStride == 0 {
+		m.marks = append(m.marks, off+1)
+	}
+}
+
+// Index returns the index of src, whose LFs m has recorded: what
+// [NewLineIndex] returns for src. It keeps a reference to src, which must
+// not change.
+func (m *LineMarks) Index(src []byte) *LineIndex {
+	return &LineIndex{src: src, marks: m.marks, lines: m.lfs + 1}
+}
+
 // start returns the byte offset of the first byte of 0-based line i, which
 // must be below x.lines.
 func (x *LineIndex) start(i int) int {

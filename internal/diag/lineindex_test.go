@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,6 +61,26 @@ func TestLineIndexMatchesNaive(t *testing.T) {
 		}
 		if got := x.LineCount(); got != wantCount {
 			t.Fatalf("%q: LineCount = %d, want %d", src, got, wantCount)
+		}
+	}
+}
+
+// TestLineMarks checks that an index built from the LFs is the one
+// NewLineIndex builds, whatever the capacity hint.
+func TestLineMarks(t *testing.T) {
+	t.Parallel()
+	for _, lfs := range []int{0, 1, 31, 32, 33, 64, 100} {
+		src := []byte(strings.Repeat("a\n", lfs) + "end")
+		for _, hint := range []int{0, lfs, 3 * lfs} {
+			m := NewLineMarks(hint)
+			for off, c := range src {
+				if c == '\n' {
+					m.LF(off)
+				}
+			}
+			if got, want := m.Index(src), NewLineIndex(src); !reflect.DeepEqual(got.marks, want.marks) || got.lines != want.lines {
+				t.Errorf("%d LFs, hint %d: marks %v (%d lines), want %v (%d)", lfs, hint, got.marks, got.lines, want.marks, want.lines)
+			}
 		}
 	}
 }

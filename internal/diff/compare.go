@@ -72,11 +72,11 @@ func (x *docIndex) blockText(version string) []byte {
 	if b == nil || b.Release == nil {
 		return nil
 	}
-	end := b.Release.Range.End.Offset
+	end := b.Release.Range().End.Offset
 	if n := len(b.Directives); n > 0 && b.Directives[n-1] != nil {
-		end = b.Directives[n-1].Range.End.Offset
+		end = b.Directives[n-1].Range().End.Offset
 	}
-	return x.doc.Src[b.Release.Range.Start.Offset:end]
+	return x.doc.Src[b.Release.Range().Start.Offset:end]
 }
 
 // argRange returns the range of argument i of d, the whole directive when
@@ -86,9 +86,9 @@ func argRange(d *syntax.Directive, i int) diag.Range {
 		return diag.Range{}
 	}
 	if i >= 0 && i < len(d.Args) {
-		return d.Args[i].Range
+		return d.Args[i].Range()
 	}
-	return d.Range
+	return d.Range()
 }
 
 // restRange returns the range from argument i of d to its last argument.
@@ -97,9 +97,9 @@ func restRange(d *syntax.Directive, i int) diag.Range {
 		return diag.Range{}
 	}
 	if i < 0 || i >= len(d.Args) {
-		return d.Range
+		return d.Range()
 	}
-	return diag.Range{Start: d.Args[i].Range.Start, End: d.Args[len(d.Args)-1].Range.End}
+	return diag.Range{Start: d.Args[i].Range().Start, End: d.Args[len(d.Args)-1].Range().End}
 }
 
 // anchor is the range that stands for an absent value of release version
@@ -107,10 +107,10 @@ func restRange(d *syntax.Directive, i int) diag.Range {
 // document has that release, else the JOURNAL_VERSION directive.
 func (x *docIndex) anchor(version string) diag.Range {
 	if b := x.blocks[version]; version != "" && b != nil && b.Release != nil {
-		return b.Release.Range
+		return b.Release.Range()
 	}
 	if d := x.doc.Header.JournalVersion; d != nil {
-		return d.Range
+		return d.Range()
 	}
 	return diag.Range{}
 }
@@ -265,7 +265,7 @@ func changeMessage(what string, o, n Value) string {
 // releases matches the releases by version.
 func (c *comparer) releases(history []model.Revision) {
 	o, n := c.old, c.new
-	for _, or := range o.rev.ReleasesByVersion() {
+	for or := range o.rev.ReleasesByVersionSeq() {
 		v := or.Version().String()
 		nr, ok := n.rev.Release(or.Version())
 		if !ok {
@@ -280,7 +280,7 @@ func (c *comparer) releases(history []model.Revision) {
 			c.release(v, or, nr)
 		}
 	}
-	for _, nr := range n.rev.ReleasesByVersion() {
+	for nr := range n.rev.ReleasesByVersionSeq() {
 		if _, ok := o.rev.Release(nr.Version()); ok {
 			continue
 		}
@@ -521,7 +521,7 @@ func valueRange(d *syntax.Directive) diag.Range {
 	if d.Args[last].Quoted && last > 0 {
 		last--
 	}
-	return diag.Range{Start: d.Args[0].Range.Start, End: d.Args[last].Range.End}
+	return diag.Range{Start: d.Args[0].Range().Start, End: d.Args[last].Range().End}
 }
 
 // descRange covers a reference's quoted description, or is zero.
@@ -529,7 +529,7 @@ func descRange(d *syntax.Directive) diag.Range {
 	if d == nil || len(d.Args) == 0 || !d.Args[len(d.Args)-1].Quoted {
 		return diag.Range{}
 	}
-	return d.Args[len(d.Args)-1].Range
+	return d.Args[len(d.Args)-1].Range()
 }
 
 func unionKeys(a, b map[string]ref) []string {

@@ -83,7 +83,7 @@ func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 		if head.LineEnding == syntax.CRLF {
 			eol = "\r\n"
 		}
-		at := jv.Range.End.Offset
+		at := jv.Range().End.Offset
 		line := "PREDECESSOR " + head.Digest.String() + eol
 		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
 			at += i + 1

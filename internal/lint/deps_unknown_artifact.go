@@ -19,7 +19,7 @@ func checkUnknownArtifact(p *Pass) {
 				continue
 			}
 			p.Report(diag.Diagnostic{
-				Range:   args[0].Range,
+				Range:   args[0].Range(),
 				Message: fmt.Sprintf("%s names %s, which has no Journal in the tree", keyword, ref.coordinate),
 				Help:    "check the coordinate for a typo, or add the artifact's Journal to the tree",
 			})

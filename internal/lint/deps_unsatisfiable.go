@@ -39,7 +39,7 @@ func checkUnsatisfiable(p *Pass) {
 		}
 		c := ref.coordinate
 		p.Report(diag.Diagnostic{
-			Range:   args[1].Range,
+			Range:   args[1].Range(),
 			Message: fmt.Sprintf("no known release of %s satisfies %s", c, ref.constraint),
 			Help:    "fix the constraint, or record the missing release in the Journal of " + c.String() + "; " + knownVersions(known),
 		})

@@ -77,7 +77,7 @@ func checkDeprecatedID(p *Pass) {
 			help = "write the replacement in the next revision (an accepted revision cannot change)"
 			fixes = licenseFix(arg, dep.replacement)
 		}
-		p.Report(diag.Diagnostic{Range: arg.Range, Message: msg, Help: help, Fixes: fixes})
+		p.Report(diag.Diagnostic{Range: arg.Range(), Message: msg, Help: help, Fixes: fixes})
 	})
 }
 
@@ -90,7 +90,7 @@ func checkIDCase(p *Pass) {
 	}
 	releaseLicenses(p.Doc, judge, func(arg syntax.Arg, c vt.License, subject func() string) {
 		p.Report(diag.Diagnostic{
-			Range:   arg.Range,
+			Range:   arg.Range(),
 			Message: fmt.Sprintf("%s spells SPDX identifiers in another case than the SPDX License List; write %q", subject(), c),
 			Help:    "write identifiers as the SPDX License List spells them in the next revision (an accepted revision cannot change)",
 			Fixes:   licenseFix(arg, c),
@@ -101,5 +101,5 @@ func checkIDCase(p *Pass) {
 // licenseFix is the fix that writes the license expression l in place of
 // the LICENSE argument arg (for a revision that is not yet accepted).
 func licenseFix(arg syntax.Arg, l vt.License) []diag.Fix {
-	return []diag.Fix{{Title: "Write " + l.String(), Edits: []diag.Edit{{Range: arg.Range, NewText: l.String()}}}}
+	return []diag.Fix{{Title: "Write " + l.String(), Edits: []diag.Edit{{Range: arg.Range(), NewText: l.String()}}}}
 }

@@ -22,7 +22,7 @@ func checkNoassertion(p *Pass) {
 			msg = fmt.Sprintf("license of release %s is NOASSERTION", rb.Version)
 		}
 		p.Report(diag.Diagnostic{
-			Range:   arg.Range,
+			Range:   arg.Range(),
 			Message: msg,
 			Help:    "state the release's license as an SPDX expression (or LicenseRef-…) in the next revision",
 		})

@@ -18,7 +18,7 @@ func checkEmptyText(p *Pass) {
 			continue
 		}
 		p.Report(diag.Diagnostic{
-			Range:   last.Range,
+			Range:   last.Range(),
 			Message: fmt.Sprintf(`empty quoted text in %s: readers cannot tell it from no text`, d.Keyword),
 			Help:    "write the text, or leave it out (in the next revision, if this one is accepted)",
 		})

@@ -35,14 +35,14 @@ func checkReleaseOrder(p *Pass) {
 		}
 		related := diag.Related{Path: p.Doc.Path}
 		if after != nil {
-			related.Range = after.Release.Range
+			related.Range = after.Release.Range()
 			related.Message = fmt.Sprintf("release %s belongs after this one", cur.Version)
 		} else {
-			related.Range = before.Release.Range
+			related.Range = before.Release.Range()
 			related.Message = fmt.Sprintf("release %s belongs before this one", cur.Version)
 		}
 		p.Report(diag.Diagnostic{
-			Range:   cur.Release.Range,
+			Range:   cur.Release.Range(),
 			Message: fmt.Sprintf("release %s comes after release %s, which is higher", cur.Version, prev.Version),
 			Related: []diag.Related{related},
 			Help:    "order the RELEASE blocks by ascending version; " + acceptedNote,

@@ -22,7 +22,7 @@ func checkFutureVersion(p *Pass) {
 		return
 	}
 	p.Report(diag.Diagnostic{
-		Range: h.Args[0].Range,
+		Range: h.Args[0].Range(),
 		Message: fmt.Sprintf("journal version %s is in the future (now %s, allowed skew %s)",
 			h.Args[0].Text, p.Now.UTC().Format("20060102T150405Z"), shortDuration(skew)),
 		Help: "set JOURNAL_VERSION to the time the revision is written, in UTC (YYYYMMDDTHHMMSSZ)",

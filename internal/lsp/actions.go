@@ -149,7 +149,7 @@ func (s *server) journalVersionFix(c *checked, d *document) *diag.Fix {
 		if art == nil {
 			return nil
 		}
-		at := art.Range.End
+		at := art.Range().End
 		pos := d.lines.LineStart(at.Line + 1)
 		if pos <= at.Offset { // ARTIFACT is the last line, without a terminator
 			return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: diag.Range{Start: at, End: at}, NewText: "\nJOURNAL_VERSION " + now}}}
@@ -160,14 +160,14 @@ func (s *server) journalVersionFix(c *checked, d *document) *diag.Fix {
 	case len(jv.Args) == 1:
 		for _, dg := range c.byPath[d.rel] {
 			if dg.Code == rules.ChainNonIncreasingVersion {
-				return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: jv.Args[0].Range, NewText: now}}}
+				return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: jv.Args[0].Range(), NewText: now}}}
 			}
 		}
 		return nil
 	default:
 		return nil
 	}
-	return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: jv.Args[0].Range, NewText: now}}}
+	return &diag.Fix{Title: title, Edits: []diag.Edit{{Range: jv.Args[0].Range(), NewText: now}}}
 }
 
 type executeCommandParams struct {

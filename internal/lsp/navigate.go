@@ -60,7 +60,7 @@ func (v *view) at(off int) (*syntax.Directive, int) {
 	}
 	d := v.doc.Directives[i]
 	for j, a := range d.Args {
-		if off >= a.Range.Start.Offset && off <= a.Range.End.Offset {
+		if off >= a.Range().Start.Offset && off <= a.Range().End.Offset {
 			return d, j
 		}
 	}
@@ -141,9 +141,9 @@ func (s *server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if text == "" {
 		return nil, nil
 	}
-	rg := v.d.lspRange(s.enc, d.Range.Start.Offset, d.Range.End.Offset)
+	rg := v.d.lspRange(s.enc, d.Range().Start.Offset, d.Range().End.Offset)
 	if arg >= 0 {
-		rg = v.d.lspRange(s.enc, d.Args[arg].Range.Start.Offset, d.Args[arg].Range.End.Offset)
+		rg = v.d.lspRange(s.enc, d.Args[arg].Range().Start.Offset, d.Args[arg].Range().End.Offset)
 	}
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &rg}, nil
 }
@@ -273,7 +273,7 @@ func (s *server) definition(_ context.Context, params json.RawMessage) (any, err
 				if hd := v.fileDoc(e.Source); hd != nil {
 					for _, r := range hd.Releases {
 						if r.VersionOK && r.Version.Compare(ver) == 0 {
-							loc.Range = newText(hd.Src).diagRange(s.enc, r.Release.Range)
+							loc.Range = newText(hd.Src).diagRange(s.enc, r.Release.Range())
 						}
 					}
 				}

@@ -5,6 +5,11 @@ import "github.com/r35157/journal-lint/journal/model"
 // build interprets a text without diagnostics into the immutable
 // model.Revision and sets RevisionOK. It relies on the checks already done:
 // every required directive is present once and every value parsed.
+//
+// The revision owns what build allocates for it (model.NewRevisionOwned):
+// the releases, and per kind of list one array that holds the lists of
+// every release (parser.lists holds every item of the text, so its lengths
+// are exact).
 func (p *parser) build() {
 	doc, st := p.doc, &p.state
 	spec := model.RevisionSpec{
@@ -25,20 +30,12 @@ func (p *parser) build() {
 		pol := st.policy
 		spec.Policy = &pol
 	}
-	contents := []model.Content{}
-	depends := []model.Dependency{}
-	excludes := []model.Exclusion{}
-	prefers := []model.Preference{}
+	contents := make([]model.Content, 0, len(p.lists[listContents]))
+	depends := make([]model.Dependency, 0, len(p.lists[listDepends]))
+	excludes := make([]model.Exclusion, 0, len(p.lists[listExcludes]))
+	prefers := make([]model.Preference, 0, len(p.lists[listPrefers]))
 	for _, rel := range st.rels {
-		rs := model.ReleaseSpec{
-			Version: rel.block.Version,
-			// model.NewRelease copies these slices, so one scratch
-			// of each serves every release.
-			Contents: contents[:0],
-			Depends:  depends[:0],
-			Excludes: excludes[:0],
-			Prefers:  prefers[:0],
-		}
+		rs := model.ReleaseSpec{Version: rel.block.Version}
 		if rel.license.d != nil {
 			rs.License = rel.license.v.license
 		}
@@ -53,20 +50,29 @@ func (p *parser) build() {
 			rs.Policy = &pol
 		}
 		for _, it := range rel.contents {
-			rs.Contents = append(rs.Contents, model.NewContent(it.v.name, it.v.digest))
+			contents = append(contents, model.NewContent(it.v.name, it.v.digest))
 		}
 		for _, it := range rel.depends {
-			rs.Depends = append(rs.Depends, model.NewDependency(it.v.coordinate, it.v.constraint, it.v.quoted))
+			depends = append(depends, model.NewDependency(it.v.coordinate, it.v.constraint, it.v.quoted))
 		}
 		for _, it := range rel.excludes {
-			rs.Excludes = append(rs.Excludes, model.NewExclusion(it.v.coordinate, it.v.quoted))
+			excludes = append(excludes, model.NewExclusion(it.v.coordinate, it.v.quoted))
 		}
 		for _, it := range rel.prefers {
-			rs.Prefers = append(rs.Prefers, model.NewPreference(it.v.coordinate, it.v.version, it.v.quoted))
+			prefers = append(prefers, model.NewPreference(it.v.coordinate, it.v.version, it.v.quoted))
 		}
-		spec.Releases = append(spec.Releases, model.NewRelease(rs))
-		contents, depends, excludes, prefers = rs.Contents, rs.Depends, rs.Excludes, rs.Prefers
+		rs.Contents, contents = tail(contents, len(rel.contents))
+		rs.Depends, depends = tail(depends, len(rel.depends))
+		rs.Excludes, excludes = tail(excludes, len(rel.excludes))
+		rs.Prefers, prefers = tail(prefers, len(rel.prefers))
+		spec.Releases = append(spec.Releases, model.NewReleaseOwned(rs))
 	}
-	doc.Revision = model.NewRevision(spec)
+	doc.Revision = model.NewRevisionOwned(spec)
 	doc.RevisionOK = true
+}
+
+// tail returns the last n elements of s, capped so that nothing can be
+// appended to them in place, and the rest of s's array after them, empty.
+func tail[T any](s []T, n int) (last, rest []T) {
+	return s[len(s)-n : len(s) : len(s)], s[len(s):]
 }

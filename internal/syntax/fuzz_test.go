@@ -44,8 +44,9 @@ var fuzzSeeds = []string{
 
 // FuzzParse checks that Parse is total and keeps its promises on any input:
 // no panic, sorted diagnostics whose ranges lie in the text and agree with
-// diag.LineIndex, RevisionOK exactly when there is no error, and the exact
-// digest of the bytes.
+// diag.LineIndex, a Document.Lines that agrees with diag.NewLineIndex,
+// RevisionOK exactly when there is no error, and the exact digest of the
+// bytes.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -69,6 +70,14 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		lines := diag.NewLineIndex(src)
+		if doc.Lines == nil || doc.Lines.LineCount() != lines.LineCount() {
+			t.Fatal("the document's line index differs from NewLineIndex")
+		}
+		for off := 0; off <= len(src); off += max(1, len(src)/64) {
+			if doc.Lines.Pos(off) != lines.Pos(off) {
+				t.Fatalf("document's Lines.Pos(%d) = %v, NewLineIndex's %v", off, doc.Lines.Pos(off), lines.Pos(off))
+			}
+		}
 		inRange := func(r diag.Range) {
 			if r == (diag.Range{}) {
 				return
@@ -90,12 +99,12 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, d := range doc.Directives {
-			inRange(d.Range)
-			inRange(d.KeywordRange)
+			inRange(d.Range())
+			inRange(d.KeywordRange())
 			for _, a := range d.Args {
-				inRange(a.Range)
-				if string(a.Range.Slice(src)) != a.Raw {
-					t.Fatalf("arg range %+v does not cover %q", a.Range, a.Raw)
+				inRange(a.Range())
+				if string(a.Range().Slice(src)) != a.Raw {
+					t.Fatalf("arg range %+v does not cover %q", a.Range(), a.Raw)
 				}
 			}
 		}

@@ -63,11 +63,11 @@ func Parse(path string, src []byte) (*Document, diag.List) {
 			Help:     "a Journal file must not exceed 16 MiB (see \"Lines and encoding\" in docs/journal-format.md)",
 		}}
 	}
-	doc.Lines = diag.NewLineIndex(src)
 	// The arguments are substrings of src itself, not of a copy: Parse's
 	// contract is that src does not change afterwards.
 	p := &parser{path: path, src: src, s: unsafe.String(unsafe.SliceData(src), len(src)), doc: doc}
 	if e, ok := foreignEncoding(src); ok {
+		doc.Lines = diag.NewLineIndex(src)
 		p.line, p.ls, p.lineASCII = 1, 0, false
 		p.report(rules.SyntaxEncoding, p.rng(0, len(e.bom)),
 			fmt.Sprintf("the text is %s (it starts with the byte-order mark % X), not UTF-8", e.name, e.bom),
@@ -206,12 +206,12 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 	args := d.Args
 	if !argErr {
 		if len(args) < spec.min {
-			p.report(rules.SyntaxArguments, d.KeywordRange,
+			p.report(rules.SyntaxArguments, d.KeywordRange(),
 				fmt.Sprintf("missing %s for %s", argKindNames[spec.kinds[len(args)]], d.Keyword),
 				"usage: "+spec.usage)
 		} else if len(args) > len(spec.kinds) {
 			first, last := args[len(spec.kinds)], args[len(args)-1]
-			p.report(rules.SyntaxArguments, p.rng(first.Range.Start.Offset, last.Range.End.Offset),
+			p.report(rules.SyntaxArguments, p.rng(first.Range().Start.Offset, last.Range().End.Offset),
 				fmt.Sprintf("too many arguments for %s", d.Keyword), "usage: "+spec.usage)
 		}
 	}
@@ -225,7 +225,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		k := spec.kinds[i]
 		if k == argQuoted {
 			if !a.Quoted {
-				p.report(rules.SyntaxArguments, a.Range,
+				p.report(rules.SyntaxArguments, a.Range(),
 					fmt.Sprintf("expected a quoted string for %s, found a bare token", d.Keyword),
 					"usage: "+spec.usage)
 				continue
@@ -234,7 +234,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 			continue
 		}
 		if a.Quoted {
-			p.report(rules.SyntaxArguments, a.Range,
+			p.report(rules.SyntaxArguments, a.Range(),
 				fmt.Sprintf("the %s of %s is written without quotes", argKindNames[k], d.Keyword),
 				"usage: "+spec.usage)
 			continue
@@ -244,7 +244,7 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		switch k {
 		case argFormat:
 			if t != "1" {
-				p.report(rules.ValueFormat, a.Range, fmt.Sprintf("unsupported journal format %s", quoteShort(t)),
+				p.report(rules.ValueFormat, a.Range(), fmt.Sprintf("unsupported journal format %s", quoteShort(t)),
 					"this tool reads format version 1: write JOURNAL_FORMAT 1")
 				continue
 			}
@@ -321,13 +321,13 @@ func (p *parser) valueError(a Arg, k argKind, err error) {
 	} else {
 		msg += ": " + err.Error()
 	}
-	r := a.Range
+	r := a.Range()
 	if off > 0 && off < len(a.Raw) {
-		st := a.Range.Start.Offset + off
-		for st > a.Range.Start.Offset && !utf8.RuneStart(p.src[st]) {
+		st := a.Range().Start.Offset + off
+		for st > a.Range().Start.Offset && !utf8.RuneStart(p.src[st]) {
 			st--
 		}
-		r = p.rng(st, a.Range.End.Offset)
+		r = p.rng(st, a.Range().End.Offset)
 	}
 	code, ok := valueCodes[kind]
 	if !ok {
@@ -380,7 +380,7 @@ func (p *parser) place(d *Directive, v values) {
 		p.placeHeader(d, v)
 		return
 	case st.cur == nil:
-		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
+		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange(),
 			fmt.Sprintf("release directive %s before the first RELEASE", d.Keyword),
 			"release directives belong to a release block: start it with RELEASE <version>")
 		return
@@ -463,9 +463,9 @@ func (p *parser) finishReleases() {
 
 // duplicate reports d as a second occurrence of first.
 func (p *parser) duplicate(d, first *Directive, help string) {
-	p.report(rules.SyntaxDuplicateDirective, d.KeywordRange,
+	p.report(rules.SyntaxDuplicateDirective, d.KeywordRange(),
 		fmt.Sprintf("duplicate %s", d.Keyword), help,
-		diag.Related{Range: first.KeywordRange, Message: "first stated here"})
+		diag.Related{Range: first.KeywordRange(), Message: "first stated here"})
 }
 
 // placeHeader handles a header directive ("The header" in
@@ -475,10 +475,10 @@ func (p *parser) placeHeader(d *Directive, v values) {
 	slot := p.headerSlot(d.Kind)
 	if st.cur != nil {
 		// One of the block's Directives (see finishReleases).
-		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
+		p.report(rules.SyntaxMisplacedDirective, d.KeywordRange(),
 			fmt.Sprintf("header directive %s after the first RELEASE", d.Keyword),
 			"header directives come before the first RELEASE",
-			diag.Related{Range: p.firstRelease.KeywordRange, Message: "first RELEASE here"})
+			diag.Related{Range: p.firstRelease.KeywordRange(), Message: "first RELEASE here"})
 		if *slot != nil {
 			return
 		}
@@ -488,10 +488,10 @@ func (p *parser) placeHeader(d *Directive, v values) {
 			return
 		}
 		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
-			p.report(rules.SyntaxMisplacedDirective, d.KeywordRange,
+			p.report(rules.SyntaxMisplacedDirective, d.KeywordRange(),
 				fmt.Sprintf("header directive %s must come before %s", d.Keyword, m.Keyword),
 				"header order: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY",
-				diag.Related{Range: m.KeywordRange, Message: m.Keyword + " stated here"})
+				diag.Related{Range: m.KeywordRange(), Message: m.Keyword + " stated here"})
 		} else {
 			p.maxHeader = d
 		}
@@ -546,7 +546,7 @@ func (p *parser) finishStructure() {
 		}
 		var r diag.Range
 		if at != nil {
-			r = at.KeywordRange
+			r = at.KeywordRange()
 		} else {
 			end := p.doc.Lines.Pos(len(p.src))
 			r = diag.Range{Start: end, End: end}
@@ -561,11 +561,11 @@ func (p *parser) finishStructure() {
 			name = "release " + rel.block.Version.String()
 		}
 		if rel.license.d == nil {
-			p.report(rules.SyntaxMissingDirective, d.Range, name+" has no LICENSE",
+			p.report(rules.SyntaxMissingDirective, d.Range(), name+" has no LICENSE",
 				"every release has exactly one LICENSE <spdx-expression>")
 		}
 		if len(rel.contents) == 0 {
-			p.report(rules.SyntaxMissingDirective, d.Range, name+" has no CONTENT",
+			p.report(rules.SyntaxMissingDirective, d.Range(), name+" has no CONTENT",
 				"every release has at least one CONTENT <name> <digest>")
 		}
 	}

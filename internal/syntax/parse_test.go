@@ -225,10 +225,10 @@ func TestDirectiveRanges(t *testing.T) {
 	if lic.Kind != KindLicense || lic.Line != 6 || len(lic.Args) != 1 {
 		t.Fatalf("license directive %+v", lic)
 	}
-	if got := string(lic.Range.Slice(src)); got != "LICENSE  MIT OR Apache-2.0" {
+	if got := string(lic.Range().Slice(src)); got != "LICENSE  MIT OR Apache-2.0" {
 		t.Errorf("directive range covers %q", got)
 	}
-	if a := lic.Args[0]; a.Raw != "MIT OR Apache-2.0" || a.Range.Start != (diag.Pos{Offset: 119, Line: 6, Column: 12}) {
+	if a := lic.Args[0]; a.Raw != "MIT OR Apache-2.0" || a.Range().Start != (diag.Pos{Offset: 119, Line: 6, Column: 12}) {
 		t.Errorf("license arg %+v", a)
 	}
 	dep := doc.Directives[7]
@@ -236,7 +236,7 @@ func TestDirectiveRanges(t *testing.T) {
 		t.Fatalf("depends args %+v", dep.Args)
 	}
 	q := dep.Args[2]
-	if !q.Quoted || q.Raw != `"dé"` || q.Text != "dé" || q.Range.Start.Column != 35 || q.Range.End.Column != 39 {
+	if !q.Quoted || q.Raw != `"dé"` || q.Text != "dé" || q.Range().Start.Column != 35 || q.Range().End.Column != 39 {
 		t.Errorf("quoted arg %+v", q)
 	}
 	if b := doc.Releases[0]; b.Release != doc.Directives[4] || len(b.Directives) != 3 {

@@ -44,18 +44,16 @@ type parser struct {
 	lineASCII bool // the line's content is pure ASCII
 	bad       []span
 
-	// every terminator, for the LF/CRLF consistency check
+	// the terminators, counted for the LF/CRLF consistency check
 	nLF, nCRLF    int
-	lfAt, crlfAt  []int // first terminator offsets of each style (bounded)
 	firstTermCRLF bool
 	sawTerminator bool
 	nonBlankLines int
 	dirSlab       []Directive
-	args          []Arg // every argument so far (see finishArgs)
+	args          []Arg  // every argument so far (see finishArgs)
+	argsHolder    *[]Arg // the recycled holder of args (see getArgScratch)
 	lists         [numLists][]item
-	klist         []keyed    // scratch of semantic.go
-	kfirst        [3][]keyed // scratch of coordinates, by slot
-	firstIdx      []int      // scratch of firstByKey
+	keys          keyScratch // scratch of semantic.go
 	relSlab       []release
 	scratch       *scratch // where relSlab and lists come from, or nil
 	blockSlab     []ReleaseBlock
@@ -84,6 +82,12 @@ func (p *parser) rng(start, end int) diag.Range {
 	return diag.Range{Start: p.pos(start), End: p.pos(end)}
 }
 
+// rng32 returns p.rng(start, end) as a lineRange.
+func (p *parser) rng32(start, end int) lineRange {
+	s, e := p.pos(start), p.pos(end)
+	return lineRange{int32(s.Offset), int32(s.Line), int32(s.Column), int32(e.Offset), int32(e.Column)}
+}
+
 // report adds an error diagnostic. related and help may be empty.
 func (p *parser) report(code string, r diag.Range, msg, help string, related ...diag.Related) {
 	d := diag.Diagnostic{Code: code, Severity: diag.Error, Path: p.path, Range: r}
@@ -98,8 +102,8 @@ func (p *parser) report(code string, r diag.Range, msg, help string, related ...
 }
 
 // scanLines runs over the text once, line by line: it checks encoding and line
-// endings ("Lines and encoding" in docs/journal-format.md) and hands every
-// directive line to p.directiveLine.
+// endings ("Lines and encoding" in docs/journal-format.md), hands every
+// directive line to p.directiveLine and sets Document.Lines.
 func (p *parser) scanLines() {
 	src := p.src
 	n := len(src)
@@ -127,25 +131,32 @@ func (p *parser) scanLines() {
 		p.scratch.used = rels
 		p.blockSlab = make([]ReleaseBlock, rels)
 		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
-		p.state.rels = make([]*release, 0, rels)
+		p.state.rels = p.scratch.relPtrs[:0]
 		p.lists = p.scratch.lists
+		p.keys = p.scratch.keys
 	}
-	p.args = getArgScratch(min(cnt.args, 4*maxPreallocDirectives))
+	// Most directives have one to three arguments; the scratch grows when
+	// a text has more.
+	p.argsHolder = getArgScratch(min(2*dirs, 4*maxPreallocDirectives))
+	p.args = *p.argsHolder
 	defer p.finishArgs()
+	// The line index is made from the LFs the loop finds anyway.
+	lines := diag.NewLineMarks(cnt.lfs)
 	ls := 0
 	for line := 1; ls < n; line++ {
 		le, next := n, n
 		if i := bytes.IndexByte(src[ls:], '\n'); i >= 0 {
 			le, next = ls+i, ls+i+1
+			lines.LF(le)
 		}
 		ce := le // content end
 		p.line, p.ls = line, ls
 		if le < n {
 			if le > ls && src[le-1] == '\r' {
 				ce = le - 1
-				p.terminator(ce, true)
+				p.terminator(true)
 			} else {
-				p.terminator(le, false)
+				p.terminator(false)
 			}
 		}
 		p.checkBytes(ls, ce)
@@ -156,14 +167,15 @@ func (p *parser) scanLines() {
 		p.directiveLine(cs, ce)
 		ls = next
 	}
+	p.doc.Lines = lines.Index(src)
 	p.finishReleases()
 	p.finishLineEndings()
 }
 
 // counts holds upper bounds found by countLines.
 type counts struct {
+	lfs        int // line feeds (exact)
 	directives int // directive lines
-	args       int // arguments of all directives
 	releases   int // RELEASE directives
 	lists      [numLists]int
 }
@@ -177,10 +189,8 @@ var listKeywords = [numLists]string{
 // allocate every slab once: directive lines are the lines whose first byte
 // that is not a blank is not '#' (directiveLine's rule, applied to the
 // whole line with its terminator and a possible byte-order mark, which can
-// only count more); a directive has at most as many arguments as its line
-// has blank-separated words (a quoted string may span several words, a
-// keyword ends at a quote at the earliest); RELEASE and list directives are
-// counted by their line's first word starting with the keyword.
+// only count more); RELEASE and list directives are counted by their
+// line's first word starting with the keyword.
 func countLines(src []byte) counts {
 	var c counts
 	for ls := 0; ls < len(src); {
@@ -191,6 +201,7 @@ func countLines(src []byte) counts {
 		le := len(src)
 		if nl := bytes.IndexByte(src[i:], '\n'); nl >= 0 {
 			le = i + nl
+			c.lfs++
 		}
 		if i < le && src[i] != '#' {
 			c.directives++
@@ -199,17 +210,9 @@ func countLines(src []byte) counts {
 				c.releases++
 			}
 			for k, kw := range listKeywords {
-				if bytes.HasPrefix(line, []byte(kw)) {
+				if line[0] == kw[0] && bytes.HasPrefix(line, []byte(kw)) {
 					c.lists[k]++
 				}
-			}
-			inWord := false
-			for _, b := range line {
-				w := !blank(b)
-				if w && !inWord {
-					c.args++
-				}
-				inWord = w
 			}
 		}
 		ls = le + 1
@@ -222,9 +225,21 @@ func countLines(src []byte) counts {
 // Parse recycles it through scratchPool, so that a tree of many texts
 // does not allocate (and collect) them for every text.
 type scratch struct {
-	rels  []release
-	used  int // the release states handed out: rels[:used] may be set
-	lists [numLists][]item
+	rels    []release
+	used    int        // the release states handed out: rels[:used] may be set
+	relPtrs []*release // the array of state.rels
+	lists   [numLists][]item
+	keys    keyScratch
+}
+
+// keyScratch holds the scratch slices of semantic.go, with how much of
+// each was used, so that putScratch clears no more than that.
+type keyScratch struct {
+	list      []keyed    // keys of one list
+	first     [3][]keyed // first occurrences of coordinates, by slot
+	idx       []int      // result of firstByKey
+	listUsed  int
+	firstUsed [3]int
 }
 
 var scratchPool sync.Pool
@@ -242,6 +257,9 @@ func getScratch(rels int, lists [numLists]int) *scratch {
 	if cap(s.rels) < rels {
 		s.rels = make([]release, rels)
 	}
+	if cap(s.relPtrs) < rels {
+		s.relPtrs = make([]*release, 0, rels)
+	}
 	for k, n := range lists {
 		if cap(s.lists[k]) < n {
 			s.lists[k] = make([]item, 0, n)
@@ -258,8 +276,13 @@ func (p *parser) putScratch() {
 	if s == nil {
 		return
 	}
-	p.scratch, p.relSlab, p.state.rels = nil, nil, nil
 	clear(s.rels[:s.used])
+	if cap(p.state.rels) != cap(s.relPtrs) {
+		clear(s.relPtrs[:cap(s.relPtrs)]) // outgrown, as a list below can be
+	}
+	clear(p.state.rels)
+	s.relPtrs = p.state.rels[:0]
+	p.scratch, p.relSlab, p.state.rels = nil, nil, nil
 	for k := range p.lists {
 		if cap(p.lists[k]) != cap(s.lists[k]) {
 			// The list outgrew the scratch (a byte-order mark hid a first
@@ -270,6 +293,14 @@ func (p *parser) putScratch() {
 		clear(p.lists[k])
 		p.lists[k] = nil
 	}
+	k := &p.keys
+	clear(k.list[:k.listUsed])
+	s.keys = keyScratch{list: k.list[:0], idx: k.idx}
+	for i := range k.first {
+		clear(k.first[i][:k.firstUsed[i]])
+		s.keys.first[i] = k.first[i][:0]
+	}
+	p.keys = keyScratch{}
 	if cap(s.rels) <= maxScratchReleases {
 		scratchPool.Put(s)
 	}
@@ -279,11 +310,19 @@ func (p *parser) putScratch() {
 // it copies them, exactly sized, into the Document.
 var argScratch sync.Pool
 
-func getArgScratch(n int) []Arg {
-	if b, ok := argScratch.Get().(*[]Arg); ok && cap(*b) >= n {
-		return (*b)[:0]
+// getArgScratch returns an empty buffer with room for n arguments, in the
+// holder that finishArgs recycles (a holder allocated for every Put would
+// cost an allocation per parse).
+func getArgScratch(n int) *[]Arg {
+	b, _ := argScratch.Get().(*[]Arg)
+	if b == nil {
+		b = new([]Arg)
 	}
-	return make([]Arg, 0, max(n, 64))
+	if cap(*b) < n {
+		*b = make([]Arg, 0, max(n, 64))
+	}
+	*b = (*b)[:0]
+	return b
 }
 
 // finishArgs copies the arguments collected in p.args into one exactly sized
@@ -302,29 +341,49 @@ func (p *parser) finishArgs() {
 	}
 	clear(scratch) // drop the references into the text
 	if cap(scratch) <= 1<<16 {
-		scratch = scratch[:0]
-		argScratch.Put(&scratch)
+		*p.argsHolder = scratch[:0]
+		argScratch.Put(p.argsHolder)
 	}
+	p.argsHolder = nil
 }
 
-// terminator records a line terminator at off (the CR of CRLF, or the LF).
-func (p *parser) terminator(off int, crlf bool) {
-	const keep = diag.MaxPerFileCode + 1
+// terminator counts a line terminator (the CR of CRLF, or the LF). Where
+// the terminators are is looked up again only for a text that mixes both
+// styles (see terminatorOffsets), so that counting allocates nothing.
+func (p *parser) terminator(crlf bool) {
 	if !p.sawTerminator {
 		p.sawTerminator = true
 		p.firstTermCRLF = crlf
 	}
 	if crlf {
 		p.nCRLF++
-		if len(p.crlfAt) < keep {
-			p.crlfAt = append(p.crlfAt, off)
-		}
 	} else {
 		p.nLF++
-		if len(p.lfAt) < keep {
-			p.lfAt = append(p.lfAt, off)
-		}
 	}
+}
+
+// terminatorOffsets returns the offsets of the first terminators of each
+// style (the CR of CRLF, or the LF), at most diag.MaxPerFileCode+1 of each:
+// what finishLineEndings reports, of a text that mixes both styles.
+func (p *parser) terminatorOffsets() (lfAt, crlfAt []int) {
+	const keep = diag.MaxPerFileCode + 1
+	src := p.src
+	for ls := 0; len(lfAt) < keep || len(crlfAt) < keep; {
+		i := bytes.IndexByte(src[ls:], '\n')
+		if i < 0 {
+			break
+		}
+		le := ls + i
+		if le > ls && src[le-1] == '\r' {
+			if len(crlfAt) < keep {
+				crlfAt = append(crlfAt, le-1)
+			}
+		} else if len(lfAt) < keep {
+			lfAt = append(lfAt, le)
+		}
+		ls = le + 1
+	}
+	return lfAt, crlfAt
 }
 
 // finishLineEndings sets Document.LineEnding and reports the terminators of
@@ -351,11 +410,12 @@ func (p *parser) finishLineEndings() {
 	}
 	doc.LineEnding = Mixed
 	useCRLF := p.nCRLF > p.nLF || (p.nCRLF == p.nLF && p.firstTermCRLF)
-	wrong, size, msg, help := p.lfAt, 1, "line ends with LF but the text mostly uses CRLF", "end every line with CRLF, or every line with LF"
-	majority := p.crlfAt[0]
+	lfAt, crlfAt := p.terminatorOffsets()
+	wrong, size, msg, help := lfAt, 1, "line ends with LF but the text mostly uses CRLF", "end every line with CRLF, or every line with LF"
+	majority := crlfAt[0]
 	if !useCRLF {
-		wrong, size, msg = p.crlfAt, 2, "line ends with CRLF but the text mostly uses LF"
-		majority = p.lfAt[0]
+		wrong, size, msg = crlfAt, 2, "line ends with CRLF but the text mostly uses LF"
+		majority = lfAt[0]
 	}
 	mpos := doc.Lines.Pos(majority)
 	for _, off := range wrong {
@@ -499,7 +559,8 @@ func (p *parser) directiveLine(cs, ce int) {
 			k++
 		}
 	}
-	if kw := s[i:k]; KindOf(kw) == KindUnknown && p.limit.Full(p.path, rules.SyntaxUnknownDirective) {
+	kind := KindOf(s[i:k])
+	if kind == KindUnknown && p.limit.Full(p.path, rules.SyntaxUnknownDirective) {
 		// Junk past the cap: counted, not kept, so that the memory of a
 		// text of millions of junk lines stays proportional to what the
 		// Document keeps (issue: hostile input §3).
@@ -508,10 +569,11 @@ func (p *parser) directiveLine(cs, ce int) {
 	}
 	d := p.newDirective()
 	d.Keyword = s[i:k]
-	d.KeywordRange = p.rng(i, k)
-	d.Range = p.rng(i, e)
+	d.rng = p.rng32(i, e)
+	kw := p.pos(k)
+	d.kwEndOff, d.kwEndCol = int32(kw.Offset), int32(kw.Column)
 	d.Line = p.line
-	d.Kind = KindOf(d.Keyword)
+	d.Kind = kind
 	p.doc.Directives = append(p.doc.Directives, d)
 
 	// The arguments are appended to p.args; d.Args views them there until
@@ -536,7 +598,7 @@ func (p *parser) directiveLine(cs, ce int) {
 			j++
 		}
 		if j < e {
-			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], Range: p.rng(j, e), bad: p.overlapsBad(j, e)})
+			args = append(args, Arg{Raw: s[j:e], Text: s[j:e], rng: p.rng32(j, e), bad: p.overlapsBad(j, e)})
 		}
 	default:
 		args, argErr = p.tokenize(args, base, k, e)
@@ -554,14 +616,14 @@ func (p *parser) unknownKeyword(d *Directive) {
 	var fixes []diag.Fix
 	if up := asciiUpper(kw); up != kw && KindOf(up) != KindUnknown {
 		help = "keywords are case-sensitive: write " + up
-		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange, NewText: up}}}}
+		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange(), NewText: up}}}}
 	}
 	msg := fmt.Sprintf("unknown directive %s", quoteShort(kw))
 	if !validKeyword(kw) {
 		msg = fmt.Sprintf("invalid keyword %s", quoteShort(kw))
 	}
-	p.report(rules.SyntaxUnknownDirective, d.KeywordRange, msg, help)
-	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == rules.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange {
+	p.report(rules.SyntaxUnknownDirective, d.KeywordRange(), msg, help)
+	if n := len(p.diags); fixes != nil && n > 0 && p.diags[n-1].Code == rules.SyntaxUnknownDirective && p.diags[n-1].Range == d.KeywordRange() {
 		p.diags[n-1].Fixes = fixes
 	}
 }
@@ -616,7 +678,7 @@ func (p *parser) splitQuiet(args []Arg, k, e int) []Arg {
 			j++
 		}
 		if j > t {
-			args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: true})
+			args = append(args, Arg{Raw: s[t:j], Text: s[t:j], rng: p.rng32(t, j), bad: true})
 		}
 	}
 	return args
@@ -670,7 +732,7 @@ func (p *parser) tokenize(args []Arg, base, k, e int) ([]Arg, bool) {
 		for j < e && !blank(s[j]) && s[j] != '"' {
 			j++
 		}
-		args = append(args, Arg{Raw: s[t:j], Text: s[t:j], Range: p.rng(t, j), bad: p.overlapsBad(t, j)})
+		args = append(args, Arg{Raw: s[t:j], Text: s[t:j], rng: p.rng32(t, j), bad: p.overlapsBad(t, j)})
 	}
 	return args, false
 }
@@ -692,7 +754,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 		switch {
 		case c == '"':
 			end = j + 1
-			a = Arg{Raw: s[q:end], Quoted: true, Range: p.rng(q, end)}
+			a = Arg{Raw: s[q:end], Quoted: true, rng: p.rng32(q, end)}
 			if escaped {
 				a.Text = string(buf)
 			} else {
@@ -704,7 +766,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 				n = j - q - 1
 			}
 			if n > MaxQuoted {
-				p.report(rules.SyntaxArguments, a.Range,
+				p.report(rules.SyntaxArguments, a.Range(),
 					fmt.Sprintf("quoted string is %d bytes long when decoded, more than %d", n, MaxQuoted), "")
 				bad = true
 			}
@@ -744,7 +806,7 @@ func (p *parser) quoted(q, e int) (a Arg, end int, ok bool) {
 	p.decodeScratch = buf[:0]
 	p.report(rules.SyntaxArguments, p.rng(q, e), "unterminated quoted string",
 		"a quoted string ends with an unescaped \" on the same line")
-	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, Range: p.rng(q, e), bad: true}, e, false
+	return Arg{Raw: s[q:e], Text: s[q+1 : e], Quoted: true, rng: p.rng32(q, e), bad: true}, e, false
 }
 
 // escape decodes the escape sequence at s[j] == '\\' (before e), appends its

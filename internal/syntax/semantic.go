@@ -38,10 +38,10 @@ type keyed struct {
 // Lists are short, so small ones are searched linearly.
 // The result is p's scratch, valid until the next call.
 func (p *parser) firstByKey(list []keyed) []int {
-	if cap(p.firstIdx) < len(list) {
-		p.firstIdx = make([]int, len(list))
+	if cap(p.keys.idx) < len(list) {
+		p.keys.idx = make([]int, len(list))
 	}
-	out := p.firstIdx[:len(list)]
+	out := p.keys.idx[:len(list)]
 	if len(list) <= 16 {
 		for i := range list {
 			out[i] = -1
@@ -66,11 +66,17 @@ func (p *parser) firstByKey(list []keyed) []int {
 	return out
 }
 
+// putList keeps list, grown from k.list, as the scratch of the next list.
+func (k *keyScratch) putList(list []keyed) {
+	k.list = list[:0]
+	k.listUsed = max(k.listUsed, len(list))
+}
+
 // checkDuplicateReleases reports a release version stated twice
 // (rule 2 of "Semantic rules" in docs/journal-format.md: semantic/duplicate-release).
 func (p *parser) checkDuplicateReleases() {
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for _, rel := range p.state.rels {
 		if rel.block.VersionOK {
 			list = append(list, keyed{rel.block.Version.String(), rel.block.Release, 0, 0})
@@ -80,10 +86,10 @@ func (p *parser) checkDuplicateReleases() {
 		if j < 0 {
 			continue
 		}
-		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateRelease, list[i].d.Args[0].Range(),
 			fmt.Sprintf("duplicate release %s", list[i].key),
 			"each release version appears once in a revision (rule 2 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+			diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 	}
 }
 
@@ -93,8 +99,8 @@ func (p *parser) checkContents(rel *release) {
 	if len(rel.contents) < 2 {
 		return
 	}
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for _, it := range rel.contents {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.name.String(), it.d, 0, 0})
@@ -104,10 +110,10 @@ func (p *parser) checkContents(rel *release) {
 		if j < 0 {
 			continue
 		}
-		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range,
+		p.report(rules.SemanticDuplicateContent, list[i].d.Args[0].Range(),
 			fmt.Sprintf("duplicate content name %s", quoteShort(list[i].key)),
 			"CONTENT names are unique within a release (rule 4 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+			diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 	}
 }
 
@@ -115,11 +121,11 @@ func (p *parser) checkContents(rel *release) {
 // each that is the Journal's own ARTIFACT (semantic/self-reference) or repeats
 // an earlier one of the same list (semantic/duplicate-reference), rule 5 of
 // "Semantic rules" in docs/journal-format.md. The result holds first
-// occurrences only. The result is p.kfirst[slot], valid until the next call
+// occurrences only. The result is p.keys.first[slot], valid until the next call
 // with that slot.
 func (p *parser) coordinates(items []item, slot int) []keyed {
-	list := p.klist[:0]
-	defer func() { p.klist = list[:0] }()
+	list := p.keys.list[:0]
+	defer func() { p.keys.putList(list) }()
 	for i, it := range items {
 		if it.v.ok[0] {
 			list = append(list, keyed{it.v.coordinate.String(), it.d, 0, i})
@@ -129,21 +135,24 @@ func (p *parser) coordinates(items []item, slot int) []keyed {
 	if p.doc.CoordinateOK {
 		own = p.doc.Coordinate.String()
 	}
-	firsts := p.kfirst[slot][:0]
-	defer func() { p.kfirst[slot] = firsts }()
+	firsts := p.keys.first[slot][:0]
+	defer func() {
+		p.keys.first[slot] = firsts
+		p.keys.firstUsed[slot] = max(p.keys.firstUsed[slot], len(firsts))
+	}()
 	for i, j := range p.firstByKey(list) {
 		k := list[i]
 		if k.key == own {
-			p.report(rules.SemanticSelfReference, k.d.Args[0].Range,
+			p.report(rules.SemanticSelfReference, k.d.Args[0].Range(),
 				fmt.Sprintf("reference to the journal's own artifact %s in %s", k.key, k.d.Keyword),
 				"a release cannot depend on, exclude or prefer its own artifact (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
-				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range, Message: "ARTIFACT stated here"})
+				diag.Related{Range: p.doc.Header.Artifact.Args[0].Range(), Message: "ARTIFACT stated here"})
 		}
 		if j >= 0 {
-			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range,
+			p.report(rules.SemanticDuplicateReference, k.d.Args[0].Range(),
 				fmt.Sprintf("coordinate %s listed twice in %s", k.key, k.d.Keyword),
 				fmt.Sprintf("a coordinate appears at most once in the %s list of a release (rule 5 of \"Semantic rules\" in docs/journal-format.md)", k.d.Keyword),
-				diag.Related{Range: list[j].d.Args[0].Range, Message: "first stated here"})
+				diag.Related{Range: list[j].d.Args[0].Range(), Message: "first stated here"})
 			continue
 		}
 		firsts = append(firsts, k)
@@ -167,10 +176,10 @@ func (p *parser) checkReferences(rel *release) {
 		if b.Line < a.Line {
 			a, b = b, a
 		}
-		p.report(rules.SemanticReferenceConflict, b.Args[0].Range,
+		p.report(rules.SemanticReferenceConflict, b.Args[0].Range(),
 			fmt.Sprintf("coordinate %s is both in %s and in %s", key, a.Keyword, b.Keyword),
 			"a coordinate cannot be both depended on and excluded, nor both excluded and preferred (rule 5 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: a.Args[0].Range, Message: a.Keyword + " stated here"})
+			diag.Related{Range: a.Args[0].Range(), Message: a.Keyword + " stated here"})
 	}
 	prefOf := byKey(prefs)
 	for _, e := range excl {
@@ -195,11 +204,11 @@ func (p *parser) checkReferences(rel *release) {
 			continue
 		}
 		if !dit.v.constraint.Contains(pit.v.version) {
-			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range,
+			p.report(rules.SemanticPreferenceUnsatisfied, pk.d.Args[1].Range(),
 				fmt.Sprintf("preferred version %s of %s is outside the DEPENDS constraint %s",
 					pit.v.version.String(), pk.key, dit.v.constraint.String()),
 				"prefer a version the constraint accepts, or widen the constraint (rule 6 of \"Semantic rules\" in docs/journal-format.md)",
-				diag.Related{Range: dep.Args[1].Range, Message: "constraint stated here"})
+				diag.Related{Range: dep.Args[1].Range(), Message: "constraint stated here"})
 		}
 	}
 }
@@ -237,10 +246,10 @@ func (p *parser) checkPublished(rel *release) {
 		return
 	}
 	if pub.v.timestamp.Compare(p.doc.JournalVersion) > 0 {
-		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range,
+		p.report(rules.SemanticPublishedAfterVersion, pub.d.Args[0].Range(),
 			fmt.Sprintf("published %s is later than the journal version %s",
 				pub.v.timestamp.String(), p.doc.JournalVersion.String()),
 			"a revision cannot know a release published after it was written (rule 7 of \"Semantic rules\" in docs/journal-format.md)",
-			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range, Message: "JOURNAL_VERSION stated here"})
+			diag.Related{Range: p.doc.Header.JournalVersion.Args[0].Range(), Message: "JOURNAL_VERSION stated here"})
 	}
 }

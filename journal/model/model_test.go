@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"testing"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -51,6 +52,34 @@ func TestEffectivePolicy(t *testing.T) {
 	}
 }
 
+// TestOwnedConstructors checks that the constructors that take their
+// spec's slices build what the copying ones build.
+func TestOwnedConstructors(t *testing.T) {
+	t.Parallel()
+	deny := NewPolicy(vt.Deny, "CVE")
+	deprecated := NewPolicy(vt.Deprecated, "")
+	spec := func(v string, policy *Policy) ReleaseSpec {
+		return ReleaseSpec{
+			Version:  must(vt.ParseVersion(v)),
+			License:  must(vt.ParseLicense("MIT")),
+			Contents: []Content{NewContent(must(vt.ParseName("a.jar")), vt.DigestOf([]byte(v)))},
+			Depends:  []Dependency{},
+			Policy:   policy,
+		}
+	}
+	revSpec := func(rels ...Release) RevisionSpec {
+		return RevisionSpec{Coordinate: must(vt.ParseCoordinate("com.example.a")), Policy: &deprecated, Releases: rels}
+	}
+	copied := NewRevision(revSpec(NewRelease(spec("2.0.0", &deny)), NewRelease(spec("1.0.0", nil))))
+	owned := NewRevisionOwned(revSpec(NewReleaseOwned(spec("2.0.0", &deny)), NewReleaseOwned(spec("1.0.0", nil))))
+	if !reflect.DeepEqual(copied, owned) {
+		t.Errorf("owned revision differs:\n%+v\n%+v", owned, copied)
+	}
+	if r, _ := owned.Release(must(vt.ParseVersion("1.0.0"))); r.EffectivePolicy().Verdict() != vt.Deprecated {
+		t.Errorf("release without POLICY: effective %s, want the header's deprecated", r.EffectivePolicy().Verdict())
+	}
+}
+
 func TestImmutability(t *testing.T) {
 	t.Parallel()
 	contents := []Content{NewContent(must(vt.ParseName("a.jar")), vt.DigestOf(nil))}
@@ -98,6 +127,16 @@ func TestReleaseLookupAndOrder(t *testing.T) {
 	}
 	if want := "1.2.0-rc.1 1.2.0 1.10.0"; join(got) != want {
 		t.Errorf("by version: %s, want %s", join(got), want)
+	}
+	got = got[:0]
+	for r := range rev.ReleasesByVersionSeq() {
+		got = append(got, r.Version().String())
+		if len(got) == 2 {
+			break
+		}
+	}
+	if want := "1.2.0-rc.1 1.2.0"; join(got) != want {
+		t.Errorf("by version, stopped after two: %s, want %s", join(got), want)
 	}
 	if file := rev.Releases()[0].Version().String(); file != "1.10.0" {
 		t.Errorf("file order lost: first is %s", file)

@@ -39,9 +39,18 @@ func NewRelease(spec ReleaseSpec) Release {
 		p := *spec.Policy
 		s.Policy = &p
 	}
-	r := Release{spec: s, effective: DefaultPolicy()}
-	if s.Policy != nil {
-		r.effective = *s.Policy
+	return NewReleaseOwned(s)
+}
+
+// NewReleaseOwned is [NewRelease] without the copies: the release keeps
+// spec's slices and Policy, so the caller must never change them (nor
+// what they point to) afterwards. It serves a builder that allocates them
+// for the release, such as the parser, which makes the lists of every
+// release of a text from one array per kind.
+func NewReleaseOwned(spec ReleaseSpec) Release {
+	r := Release{spec: spec, effective: DefaultPolicy()}
+	if spec.Policy != nil {
+		r.effective = *spec.Policy
 	}
 	return r
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"iter"
 	"slices"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -43,11 +44,22 @@ func NewRevision(spec RevisionSpec) Revision {
 		s.Policy = &p
 	}
 	s.Releases = make([]Release, len(spec.Releases))
-	for i, r := range spec.Releases {
-		if r.spec.Policy == nil && s.Policy != nil {
-			r.effective = *s.Policy
+	copy(s.Releases, spec.Releases)
+	return NewRevisionOwned(s)
+}
+
+// NewRevisionOwned is [NewRevision] without the copies: the revision keeps
+// spec.Releases (setting the effective policies in it), Info and Policy,
+// so the caller must never use them again, nor change what they point
+// to. Its releases come from [NewRelease] or [NewReleaseOwned].
+func NewRevisionOwned(spec RevisionSpec) Revision {
+	s := spec
+	if s.Policy != nil {
+		for i := range s.Releases {
+			if r := &s.Releases[i]; r.spec.Policy == nil {
+				r.effective = *s.Policy
+			}
 		}
-		s.Releases[i] = r
 	}
 	idx := make([]int, len(s.Releases))
 	for i := range idx {
@@ -100,11 +112,19 @@ func (r Revision) Releases() []Release { return cloneNonNil(r.spec.Releases) }
 
 // ReleasesByVersion returns every release in ascending SemVer precedence; never nil.
 func (r Revision) ReleasesByVersion() []Release {
-	out := make([]Release, len(r.byVersion))
-	for i, j := range r.byVersion {
-		out[i] = r.spec.Releases[j]
+	return slices.AppendSeq(make([]Release, 0, len(r.byVersion)), r.ReleasesByVersionSeq())
+}
+
+// ReleasesByVersionSeq yields every release in ascending SemVer precedence,
+// as ReleasesByVersion returns them, without copying them into a slice.
+func (r Revision) ReleasesByVersionSeq() iter.Seq[Release] {
+	return func(yield func(Release) bool) {
+		for _, j := range r.byVersion {
+			if !yield(r.spec.Releases[j]) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // Release returns the release with exactly version v, if this revision knows

@@ -68,7 +68,7 @@ func TestDirectives(t *testing.T) {
 	}
 	for i, x := range sd.Directives {
 		got := dirs[i]
-		if got.Keyword != x.Keyword || got.Range != rangeOf(x.Range) || got.KeywordRange != rangeOf(x.KeywordRange) || got.Line != x.Range.Start.Line {
+		if got.Keyword != x.Keyword || got.Range != rangeOf(x.Range()) || got.KeywordRange != rangeOf(x.KeywordRange()) || got.Line != x.Range().Start.Line {
 			t.Errorf("directive %d = %+v, want %+v", i, got, x)
 		}
 		if len(got.Args) != len(x.Args) {
@@ -76,7 +76,7 @@ func TestDirectives(t *testing.T) {
 		}
 		for j, a := range x.Args {
 			g := got.Args[j]
-			if g.Raw != string(sd.Src[a.Range.Start.Offset:a.Range.End.Offset]) || g.Text != a.Text || g.Quoted != a.Quoted || g.Range != rangeOf(a.Range) {
+			if g.Raw != string(sd.Src[a.Range().Start.Offset:a.Range().End.Offset]) || g.Text != a.Text || g.Quoted != a.Quoted || g.Range != rangeOf(a.Range()) {
 				t.Errorf("directive %d arg %d = %+v, want %+v", i, j, g, a)
 			}
 		}

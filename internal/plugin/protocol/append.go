@@ -115,13 +115,13 @@ func appendDirectives(b []byte, dirs []*syntax.Directive) []byte {
 	b, m = openMessage(b, wire.DirectivesSpans)
 	quoted, nargs := 0, 0
 	for _, d := range dirs {
-		b = protowire.AppendVarint(b, uint64(int64(d.Range.Start.Offset)))
-		b = protowire.AppendVarint(b, uint64(int64(d.Range.End.Offset)))
-		b = protowire.AppendVarint(b, uint64(int64(d.KeywordRange.Start.Offset)))
-		b = protowire.AppendVarint(b, uint64(int64(d.KeywordRange.End.Offset)))
+		b = protowire.AppendVarint(b, uint64(int64(d.Range().Start.Offset)))
+		b = protowire.AppendVarint(b, uint64(int64(d.Range().End.Offset)))
+		b = protowire.AppendVarint(b, uint64(int64(d.KeywordRange().Start.Offset)))
+		b = protowire.AppendVarint(b, uint64(int64(d.KeywordRange().End.Offset)))
 		for _, a := range d.Args {
-			b = protowire.AppendVarint(b, uint64(int64(a.Range.Start.Offset)))
-			b = protowire.AppendVarint(b, uint64(int64(a.Range.End.Offset)))
+			b = protowire.AppendVarint(b, uint64(int64(a.Range().Start.Offset)))
+			b = protowire.AppendVarint(b, uint64(int64(a.Range().End.Offset)))
 			if a.Quoted {
 				quoted++
 			}

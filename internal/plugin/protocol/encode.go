@@ -37,10 +37,10 @@ func EncodeDirectives(dirs []*syntax.Directive) *pb.Directives {
 	}
 	for i, d := range dirs {
 		out.ArgCounts[i] = int32(len(d.Args))
-		out.Spans = append(out.Spans, int64(d.Range.Start.Offset), int64(d.Range.End.Offset),
-			int64(d.KeywordRange.Start.Offset), int64(d.KeywordRange.End.Offset))
+		out.Spans = append(out.Spans, int64(d.Range().Start.Offset), int64(d.Range().End.Offset),
+			int64(d.KeywordRange().Start.Offset), int64(d.KeywordRange().End.Offset))
 		for _, a := range d.Args {
-			out.Spans = append(out.Spans, int64(a.Range.Start.Offset), int64(a.Range.End.Offset))
+			out.Spans = append(out.Spans, int64(a.Range().Start.Offset), int64(a.Range().End.Offset))
 			out.Quoted = append(out.Quoted, a.Quoted)
 			if a.Quoted {
 				out.Decoded = append(out.Decoded, a.Text)
