@@ -141,10 +141,22 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		return nil, nil
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
-	// Only the heads the rules report on are read again.
-	judge := lint.JudgeHeads(hc.tree, rc)
-	heads = slices.DeleteFunc(heads, func(h headRef) bool { return !judge(h.refs) })
 	outs := make([]diag.List, len(heads))
+	// The findings of a prior run stand where nothing they depend on
+	// changed, and only the other heads that the rules report on are read
+	// again. For a later run (KeepState), a head they do not report on is
+	// remembered with the coordinates its judgement looked up.
+	judge := lint.JudgeHeads(hc.tree, rc)
+	var todo []int
+	for i, h := range heads {
+		if found, ok := hc.lookup(h); ok {
+			outs[i] = found
+		} else if judge(h.refs) {
+			todo = append(todo, i)
+		} else if r.opts.KeepState {
+			hc.store(h, headFindings{digest: h.digest, looked: h.refs.Coordinates()})
+		}
+	}
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range workers(r.opts.Workers) {
@@ -153,10 +165,6 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			defer wg.Done()
 			for i := range work {
 				h := heads[i]
-				if found, ok := hc.lookup(h); ok {
-					outs[i] = found
-					continue
-				}
 				// Read again when the load dropped it; nil when the
 				// file no longer holds the accepted bytes.
 				if doc := r.load.Doc(h.path); doc != nil {
@@ -167,7 +175,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			}
 		}()
 	}
-	for i := range heads {
+	for _, i := range todo {
 		if ctx.Err() != nil {
 			break
 		}
