@@ -27,7 +27,8 @@ import (
 // generated tree goes through a random sequence of unsaved buffers
 // (Overlay: edits, new successors, new artifacts, closed buffers, buffers
 // that name another artifact's revision or drop a release that other
-// artifacts depend on) and changes on disk (found with Rescan); after each
+// artifacts depend on), changes on disk (found with Rescan) and a new
+// configuration (whose findings a prior run cannot give); after each
 // step the JSON output, the counts and every chain head of the run with
 // Prior equal those of a fresh run. In a git work tree (committed, without
 // the attributes that keep git from converting Journals, so that
@@ -60,7 +61,7 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same"}
+	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same", "config"}
 	if inGit {
 		git("init", "-q")
 		git("add", "-A")
@@ -207,6 +208,8 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 				t.Fatal(err)
 			}
 			rescan = true
+		case "config": // another configuration: no findings can be copied, no artifact taken over
+			cfg = config.Default()
 		case "same": // a buffer equal to the disk
 			b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 			overlay[p] = b
