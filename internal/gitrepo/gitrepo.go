@@ -128,10 +128,13 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 	}
 	r := &Repo{git: git}
-	args := []string{"rev-parse", "--show-toplevel"}
+	var args []string
 	for _, f := range stateFiles {
 		args = append(args, "--git-path", f)
 	}
+	// The top level comes last, so that a newline in its name does not
+	// shift the lines before it.
+	args = append(append([]string{"rev-parse"}, args...), "--show-toplevel")
 	runDir := existingDir(dir)
 	out, err := r.output(ctx, runDir, nil, args...)
 	if err != nil {
@@ -144,12 +147,12 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	top := lines[0]
-	if top == "" || len(lines) != 1+len(stateFiles) {
+	lines := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\n", len(stateFiles)+1)
+	if len(lines) != len(stateFiles)+1 || lines[len(stateFiles)] == "" {
 		return nil, ErrNotRepository
 	}
-	for _, p := range lines[1:] {
+	top := lines[len(stateFiles)]
+	for _, p := range lines[:len(stateFiles)] {
 		// git names them relative to the directory it ran in.
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(runDir, p)

@@ -28,8 +28,11 @@ var stampSeed = maphash.MakeSeed()
 // system-wide attributes file or one that core.attributesFile names
 // elsewhere. It is 0, which no stamp equals, when one of the files changed
 // so recently that a write right after could keep its stamp
-// ([readfile.Recent]).
+// ([readfile.Recent]), and for a Repo not made by [Open].
 func (r *Repo) Stamp(dirs ...string) uint64 {
+	if r.head == "" {
+		return 0
+	}
 	var h maphash.Hash
 	h.SetSeed(stampSeed)
 	now := time.Now()
@@ -58,13 +61,11 @@ func (r *Repo) Stamp(dirs ...string) uint64 {
 	// HEAD names a branch ("ref: refs/heads/main"), whose file lives in
 	// the common directory of the repository (a linked work tree has its
 	// own HEAD), unless only the packed refs hold it.
-	if r.head != "" {
-		if b, err := os.ReadFile(r.head); err == nil {
-			h.Write(b)
-			if ref, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("ref: ")); ok && !bytes.Contains(ref, []byte("..")) {
-				add(filepath.Join(filepath.Dir(r.head), filepath.FromSlash(string(ref))))
-				add(filepath.Join(r.common, filepath.FromSlash(string(ref))))
-			}
+	if b, err := os.ReadFile(r.head); err == nil {
+		h.Write(b)
+		if ref, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("ref: ")); ok && !bytes.Contains(ref, []byte("..")) {
+			add(filepath.Join(filepath.Dir(r.head), filepath.FromSlash(string(ref))))
+			add(filepath.Join(r.common, filepath.FromSlash(string(ref))))
 		}
 	}
 	for _, p := range userFiles() {

@@ -74,3 +74,23 @@ func TestStamp(t *testing.T) {
 		t.Errorf("a .gitattributes outside the root's directories changed the stamp")
 	}
 }
+
+// TestOpenNewlineInTop: a newline in the name of the top level neither
+// breaks Open nor the paths of the files Stamp looks at.
+func TestOpenNewlineInTop(t *testing.T) {
+	dir := newRepo(t, map[string]string{"j/a.journal": "one\n"})
+	moved := filepath.Join(t.TempDir(), "new\nline")
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(context.Background(), filepath.Join(moved, "j"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(moved); r.Top() != want {
+		t.Errorf("Top() = %q, want %q", r.Top(), want)
+	}
+	if want := filepath.Join(moved, ".git", "HEAD"); r.head != want {
+		t.Errorf("HEAD is %q, want %q", r.head, want)
+	}
+}
