@@ -71,7 +71,9 @@ type Options struct {
 	Prior *Result
 	// Rescan, with Prior, lists the tree again and takes over only the
 	// artifact directories whose files have the sizes and modification
-	// times Prior recorded (load.Options.Rescan), and asks git again.
+	// times Prior recorded (load.Options.Rescan), and asks git again
+	// unless the repository's stamp (gitrepo.Repo.Stamp: index, HEAD and
+	// refs, configuration, attribute files) is the one Prior took.
 	Rescan bool
 	// ShownRoot is how messages about the root itself name it
 	// (load.Options.ShownRoot); "" names it by Root.

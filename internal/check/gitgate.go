@@ -50,6 +50,12 @@ type gate struct {
 	// eolAttrs caches the text and eol attributes of the loaded files, by
 	// root-relative path (eolConversion).
 	eolAttrs map[string]map[string]string
+	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
+	// git was asked about the files, for a later Rescan; 0 for none.
+	stamp uint64
+	// stamped says that g took the facts above over from a prior run
+	// because the stamp did not change.
+	stamped bool
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -58,17 +64,27 @@ type gate struct {
 // is an error. With Staged, the index entries under the root are copied to
 // a temporary directory that the tree is loaded from; close removes it.
 // A work-tree check that takes over from prior (the run of Options.Prior, or
-// nil) without Rescan takes over what prior learned from git instead
-// ([gate.takeOver]).
+// nil) takes over what prior learned from git instead ([gate.takeOver]):
+// without Rescan always, with Rescan when the repository's stamp
+// (gitrepo.Repo.Stamp: its index, HEAD and refs, configuration and
+// attribute files) is the one prior took before asking git.
 func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 	g := &gate{loadRoot: opts.Root, staged: opts.Staged, examples: opts.Examples}
 	wantGit := opts.Against != "" || opts.Staged
 	if opts.NewOnly && !wantGit {
 		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
 	}
-	if prior != nil && !opts.Rescan && !wantGit {
-		g.takeOver(prior.gate)
-		return g, nil
+	if prior != nil && !wantGit {
+		p := prior.gate
+		if !opts.Rescan {
+			g.takeOver(p)
+			return g, nil
+		}
+		if p != nil && p.repo != nil && p.stamp != 0 && p.repo.Stamp(opts.Root) == p.stamp {
+			g.takeOver(p)
+			g.stamped = true
+			return g, nil
+		}
 	}
 	repo, err := gitrepo.Open(ctx, opts.Root)
 	if err != nil {
@@ -96,6 +112,7 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 	}
 	g.repo, g.rootRel = repo, rel
 	if !wantGit {
+		g.stamp = repo.Stamp(opts.Root)
 		return g, nil
 	}
 	g.against = opts.Against
@@ -276,6 +293,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	if g == nil || g.repo == nil {
 		return nil, nil
 	}
+	g.forgetStampedAttributes(r)
 	var out diag.List
 	eol, err := g.eolConversion(ctx, r)
 	if err != nil {
@@ -298,19 +316,37 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 }
 
 // takeOver makes g, a gate of a work-tree check that takes over from the
-// check of p (Options.Prior without Rescan), use what p learned from git
-// instead of asking again: the work tree, the files of HEAD and the index,
-// the committed bytes read and the attributes. They depend only on the
-// repository, which the caller answers for as it does for the files on
-// disk; the next check with Rescan asks git again. The maps are copied, so
-// that the two runs share nothing they write.
+// check of p (Options.Prior), use what p learned from git instead of
+// asking again: the work tree, the files of HEAD and the index, the
+// committed bytes read and the attributes. They depend only on the
+// repository, not on the work tree's Journals: without Rescan the caller
+// answers for it as it does for the files on disk, with Rescan its stamp
+// did not change. The maps are copied, so that the two runs share nothing
+// they write.
 func (g *gate) takeOver(p *gate) {
 	if p == nil {
 		return
 	}
-	g.repo, g.rootRel, g.files = p.repo, p.rootRel, p.files
+	g.repo, g.rootRel, g.files, g.stamp = p.repo, p.rootRel, p.files, p.stamp
 	g.committed = maps.Clone(p.committed)
 	g.eolAttrs = maps.Clone(p.eolAttrs)
+}
+
+// forgetStampedAttributes drops the attributes (and with them the
+// committed files, which hold one) that g took over because the
+// repository's stamp did not change, when the load found a .gitattributes
+// in an artifact directory: the stamp does not look at those, and git
+// applies them to the Journals beside them.
+func (g *gate) forgetStampedAttributes(r *run) {
+	if !g.stamped {
+		return
+	}
+	for _, d := range r.load.Diagnostics {
+		if dir, name, ok := strings.Cut(d.Path, "/"); ok && dir != "" && name == ".gitattributes" {
+			g.eolAttrs, g.committed = nil, nil
+			return
+		}
+	}
 }
 
 // eolConversion reports, once, that git may convert the line endings of

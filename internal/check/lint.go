@@ -143,9 +143,28 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		return nil, nil
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
-	// Only the heads the rules report on are read again.
-	heads = judged(heads, hc.tree, rc, workers(r.opts.Workers))
 	outs := make([]diag.List, len(heads))
+	// The findings of a prior run stand where nothing they depend on
+	// changed, and only the other heads that the rules report on are read
+	// again. For a later run (KeepState), a head they do not report on is
+	// remembered with the coordinates its judgement looked up.
+	todo := judged(heads, workers(r.opts.Workers), func() func(int) bool {
+		judge := lint.JudgeHeads(hc.tree, rc)
+		return func(i int) bool {
+			h := heads[i]
+			if found, ok := hc.lookup(h); ok {
+				outs[i] = found
+				return false
+			}
+			if judge(h.refs) {
+				return true
+			}
+			if r.opts.KeepState {
+				hc.store(h, headFindings{digest: h.digest, looked: h.refs.Coordinates()})
+			}
+			return false
+		}
+	})
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range workers(r.opts.Workers) {
@@ -154,10 +173,6 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			defer wg.Done()
 			for i := range work {
 				h := heads[i]
-				if found, ok := hc.lookup(h); ok {
-					outs[i] = found
-					continue
-				}
 				// Read again when the load dropped it; nil when the
 				// file no longer holds the accepted bytes.
 				if doc := r.load.Doc(h.path); doc != nil {
@@ -168,7 +183,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			}
 		}()
 	}
-	for i := range heads {
+	for _, i := range todo {
 		if ctx.Err() != nil {
 			break
 		}
@@ -186,36 +201,37 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	return out, nil
 }
 
-// judged returns the heads on which the head-only rules of rc report
-// against tree by their judgement (lint.JudgeHeads), in the order of
-// heads. The heads are judged by n workers, in chunks taken in turn, each
-// worker with a judge of its own (a judge memoizes what it asks the tree).
-func judged(heads []headRef, tree lint.Tree, rc lint.RunConfig, n int) []headRef {
+// judged returns, in ascending order, the indexes i of heads for which
+// report(i) is true. The heads are taken in chunks by n workers, each
+// with a report function of its own from newReport (a judge memoizes what
+// it asks the tree, so it is not shared); report must be safe to call for
+// distinct indexes at once.
+func judged(heads []headRef, n int, newReport func() func(int) bool) []int {
 	const chunk = 512
-	report := make([]bool, len(heads))
+	marked := make([]bool, len(heads))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			judge := lint.JudgeHeads(tree, rc)
+			report := newReport()
 			for {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= len(heads) {
 					return
 				}
 				for i := lo; i < min(lo+chunk, len(heads)); i++ {
-					report[i] = judge(heads[i].refs)
+					marked[i] = report(i)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	out := heads[:0]
-	for i, h := range heads {
-		if report[i] {
-			out = append(out, h)
+	var out []int
+	for i, m := range marked {
+		if m {
+			out = append(out, i)
 		}
 	}
 	return out

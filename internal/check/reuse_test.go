@@ -27,13 +27,15 @@ import (
 // generated tree goes through a random sequence of unsaved buffers
 // (Overlay: edits, new successors, new artifacts, closed buffers, buffers
 // that name another artifact's revision or drop a release that other
-// artifacts depend on) and changes on disk (found with Rescan); after each
+// artifacts depend on), changes on disk (found with Rescan) and a new
+// configuration (whose findings a prior run cannot give); after each
 // step the JSON output, the counts and every chain head of the run with
 // Prior equal those of a fresh run. In a git work tree (committed, without
 // the attributes that keep git from converting Journals, so that
 // repo/eol-conversion and the explanations of edited committed revisions
-// come up) further steps commit the work tree (found with Rescan, which
-// also asks git again).
+// come up) further steps commit the work tree, stage it, move HEAD back
+// and add or remove a .gitattributes at the top (found with Rescan, which
+// asks git again when the repository's stamp changed).
 func TestPriorEqualsFresh(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { priorEqualsFresh(t, false) })
 	t.Run("git", func(t *testing.T) {
@@ -59,13 +61,14 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same"}
+	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same", "config"}
 	if inGit {
 		git("init", "-q")
 		git("add", "-A")
 		git("commit", "-q", "-m", "tree")
-		kindsOf = append(kindsOf, "commit")
+		kindsOf = append(kindsOf, "commit", "stage", "attributes", "reset")
 	}
+	commits := 1
 	var gitFindings []string // what only git can tell, which the steps must meet
 	if inGit {
 		gitFindings = []string{"repo/eol-conversion", "differs from its committed bytes at HEAD"}
@@ -185,7 +188,28 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 			rescan = true
 		case "commit": // the work tree (with the disk changes) is committed; the run rescans
 			git("commit", "-q", "-a", "--allow-empty", "-m", fmt.Sprintf("step %d", step))
+			commits++
 			rescan = true
+		case "stage": // the disk changes are staged, HEAD stays; the run rescans
+			git("add", "-A")
+			rescan = true
+		case "reset": // HEAD moves back, the index stays; the run rescans
+			if commits > 1 {
+				git("reset", "-q", "--soft", "HEAD~1")
+				commits--
+			}
+			rescan = true
+		case "attributes": // a .gitattributes at the top keeps git from converting Journals, or goes; the run rescans
+			attrs := filepath.Join(filepath.Dir(root), ".gitattributes")
+			if err := os.Remove(attrs); os.IsNotExist(err) {
+				err = os.WriteFile(attrs, []byte("*.journal -text\n"), 0o644)
+			}
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			rescan = true
+		case "config": // another configuration: no findings can be copied, no artifact taken over
+			cfg = config.Default()
 		case "same": // a buffer equal to the disk
 			b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 			overlay[p] = b

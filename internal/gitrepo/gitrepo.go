@@ -36,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -95,7 +96,19 @@ func (e *CommandError) Unwrap() error { return e.Err }
 type Repo struct {
 	git string // absolute path of the executable
 	top string // absolute top level of the work tree, symlinks resolved
+	// stateFiles are the absolute paths of the repository's files that
+	// [Repo.Stamp] looks at, as git resolves them (--git-path); head is
+	// HEAD and common the repository's common directory (that of the
+	// packed refs), which linked work trees share.
+	stateFiles   []string
+	head, common string
 }
+
+// stateFiles are the files of a repository, as --git-path names them, whose
+// change can change what git reports about the work tree's files: the
+// index, HEAD and the refs it may name, the configuration and the
+// repository's own attributes.
+var stateFiles = []string{"index", "HEAD", "packed-refs", "reftable/tables.list", "config", "config.worktree", "info/attributes"}
 
 // globalArgs come before every subcommand.
 var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
@@ -115,7 +128,15 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 	}
 	r := &Repo{git: git}
-	out, err := r.output(ctx, existingDir(dir), nil, "rev-parse", "--show-toplevel")
+	var args []string
+	for _, f := range stateFiles {
+		args = append(args, "--git-path", f)
+	}
+	// The top level comes last, so that a newline in its name does not
+	// shift the lines before it.
+	args = append(append([]string{"rev-parse"}, args...), "--show-toplevel")
+	runDir := existingDir(dir)
+	out, err := r.output(ctx, runDir, nil, args...)
 	if err != nil {
 		var ce *CommandError
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "not a git repository") {
@@ -126,10 +147,23 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		return nil, err
 	}
-	top := strings.TrimSuffix(string(out), "\n")
-	if top == "" {
+	lines := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\n", len(stateFiles)+1)
+	if len(lines) != len(stateFiles)+1 || lines[len(stateFiles)] == "" {
 		return nil, ErrNotRepository
 	}
+	top := lines[len(stateFiles)]
+	for _, p := range lines[:len(stateFiles)] {
+		// git names them relative to the directory it ran in.
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(runDir, p)
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+		}
+		r.stateFiles = append(r.stateFiles, filepath.Clean(p))
+	}
+	r.head = r.stateFiles[slices.Index(stateFiles, "HEAD")]
+	r.common = filepath.Dir(r.stateFiles[slices.Index(stateFiles, "packed-refs")])
 	if resolved, err := filepath.EvalSymlinks(top); err == nil {
 		top = resolved
 	}

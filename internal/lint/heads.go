@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/binary"
 	"iter"
+	"slices"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -150,7 +151,12 @@ func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
 // that dropped it need not read it again. The judgement is exact for the
 // built-in head-only rules, and true whenever cfg enables a rule without a
 // judgement (any rule of a custom rule set, cfg.Rules, or one of another
-// kind). The returned function is not safe for concurrent use.
+// kind). A judgement depends on tree only through what it holds of the
+// coordinates of [HeadRefs.Coordinates] (whether it holds each and the
+// releases), so a caller may keep a false one while those stay the same.
+// Each distinct reference is judged once per returned function (a head
+// often repeats one DEPENDS in every release). The returned function is
+// not safe for concurrent use.
 func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 	var enabled []func(reference, vt.Coordinate, Tree) bool
 	always := false
@@ -165,8 +171,15 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 		}
 		enabled = append(enabled, j)
 	}
-	// The releases of each coordinate are fetched once.
+	// The releases of each coordinate are fetched once, and each reference
+	// (with whether it names the head's own artifact, all that the
+	// judgements ask of own) is judged once.
 	tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
+	type judged struct {
+		ref  reference
+		self bool
+	}
+	seen := map[judged]bool{}
 	return func(hr HeadRefs) bool {
 		if always || hr.enc == "" {
 			return true
@@ -176,14 +189,36 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 		}
 		own, refs := hr.decode()
 		for ref := range refs {
-			for _, j := range enabled {
-				if j(ref, own, tree) {
-					return true
-				}
+			k := judged{ref, ref.coordinate == own}
+			bad, ok := seen[k]
+			if !ok {
+				bad = slices.ContainsFunc(enabled, func(j func(reference, vt.Coordinate, Tree) bool) bool { return j(ref, own, tree) })
+				seen[k] = bad
+			}
+			if bad {
+				return true
 			}
 		}
 		return false
 	}
+}
+
+// Coordinates returns the artifacts the head's references name, each once
+// and in the order of their first reference; nil for the zero HeadRefs.
+func (hr HeadRefs) Coordinates() []vt.Coordinate {
+	if hr.enc == "" {
+		return nil
+	}
+	var out []vt.Coordinate
+	seen := map[vt.Coordinate]bool{}
+	_, refs := hr.decode()
+	for ref := range refs {
+		if !seen[ref.coordinate] {
+			seen[ref.coordinate] = true
+			out = append(out, ref.coordinate)
+		}
+	}
+	return out
 }
 
 // memoTree is a Tree that asks its Tree for the releases of a coordinate

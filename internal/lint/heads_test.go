@@ -3,6 +3,7 @@ package lint_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/lint"
@@ -87,5 +88,25 @@ func TestJudgeHeadsIsConservative(t *testing.T) {
 	}
 	if !lint.JudgeHeads(tree, lint.RunConfig{Enabled: func(code string) bool { return code == rules.StyleCRLF }})(hr) {
 		t.Error("a rule without a judgement was judged")
+	}
+}
+
+// TestHeadRefsCoordinates: the coordinates a judgement looks up are those
+// the head's DEPENDS and PREFERS name, each once, in the order of their
+// first reference; a head without a document has none.
+func TestHeadRefsCoordinates(t *testing.T) {
+	t.Parallel()
+	doc, _ := syntax.Parse("a.journal", []byte("JOURNAL_FORMAT 1\nARTIFACT org.example.a\nJOURNAL_VERSION 20260101T000000Z\nDESCRIPTION \"a\"\n\n"+
+		"RELEASE 1.0.0\nDEPENDS org.example.b [1.0.0,2.0.0)\nDEPENDS org.example.c\nPREFERS org.example.b 1.2.0\n\n"+
+		"RELEASE 1.1.0\nDEPENDS org.example.c [1.0.0,)\nDEPENDS org.example.d\n"))
+	var got []string
+	for _, c := range lint.HeadRefsOf(doc).Coordinates() {
+		got = append(got, c.String())
+	}
+	if want := []string{"org.example.b", "org.example.c", "org.example.d"}; !slices.Equal(got, want) {
+		t.Errorf("Coordinates() = %v, want %v", got, want)
+	}
+	if cs := lint.HeadRefsOf(nil).Coordinates(); cs != nil {
+		t.Errorf("a head without a document has coordinates %v", cs)
 	}
 }
