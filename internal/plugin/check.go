@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"google.golang.org/grpc"
+
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
@@ -323,6 +325,7 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			codec := &requestCodec{}
 			for b := range feed {
 				mu.Lock()
 				failed := out.err != nil
@@ -331,7 +334,7 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 					in.sent(b)
 					continue
 				}
-				ds, later, err := p.checkBatch(ctx, in, b)
+				ds, later, err := p.checkBatch(ctx, in, b, codec)
 				in.sent(b)
 				mu.Lock()
 				if err != nil {
@@ -366,13 +369,15 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 	return out
 }
 
-// checkBatch sends one batch and decodes its answer.
-func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch) (diag.List, []laterRelated, error) {
+// checkBatch sends one batch with codec and decodes its answer.
+func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch, codec *requestCodec) (diag.List, []laterRelated, error) {
 	req := in.request(p.config, p.needs, b)
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
-	resp, err := p.rpc.Check(cctx, req)
+	resp, err := p.rpc.Check(cctx, req, grpc.ForceCodec(codec))
 	if err != nil {
+		// The transport may still hold the request's bytes.
+		codec.buf = nil
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err() // the run was cancelled, not the pack's fault
 		}

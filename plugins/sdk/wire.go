@@ -29,6 +29,9 @@ func serverOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize),
 		grpc.ForceServerCodec(codec{}),
+		// A request is read into a buffer of its size: reuse them, since
+		// [codec] keeps nothing of it.
+		grpc.RecvBufferPool(grpc.NewSharedBufferPool()),
 	}
 }
 
