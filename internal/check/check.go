@@ -16,6 +16,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/rules"
 
 	"github.com/r35157/journal-lint/internal/readfile"
@@ -83,8 +84,8 @@ type Options struct {
 // Result is what a check found.
 type Result struct {
 	// Load is the loader's result: files and diagnostics, with
-	// Options.KeepState or a git gate also every document, and with those
-	// or rule packs the accepted state.
+	// Options.KeepState or a git gate also every document and the
+	// accepted state.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.
@@ -110,6 +111,9 @@ type run struct {
 	load *load.Result
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
+	// packs runs the rule packs over the documents as the load visits
+	// them; nil without rule packs.
+	packs *plugin.Stream
 	// visitor and heads hold the per-artifact findings and those of the
 	// head-only rules, for a later run that takes this one as
 	// Options.Prior.
@@ -177,9 +181,10 @@ func Registry() config.Registry {
 // The tree streams through the load: each artifact's documents are linted
 // and its chain diffed as soon as the artifact is read, and then dropped,
 // so memory holds the artifacts in flight, one summary per revision and
-// the diagnostics. Rule packs read the documents again, a batch at a time;
-// the git gate still needs every document at once, and with it the load
-// keeps them.
+// the diagnostics. Rule packs get the documents as the load visits them
+// (plugin.Stream), a batch at a time, and let each batch go once they
+// answered; the git gate still needs every document at once, and with it
+// the load keeps them.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -205,18 +210,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
+	if r.packs = packStream(ctx, r); r.packs != nil {
+		defer r.packs.Close()
+	}
 	var priorHeads *headCache
 	if sameRules(prior, r) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState || g.commit != ""
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
-	if !keepDocs && len(cfg.Plugins) > 0 {
-		// Rule packs read the documents again batch by batch
-		// (plugin.NewInput), with the chains of the accepted state, kept
-		// in the compact form that does not hold the texts.
-		lopts.KeepState, lopts.Compact = true, true
-	}
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}

@@ -83,17 +83,31 @@ func (ps *Packs) Close() {
 // and no Options.Packs.
 var errPacksNotStarted = errors.New("the configuration has rule packs but none were started: pass the result of check.StartPacks in Options.Packs")
 
-// rulePacks runs the rule packs of the run (Options.Packs) over every
-// parsed document. A pack that fails yields one plugin/failed diagnostic.
+// packStream starts running the rule packs of the run (Options.Packs)
+// over the documents the load visits; nil when the configuration has none
+// or they did not start (rulePacks then reports why).
+func packStream(ctx context.Context, r *run) *plugin.Stream {
+	if len(r.cfg.Plugins) == 0 {
+		return nil
+	}
+	set, err := r.opts.Packs.Set()
+	if err != nil {
+		return nil
+	}
+	return set.Stream(ctx)
+}
+
+// rulePacks returns what the rule packs of the run found over every
+// parsed document, streamed to them during the load (packStream). A pack
+// that fails yields one plugin/failed diagnostic.
 func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	if len(r.cfg.Plugins) == 0 {
 		return nil, nil
 	}
-	set, err := r.opts.Packs.Set()
-	if err != nil {
+	if _, err := r.opts.Packs.Set(); err != nil {
 		return nil, err
 	}
-	return set.Check(ctx, plugin.NewInput(r.load))
+	return r.packs.Finish(ctx, r.load)
 }
 
 // PluginSpecs returns the rule packs of cfg in configuration order.

@@ -46,6 +46,9 @@ func (v *visitor) slot(i int) {
 
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
+	if v.r.packs != nil {
+		v.r.packs.Visit(a)
+	}
 	if v.reused(a.Index, a.Prior) {
 		return
 	}

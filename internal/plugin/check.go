@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"google.golang.org/grpc"
+
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
@@ -23,9 +25,14 @@ func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // Batch limits: a Check call carries at most batchDocs documents and, unless
 // it holds a single document, at most batchBytes bytes of Journal text.
+// A batch in flight holds its parsed documents and their encodings (about
+// ten times its text), and a few are in flight per pack: at 512 documents
+// a check with one pack held 40 MB more live heap than without, which
+// cost page faults and garbage collection throughout the load; a call
+// costs the pack and the host well under a millisecond.
 const (
-	batchDocs  = 512
-	batchBytes = 4 << 20
+	batchDocs  = 128
+	batchBytes = 1 << 20
 )
 
 // maxMessage is the longest diagnostic message a pack may return.
@@ -38,14 +45,10 @@ const maxMessage = 4096
 // documents (load.Options.DropDocs), a batch reads and parses its own
 // documents again when it is first encoded and lets them go once every
 // pack is done with it, so memory holds the batches in flight, not the
-// tree.
+// tree. A check streams its documents to the packs instead ([Stream]).
 type Input struct {
-	docs    []*syntax.Document // nil entries are read again (reread)
-	paths   []string
-	sizes   []int
-	chains  []*protocol.Chain
-	byPath  map[string]int // index into docs
 	batches []*batch
+	byPath  map[string]*batch // the batch of each document; nil for a Stream's
 	// reread returns the document of a file the load dropped, or nil when
 	// the file no longer holds the bytes the load read.
 	reread func(path string) *syntax.Document
@@ -54,20 +57,37 @@ type Input struct {
 	free [][]byte // encoding buffers of batches every pack has sent, for reuse
 }
 
-// batch is the documents docs[lo:hi] of an Input.
+// batch is one Check call's documents.
 type batch struct {
-	lo, hi int
+	paths  []string
+	chains []*protocol.Chain
+	size   int // bytes of text
 
 	mu      sync.Mutex
+	docs    []*syntax.Document            // nil entries are read again (Input.reread) when first needed
+	read    bool                          // docs has no nil entry left but those of changed files
+	at      map[string]int                // index of each path, made when a pack's answer is decoded
 	enc     [protocol.NeedsAll + 1][]byte // the documents as CheckRequest fields, by the packs' needs; nil until encoded, and again once every pack has it
-	docs    []*syntax.Document            // docs[lo:hi], read again for this batch; nil until needed, and again once every pack has it
-	pending atomic.Int32                  // packs of the running Set.Check still to send it
+	pending atomic.Int32                  // packs still to send it
+}
+
+// full reports whether b can take no document of n bytes: it holds
+// batchDocs documents, or batchBytes bytes of text with another document.
+func (b *batch) full(n int) bool {
+	return len(b.paths) >= batchDocs || (len(b.paths) > 0 && b.size+n > batchBytes)
+}
+
+func (b *batch) add(path string, size int, doc *syntax.Document, cc *protocol.Chain) {
+	b.paths = append(b.paths, path)
+	b.docs = append(b.docs, doc)
+	b.chains = append(b.chains, cc)
+	b.size += size
 }
 
 // NewInput takes the documents of lr, read or (when lr dropped them)
 // to be read again, with their chain context, which lr.State gives.
 func NewInput(lr *load.Result) *Input {
-	in := &Input{byPath: make(map[string]int, len(lr.Files)), reread: lr.Doc}
+	in := &Input{byPath: make(map[string]*batch, len(lr.Files)), reread: lr.Doc}
 	chains := map[string][]byte{} // encoded chain entries by coordinate
 	for _, f := range lr.Files {
 		if !f.Summary.Read {
@@ -79,76 +99,103 @@ func NewInput(lr *load.Result) *Input {
 			cc.Coordinate = c.String()
 			entries, ok := chains[cc.Coordinate]
 			if !ok {
-				var list []*pb.ChainEntry
-				for _, e := range lr.State.Entries(c) {
-					list = append(list, &pb.ChainEntry{Path: e.Source, JournalVersion: e.Revision.JournalVersion().String(), Digest: e.Revision.Digest().String()})
-				}
-				entries = protocol.AppendChainEntries(nil, list)
+				entries = chainEntries(lr.State.Entries(c))
 				chains[cc.Coordinate] = entries
 			}
 			cc.Revisions = entries
 		}
 		in.add(f.Path, f.Summary.Size, f.Doc, cc)
 	}
-	in.split()
 	return in
 }
 
+// chainEntries encodes the accepted revisions of an artifact for
+// ChainContext.revisions.
+func chainEntries(entries []chain.Entry) []byte {
+	list := make([]*pb.ChainEntry, len(entries))
+	for i, e := range entries {
+		list[i] = &pb.ChainEntry{Path: e.Source, JournalVersion: e.Revision.JournalVersion().String(), Digest: e.Revision.Digest().String()}
+	}
+	return protocol.AppendChainEntries(nil, list)
+}
+
+// add appends a document to the last batch, or to a new one when that is
+// full.
 func (in *Input) add(path string, size int, doc *syntax.Document, cc *protocol.Chain) {
-	in.byPath[path] = len(in.docs)
-	in.docs = append(in.docs, doc)
-	in.paths = append(in.paths, path)
-	in.sizes = append(in.sizes, size)
-	in.chains = append(in.chains, cc)
+	if n := len(in.batches); n == 0 || in.batches[n-1].full(size) {
+		in.batches = append(in.batches, &batch{})
+	}
+	b := in.batches[len(in.batches)-1]
+	b.add(path, size, doc, cc)
+	in.byPath[path] = b
 }
 
-// doc returns document i, reading it again when the load dropped it: from
-// b's documents when i is one of them (b.mu must not be held), else from
-// its file. It is nil when the file changed since the load.
-func (in *Input) doc(b *batch, i int) *syntax.Document {
-	if d := in.docs[i]; d != nil || in.reread == nil {
-		return d
-	}
-	if b != nil && i >= b.lo && i < b.hi {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		return in.batchDocs(b)[i-b.lo]
-	}
-	return in.reread(in.paths[i])
-}
+// Len returns the number of documents.
+func (in *Input) Len() int { return len(in.byPath) }
 
-// batchDocs returns the documents of b, reading the dropped ones again the
-// first time; b.mu must be held.
-func (in *Input) batchDocs(b *batch) []*syntax.Document {
-	if b.docs == nil {
-		b.docs = slices.Clone(in.docs[b.lo:b.hi])
+// docs returns the documents of b, reading the dropped ones again the
+// first time; b.mu must be held. An entry stays nil when its file changed
+// since the load.
+func (in *Input) docs(b *batch) []*syntax.Document {
+	if !b.read {
 		for i, d := range b.docs {
 			if d == nil && in.reread != nil {
-				b.docs[i] = in.reread(in.paths[b.lo+i])
+				b.docs[i] = in.reread(b.paths[i])
 			}
 		}
+		b.read = true
 	}
 	return b.docs
 }
 
-// Len returns the number of documents.
-func (in *Input) Len() int { return len(in.docs) }
-
-// split cuts the documents into Check batches of at most batchDocs
-// documents and, unless a batch holds a single document, batchBytes bytes
-// of text.
-func (in *Input) split() {
-	lo, size := 0, 0
-	for i, n := range in.sizes {
-		if i > lo && (i-lo >= batchDocs || size+n > batchBytes) {
-			in.batches = append(in.batches, &batch{lo: lo, hi: i})
-			lo, size = i, 0
+// index returns the position of path in b; b.mu must be held.
+func (b *batch) index(path string) (int, bool) {
+	if b.at == nil {
+		b.at = make(map[string]int, len(b.paths))
+		for i, p := range b.paths {
+			b.at[p] = i
 		}
-		size += n
 	}
-	if lo < len(in.docs) {
-		in.batches = append(in.batches, &batch{lo: lo, hi: len(in.docs)})
+	i, ok := b.at[path]
+	return i, ok
+}
+
+// doc returns the document of b at path and whether path is one of b's;
+// the document is nil when its file changed since the load.
+func (in *Input) doc(b *batch, path string) (*syntax.Document, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i, ok := b.index(path)
+	if !ok {
+		return nil, false
 	}
+	return in.docs(b)[i], true
+}
+
+// related returns the document at path for a related location of a
+// diagnostic on b: from b, else from the rest of the Input (read again
+// if the load dropped it). later is set when the Input does not know the
+// tree yet (a [Stream] while the load runs): the [Stream] resolves it when
+// the load is done.
+func (in *Input) related(b *batch, path string) (doc *syntax.Document, ok, later bool) {
+	if doc, ok := in.doc(b, path); ok {
+		return doc, true, false
+	}
+	if in.byPath == nil {
+		return nil, false, true
+	}
+	o := in.byPath[path]
+	if o == nil {
+		return nil, false, false
+	}
+	o.mu.Lock()
+	i, _ := o.index(path)
+	doc = o.docs[i]
+	o.mu.Unlock()
+	if doc == nil && in.reread != nil {
+		doc = in.reread(path)
+	}
+	return doc, true, false
 }
 
 // documents returns the wire form of batch b's documents with the parts
@@ -159,14 +206,14 @@ func (in *Input) documents(b *batch, needs protocol.Needs) []byte {
 	defer b.mu.Unlock()
 	if b.enc[needs] == nil {
 		size := 0
-		for i := b.lo; i < b.hi; i++ {
+		for i := range b.paths {
 			// The text, then directives and model about as long again.
-			size += 3*in.sizes[i] + len(in.chains[i].Revisions) + 256
+			size += len(b.chains[i].Revisions) + 256
 		}
-		enc := in.buffer(size)
-		for i, doc := range in.batchDocs(b) {
+		enc := in.buffer(size + 3*b.size)
+		for i, doc := range in.docs(b) {
 			if doc != nil { // nil: the file changed since the load
-				enc = protocol.AppendCheckDocumentFor(enc, doc, in.chains[b.lo+i], needs)
+				enc = protocol.AppendCheckDocumentFor(enc, doc, b.chains[i], needs)
 			}
 		}
 		b.enc[needs] = enc
@@ -183,10 +230,11 @@ func (in *Input) request(config []byte, needs protocol.Needs, b *batch) *pb.Chec
 	return req
 }
 
-// sent records that one pack of a Set.Check is done with batch b; after
-// the last one its wire form is dropped (it is encoded again if needed)
-// and its buffer reused for a later batch: a fresh buffer per batch would
-// mean tens of megabytes of new pages for a large tree.
+// sent records that one pack is done with batch b; after the last one its
+// wire form is dropped (it is encoded again if needed) and its buffer
+// reused for a later batch: a fresh buffer per batch would mean tens of
+// megabytes of new pages for a large tree. Documents read again are let
+// go too.
 func (in *Input) sent(b *batch) {
 	if b.pending.Add(-1) != 0 {
 		return
@@ -194,7 +242,10 @@ func (in *Input) sent(b *batch) {
 	b.mu.Lock()
 	encs := b.enc
 	b.enc = [protocol.NeedsAll + 1][]byte{}
-	b.docs = nil
+	if in.byPath != nil && in.reread != nil {
+		clear(b.docs)
+		b.read = false
+	}
 	b.mu.Unlock()
 	for _, enc := range encs {
 		if enc != nil {
@@ -224,138 +275,201 @@ func (in *Input) buffer(size int) []byte {
 // bounded by the pack's timeout. The error is a [*Error] when the pack
 // failed (a timed-out or crashed process is killed), or ctx's error.
 func (p *Pack) Check(ctx context.Context, in *Input) (diag.List, error) {
-	batches := in.batches
+	for _, b := range in.batches {
+		b.pending.Add(1)
+	}
+	res := p.run(ctx, in, in.feed(ctx))
+	return res.ds, res.err
+}
+
+// feed returns a channel that yields the batches of in and is closed after
+// the last one, or when ctx is done.
+func (in *Input) feed(ctx context.Context) <-chan *batch {
+	feed := make(chan *batch)
+	go func() {
+		defer close(feed)
+		for _, b := range in.batches {
+			select {
+			case feed <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return feed
+}
+
+// packResult is what one pack found over the batches of a run.
+type packResult struct {
+	ds  diag.List
+	err error
+	// later are the related locations of ds whose documents were not in
+	// their batch, for a [Stream] to resolve once the load is done.
+	later []laterRelated
+}
+
+// laterRelated is related location j of diagnostic i of a packResult.
+type laterRelated struct {
+	i, j int
+	r    *pb.Range
+}
+
+// run sends the pack every batch of feed, a few at a time, until feed is
+// closed, and returns its sorted diagnostics. After a failure it only
+// drains feed. Every batch received is marked [Input.sent].
+func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResult {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	workers := min(runtime.GOMAXPROCS(0), 4, len(batches))
-	results := make([]diag.List, len(batches))
 	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
+		mu  sync.Mutex
+		out packResult
+		wg  sync.WaitGroup
 	)
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
+	for range min(runtime.GOMAXPROCS(0), 4) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				ds, err := p.checkBatch(ctx, in, batches[i])
-				in.sent(batches[i])
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-						cancel()
-					}
-					mu.Unlock()
+			codec := &requestCodec{}
+			for b := range feed {
+				mu.Lock()
+				failed := out.err != nil
+				mu.Unlock()
+				if failed || ctx.Err() != nil {
+					in.sent(b)
 					continue
 				}
-				results[i] = ds
+				ds, later, err := p.checkBatch(ctx, in, b, codec)
+				in.sent(b)
+				mu.Lock()
+				if err != nil {
+					if out.err == nil {
+						out.err = err
+						cancel()
+					}
+				} else if out.err == nil {
+					for _, l := range later {
+						l.i += len(out.ds)
+						out.later = append(out.later, l)
+					}
+					out.ds = append(out.ds, ds...)
+				}
+				mu.Unlock()
 			}
 		}()
 	}
-feed:
-	for i := range batches {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
 	if err := parent.Err(); err != nil {
 		p.kill()
-		return nil, err
+		return packResult{err: err}
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	if out.err != nil {
+		return packResult{err: out.err}
 	}
-	var out diag.List
-	for _, ds := range results {
-		out = append(out, ds...)
+	if len(out.later) == 0 {
+		// With related locations to resolve the indexes must hold; the
+		// caller sorts after resolving them.
+		out.ds.Sort()
 	}
-	out.Sort()
-	return out, nil
+	return out
 }
 
-// checkBatch sends one batch and decodes its answer.
-func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch) (diag.List, error) {
+// checkBatch sends one batch with codec and decodes its answer.
+func (p *Pack) checkBatch(ctx context.Context, in *Input, b *batch, codec *requestCodec) (diag.List, []laterRelated, error) {
 	req := in.request(p.config, p.needs, b)
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
-	resp, err := p.rpc.Check(cctx, req)
+	resp, err := p.rpc.Check(cctx, req, grpc.ForceCodec(codec))
 	if err != nil {
+		// The transport may still hold the request's bytes.
+		codec.buf = nil
 		if ctx.Err() != nil {
-			return nil, ctx.Err() // the run was cancelled, not the pack's fault
+			return nil, nil, ctx.Err() // the run was cancelled, not the pack's fault
 		}
-		return nil, p.failure(p.info.Name, p.callError(cctx, "check", err))
+		return nil, nil, p.failure(p.info.Name, p.callError(cctx, "check", err))
 	}
 	out := make(diag.List, 0, len(resp.GetDiagnostics()))
+	var later []laterRelated
 	for _, m := range resp.GetDiagnostics() {
-		d, err := p.decodeDiagnostic(in, b, m)
+		d, lr, err := p.decodeDiagnostic(in, b, m)
 		if err != nil {
 			p.kill()
-			return nil, p.failure(p.info.Name, fmt.Errorf("malformed diagnostic: %v", err))
+			return nil, nil, p.malformed(err)
+		}
+		for _, j := range lr {
+			later = append(later, laterRelated{i: len(out), j: j, r: m.GetRelated()[j].GetRange()})
 		}
 		out = append(out, d)
 	}
-	return out, nil
+	return out, later, nil
 }
 
-// decodeDiagnostic checks one diagnostic of a pack and converts it. Ranges
-// are taken by their byte offsets, which must lie in the document; lines
-// and columns are recomputed from them.
-func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (diag.Diagnostic, error) {
+// malformed is the failure of a pack that returned a malformed diagnostic.
+func (p *Pack) malformed(err error) *Error {
+	return p.failure(p.info.Name, fmt.Errorf("malformed diagnostic: %v", err))
+}
+
+// decodeDiagnostic checks one diagnostic of a pack on batch b and
+// converts it. Ranges are taken by their byte offsets, which must lie in
+// the document; lines and columns are recomputed from them. later lists
+// the related locations whose documents in.related cannot give yet; their
+// ranges stay unset.
+func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (d diag.Diagnostic, later []int, err error) {
 	rule, ok := p.rules[m.GetRule()]
 	if !ok {
-		return diag.Diagnostic{}, fmt.Errorf("unknown rule %q", clip(m.GetRule(), 80))
+		return d, nil, fmt.Errorf("unknown rule %q", clip(m.GetRule(), 80))
 	}
-	d := diag.Diagnostic{Code: rule.Code, Severity: rule.DefaultSeverity, Message: m.GetMessage(), Path: m.GetPath(), Help: m.GetHelp()}
+	d = diag.Diagnostic{Code: rule.Code, Severity: rule.DefaultSeverity, Message: m.GetMessage(), Path: m.GetPath(), Help: m.GetHelp()}
 	if m.GetSeverity() != pb.Severity_SEVERITY_UNSPECIFIED {
 		if d.Severity, ok = severity(m.GetSeverity()); !ok {
-			return d, fmt.Errorf("rule %s: invalid severity %d", rule.Name, m.GetSeverity())
+			return d, nil, fmt.Errorf("rule %s: invalid severity %d", rule.Name, m.GetSeverity())
 		}
 	}
 	if err := checkText("message", d.Message, true); err != nil {
-		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
 	if err := checkText("help", d.Help, false); err != nil {
-		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
-	i, ok := in.byPath[d.Path]
-	if !ok || i < b.lo || i >= b.hi {
-		return d, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
+	doc, ok := in.doc(b, d.Path)
+	if !ok {
+		return d, nil, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
 	}
-	doc := in.doc(b, i)
 	if doc == nil {
-		return d, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
+		return d, nil, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
 	}
-	var err error
 	if d.Range, err = decodeRange(doc, m.GetRange()); err != nil {
-		return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
-	for _, r := range m.GetRelated() {
-		j, ok := in.byPath[r.GetPath()]
-		if !ok {
-			return d, fmt.Errorf("rule %s: related path %q is not a document of the tree", rule.Name, clip(r.GetPath(), 200))
-		}
-		rdoc := in.doc(b, j)
-		if rdoc == nil {
-			return d, fmt.Errorf("rule %s: related %s changed during the run", rule.Name, r.GetPath())
-		}
-		rg, err := decodeRange(rdoc, r.GetRange())
-		if err != nil {
-			return d, fmt.Errorf("rule %s: related: %v", rule.Name, err)
+	for j, r := range m.GetRelated() {
+		d.Related = append(d.Related, diag.Related{Path: r.GetPath(), Message: r.GetMessage()})
+		if rdoc, known, wait := in.related(b, r.GetPath()); wait {
+			later = append(later, j)
+		} else if d.Related[j].Range, err = p.relatedRange(rdoc, known, r.GetPath(), r.GetRange()); err != nil {
+			return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 		}
 		if err := checkText("related message", r.GetMessage(), false); err != nil {
-			return d, fmt.Errorf("rule %s: %v", rule.Name, err)
+			return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 		}
-		d.Related = append(d.Related, diag.Related{Path: r.GetPath(), Range: rg, Message: r.GetMessage()})
 	}
-	return d, nil
+	return d, later, nil
+}
+
+// relatedRange checks and converts the range of a related location at
+// path, whose document is doc (nil when its file changed during the run);
+// known says whether path is a document of the tree.
+func (p *Pack) relatedRange(doc *syntax.Document, known bool, path string, r *pb.Range) (diag.Range, error) {
+	switch {
+	case !known:
+		return diag.Range{}, fmt.Errorf("related path %q is not a document of the tree", clip(path, 200))
+	case doc == nil:
+		return diag.Range{}, fmt.Errorf("related %s changed during the run", path)
+	}
+	rg, err := decodeRange(doc, r)
+	if err != nil {
+		return rg, fmt.Errorf("related: %v", err)
+	}
+	return rg, nil
 }
 
 func checkText(what, s string, required bool) error {
@@ -458,35 +572,41 @@ func (s *Set) Check(ctx context.Context, in *Input) (diag.List, error) {
 	for _, b := range in.batches {
 		b.pending.Store(int32(len(s.Packs)))
 	}
-	res := make([]diag.List, len(s.Packs))
-	errs := make([]error, len(s.Packs))
+	res := make([]packResult, len(s.Packs))
 	var wg sync.WaitGroup
 	for i, p := range s.Packs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i], errs[i] = p.Check(ctx, in)
+			res[i] = p.run(ctx, in, in.feed(ctx))
 		}()
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	return s.merge(res), nil
+}
+
+// merge returns the diagnostics of every pack's result, with one
+// plugin/failed diagnostic (and a closed pack) for each that failed, after
+// those of the packs that did not start, sorted.
+func (s *Set) merge(res []packResult) diag.List {
 	out := append(diag.List{}, s.Failures...)
-	for i := range s.Packs {
-		if errs[i] != nil {
-			pe, ok := errs[i].(*Error)
+	for i, r := range res {
+		if r.err != nil {
+			pe, ok := r.err.(*Error)
 			if !ok {
-				pe = &Error{Pack: s.Packs[i].info.Name, Err: errs[i], Stderr: s.Packs[i].Stderr()}
+				pe = &Error{Pack: s.Packs[i].info.Name, Err: r.err, Stderr: s.Packs[i].Stderr()}
 			}
 			out = append(out, Failure(pe))
 			s.Packs[i].Close()
 			continue
 		}
-		out = append(out, res[i]...)
+		out = append(out, r.ds...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return diag.Less(out[i], out[j]) })
-	return out, nil
+	return out
 }
 
 // Infos returns the Info of every started pack.
@@ -515,7 +635,7 @@ func (s *Set) Close() {
 // laid out as a Journal tree. Each valid document is the only revision of
 // its own chain; an invalid one is not accepted.
 func InputOf(docs []*syntax.Document) *Input {
-	in := &Input{byPath: make(map[string]int, len(docs))}
+	in := &Input{byPath: make(map[string]*batch, len(docs))}
 	for _, doc := range docs {
 		cc := &protocol.Chain{Accepted: doc.RevisionOK}
 		if doc.CoordinateOK {
@@ -526,6 +646,5 @@ func InputOf(docs []*syntax.Document) *Input {
 		}
 		in.add(doc.Path, len(doc.Src), doc, cc)
 	}
-	in.split()
 	return in
 }

@@ -3,11 +3,13 @@ package plugin
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // TestInputOfDroppedDocuments: the Input of a load that dropped its
@@ -44,7 +46,7 @@ func TestInputOfDroppedDocuments(t *testing.T) {
 		}
 		b.batches[i].pending.Store(1)
 		b.sent(b.batches[i])
-		if b.batches[i].docs != nil {
+		if slices.ContainsFunc(b.batches[i].docs, func(d *syntax.Document) bool { return d != nil }) {
 			t.Errorf("batch %d keeps its documents once every pack has it", i)
 		}
 	}

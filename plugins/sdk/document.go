@@ -15,7 +15,8 @@ type Document struct {
 	// Path is root-relative with forward slashes, e.g.
 	// "com.example.widget/20260110T080000Z.journal".
 	Path string
-	// Text is the file's exact bytes. Do not change it.
+	// Text is the file's exact bytes. Do not change it: the strings of
+	// the batch's documents (Path, the model's values) share its memory.
 	Text []byte
 	// Digest is the revision digest: SHA-256 over Text ("The revision digest"
 	// in docs/journal-format.md).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
@@ -29,6 +30,9 @@ func serverOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize),
 		grpc.ForceServerCodec(codec{}),
+		// A request is read into a buffer of its size: reuse them, since
+		// [codec] keeps nothing of it.
+		grpc.RecvBufferPool(grpc.NewSharedBufferPool()),
 	}
 }
 
@@ -110,8 +114,8 @@ func requestDocuments(req *pb.CheckRequest) ([]byte, error) {
 	return out, nil
 }
 
-// reader is one batch's encoded documents, as bytes and as a string with the
-// same content.
+// reader is one batch's encoded documents, as bytes and as a string over
+// the same memory.
 type reader struct {
 	b []byte
 	s string
@@ -171,11 +175,13 @@ func (w *reader) fields(s span, f func(num protowire.Number, typ protowire.Type,
 func (w *reader) str(s span) string { return w.s[s.lo:s.hi] }
 
 // decodeBatch decodes the CheckRequest.documents fields in raw (other
-// fields are skipped). The documents' Text shares raw, which must not
-// change afterwards.
+// fields are skipped). The documents' Text and strings share raw, which
+// must not change afterwards: the reader's string is raw itself, not a
+// copy (a batch is megabytes, and a copy of it was a third of the
+// decoding).
 func decodeBatch(raw []byte) ([]*Document, error) {
 	b := raw
-	w := &reader{b: b, s: string(b), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
+	w := &reader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
 	var out []*Document
 	err := w.fields(span{0, len(b)}, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 		if num != wire.CheckRequestDocuments || typ != protowire.BytesType {

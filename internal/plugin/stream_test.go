@@ -1,0 +1,99 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin/protocol"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// TestStreamSendsTheSameDocuments: a Stream fed by the visits of a load
+// that drops its documents sends every document, with every part, exactly
+// as the NewInput of a load that kept them encodes it, on a tree with
+// rejected, invalid and misplaced files (whose chain is another
+// artifact's), and each document once.
+func TestStreamSendsTheSameDocuments(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if _, err := gen.Write(root, gen.Options{Files: 1500, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	for i, code := range []string{rules.ChainFork, rules.FSDirectoryMismatch, rules.ChainCrossArtifact, rules.SyntaxUnknownDirective} {
+		if _, err := gen.Inject(root, code, uint64(i+3)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	kept, err := load.Load(ctx, root, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	in := NewInput(kept)
+	for _, b := range in.batches {
+		for path, enc := range split(t, in.documents(b, protocol.NeedsAll)) {
+			want[path] = enc
+		}
+	}
+
+	st := newStream(ctx, &Set{Packs: []*Pack{{}}})
+	st.chain = true
+	got := map[string][]byte{}
+	go func() {
+		defer close(st.done)
+		for b := range st.feeds[0] {
+			for path, enc := range split(t, st.in.documents(b, protocol.NeedsAll)) {
+				if _, dup := got[path]; dup {
+					t.Errorf("%s sent twice", path)
+				}
+				got[path] = enc
+			}
+			st.in.sent(b)
+		}
+	}()
+	dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Visit: st.Visit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.later) == 0 {
+		t.Error("no document waited for another artifact's chain")
+	}
+	st.res = nil // no pack ran: nothing to merge
+	if _, err := st.Finish(ctx, dropped); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) < 1500 {
+		t.Fatalf("sent %d documents, want %d", len(got), len(want))
+	}
+	for path, w := range want {
+		if !bytes.Equal(got[path], w) {
+			t.Errorf("%s: the stream's encoding differs", path)
+		}
+	}
+}
+
+// split cuts the encoding of CheckRequest.documents into its documents by
+// path.
+func split(t *testing.T, b []byte) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		v, m := protowire.ConsumeBytes(b[n:])
+		if n < 0 || m < 0 || num != wire.CheckRequestDocuments || typ != protowire.BytesType {
+			t.Fatal("malformed documents")
+		}
+		_, _, k := protowire.ConsumeTag(v)
+		path, _ := protowire.ConsumeString(v[k:])
+		out[path] = bytes.Clone(v) // the buffer is reused once sent
+		b = b[n+m:]
+	}
+	return out
+}
