@@ -145,6 +145,9 @@ func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
 	}
 }
 
+// maxJudged bounds the references one judge of [JudgeHeads] remembers.
+const maxJudged = 1 << 14
+
 // JudgeHeads returns a function that reports whether [Run] with cfg, given the
 // document of a head that hr describes and tree, could report anything.
 // False means that Run reports nothing on that document, so a caller
@@ -155,8 +158,8 @@ func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
 // coordinates of [HeadRefs.Coordinates] (whether it holds each and the
 // releases), so a caller may keep a false one while those stay the same.
 // Each distinct reference is judged once per returned function (a head
-// often repeats one DEPENDS in every release). The returned function is
-// not safe for concurrent use.
+// often repeats one DEPENDS in every release), up to maxJudged of them.
+// The returned function is not safe for concurrent use.
 func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 	var enabled []func(reference, vt.Coordinate, Tree) bool
 	always := false
@@ -173,7 +176,10 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 	}
 	// The releases of each coordinate are fetched once, and each reference
 	// (with whether it names the head's own artifact, all that the
-	// judgements ask of own) is judged once.
+	// judgements ask of own) is judged once, as long as fewer than
+	// maxJudged are remembered: a registry-sized tree has hundreds of
+	// thousands of references, nearly all distinct, whose memory would
+	// outweigh the few judgements saved.
 	tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
 	type judged struct {
 		ref  reference
@@ -193,7 +199,9 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 			bad, ok := seen[k]
 			if !ok {
 				bad = slices.ContainsFunc(enabled, func(j func(reference, vt.Coordinate, Tree) bool) bool { return j(ref, own, tree) })
-				seen[k] = bad
+				if len(seen) < maxJudged {
+					seen[k] = bad
+				}
 			}
 			if bad {
 				return true
