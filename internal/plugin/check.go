@@ -77,6 +77,7 @@ func (b *batch) full(n int) bool {
 	return len(b.paths) >= batchDocs || (len(b.paths) > 0 && b.size+n > batchBytes)
 }
 
+// add appends one document to b.
 func (b *batch) add(path string, size int, doc *syntax.Document, cc *protocol.Chain) {
 	b.paths = append(b.paths, path)
 	b.docs = append(b.docs, doc)
@@ -129,9 +130,6 @@ func (in *Input) add(path string, size int, doc *syntax.Document, cc *protocol.C
 	b.add(path, size, doc, cc)
 	in.byPath[path] = b
 }
-
-// Len returns the number of documents.
-func (in *Input) Len() int { return len(in.byPath) }
 
 // docs returns the documents of b, reading the dropped ones again the
 // first time; b.mu must be held. An entry stays nil when its file changed

@@ -2,7 +2,9 @@ package plugin_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/r35157/journal-lint/internal/gen"
 )
 
 // project writes a Journal tree and a .journal-lint.yaml that runs the
@@ -92,6 +96,56 @@ func TestCLICheckWithPack(t *testing.T) {
 	_, errOut, code = journalLint(t, dir, "check")
 	if code != 2 || !strings.Contains(errOut, `did you mean "license-policy/missing-description"`) {
 		t.Errorf("typo: exit %d, stderr %s", code, errOut)
+	}
+}
+
+// TestCLIRelatedAcrossBatches: check streams the documents to a pack
+// while it reads the tree, so a related location may name a document of
+// a batch not read yet; it is resolved once the tree is read, from that
+// document, as for a related location in the same batch.
+func TestCLIRelatedAcrossBatches(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "journals")
+	if _, err := gen.Write(root, gen.Options{Files: 400, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	var last string // the last file in path order: in the last batch
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			last = "journals/" + filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+		}
+		return err
+	})
+	s := spec(t, "echo")
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n      message: m\n      related: %s\n",
+		s.Path, s.SHA256, strings.TrimPrefix(last, "journals/"))
+	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _ := journalLint(t, dir, "check", "--format", "json")
+	var report struct {
+		Diagnostics []struct {
+			Code, Path string
+			Related    []struct{ Path string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v; stderr %s", err, errOut)
+	}
+	n := 0
+	for _, d := range report.Diagnostics {
+		if d.Code == "plugin/failed" {
+			t.Fatalf("the pack failed: %+v", d)
+		}
+		if d.Code == "misbehave/mode" {
+			n++
+			if len(d.Related) != 1 || d.Related[0].Path != last {
+				t.Errorf("%s: related %+v, want %s", d.Path, d.Related, last)
+			}
+		}
+	}
+	if n != 400 {
+		t.Errorf("%d findings of the pack, want one on each of the 400 files", n)
 	}
 }
 

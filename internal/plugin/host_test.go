@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
-			"earlypanic", "selfhash", "holdpipes", "orphan"} {
+			"earlypanic", "selfhash", "holdpipes", "orphan", "echo"} {
 			if err := copyFile(filepath.Join(dir, "misbehave"), filepath.Join(dir, mode)); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
