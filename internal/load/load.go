@@ -151,19 +151,20 @@ type File struct {
 // revision after its document is gone. A field whose OK flag is false did not
 // parse.
 type Summary struct {
-	// Read reports whether the file's bytes were read and parsed at all.
-	Read bool
+	// (The flags sit between the digests and the rest, where they fill
+	// what would be padding: a Summary is kept for every file of the tree.)
+
 	// Digest is the SHA-256 of the exact bytes.
-	Digest           vt.Digest
-	Coordinate       vt.Coordinate
-	CoordinateOK     bool
-	JournalVersion   vt.JournalVersion
-	JournalVersionOK bool
-	Predecessor      vt.Digest
-	PredecessorOK    bool
+	Digest      vt.Digest
+	Predecessor vt.Digest
+	// Read reports whether the file's bytes were read and parsed at all.
+	Read                                          bool
+	CoordinateOK, JournalVersionOK, PredecessorOK bool
 	// RevisionOK reports that the text is a valid Journal (no syntax, value
 	// or semantic error).
-	RevisionOK bool
+	RevisionOK     bool
+	Coordinate     vt.Coordinate
+	JournalVersion vt.JournalVersion
 	// Size is the number of bytes of the text.
 	Size int
 }
