@@ -6,13 +6,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/par"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
@@ -148,49 +147,33 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	// changed, and only the other heads that the rules report on are read
 	// again. For a later run (KeepState), a head they do not report on is
 	// remembered with the coordinates its judgement looked up.
-	todo := judged(heads, workers(r.opts.Workers), func() func(int) bool {
-		judge := lint.JudgeHeads(hc.tree, rc)
-		return func(i int) bool {
+	report := make([]bool, len(heads))
+	par.ForWorkers(len(heads), r.opts.Workers, func() func(int) {
+		judge := lint.JudgeHeads(hc.tree, rc) // memoizes: one per goroutine
+		return func(i int) {
 			h := heads[i]
 			if found, ok := hc.lookup(h); ok {
 				outs[i] = found
-				return false
-			}
-			if judge(h.refs) {
-				return true
-			}
-			if r.opts.KeepState {
+			} else if judge(h.refs) {
+				report[i] = true
+			} else if r.opts.KeepState {
 				hc.store(h, headFindings{digest: h.digest, looked: h.refs.Coordinates()})
 			}
-			return false
 		}
 	})
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range workers(r.opts.Workers) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				h := heads[i]
-				// Read again when the load dropped it; nil when the
-				// file no longer holds the accepted bytes.
-				if doc := r.load.Doc(h.path); doc != nil {
-					rt := &recordingTree{Tree: hc.tree}
-					outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
-					hc.store(h, headFindings{digest: h.digest, found: outs[i], looked: rt.looked, all: rt.all})
-				}
-			}
-		}()
-	}
-	for _, i := range todo {
-		if ctx.Err() != nil {
-			break
+	par.For(len(heads), r.opts.Workers, func(i int) {
+		if !report[i] || ctx.Err() != nil {
+			return
 		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+		h := heads[i]
+		// Read again when the load dropped it; nil when the file no
+		// longer holds the accepted bytes.
+		if doc := r.load.Doc(h.path); doc != nil {
+			rt := &recordingTree{Tree: hc.tree}
+			outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
+			hc.store(h, headFindings{digest: h.digest, found: outs[i], looked: rt.looked, all: rt.all})
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,42 +182,6 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		out = append(out, o...)
 	}
 	return out, nil
-}
-
-// judged returns, in ascending order, the indexes i of heads for which
-// report(i) is true. The heads are taken in chunks by n workers, each
-// with a report function of its own from newReport (a judge memoizes what
-// it asks the tree, so it is not shared); report must be safe to call for
-// distinct indexes at once.
-func judged(heads []headRef, n int, newReport func() func(int) bool) []int {
-	const chunk = 512
-	marked := make([]bool, len(heads))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			report := newReport()
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= len(heads) {
-					return
-				}
-				for i := lo; i < min(lo+chunk, len(heads)); i++ {
-					marked[i] = report(i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	var out []int
-	for i, m := range marked {
-		if m {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // headRef names the head revision of a chain: its file and digest, and

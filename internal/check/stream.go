@@ -1,7 +1,6 @@
 package check
 
 import (
-	"runtime"
 	"sync"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -113,13 +112,4 @@ func docsOf(a *load.Artifact) map[string]*syntax.Document {
 		}
 	}
 	return m
-}
-
-// workers is the number of goroutines for parallel work after the load:
-// n, or GOMAXPROCS when n is not positive.
-func workers(n int) int {
-	if n > 0 {
-		return n
-	}
-	return runtime.GOMAXPROCS(0)
 }

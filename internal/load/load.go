@@ -25,6 +25,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/par"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -510,22 +511,9 @@ func walk(root, shown string, examples, stat bool) *listing {
 	}
 	// The artifact directories are listed in parallel, each into its own
 	// slot: listing is system calls, and the reads start only after it.
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(l.dirs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
-			}
-		}()
-	}
-	for i := range l.dirs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.For(len(l.dirs), 0, func(i int) {
+		l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+	})
 	return l
 }
 

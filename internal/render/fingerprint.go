@@ -6,12 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
-	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/par"
 )
 
 // fingerprintDomain separates these hashes from any other SHA-256 use and
@@ -73,32 +71,19 @@ func Fingerprints(r Report) []string {
 		}
 		groups[len(groups)-1][1] = i + 1
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(groups)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				g := int(next.Add(1)) - 1
-				if g >= len(groups) {
-					return
-				}
-				var src []byte
-				read := false
-				for i := groups[g][0]; i < groups[g][1]; i++ {
-					if out[i] = r.Fingerprints[i]; out[i] != "" {
-						continue
-					}
-					if !read {
-						src, read = r.source(r.Diagnostics[i].Path), true
-					}
-					out[i] = Fingerprint(r.Diagnostics[i], src)
-				}
+	par.For(len(groups), 0, func(g int) {
+		var src []byte
+		read := false
+		for i := groups[g][0]; i < groups[g][1]; i++ {
+			if out[i] = r.Fingerprints[i]; out[i] != "" {
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			if !read {
+				src, read = r.source(r.Diagnostics[i].Path), true
+			}
+			out[i] = Fingerprint(r.Diagnostics[i], src)
+		}
+	})
 	seen := make(map[string]int, len(r.Diagnostics))
 	for i, fp := range out {
 		k := seen[fp]
