@@ -245,6 +245,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	found = append(append(v.found(), heads...), found...)
+	if !opts.KeepState {
+		// Only a later run (KeepState) takes the visitor and the heads
+		// over: the report need not hold them.
+		r.visitor, r.heads = nil, nil
+	}
 	// Analyzers may amend the load's diagnostics, so they are taken last.
 	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	if all, err = g.reviseWorkTree(ctx, r, all); err != nil {

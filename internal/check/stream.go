@@ -26,7 +26,8 @@ type visitor struct {
 	mu    sync.Mutex
 	diags []diag.List
 	trees [][]treeHead
-	head  []headRef // zero for an artifact without an accepted revision
+	head  []headRef      // zero for an artifact without an accepted revision
+	refs  lint.RefsArena // holds the references of head
 }
 
 func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
@@ -68,6 +69,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.slot(a.Index)
+	h.refs = v.refs.Keep(h.refs)
 	v.diags[a.Index] = ds
 	v.trees[a.Index] = th
 	v.head[a.Index] = h

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"slices"
+	"unsafe"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -123,6 +124,33 @@ func HeadRefsOf(doc *syntax.Document) HeadRefs {
 		}
 	}
 	return HeadRefs{enc: string(b)}
+}
+
+// RefsArena packs the HeadRefs a caller keeps for a whole tree into large
+// blocks: one small string per chain head, allocated while the parser's
+// short-lived objects come and go, would leave most of the memory around
+// each one unusable. The zero RefsArena is ready to use; it is not safe
+// for concurrent use.
+type RefsArena struct{ block []byte }
+
+// refsBlock is the size of one block of a RefsArena, in bytes.
+const refsBlock = 64 << 10
+
+// Keep returns hr with its encoding copied into a's current block (a new
+// block when it is full). An encoding of more than a quarter of a block
+// keeps its own memory.
+func (a *RefsArena) Keep(hr HeadRefs) HeadRefs {
+	n := len(hr.enc)
+	if n == 0 || n > refsBlock/4 {
+		return hr
+	}
+	if cap(a.block)-len(a.block) < n {
+		a.block = make([]byte, 0, refsBlock)
+	}
+	off := len(a.block)
+	a.block = append(a.block, hr.enc...)
+	// The bytes of a block below its length are never written again.
+	return HeadRefs{enc: unsafe.String(&a.block[off], n)}
 }
 
 // decode returns the head's own artifact and yields its references.

@@ -14,7 +14,7 @@ import (
 // TestJudgeHeadsIsExact runs the head-only rules on every testdata
 // document against two trees, one rule at a time and both, and checks
 // that JudgeHeads says "reports something" exactly when Run
-// reports something.
+// reports something, with the references kept in a RefsArena.
 func TestJudgeHeadsIsExact(t *testing.T) {
 	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*.journal"))
@@ -37,9 +37,11 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 		"both":             {rules.DepsUnknownArtifact, rules.DepsUnsatisfiable},
 		"none":             nil,
 	}
+	// The references are kept in an arena, as a streaming check keeps them.
+	var arena lint.RefsArena
 	refs := make([]lint.HeadRefs, len(docs))
 	for i, doc := range docs {
-		refs[i] = lint.HeadRefsOf(doc)
+		refs[i] = arena.Keep(lint.HeadRefsOf(doc))
 	}
 	reported := 0
 	for tn, tree := range trees {

@@ -239,7 +239,9 @@ type Result struct {
 	// not counted).
 	Chains, Revisions int
 
-	byPath  map[string]*File
+	// sorted says that Files are in the order of sortCandidates, as a
+	// load leaves them: File searches them.
+	sorted  bool
 	overlay map[string][]byte // Options.Overlay
 	// reuse is what a later load with this one as Options.Prior takes
 	// over; nil when this load cannot serve as one.
@@ -257,9 +259,10 @@ type Result struct {
 }
 
 // File returns the file at root-relative path, or nil when it was not read.
-// It is safe for concurrent use.
+// The files of a load are sorted as its candidates are (sortCandidates),
+// so it searches them by halves. It is safe for concurrent use.
 func (r *Result) File(path string) *File {
-	if r.byPath == nil { // a Result not made by Load
+	if !r.sorted { // a Result not made by Load
 		for _, f := range r.Files {
 			if f.Path == path {
 				return f
@@ -267,7 +270,14 @@ func (r *Result) File(path string) *File {
 		}
 		return nil
 	}
-	return r.byPath[path]
+	key := candidateAt(path)
+	i, ok := slices.BinarySearchFunc(r.Files, key, func(f *File, key candidate) int {
+		return compareCandidates(candidateAt(f.Path), key)
+	})
+	if !ok {
+		return nil
+	}
+	return r.Files[i]
 }
 
 // Doc returns the parsed document of the file at root-relative path, or nil
@@ -397,22 +407,21 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res.Files = files
 	res.Artifacts = len(arts)
-	res.byPath = make(map[string]*File, len(files))
-	for _, f := range files {
-		res.byPath[f.Path] = f
-	}
+	res.sorted = true
 	for _, a := range arts {
 		if a.cs != nil {
 			stage.Merge(a.cs)
 		}
 	}
 	resolvePending(files, arts, base, wd)
-	seen := make(map[string]bool, len(files)+stamps.same)
 	for _, f := range files {
-		seen[f.Path] = true
 		out = append(out, f.Diagnostics...)
 	}
 	if opts.Base != nil {
+		seen := make(map[string]bool, len(files)+stamps.same)
+		for _, f := range files {
+			seen[f.Path] = true
+		}
 		stamps.markSeen(seen)
 		out = append(out, vanished(opts.Base, seen)...)
 	}
@@ -530,28 +539,29 @@ func listDir(root, name string, examples, stat bool) dirListing {
 			Message: fmt.Sprintf("artifact directory cannot be listed: %v", readfile.PathCause(err))}}
 		return dl
 	}
+	var names []string // the file names of dl.cands
 	for _, f := range sub {
 		fname := f.Name()
-		rel := name + "/" + fname
+		rel := func() string { return name + "/" + fname } // for diagnostics only
 		stem, isExample, ok := journalName(fname)
 		switch {
 		case !ok:
-			d := UnexpectedEntry(rel, f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples")
+			d := UnexpectedEntry(rel(), f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples")
 			if why := nearJournalName(fname); why != "" && f.Type().IsRegular() {
 				d.Message = fmt.Sprintf("unexpected file: %s is not a Journal name: %s", safetext.Quote(fname), why)
 			}
 			dl.diags = append(dl.diags, d)
 			continue
 		case !f.Type().IsRegular():
-			dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "a Journal must be a regular file"))
+			dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type(), "a Journal must be a regular file"))
 			continue
 		}
 		if _, err := vt.ParseTimestamp(stem); err != nil {
 			if isExample && !examples {
-				dl.diags = append(dl.diags, UnexpectedEntry(rel, f.Type(), "an example must be named <timestamp>.journal.example"))
+				dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type(), "an example must be named <timestamp>.journal.example"))
 				continue
 			}
-			dl.diags = append(dl.diags, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel,
+			dl.diags = append(dl.diags, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel(),
 				Message: fmt.Sprintf("file name %s: the stem is not a strict timestamp YYYYMMDDTHHMMSSZ: %s", safetext.Quote(fname), whyRejected(stem, err)),
 				Help:    "name the file after its JOURNAL_VERSION, e.g. 20260110T080000Z.journal"})
 			continue
@@ -560,27 +570,64 @@ func listDir(root, name string, examples, stat bool) dirListing {
 			dl.skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
 			continue
 		}
-		c := candidate{rel: rel, dir: name, stem: stem}
+		c := candidate{dir: name}
 		if stat {
 			c.stat = statOf(f)
 		}
 		dl.cands = append(dl.cands, c)
+		names = append(names, fname)
 	}
+	packPaths(dl.cands, name, names)
 	sortCandidates(dl.cands)
 	return dl
 }
 
+// packPaths sets the path and stem of each candidate cs[i] of the artifact
+// directory dir, named names[i]. The paths are slices of one string: a
+// path is kept for every file of a tree, and one allocation per directory
+// packs them densely instead of scattering small strings among the
+// garbage of the walk.
+func packPaths(cs []candidate, dir string, names []string) {
+	n := 0
+	for _, name := range names {
+		n += len(dir) + 1 + len(name)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, name := range names {
+		b.WriteString(dir)
+		b.WriteByte('/')
+		b.WriteString(name)
+	}
+	all, off := b.String(), 0
+	for i, name := range names {
+		rel := all[off : off+len(dir)+1+len(name)]
+		off += len(rel)
+		stem, _, _ := journalName(name)
+		cs[i].rel, cs[i].stem = rel, rel[len(dir)+1:len(dir)+1+len(stem)]
+	}
+}
+
 // sortCandidates sorts by directory and then chronologically by stem.
-func sortCandidates(cs []candidate) {
-	slices.SortFunc(cs, func(a, b candidate) int {
-		if c := strings.Compare(a.dir, b.dir); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.stem, b.stem); c != 0 {
-			return c
-		}
-		return strings.Compare(a.rel, b.rel)
-	})
+func sortCandidates(cs []candidate) { slices.SortFunc(cs, compareCandidates) }
+
+// compareCandidates orders candidates by directory, then stem, then path.
+func compareCandidates(a, b candidate) int {
+	if c := strings.Compare(a.dir, b.dir); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.stem, b.stem); c != 0 {
+		return c
+	}
+	return strings.Compare(a.rel, b.rel)
+}
+
+// candidateAt returns the candidate for the root-relative path rel of an
+// artifact's file, <dir>/<stem><suffix>, its strings slices of rel.
+func candidateAt(rel string) candidate {
+	dir, name, _ := strings.Cut(rel, "/")
+	stem, _, _ := journalName(name)
+	return candidate{rel: rel, dir: dir, stem: stem}
 }
 
 // addOverlay adds the overlay paths that the walk did not find on disk and
@@ -695,14 +742,20 @@ func readAll(ctx context.Context, root string, cands []candidate, todo []int, fi
 			owner[j] = int32(i)
 		}
 	}
+	// The files read are one block: a tree's worth of small records
+	// allocated one by one would scatter among the parser's short-lived
+	// objects and keep their memory from being reused.
+	block := make([]File, len(todo))
 	var wg sync.WaitGroup
 	next := make(chan int, workers)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				files[i] = readOne(root, cands[i], opts.Overlay)
+			for k := range next {
+				i := todo[k]
+				files[i] = &block[k]
+				readOne(files[i], root, cands[i], opts.Overlay)
 				if opts.Progress != nil {
 					opts.Progress.Read(files[i].size())
 				}
@@ -714,11 +767,11 @@ func readAll(ctx context.Context, root string, cands []candidate, todo []int, fi
 		}()
 	}
 	var err error
-	for _, i := range todo {
+	for k := range todo {
 		if err = ctx.Err(); err != nil {
 			break
 		}
-		next <- i
+		next <- k
 	}
 	close(next)
 	wg.Wait()
@@ -733,8 +786,9 @@ func (f *File) size() int64 {
 	return int64(len(f.Doc.Src))
 }
 
-func readOne(root string, c candidate, overlay map[string][]byte) *File {
-	f := &File{Path: c.rel, stat: c.stat}
+// readOne reads and parses the candidate c into f.
+func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
+	*f = File{Path: c.rel, stat: c.stat}
 	var data []byte
 	var d diag.Diagnostic
 	ok := true
@@ -749,13 +803,12 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	}
 	if !ok {
 		f.Diagnostics = diag.List{d}
-		return f
+		return
 	}
 	doc, ds := syntax.Parse(c.rel, data)
 	f.Doc = doc
 	f.Summary = summarize(doc, c.dir)
 	f.Diagnostics = append(ds, placement(doc, c)...)
-	return f
 }
 
 // finish ingests the files of the artifact a (all read) in chronological

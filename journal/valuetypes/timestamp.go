@@ -1,6 +1,7 @@
 package valuetypes
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -15,7 +16,12 @@ const timestampLayout = "20060102T150405Z"
 // file name stem, see "Filesystem layout" in docs/journal-format.md). Years
 // are 1970–9999. The zero value is the absent timestamp (see IsZero); it is
 // not 1970-01-01.
-type Timestamp struct{ t time.Time }
+type Timestamp struct {
+	// u is the number of seconds since 1970-01-01T00:00:00Z plus one, so
+	// that 0 is the absent timestamp: one word where a time.Time takes
+	// three, for a value every revision and release holds.
+	u int64
+}
 
 // JournalVersion is the timestamp that names a Journal revision
 // (JOURNAL_VERSION, "The header" in docs/journal-format.md).
@@ -83,7 +89,7 @@ func ParseTimestamp(s string) (Timestamp, error) {
 	case second > 59:
 		return fail("second out of range", 13)
 	}
-	return Timestamp{time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC)}, nil
+	return Timestamp{time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC).Unix() + 1}, nil
 }
 
 // daysIn returns the number of days of month (1–12) in year (proleptic
@@ -119,35 +125,40 @@ func TimestampOf(t time.Time) Timestamp {
 	if u.Year() < 1970 || u.Year() > 9999 {
 		return Timestamp{}
 	}
-	return Timestamp{u}
+	return Timestamp{u.Unix() + 1}
 }
 
 // String returns the canonical YYYYMMDDTHHMMSSZ text, which for a parsed
 // value is the parsed text; it returns "" for the zero Timestamp.
 func (t Timestamp) String() string {
-	if t.t.IsZero() {
+	if t.u == 0 {
 		return ""
 	}
-	return t.t.Format(timestampLayout)
+	return t.Time().Format(timestampLayout)
 }
 
 // Time returns the instant as a time.Time in UTC (the zero time.Time for the
 // zero Timestamp).
-func (t Timestamp) Time() time.Time { return t.t }
+func (t Timestamp) Time() time.Time {
+	if t.u == 0 {
+		return time.Time{}
+	}
+	return time.Unix(t.u-1, 0).UTC()
+}
 
 // IsZero reports whether t is the zero (absent) Timestamp.
-func (t Timestamp) IsZero() bool { return t.t.IsZero() }
+func (t Timestamp) IsZero() bool { return t.u == 0 }
 
 // Compare returns -1, 0 or +1 as t is before, equal to or after o
 // chronologically (which for the text form equals byte order); the zero
 // Timestamp is before every other.
-func (t Timestamp) Compare(o Timestamp) int { return t.t.Compare(o.t) }
+func (t Timestamp) Compare(o Timestamp) int { return cmp.Compare(t.u, o.u) }
 
 // Before reports whether t is chronologically before o.
-func (t Timestamp) Before(o Timestamp) bool { return t.t.Before(o.t) }
+func (t Timestamp) Before(o Timestamp) bool { return t.u < o.u }
 
 // After reports whether t is chronologically after o.
-func (t Timestamp) After(o Timestamp) bool { return t.t.After(o.t) }
+func (t Timestamp) After(o Timestamp) bool { return t.u > o.u }
 
 // MarshalText implements encoding.TextMarshaler: the canonical text, or
 // empty text for the zero Timestamp. It never fails.

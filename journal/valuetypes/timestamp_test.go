@@ -32,6 +32,12 @@ func TestParseTimestamp(t *testing.T) {
 			t.Errorf("TimestampOf(%v) != parsed", want)
 		}
 	}
+	if epoch, _ := ParseTimestamp("19700101T000000Z"); epoch.IsZero() || !epoch.After(Timestamp{}) || epoch.Compare(Timestamp{}) != 1 {
+		t.Error("the first instant of 1970 is taken for the absent timestamp")
+	}
+	if (Timestamp{}).String() != "" || !(Timestamp{}).Time().IsZero() {
+		t.Error("the absent timestamp has a text or an instant")
+	}
 	bad := []badCase{
 		{"", 0},
 		{"2026112T143000Z", 7},
