@@ -151,16 +151,19 @@ type File struct {
 // docs/journal-format.md): what the chain rules and the git gate need of a
 // revision after its document is gone. A field whose OK flag is false did not
 // parse.
+//
+// A Summary is kept for every file of a tree, so it holds only what is
+// read of it; a PREDECESSOR that the chain could not place is kept by the
+// rejection that waits for it (chain.Pending).
 type Summary struct {
-	// (The flags sit between the digests and the rest, where they fill
-	// what would be padding: a Summary is kept for every file of the tree.)
+	// (The flags sit after the digest, where they fill what would be
+	// padding.)
 
 	// Digest is the SHA-256 of the exact bytes.
-	Digest      vt.Digest
-	Predecessor vt.Digest
+	Digest vt.Digest
 	// Read reports whether the file's bytes were read and parsed at all.
-	Read                                          bool
-	CoordinateOK, JournalVersionOK, PredecessorOK bool
+	Read                           bool
+	CoordinateOK, JournalVersionOK bool
 	// RevisionOK reports that the text is a valid Journal (no syntax, value
 	// or semantic error).
 	RevisionOK     bool
@@ -187,7 +190,6 @@ func summarize(doc *syntax.Document, dir string) Summary {
 	return Summary{Read: true, Digest: doc.Digest,
 		Coordinate: c, CoordinateOK: doc.CoordinateOK,
 		JournalVersion: doc.JournalVersion, JournalVersionOK: doc.JournalVersionOK,
-		Predecessor: doc.Predecessor, PredecessorOK: doc.PredecessorOK,
 		RevisionOK: doc.RevisionOK, Size: len(doc.Src)}
 }
 
