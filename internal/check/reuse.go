@@ -44,14 +44,14 @@ func sameRules(prior, r *run) bool {
 
 // reused copies the findings of the artifact a from the prior visitor when
 // the load took a over from the prior load, and reports whether it did.
-func (v *visitor) reused(index, priorIndex int) bool {
+func (v *visitor) reused(index, of, priorIndex int) bool {
 	p := v.prior
 	if p == nil || priorIndex < 0 || priorIndex >= len(p.diags) {
 		return false
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.slot(index)
+	v.slot(index, of)
 	v.diags[index] = p.diags[priorIndex]
 	v.trees[index] = p.trees[priorIndex]
 	v.head[index] = p.head[priorIndex]

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -34,13 +35,14 @@ func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
 	return &visitor{r: r, perDoc: perDoc}
 }
 
-// slot grows the per-artifact slices to hold index i and returns nothing;
-// it must be called with v.mu held.
-func (v *visitor) slot(i int) {
-	for len(v.diags) <= i {
-		v.diags = append(v.diags, nil)
-		v.trees = append(v.trees, nil)
-		v.head = append(v.head, headRef{})
+// slot makes the per-artifact slices hold index i of the of artifacts
+// (load.Artifact.Of), sized once for all of them; it must be called with
+// v.mu held.
+func (v *visitor) slot(i, of int) {
+	if n := max(i+1, of); len(v.diags) < n {
+		v.diags = slices.Grow(v.diags, n-len(v.diags))[:n]
+		v.trees = slices.Grow(v.trees, n-len(v.trees))[:n]
+		v.head = slices.Grow(v.head, n-len(v.head))[:n]
 	}
 }
 
@@ -49,7 +51,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	if v.r.packs != nil {
 		v.r.packs.Visit(a)
 	}
-	if v.reused(a.Index, a.Prior) {
+	if v.reused(a.Index, a.Of, a.Prior) {
 		return
 	}
 	docs := make([]*syntax.Document, 0, len(a.Files))
@@ -68,7 +70,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.slot(a.Index)
+	v.slot(a.Index, a.Of)
 	h.refs = v.refs.Keep(h.refs)
 	v.diags[a.Index] = ds
 	v.trees[a.Index] = th

@@ -199,6 +199,9 @@ type Artifact struct {
 	// directory order, from 0: stable across runs, so visitors can store
 	// per-artifact results by it and combine them in a fixed order.
 	Index int
+	// Of is the number of artifacts the load visits (every Index is
+	// below it), so that a visitor can size its storage once.
+	Of int
 	// Dir is the directory name (the coordinate as written).
 	Dir string
 	// Files are the directory's Journal files in chronological order, with
@@ -272,9 +275,8 @@ func (r *Result) File(path string) *File {
 		}
 		return nil
 	}
-	key := candidateAt(path)
-	i, ok := slices.BinarySearchFunc(r.Files, key, func(f *File, key candidate) int {
-		return compareCandidates(candidateAt(f.Path), key)
+	i, ok := slices.BinarySearchFunc(r.Files, candidate{rel: path}, func(f *File, key candidate) int {
+		return compareCandidates(candidate{rel: f.Path}, key)
 	})
 	if !ok {
 		return nil
@@ -471,14 +473,26 @@ func checkRoot(root, shown string) (diag.Diagnostic, bool) {
 }
 
 // candidate is a file that looks like a Journal by its placement.
+// A load keeps one for every file of the tree while it reads them, so it
+// holds only the path; its parts are slices of it.
 type candidate struct {
-	rel string // root-relative, forward slashes
-	dir string // artifact directory name
-	// stem is the file name without its suffix.
-	stem string
+	rel string // root-relative, forward slashes: <dir>/<stem><suffix>
 	// stat is the file's stat stamp when the walk recorded it
 	// (Options.Reusable, Options.Stamp).
 	stat fileStat
+}
+
+// dir returns the artifact directory name of c.
+func (c candidate) dir() string {
+	dir, _, _ := strings.Cut(c.rel, "/")
+	return dir
+}
+
+// stem returns the file name of c without its suffix.
+func (c candidate) stem() string {
+	_, name, _ := strings.Cut(c.rel, "/")
+	stem, _, _ := journalName(name)
+	return stem
 }
 
 // rootFiles are the repository files that may stand directly in the root as
@@ -572,7 +586,7 @@ func listDir(root, name string, examples, stat bool) dirListing {
 			dl.skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
 			continue
 		}
-		c := candidate{dir: name}
+		var c candidate
 		if stat {
 			c.stat = statOf(f)
 		}
@@ -584,7 +598,7 @@ func listDir(root, name string, examples, stat bool) dirListing {
 	return dl
 }
 
-// packPaths sets the path and stem of each candidate cs[i] of the artifact
+// packPaths sets the path of each candidate cs[i] of the artifact
 // directory dir, named names[i]. The paths are slices of one string: a
 // path is kept for every file of a tree, and one allocation per directory
 // packs them densely instead of scattering small strings among the
@@ -605,8 +619,7 @@ func packPaths(cs []candidate, dir string, names []string) {
 	for i, name := range names {
 		rel := all[off : off+len(dir)+1+len(name)]
 		off += len(rel)
-		stem, _, _ := journalName(name)
-		cs[i].rel, cs[i].stem = rel, rel[len(dir)+1:len(dir)+1+len(stem)]
+		cs[i].rel = rel
 	}
 }
 
@@ -615,22 +628,15 @@ func sortCandidates(cs []candidate) { slices.SortFunc(cs, compareCandidates) }
 
 // compareCandidates orders candidates by directory, then stem, then path.
 func compareCandidates(a, b candidate) int {
-	if c := strings.Compare(a.dir, b.dir); c != 0 {
+	if c := strings.Compare(a.dir(), b.dir()); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.stem, b.stem); c != 0 {
+	if c := strings.Compare(a.stem(), b.stem()); c != 0 {
 		return c
 	}
 	return strings.Compare(a.rel, b.rel)
 }
 
-// candidateAt returns the candidate for the root-relative path rel of an
-// artifact's file, <dir>/<stem><suffix>, its strings slices of rel.
-func candidateAt(rel string) candidate {
-	dir, name, _ := strings.Cut(rel, "/")
-	stem, _, _ := journalName(name)
-	return candidate{rel: rel, dir: dir, stem: stem}
-}
 
 // addOverlay adds the overlay paths that the walk did not find on disk and
 // that are placed like a Journal (<coordinate>/<timestamp>.journal, or
@@ -659,7 +665,7 @@ func addOverlay(cands []candidate, overlay map[string][]byte, examples bool) []c
 		if _, err := vt.ParseTimestamp(stem); err != nil {
 			continue
 		}
-		cands = append(cands, candidate{rel: rel, dir: dir, stem: stem})
+		cands = append(cands, candidate{rel: rel})
 		added = true
 	}
 	if added {
@@ -718,7 +724,7 @@ func artifacts(cands []candidate) []*artifactRun {
 	var out []*artifactRun
 	for lo := 0; lo < len(cands); {
 		hi := lo + 1
-		for hi < len(cands) && cands[hi].dir == cands[lo].dir {
+		for hi < len(cands) && cands[hi].dir() == cands[lo].dir() {
 			hi++
 		}
 		a := &artifactRun{lo: lo, hi: hi}
@@ -763,7 +769,7 @@ func readAll(ctx context.Context, root string, cands []candidate, todo []int, fi
 				}
 				ai := int(owner[i])
 				if a := arts[ai]; a.pending.Add(-1) == 0 {
-					finish(ai, a, cands, files, stage, opts)
+					finish(ai, len(arts), a, cands, files, stage, opts)
 				}
 			}
 		}()
@@ -809,7 +815,7 @@ func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
 	}
 	doc, ds := syntax.Parse(c.rel, data)
 	f.Doc = doc
-	f.Summary = summarize(doc, c.dir)
+	f.Summary = summarize(doc, c.dir())
 	f.Diagnostics = append(ds, placement(doc, c)...)
 }
 
@@ -817,9 +823,9 @@ func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
 // order into its own chain stage, visits it, and drops its documents when
 // asked to. Files that are invalid, misplaced or rejected make a later
 // revision naming them a bridged link (chain.Link.Bridge).
-func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *chain.Stage, opts Options) {
+func finish(index, total int, a *artifactRun, cands []candidate, files []*File, stage *chain.Stage, opts Options) {
 	fs := files[a.lo:a.hi]
-	dir := cands[a.lo].dir
+	dir := cands[a.lo].dir()
 	if c, err := vt.ParseCoordinate(dir); err == nil {
 		a.cs = stage.Chain(c)
 	}
@@ -852,7 +858,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 		}
 	}
 	if opts.Visit != nil {
-		art := &Artifact{Index: index, Dir: dir, Files: fs, Prior: -1}
+		art := &Artifact{Index: index, Of: total, Dir: dir, Files: fs, Prior: -1}
 		if a.cs != nil {
 			art.Chain = a.cs.Entries()
 		}
@@ -1075,17 +1081,17 @@ func ReadJournal(abs string) ([]byte, bool) {
 // ("Filesystem layout" in docs/journal-format.md).
 func placement(doc *syntax.Document, c candidate) diag.List {
 	var ds diag.List
-	if doc.CoordinateOK && doc.Coordinate.String() != c.dir {
+	if doc.CoordinateOK && doc.Coordinate.String() != c.dir() {
 		ds = append(ds, diag.Diagnostic{Code: rules.FSDirectoryMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.Artifact.ArgsRange(),
-			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir),
+			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir()),
 			Help:    fmt.Sprintf("move the file to %s/ or correct ARTIFACT", doc.Coordinate)})
 	}
-	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem {
+	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem() {
 		ds = append(ds, diag.Diagnostic{Code: rules.FSFilenameMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.JournalVersion.ArgsRange(),
-			Message: fmt.Sprintf("JOURNAL_VERSION %s does not match the file name stem %s", doc.JournalVersion, c.stem),
-			Help:    fmt.Sprintf("rename the file to %s%s or correct JOURNAL_VERSION", doc.JournalVersion, strings.TrimPrefix(c.rel[strings.LastIndex(c.rel, "/")+1:], c.stem))})
+			Message: fmt.Sprintf("JOURNAL_VERSION %s does not match the file name stem %s", doc.JournalVersion, c.stem()),
+			Help:    fmt.Sprintf("rename the file to %s%s or correct JOURNAL_VERSION", doc.JournalVersion, strings.TrimPrefix(c.rel[strings.LastIndex(c.rel, "/")+1:], c.stem()))})
 	}
 	return ds
 }

@@ -145,9 +145,9 @@ func reuseArtifacts(prior *reusable, opts Options, cands []candidate, files []*F
 	todo := make([]int, 0, len(cands))
 	now := overlayDirs(opts.Overlay)
 	for ai, a := range arts {
-		if prior != nil && !prior.touched(cands[a.lo].dir, now) {
-			if pa, ok := prior.arts[cands[a.lo].dir]; ok && sameFiles(pa.files, cands[a.lo:a.hi], opts.Rescan) {
-				takeOver(ai, a, pa, cands[a.lo].dir, files[a.lo:a.hi], opts)
+		if prior != nil && !prior.touched(cands[a.lo].dir(), now) {
+			if pa, ok := prior.arts[cands[a.lo].dir()]; ok && sameFiles(pa.files, cands[a.lo:a.hi], opts.Rescan) {
+				takeOver(ai, len(arts), a, pa, cands[a.lo].dir(), files[a.lo:a.hi], opts)
 				continue
 			}
 		}
@@ -176,7 +176,7 @@ func sameFiles(prior []*File, cands []candidate, rescan bool) bool {
 // ai): copies of its files without the diagnostics of a pending rejection
 // (resolvePending gives them again, as the rest of the tree may have
 // changed), its chain restaged, and a visit.
-func takeOver(ai int, a *artifactRun, pa priorArtifact, dir string, fs []*File, opts Options) {
+func takeOver(ai, total int, a *artifactRun, pa priorArtifact, dir string, fs []*File, opts Options) {
 	for i, f := range pa.files {
 		nf := *f
 		if f.pending != nil {
@@ -190,7 +190,7 @@ func takeOver(ai int, a *artifactRun, pa priorArtifact, dir string, fs []*File, 
 	a.accepted = pa.run.accepted
 	a.pending.Store(0)
 	if opts.Visit != nil {
-		art := &Artifact{Index: ai, Dir: dir, Files: fs, Prior: pa.index}
+		art := &Artifact{Index: ai, Of: total, Dir: dir, Files: fs, Prior: pa.index}
 		if a.cs != nil {
 			art.Chain = a.cs.Entries()
 		}
@@ -206,7 +206,7 @@ func keepForReuse(opts Options, l *listing, cands []candidate, arts []*artifactR
 	}
 	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Overlay)}
 	for i, a := range arts {
-		r.arts[cands[a.lo].dir] = priorArtifact{index: i, run: a, files: files[a.lo:a.hi]}
+		r.arts[cands[a.lo].dir()] = priorArtifact{index: i, run: a, files: files[a.lo:a.hi]}
 	}
 	return r
 }

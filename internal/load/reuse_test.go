@@ -39,16 +39,24 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 		var mu sync.Mutex
 		var visits []int
 		opts.Progress = p
+		of := map[int]bool{}
 		opts.Visit = func(a *Artifact) {
 			mu.Lock()
 			defer mu.Unlock()
 			if a.Prior >= 0 {
 				visits = append(visits, a.Index)
 			}
+			if a.Index < 0 || a.Index >= a.Of {
+				t.Errorf("artifact %s: Index %d of %d", a.Dir, a.Index, a.Of)
+			}
+			of[a.Of] = true
 		}
 		res, err := Load(context.Background(), root, opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(of) != 1 || !of[res.Artifacts] {
+			t.Errorf("visits say the load has %v artifacts, it has %d", of, res.Artifacts)
 		}
 		return res, p.total.Load(), visits
 	}
