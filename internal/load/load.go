@@ -626,17 +626,16 @@ func packPaths(cs []candidate, dir string, names []string) {
 // sortCandidates sorts by directory and then chronologically by stem.
 func sortCandidates(cs []candidate) { slices.SortFunc(cs, compareCandidates) }
 
-// compareCandidates orders candidates by directory, then stem, then path.
+// compareCandidates orders candidates by directory, then chronologically
+// by stem, then by path. Every candidate's stem is a timestamp of 16 bytes
+// (listDir, addOverlay), so within one directory the order of the stems is
+// that of the paths.
 func compareCandidates(a, b candidate) int {
 	if c := strings.Compare(a.dir(), b.dir()); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.stem(), b.stem()); c != 0 {
-		return c
-	}
 	return strings.Compare(a.rel, b.rel)
 }
-
 
 // addOverlay adds the overlay paths that the walk did not find on disk and
 // that are placed like a Journal (<coordinate>/<timestamp>.journal, or
