@@ -76,6 +76,12 @@ type Options struct {
 	// load for the query service is its state plus the artifacts in
 	// flight, not every parsed document.
 	KeepState bool
+	// Recycle, with DropDocs, hands each dropped document's memory back to
+	// the parser (syntax.Recycle), so that the next files reuse it: only
+	// for a Visit that keeps nothing of the documents it sees (no
+	// Directive, Arg or ReleaseBlock, nor the documents themselves) past
+	// its return.
+	Recycle bool
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
@@ -871,6 +877,9 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 			a.cs = nil
 		}
 		for _, f := range fs {
+			if opts.Recycle && f.Doc != nil {
+				syntax.Recycle(f.Doc)
+			}
 			f.Doc = nil
 		}
 	}

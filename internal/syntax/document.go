@@ -176,4 +176,6 @@ type Document struct {
 	// has no error diagnostic at all (syntax, value or semantic).
 	Revision   model.Revision
 	RevisionOK bool
+
+	mem docMemory // what Recycle gives back
 }

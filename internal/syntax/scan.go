@@ -123,14 +123,16 @@ func (p *parser) scanLines() {
 	// The counts of a text of junk lines are large, but most of its lines
 	// are never kept (see directiveLine): allocate at most
 	// maxPreallocDirectives up front and the rest in chunks as they come.
-	p.dirSlab = make([]Directive, min(dirs, maxPreallocDirectives))
-	p.doc.Directives = make([]*Directive, 0, min(dirs, maxPreallocDirectives))
+	p.dirSlab = dirSlabs.get(min(dirs, maxPreallocDirectives))
+	p.doc.Directives = dirPtrs.get(min(dirs, maxPreallocDirectives))[:0]
+	p.doc.mem.dirs, p.doc.mem.dirPtrs = p.dirSlab, p.doc.Directives
 	if rels > 0 {
 		p.scratch = getScratch(rels, cnt.lists)
 		p.relSlab = p.scratch.rels[:rels]
 		p.scratch.used = rels
-		p.blockSlab = make([]ReleaseBlock, rels)
-		p.doc.Releases = make([]*ReleaseBlock, 0, rels)
+		p.blockSlab = blockSlabs.get(rels)
+		p.doc.Releases = blockPtrs.get(rels)[:0]
+		p.doc.mem.blocks, p.doc.mem.blockPtrs = p.blockSlab, p.doc.Releases
 		p.state.rels = p.scratch.relPtrs[:0]
 		p.lists = p.scratch.lists
 		p.keys = p.scratch.keys
@@ -331,7 +333,8 @@ func getArgScratch(n int) *[]Arg {
 func (p *parser) finishArgs() {
 	scratch := p.args
 	p.args = nil
-	final := make([]Arg, len(scratch))
+	final := argSlabs.get(len(scratch))
+	p.doc.mem.args = final
 	copy(final, scratch)
 	off := 0
 	for _, d := range p.doc.Directives {
