@@ -29,6 +29,7 @@ import (
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -87,10 +88,10 @@ type Options struct {
 	Rescan   bool
 	Reusable bool
 	// Compact makes the revisions of the state hold copies of their
-	// strings, shared among the revisions of an artifact, instead of
-	// substrings of their whole texts (model.Revision.Compact): for a
-	// state that outlives the load (the query service). The documents in
-	// the result keep their text.
+	// strings, shared among the revisions of an artifact with their equal
+	// releases, instead of substrings of their whole texts
+	// (model.Revision.Compact): for a state that outlives the load (the
+	// query service). The documents in the result keep their text.
 	Compact bool
 	// Stamp records in [Result.Stamps] a stat stamp of every file the
 	// load accepted without an error (stamp.go), for a later load's
@@ -770,7 +771,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 	}
 	rejected := map[vt.Digest]bool{}
 	bridge := func(d vt.Digest) bool { return rejected[d] }
-	var shared map[string]string // strings the artifact's compacted revisions share
+	var compactor model.Compactor // what the artifact's compacted revisions share
 	for _, f := range fs {
 		doc := f.Doc
 		if doc == nil || a.cs == nil {
@@ -783,10 +784,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 			continue
 		}
 		if opts.Compact {
-			if shared == nil {
-				shared = map[string]string{}
-			}
-			doc.Revision = doc.Revision.Compact(shared)
+			doc.Revision = doc.Revision.Compact(&compactor)
 		}
 		_, outcome, ds, p := a.cs.Ingest(doc, bridge)
 		f.Outcome = outcome
