@@ -95,7 +95,8 @@ type Options struct {
 	Compact bool
 	// Stamp records in [Result.Stamps] a stat stamp of every file the
 	// load accepted without an error (stamp.go), for a later load's
-	// Stamped; the walk then lstats every file.
+	// Stamped. A file's stamp comes from the file as it was read; only a
+	// load with Stamped (and Base) lstats every file in the walk.
 	Stamp bool
 	// Stamped, with Base, are the stamps of the load that made Base (or of
 	// one whose state Base extends, with every file of those stamps in it):
@@ -142,8 +143,9 @@ type File struct {
 	// own is the number of Diagnostics before the pending rejection's
 	// (resolvePending), so that a later load can resolve it anew.
 	own int
-	// stat is the file's stat stamp before it was read, with
-	// Options.Reusable (reuse.go).
+	// stat is the stat stamp of the bytes read (readfile.ReadStamped), for
+	// Options.Stamp and a later load's Options.Rescan (reuse.go); zero for
+	// an overlay.
 	stat fileStat
 }
 
@@ -466,8 +468,8 @@ type candidate struct {
 	dir string // artifact directory name
 	// stem is the file name without its suffix.
 	stem string
-	// stat is the file's stat stamp when the walk recorded it
-	// (Options.Reusable, Options.Stamp).
+	// stat is the file's stat stamp when the walk recorded it, to compare
+	// with an earlier one (Options.Rescan, Options.Stamped).
 	stat fileStat
 }
 
@@ -735,7 +737,7 @@ func (f *File) size() int64 {
 }
 
 func readOne(root string, c candidate, overlay map[string][]byte) *File {
-	f := &File{Path: c.rel, stat: c.stat}
+	f := &File{Path: c.rel}
 	var data []byte
 	var d diag.Diagnostic
 	ok := true
@@ -746,7 +748,7 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 				Message: tooLargeMessage(int64(len(buf)))}, false
 		}
 	} else {
-		data, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
+		data, f.stat, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
 	}
 	if !ok {
 		f.Diagnostics = diag.List{d}
@@ -973,20 +975,21 @@ var readHook func(point, abs string)
 
 // readFile reads one regular file completely with package readfile (at most
 // syntax.MaxSize bytes, never through a symlink, again when it changed while being
-// read) and turns its errors into diagnostics.
-func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
-	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
-		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
+// read), with the stat stamp of the bytes it read, and turns its errors
+// into diagnostics.
+func readFile(abs, rel string) ([]byte, fileStat, diag.Diagnostic, bool) {
+	fail := func(code, msg string) ([]byte, fileStat, diag.Diagnostic, bool) {
+		return nil, fileStat{}, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
 	}
 	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true}
 	if readHook != nil {
 		opts.Hook = func(point string) { readHook(point, abs) }
 	}
-	data, err := readfile.Read(abs, opts)
+	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
 	var tl *readfile.TooLargeError
 	switch {
 	case err == nil:
-		return data, diag.Diagnostic{}, true
+		return data, fileStat{sum: stamp, recent: recent}, diag.Diagnostic{}, true
 	case errors.As(err, &tl) && !tl.Grew:
 		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
@@ -1010,7 +1013,7 @@ func tooLargeMessage(size int64) string {
 // load does (a regular file of at most [syntax.MaxSize] bytes, not changing while
 // it is read) and reports whether that worked.
 func ReadJournal(abs string) ([]byte, bool) {
-	data, _, ok := readFile(abs, abs)
+	data, _, _, ok := readFile(abs, abs)
 	return data, ok
 }
 
