@@ -761,6 +761,10 @@ func readOne(root string, c candidate, overlay map[string][]byte) *File {
 	return f
 }
 
+// compactors are the model.Compactors of the artifacts being finished,
+// reused so that each artifact does not grow its own maps.
+var compactors = sync.Pool{New: func() any { return new(model.Compactor) }}
+
 // finish ingests the files of the artifact a (all read) in chronological
 // order into its own chain stage, visits it, and drops its documents when
 // asked to. Files that are invalid, misplaced or rejected make a later
@@ -773,7 +777,7 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 	}
 	rejected := map[vt.Digest]bool{}
 	bridge := func(d vt.Digest) bool { return rejected[d] }
-	var compactor model.Compactor // what the artifact's compacted revisions share
+	var compactor *model.Compactor // what the artifact's compacted revisions share
 	for _, f := range fs {
 		doc := f.Doc
 		if doc == nil || a.cs == nil {
@@ -786,7 +790,11 @@ func finish(index int, a *artifactRun, cands []candidate, files []*File, stage *
 			continue
 		}
 		if opts.Compact {
-			doc.Revision = doc.Revision.Compact(&compactor)
+			if compactor == nil {
+				compactor = compactors.Get().(*model.Compactor)
+				defer func() { compactor.Reset(); compactors.Put(compactor) }()
+			}
+			doc.Revision = doc.Revision.Compact(compactor)
 		}
 		_, outcome, ds, p := a.cs.Ingest(doc, bridge)
 		f.Outcome = outcome

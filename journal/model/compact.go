@@ -12,16 +12,17 @@ import (
 // compacts: the copies of their strings, and their compacted releases.
 // The revisions of one chain repeat most of their predecessor's releases,
 // so a caller compacting a chain passes one Compactor for all of it, and
-// drops it afterwards: it keeps the texts of those revisions alive for as
-// long as it lives. The zero value is ready to use; a Compactor must not
-// be used by two goroutines at once.
+// then resets or drops it: until then, it keeps the texts of those
+// revisions alive. The zero value is ready to use; a Compactor must not be
+// used by two goroutines at once.
 type Compactor struct {
 	// index maps each string of the compacted revisions (as first met:
 	// a substring of its text) to the index of its copy in copies.
 	index  map[string]int32
 	copies []string
-	// releases holds the last compacted release of each version.
-	releases map[vt.Version]Release
+	// releases holds the last compacted release of each version (in the
+	// Releases of the revision that Compact returned with it).
+	releases map[vt.Version]*Release
 	// slots are the indexes in copies of the strings share visits, in
 	// visiting order (-1 for ""); scratch, kept for its capacity.
 	slots []int32
@@ -49,7 +50,7 @@ func (r Revision) Compact(c *Compactor) Revision {
 		n := 4 + 8*len(r.spec.Releases) // about the strings of r
 		c.index = make(map[string]int32, n)
 		c.copies = make([]string, 0, n)
-		c.releases = make(map[vt.Version]Release, len(r.spec.Releases))
+		c.releases = make(map[vt.Version]*Release, len(r.spec.Releases))
 	}
 	out := r
 	if r.spec.Info != nil {
@@ -62,9 +63,10 @@ func (r Revision) Compact(c *Compactor) Revision {
 	}
 	out.spec.Releases = make([]Release, len(r.spec.Releases))
 	var fresh []*Release // the releases compacted here, in out
-	for i, rel := range r.spec.Releases {
+	for i := range r.spec.Releases {
+		rel := &r.spec.Releases[i]
 		if old, ok := c.releases[rel.spec.Version]; ok && old.equal(rel) {
-			out.spec.Releases[i] = old
+			out.spec.Releases[i] = *old
 			continue
 		}
 		out.spec.Releases[i] = rel.copied()
@@ -77,9 +79,18 @@ func (r Revision) Compact(c *Compactor) Revision {
 		}
 	})
 	for _, rel := range fresh {
-		c.releases[rel.spec.Version] = *rel
+		c.releases[rel.spec.Version] = rel
 	}
 	return out
+}
+
+// Reset empties c for the revisions of another chain: it lets go of all
+// it held and keeps the memory it grew.
+func (c *Compactor) Reset() {
+	clear(c.index)
+	clear(c.copies)
+	c.copies = c.copies[:0]
+	clear(c.releases)
 }
 
 // share makes the strings that each visits (see eachHeaderString) those
@@ -128,7 +139,7 @@ func (c *Compactor) share(each func(f func(string) string, store bool)) {
 
 // equal reports whether r and o are the same release: every value, every
 // list and both policies equal. (The values compare by their text.)
-func (r Release) equal(o Release) bool {
+func (r *Release) equal(o *Release) bool {
 	a, b := &r.spec, &o.spec
 	return a.Version == b.Version && a.License == b.License && a.Description == b.Description &&
 		a.Published == b.Published && r.effective == o.effective &&

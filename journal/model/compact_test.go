@@ -177,6 +177,14 @@ func TestCompactReusesEqualReleases(t *testing.T) {
 	if p := c4.Releases()[1].EffectivePolicy(); p.Verdict() != vt.Deny {
 		t.Errorf("1.0.0 after the header policy changed: effective %v, want deny", p.Verdict())
 	}
+
+	// After a Reset, nothing is shared with what came before.
+	c.Reset()
+	if c5 := r3.Compact(&c); shares(c3, c5, 0) || unsafe.StringData(c5.Coordinate().String()) == unsafe.StringData(c3.Coordinate().String()) {
+		t.Error("a revision compacted after Reset shares with one compacted before")
+	} else if d := cmp.Diff(r3, c5, allFields); d != "" {
+		t.Errorf("after Reset, Compact changed the revision (-before +after):\n%s", d)
+	}
 }
 
 // TestReleaseEqual checks that Release.equal, which decides whether
@@ -203,7 +211,7 @@ func TestReleaseEqual(t *testing.T) {
 			Prefers:  []Preference{NewPreference(coord, ver, "pd")}}
 	}
 	base := NewRelease(spec())
-	if !base.equal(NewRelease(spec())) {
+	if twin := NewRelease(spec()); !base.equal(&twin) {
 		t.Fatal("a release is not equal to its twin")
 	}
 	for what, change := range map[string]func(*ReleaseSpec){
@@ -222,12 +230,12 @@ func TestReleaseEqual(t *testing.T) {
 	} {
 		s := spec()
 		change(&s)
-		if changed := NewRelease(s); base.equal(changed) || changed.equal(base) {
+		if changed := NewRelease(s); base.equal(&changed) || changed.equal(&base) {
 			t.Errorf("%s changed: still equal", what)
 		}
 	}
 	inherited := NewRevision(RevisionSpec{Policy: &policy, Releases: []Release{NewRelease(ReleaseSpec{Version: ver})}}).spec.Releases[0]
-	if inherited.equal(NewRelease(ReleaseSpec{Version: ver})) {
+	if own := NewRelease(ReleaseSpec{Version: ver}); inherited.equal(&own) {
 		t.Error("another effective policy: still equal")
 	}
 }
