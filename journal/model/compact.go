@@ -20,9 +20,17 @@ type Compactor struct {
 	// a substring of its text) to the index of its copy in copies.
 	index  map[string]int32
 	copies []string
-	// releases holds the last compacted release of each version (in the
-	// Releases of the revision that Compact returned with it).
+	// releases holds the last compacted release of each version: in the
+	// Releases of the last revision Compact returned with that version.
 	releases map[vt.Version]*Release
+	// last are the Releases and byVersion of the revision Compact
+	// returned last, which the next shares when its releases are the
+	// same.
+	last          []Release
+	lastByVersion []int
+	// olds are the releases of c that equal those of the revision being
+	// compacted (nil where none does); scratch, kept for its capacity.
+	olds []*Release
 	// slots are the indexes in copies of the strings share visits, in
 	// visiting order (-1 for ""); scratch, kept for its capacity.
 	slots []int32
@@ -37,7 +45,9 @@ type Compactor struct {
 // service) compacts them so that it holds only what its queries return.
 //
 // A release of r equal to one that c holds (every field the same) is
-// that release, shared. The strings of the others, and of the header,
+// that release, shared; when every release of r is that of the revision
+// compacted last with c, in the same order, the list itself is shared.
+// The strings of the others, and of the header,
 // are those c holds where it holds equal ones; Compact copies the rest
 // into one new string, parses their values again from their copies, and
 // adds both the strings and the compacted releases to c. A nil c shares
@@ -61,16 +71,30 @@ func (r Revision) Compact(c *Compactor) Revision {
 		p := *r.spec.Policy
 		out.spec.Policy = &p
 	}
-	out.spec.Releases = make([]Release, len(r.spec.Releases))
-	var fresh []*Release // the releases compacted here, in out
+	c.olds = c.olds[:0]
+	same := len(r.spec.Releases) == len(c.last)
 	for i := range r.spec.Releases {
 		rel := &r.spec.Releases[i]
-		if old, ok := c.releases[rel.spec.Version]; ok && old.equal(rel) {
-			out.spec.Releases[i] = *old
-			continue
+		old, ok := c.releases[rel.spec.Version]
+		if !ok || !old.equal(rel) {
+			old = nil
 		}
-		out.spec.Releases[i] = rel.copied()
-		fresh = append(fresh, &out.spec.Releases[i])
+		c.olds = append(c.olds, old)
+		same = same && old == &c.last[i]
+	}
+	var fresh []*Release // the releases compacted here, in out
+	if same {
+		out.spec.Releases, out.byVersion = c.last, c.lastByVersion
+	} else {
+		out.spec.Releases = make([]Release, len(r.spec.Releases))
+		for i, old := range c.olds {
+			if old != nil {
+				out.spec.Releases[i] = *old
+			} else {
+				out.spec.Releases[i] = r.spec.Releases[i].copied()
+				fresh = append(fresh, &out.spec.Releases[i])
+			}
+		}
 	}
 	c.share(func(f func(string) string, store bool) {
 		eachHeaderString(&out.spec, f, store)
@@ -78,9 +102,14 @@ func (r Revision) Compact(c *Compactor) Revision {
 			rel.eachString(f, store)
 		}
 	})
-	for _, rel := range fresh {
-		c.releases[rel.spec.Version] = rel
+	if !same {
+		for i := range out.spec.Releases {
+			rel := &out.spec.Releases[i]
+			c.releases[rel.spec.Version] = rel
+		}
+		c.last, c.lastByVersion = out.spec.Releases, out.byVersion
 	}
+	clear(c.olds)
 	return out
 }
 
@@ -91,6 +120,7 @@ func (c *Compactor) Reset() {
 	clear(c.copies)
 	c.copies = c.copies[:0]
 	clear(c.releases)
+	c.last, c.lastByVersion = nil, nil
 }
 
 // share makes the strings that each visits (see eachHeaderString) those

@@ -174,6 +174,22 @@ func TestCompactReusesEqualReleases(t *testing.T) {
 			t.Errorf("%s: shared %v, want %v", tc.what, got, tc.want)
 		}
 	}
+	// An equal revision shares the list of releases itself.
+	sharesList := func(a, b Revision) bool {
+		return unsafe.SliceData(a.spec.Releases) == unsafe.SliceData(b.spec.Releases)
+	}
+	if sharesList(c1, c2) || !sharesList(c2, c3) || sharesList(c3, c4) {
+		t.Errorf("lists shared: 1-2 %v (want false), 2-3 %v (want true), 3-4 %v (want false)", sharesList(c1, c2), sharesList(c2, c3), sharesList(c3, c4))
+	}
+	// The same releases in another order share the releases, not the list.
+	swapped := sampleRevision(t, strings.Clone(text1), true, vt.Deny)
+	swapped.spec.Releases[0], swapped.spec.Releases[1] = swapped.spec.Releases[1], swapped.spec.Releases[0]
+	swapped.byVersion = []int{0, 1, 2}
+	if c5 := swapped.Compact(&c); sharesList(c4, c5) || !shares(c4, c5, 2) {
+		t.Error("releases in another order: the list is shared, or the releases are not")
+	} else if d := cmp.Diff(swapped, c5, allFields); d != "" {
+		t.Errorf("releases in another order: Compact changed the revision (-before +after):\n%s", d)
+	}
 	if p := c4.Releases()[1].EffectivePolicy(); p.Verdict() != vt.Deny {
 		t.Errorf("1.0.0 after the header policy changed: effective %v, want deny", p.Verdict())
 	}
