@@ -57,7 +57,7 @@ func (r Revision) Compact(c *Compactor) Revision {
 		c = &Compactor{}
 	}
 	if c.index == nil {
-		n := 4 + 8*len(r.spec.Releases) // about the strings of r
+		n := min(4+8*len(r.spec.Releases), keepAtMost) // about the strings of r
 		c.index = make(map[string]int32, n)
 		c.copies = make([]string, 0, n)
 		c.releases = make(map[vt.Version]*Release, len(r.spec.Releases))
@@ -113,9 +113,18 @@ func (r Revision) Compact(c *Compactor) Revision {
 	return out
 }
 
+// keepAtMost is the most strings whose memory a Compactor keeps across
+// Reset: clearing a map costs its capacity, so a Compactor that once
+// served a huge chain would make every later Reset pay for it.
+const keepAtMost = 1024
+
 // Reset empties c for the revisions of another chain: it lets go of all
-// it held and keeps the memory it grew.
+// it held, and keeps the memory it grew unless that was large.
 func (c *Compactor) Reset() {
+	if len(c.copies) > keepAtMost {
+		*c = Compactor{}
+		return
+	}
 	clear(c.index)
 	clear(c.copies)
 	c.copies = c.copies[:0]

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -253,5 +254,29 @@ func TestReleaseEqual(t *testing.T) {
 	inherited := NewRevision(RevisionSpec{Policy: &policy, Releases: []Release{NewRelease(ReleaseSpec{Version: ver})}}).spec.Releases[0]
 	if own := NewRelease(ReleaseSpec{Version: ver}); inherited.equal(&own) {
 		t.Error("another effective policy: still equal")
+	}
+}
+
+// TestCompactorResetLetsLargeMemoryGo checks that a Compactor that served
+// a revision with more strings than it keeps memory for starts afresh
+// after Reset, and still compacts.
+func TestCompactorResetLetsLargeMemoryGo(t *testing.T) {
+	t.Parallel()
+	var releases []Release
+	for i := range keepAtMost {
+		releases = append(releases, NewRelease(ReleaseSpec{Version: must(vt.ParseVersion(fmt.Sprintf("1.0.%d", i))),
+			Description: fmt.Sprintf("release %d", i)}))
+	}
+	r := NewRevision(RevisionSpec{Coordinate: must(vt.ParseCoordinate("com.example.big")), Releases: releases})
+	var c Compactor
+	if d := cmp.Diff(r, r.Compact(&c), allFields); d != "" {
+		t.Fatalf("Compact changed the revision (-before +after):\n%s", d)
+	}
+	c.Reset()
+	if c.index != nil || c.copies != nil || c.releases != nil {
+		t.Error("Reset kept the memory of more than keepAtMost strings")
+	}
+	if d := cmp.Diff(r, r.Compact(&c), allFields); d != "" {
+		t.Errorf("after Reset, Compact changed the revision (-before +after):\n%s", d)
 	}
 }
