@@ -29,6 +29,7 @@ import (
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -93,14 +94,15 @@ type Options struct {
 	Rescan   bool
 	Reusable bool
 	// Compact makes the revisions of the state hold copies of their
-	// strings, shared among the revisions of an artifact, instead of
-	// substrings of their whole texts (model.Revision.Compact): for a
-	// state that outlives the load (the query service). The documents in
-	// the result keep their text.
+	// strings, shared among the revisions of an artifact with their equal
+	// releases, instead of substrings of their whole texts
+	// (model.Revision.Compact): for a state that outlives the load (the
+	// query service). The documents in the result keep their text.
 	Compact bool
 	// Stamp records in [Result.Stamps] a stat stamp of every file the
 	// load accepted without an error (stamp.go), for a later load's
-	// Stamped; the walk then lstats every file.
+	// Stamped. A file's stamp comes from the file as it was read; only a
+	// load with Stamped (and Base) lstats every file in the walk.
 	Stamp bool
 	// Stamped, with Base, are the stamps of the load that made Base (or of
 	// one whose state Base extends, with every file of those stamps in it):
@@ -147,8 +149,9 @@ type File struct {
 	// own is the number of Diagnostics before the pending rejection's
 	// (resolvePending), so that a later load can resolve it anew.
 	own int
-	// stat is the file's stat stamp before it was read, with
-	// Options.Reusable (reuse.go).
+	// stat is the stat stamp of the bytes read (readfile.ReadStamped), for
+	// Options.Stamp and a later load's Options.Rescan (reuse.go); zero for
+	// an overlay.
 	stat fileStat
 }
 
@@ -483,8 +486,8 @@ func checkRoot(root, shown string) (diag.Diagnostic, bool) {
 // holds only the path; its parts are slices of it.
 type candidate struct {
 	rel string // root-relative, forward slashes: <dir>/<stem><suffix>
-	// stat is the file's stat stamp when the walk recorded it
-	// (Options.Reusable, Options.Stamp).
+	// stat is the file's stat stamp when the walk recorded it, to compare
+	// with an earlier one (Options.Rescan, Options.Stamped).
 	stat fileStat
 }
 
@@ -801,7 +804,7 @@ func (f *File) size() int64 {
 
 // readOne reads and parses the candidate c into f.
 func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
-	*f = File{Path: c.rel, stat: c.stat}
+	*f = File{Path: c.rel}
 	var data []byte
 	var d diag.Diagnostic
 	ok := true
@@ -812,7 +815,7 @@ func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
 				Message: tooLargeMessage(int64(len(buf)))}, false
 		}
 	} else {
-		data, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
+		data, f.stat, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
 	}
 	if !ok {
 		f.Diagnostics = diag.List{d}
@@ -823,6 +826,10 @@ func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
 	f.Summary = summarize(doc, c.dir())
 	f.Diagnostics = append(ds, placement(doc, c)...)
 }
+
+// compactors are the model.Compactors of the artifacts being finished,
+// reused so that each artifact does not grow its own maps.
+var compactors = sync.Pool{New: func() any { return new(model.Compactor) }}
 
 // finish ingests the files of the artifact a (all read) in chronological
 // order into its own chain stage, visits it, and drops its documents when
@@ -836,7 +843,7 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 	}
 	rejected := map[vt.Digest]bool{}
 	bridge := func(d vt.Digest) bool { return rejected[d] }
-	var shared map[string]string // strings the artifact's compacted revisions share
+	var compactor *model.Compactor // what the artifact's compacted revisions share
 	for _, f := range fs {
 		doc := f.Doc
 		if doc == nil || a.cs == nil {
@@ -849,10 +856,11 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 			continue
 		}
 		if opts.Compact {
-			if shared == nil {
-				shared = map[string]string{}
+			if compactor == nil {
+				compactor = compactors.Get().(*model.Compactor)
+				defer func() { compactor.Reset(); compactors.Put(compactor) }()
 			}
-			doc.Revision = doc.Revision.Compact(shared)
+			doc.Revision = doc.Revision.Compact(compactor)
 		}
 		_, outcome, ds, p := a.cs.Ingest(doc, bridge)
 		f.Outcome = outcome
@@ -1044,20 +1052,21 @@ var readHook func(point, abs string)
 
 // readFile reads one regular file completely with package readfile (at most
 // syntax.MaxSize bytes, never through a symlink, again when it changed while being
-// read) and turns its errors into diagnostics.
-func readFile(abs, rel string) ([]byte, diag.Diagnostic, bool) {
-	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
-		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
+// read), with the stat stamp of the bytes it read, and turns its errors
+// into diagnostics.
+func readFile(abs, rel string) ([]byte, fileStat, diag.Diagnostic, bool) {
+	fail := func(code, msg string) ([]byte, fileStat, diag.Diagnostic, bool) {
+		return nil, fileStat{}, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
 	}
 	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true}
 	if readHook != nil {
 		opts.Hook = func(point string) { readHook(point, abs) }
 	}
-	data, err := readfile.Read(abs, opts)
+	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
 	var tl *readfile.TooLargeError
 	switch {
 	case err == nil:
-		return data, diag.Diagnostic{}, true
+		return data, fileStat{sum: stamp, recent: recent}, diag.Diagnostic{}, true
 	case errors.As(err, &tl) && !tl.Grew:
 		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
@@ -1081,7 +1090,7 @@ func tooLargeMessage(size int64) string {
 // load does (a regular file of at most [syntax.MaxSize] bytes, not changing while
 // it is read) and reports whether that worked.
 func ReadJournal(abs string) ([]byte, bool) {
-	data, _, ok := readFile(abs, abs)
+	data, _, _, ok := readFile(abs, abs)
 	return data, ok
 }
 

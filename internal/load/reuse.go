@@ -32,8 +32,9 @@ import (
 //
 // An artifact taken over keeps Prior's documents, diagnostics and chain,
 // and Options.Visit sees it with Artifact.Prior set to its index there.
-// Reusable (or Prior) makes the walk record each file's stat stamp (one
-// lstat per file), for a later Rescan.
+// Every file read records the stat stamp of the bytes it read (at no
+// system call of its own) for a later Rescan, whose walk then lstats every
+// file to compare.
 
 // listing is what the walk found: the diagnostics of the root's own
 // entries and the listing of each artifact directory, in name order.
@@ -124,7 +125,8 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 // list lists the tree: from scratch without a prior load or with Rescan,
 // else prior's listing with the touched directories listed again.
 func list(root string, opts Options, prior *reusable) *listing {
-	stat := opts.Reusable || opts.Prior != nil || opts.Stamp
+	// The walk stats the files only for a load that compares stamps.
+	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
 	if prior == nil || opts.Rescan {
 		return walk(root, opts.shownRoot(root), opts.Examples, stat)
 	}

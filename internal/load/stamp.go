@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/readfile"
@@ -15,8 +14,10 @@ import (
 // published (Options.Base). Every file it accepted then is immutable, so
 // reading, hashing and parsing it again only confirms what Base already
 // holds. Options.Stamp makes a load record a stat stamp of each file it
-// accepted ([Result.Stamps]); a later load with Base and those stamps
-// (Options.Stamped) lists the tree and lstats every file as always, but
+// accepted ([Result.Stamps]), taken from the open file just before its
+// bytes were read (readfile.ReadStamped, no system call of its own), so
+// that it describes exactly the bytes accepted; a later load with Base and
+// those stamps (Options.Stamped) lists the tree and lstats every file, but
 // reads only the files whose stamp is new or differs: new files, files
 // rewritten, touched, replaced, renamed over or changed in mode. What it
 // does not read contributes exactly what a read would have: its revision
@@ -29,30 +30,32 @@ import (
 // time and mode, and on Linux of its device, inode and change time, which
 // no ordinary write, rename or utimes call keeps: an edit that keeps the
 // size and sets the modification time back still changes the change time.
-// A file whose times lie so close to the moment it was listed that a write
-// right after could share them (readfile.Recent, git's "racily clean"
-// entries) gets no stamp; the next refresh reads it again. Not detected:
+// The lstat of a file and the fstat of it open give the same stamp while
+// it does not change. A file whose times lie so close to the moment it was
+// read that a write right after could share them (readfile.Recent, git's
+// "racily clean" entries) gets no stamp; the next refresh reads it again. Not detected:
 // a change that keeps every stamped field, which takes writing to the disk
 // under the mounted file system, a clock set back between two writes, or
 // on a system other than Linux an edit that restores size and modification
 // time. Start reads every byte.
 
-// fileStat is the stat stamp of a file listed by the walk (0 when the file
-// could not be stat'ed, which never matches), and whether its times were
-// recent when it was taken (readfile.Recent).
+// fileStat is the stat stamp of a file (0 when it could not be had, which
+// never matches): of the bytes read (readfile.ReadStamped), with whether
+// the file's times were then recent (readfile.Recent), or from the walk,
+// to compare with one of those.
 type fileStat struct {
 	sum    uint64
 	recent bool
 }
 
-// statOf returns the stat stamp of a directory entry (one lstat); the zero
-// fileStat when it cannot be had.
+// statOf returns the stat stamp of a directory entry (one lstat) for a
+// comparison; the zero fileStat when it cannot be had.
 func statOf(e fs.DirEntry) fileStat {
 	fi, err := e.Info()
 	if err != nil {
 		return fileStat{}
 	}
-	return fileStat{sum: readfile.Stamp(fi), recent: readfile.Recent(fi, time.Now())}
+	return fileStat{sum: readfile.Stamp(fi)}
 }
 
 // same reports whether a and b are known stamps of the same file state.
@@ -103,13 +106,17 @@ type stampRun struct {
 	same    int    // how many matched
 }
 
+// comparesStamps reports whether a load with opts compares the stamps of
+// the walk with opts.Stamped.
+func comparesStamps(opts Options) bool { return opts.Base != nil && opts.Stamped.Len() > 0 }
+
 // splitStamped returns the candidates that the load must read, and the run
 // that records which others opts.Stamped vouches for: a candidate whose
 // stamp equals the one recorded for its path, and that is no overlay path,
 // is not read. Without Base or without Stamped every candidate is read.
 func splitStamped(opts Options, cands []candidate) ([]candidate, *stampRun) {
 	run := &stampRun{record: opts.Stamp, overlay: opts.Overlay}
-	if opts.Base == nil || opts.Stamped.Len() == 0 {
+	if !comparesStamps(opts) {
 		return cands, run
 	}
 	run.old = opts.Stamped
@@ -144,8 +151,9 @@ func (r *stampRun) markSeen(seen map[string]bool) {
 // next returns the stamps after this load, or nil when it does not record
 // them: those that matched, and those of the files read from disk (cands,
 // files; no overlay path) that the chain accepted or found Unchanged
-// without any error diagnostic, and whose stamp is not recent. A load that read nothing and matched
-// every stamp returns the earlier Stamps itself.
+// without any error diagnostic, with the stamp of the bytes read when it
+// is not recent. A load that read nothing and matched every stamp returns
+// the earlier Stamps itself.
 func (r *stampRun) next(cands []candidate, files []*File) *Stamps {
 	if !r.record {
 		return nil
@@ -153,11 +161,11 @@ func (r *stampRun) next(cands []candidate, files []*File) *Stamps {
 	var fresh []stamped
 	for i, f := range files {
 		c := cands[i]
-		if _, over := r.overlay[c.rel]; over || c.stat.sum == 0 || c.stat.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
+		if _, over := r.overlay[c.rel]; over || f.stat.sum == 0 || f.stat.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
 			(f.Outcome != chain.Appended && f.Outcome != chain.Unchanged) {
 			continue
 		}
-		fresh = append(fresh, stamped{rel: c.rel, sum: c.stat.sum})
+		fresh = append(fresh, stamped{rel: c.rel, sum: f.stat.sum})
 	}
 	if len(fresh) == 0 && r.old != nil && r.same == len(r.old.files) {
 		return r.old

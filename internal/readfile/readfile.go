@@ -105,12 +105,24 @@ func (o Options) max() int64 {
 // reading the file without the path, which the caller names
 // (errors.Is(err, fs.ErrNotExist) for a missing file).
 func Read(path string, opts Options) ([]byte, error) {
-	var out []byte
-	err := attempts(path, opts, func() (io.Writer, func() []byte) {
+	data, _, _, err := ReadStamped(path, opts)
+	return data, err
+}
+
+// ReadStamped is [Read] that also returns the stamp of the file ([Stamp])
+// as the bytes it returns were read, taken from the open file before they
+// were read (and the same after, or the file would have been read again):
+// a stamp that vouches for exactly these bytes, at no system call of its
+// own. recent reports whether the file's times were then recent
+// ([Recent], as of just before the file was opened).
+func ReadStamped(path string, opts Options) (data []byte, stamp uint64, recent bool, err error) {
+	err = attempts(path, opts, func() (io.Writer, func() []byte) {
 		var b exactBuffer
 		return &b, func() []byte { return b.buf }
-	}, func(result []byte) { out = result })
-	return out, err
+	}, func(result []byte, before os.FileInfo, racy bool) {
+		data, stamp, recent = result, Stamp(before), racy
+	})
+	return data, stamp, recent, err
 }
 
 // file is what readOnce needs of an open file.
@@ -171,7 +183,7 @@ func Digest(path string, opts Options) (sum [sha256.Size]byte, size int64, err e
 	err = attempts(path, opts, func() (io.Writer, func() []byte) {
 		h := &countingHash{h: sha256.New()}
 		return h, func() []byte { size = h.n; return h.h.Sum(nil) }
-	}, func(result []byte) { copy(sum[:], result) })
+	}, func(result []byte, _ os.FileInfo, _ bool) { copy(sum[:], result) })
 	return sum, size, err
 }
 
@@ -187,14 +199,15 @@ func (c *countingHash) Write(p []byte) (int, error) {
 }
 
 // attempts reads path up to Attempts times into a fresh sink from newSink,
-// until an attempt sees a stable file, and hands the sink's result to done.
-// A racy attempt (see [racyWindow]) counts only when the next attempt gives
-// the same result.
-func attempts(path string, opts Options, newSink func() (io.Writer, func() []byte), done func([]byte)) error {
+// until an attempt sees a stable file, and hands the sink's result to done
+// with the file's state before that attempt read it and whether it was
+// racy. A racy attempt (see [racyWindow]) counts only when the next
+// attempt gives the same result.
+func attempts(path string, opts Options, newSink func() (io.Writer, func() []byte), done func(result []byte, before os.FileInfo, racy bool)) error {
 	var prev []byte
 	for attempt := 0; attempt < Attempts; attempt++ {
 		w, result := newSink()
-		racy, err := readOnce(path, opts, w)
+		before, racy, err := readOnce(path, opts, w)
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -207,7 +220,7 @@ func attempts(path string, opts Options, newSink func() (io.Writer, func() []byt
 		default:
 			got := result()
 			if !racy || (prev != nil && bytes.Equal(prev, got)) {
-				done(got)
+				done(got, before, racy)
 				return nil
 			}
 			prev = bytes.Clone(got)
@@ -224,59 +237,60 @@ func attempts(path string, opts Options, newSink func() (io.Writer, func() []byt
 var errUnstable = errors.New("the file changed during the read")
 
 // readOnce copies the regular file at path to w once, checking its size
-// limit and that it did not change. racy reports a file changed so recently
+// limit and that it did not change, and returns the file's state before
+// the read (from the open file). racy reports a file changed so recently
 // that a change during the read cannot be ruled out by its timestamps.
-func readOnce(path string, opts Options, w io.Writer) (racy bool, err error) {
+func readOnce(path string, opts Options, w io.Writer) (before os.FileInfo, racy bool, err error) {
 	if opts.Hook != nil {
 		opts.Hook("open")
 	}
 	start := time.Now()
 	fh, err := open(path, opts.NoFollow)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	defer fh.Close()
-	before, err := fh.Stat()
+	before, err = fh.Stat()
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if !before.Mode().IsRegular() {
-		return false, ErrNotRegular
+		return nil, false, ErrNotRegular
 	}
 	max := opts.max()
 	if before.Size() > max {
-		return false, &TooLargeError{Size: before.Size(), Max: max}
+		return nil, false, &TooLargeError{Size: before.Size(), Max: max}
 	}
 	if g, ok := w.(interface{ Grow(int) }); ok {
 		g.Grow(int(before.Size()) + 1)
 	}
 	n, err := io.Copy(w, io.LimitReader(fh, max+1))
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if n > max {
-		return false, &TooLargeError{Size: n, Max: max, Grew: true}
+		return nil, false, &TooLargeError{Size: n, Max: max, Grew: true}
 	}
 	if opts.Hook != nil {
 		opts.Hook("read")
 	}
 	after, err := fh.Stat()
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	// The path must still name the file that was read (not replaced by a
 	// rename or a symlink), and the file must not have changed.
 	named, err := lstatOrStat(path, opts.NoFollow)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return false, errUnstable
+			return nil, false, errUnstable
 		}
-		return false, err
+		return nil, false, err
 	}
 	if !same(before, after) || !same(after, named) || after.Size() != n {
-		return false, errUnstable
+		return nil, false, errUnstable
 	}
-	return changedSince(after, start.Add(-racyWindow)), nil
+	return before, changedSince(after, start.Add(-racyWindow)), nil
 }
 
 func lstatOrStat(path string, noFollow bool) (os.FileInfo, error) {

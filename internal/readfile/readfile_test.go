@@ -125,3 +125,34 @@ func TestChangedDuringRead(t *testing.T) {
 		t.Errorf("Read of a file rewritten once = %q, %v", got, err)
 	}
 }
+
+// TestReadStamped checks that the stamp of the bytes read is the stamp of
+// an Lstat of the file while it is unchanged, not recent once the file's
+// times are old enough (a new file is read again until they are, see
+// racyWindow), and another after a change of mode.
+func TestReadStamped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a")
+	write(t, p, "hello\n")
+	lstamp := func() uint64 {
+		t.Helper()
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Stamp(fi)
+	}
+	data, stamp, _, err := ReadStamped(p, Options{NoFollow: true})
+	if err != nil || string(data) != "hello\n" || stamp != lstamp() {
+		t.Errorf("ReadStamped of a new file = %q, %x (lstat %x), %v", data, stamp, lstamp(), err)
+	}
+	time.Sleep(3 * racyWindow)
+	if _, stamp, recent, err := ReadStamped(p, Options{}); err != nil || stamp != lstamp() || recent {
+		t.Errorf("ReadStamped of a settled file = %x (lstat %x), recent %v, %v", stamp, lstamp(), recent, err)
+	}
+	if err := os.Chmod(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, again, _, err := ReadStamped(p, Options{}); err != nil || again == stamp || again != lstamp() {
+		t.Errorf("ReadStamped after a change of mode = %x (before %x, lstat %x), %v", again, stamp, lstamp(), err)
+	}
+}

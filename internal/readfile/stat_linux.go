@@ -124,13 +124,15 @@ func same(a, b os.FileInfo) bool {
 }
 
 // identity returns what tells the states of a file apart (see [same]) and
-// its mode, for [Stamp].
+// its mode, for [Stamp]. The mode is the system's own (type and
+// permission bits), which an Lstat and an Fstat of one file report alike
+// (a statInfo's Mode has only the type).
 func identity(fi os.FileInfo) [6]int64 {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return [6]int64{0, 0, fi.Size(), fi.ModTime().UnixNano(), 0, int64(fi.Mode())}
 	}
-	return [6]int64{int64(st.Dev), int64(st.Ino), st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(fi.Mode())}
+	return [6]int64{int64(st.Dev), int64(st.Ino), st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Mode)}
 }
 
 // changedSince reports whether fi's modification or change time is at or
