@@ -112,7 +112,7 @@ func (m *manager) Start(ctx context.Context) error {
 	}
 	ctx, end := m.begin(ctx)
 	defer end()
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true, Stamp: true})
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true, Recycle: true, Stamp: true})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -158,7 +158,7 @@ func (m *manager) Refresh(ctx context.Context) error {
 	// atomic store below. The files whose stat stamps are those recorded
 	// when the published state was loaded are not read again: their
 	// revisions are in it (load.Options.Stamped).
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true,
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true, Recycle: true,
 		Stamp: true, Stamped: svc.stamps})
 	if err != nil {
 		if m.svc.Load() != svc {
