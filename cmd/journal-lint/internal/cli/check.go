@@ -64,6 +64,7 @@ func checkCommand() *ucli.Command {
 }
 
 func runCheck(c *ucli.Context) error {
+	setCheckGC()
 	if c.NArg() > 1 {
 		return usageErrorf("check takes at most one ROOT, got %d arguments%s", c.NArg(), extraRootHint(c))
 	}
