@@ -1,27 +1,24 @@
 package cli
 
-import (
-	"os"
-	"runtime/debug"
-	"testing"
-)
+import "testing"
 
-// TestSetCheckGC: check sets its own goal for the garbage collector only
-// when GOGC does not say one.
-func TestSetCheckGC(t *testing.T) {
-	before := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(before) })
-
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	setCheckGC()
-	if got := debug.SetGCPercent(100); got != checkGCPercent {
-		t.Errorf("without GOGC the goal is %d, want %d", got, checkGCPercent)
-	}
-
-	t.Setenv("GOGC", "200")
-	setCheckGC()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("with GOGC set the goal changed to %d", got)
+// TestGCPercent: the heap may grow by gcRoom over a small live heap (at
+// most 100 %), and by half a large one.
+func TestGCPercent(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 100},
+		{8 << 20, 100},
+		{gcRoom, 100},
+		{32 << 20, 75},
+		{48 << 20, 50},
+		{500 << 20, 50},
+	} {
+		if got := gcPercent(c.live); got != c.want {
+			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
 	}
 }
