@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // The garbage collector's goal for journal-lint check, when the GOGC
@@ -36,7 +37,14 @@ func gcPercent(live uint64) int {
 
 // setCheckGC keeps the goal above after every collection for the rest of
 // the process, unless GOGC is set (then it rules, as for any Go program).
-func setCheckGC() {
+// Calls after the first do nothing, so that a process running several
+// checks follows the collections once.
+func setCheckGC() { checkGCOnce.Do(followCollections) }
+
+var checkGCOnce sync.Once
+
+// followCollections is setCheckGC's first call.
+func followCollections() {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
