@@ -238,7 +238,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		tree = buildTree(v.trees)
 	}
 	r.heads = newHeadCache(tree, priorHeads)
-	heads, err := headRules(ctx, r, perHead, r.heads, v.heads())
+	chainHeads := v.heads()
+	if !opts.KeepState {
+		v.dropHeads() // the tree and chainHeads hold what is left of them
+	}
+	heads, err := headRules(ctx, r, perHead, r.heads, chainHeads)
 	r.heads.prior = nil
 	if err != nil {
 		return nil, err

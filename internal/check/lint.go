@@ -46,11 +46,12 @@ func headOnly(code string) bool { return rules.KindOf(code) == rules.ChainHead }
 
 // treeHead is what the tree view of the lint rules (lint.TreeOf) keeps of
 // the newest valid document of a coordinate: its Journal version and the
-// versions of its releases. It shares no memory with the document's text.
+// versions of its releases, in file order, each followed by a newline (no
+// version holds one). It shares no memory with the document's text.
 type treeHead struct {
 	coordinate vt.Coordinate
 	version    vt.JournalVersion
-	releases   []vt.Version
+	releases   string
 }
 
 // treeHeads returns, for each coordinate of a valid document of a, the
@@ -86,16 +87,22 @@ func headOf(h treeHead, d *syntax.Document) treeHead {
 	var b strings.Builder
 	for _, rel := range d.Releases {
 		b.WriteString(rel.Version.String())
+		b.WriteByte('\n')
 	}
-	all, off := b.String(), 0
-	h.releases = make([]vt.Version, 0, len(d.Releases))
-	for _, rel := range d.Releases {
-		n := len(rel.Version.String())
-		v, _ := vt.ParseVersion(all[off : off+n])
-		h.releases = append(h.releases, v)
-		off += n
-	}
+	h.releases = b.String()
 	return h
+}
+
+// versions returns the release versions of h.
+func (h treeHead) versions() []vt.Version {
+	out := make([]vt.Version, 0, strings.Count(h.releases, "\n"))
+	for s := range strings.SplitSeq(h.releases, "\n") {
+		if s != "" {
+			v, _ := vt.ParseVersion(s)
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // buildTree merges the tree heads of every artifact, in artifact order, the
@@ -112,7 +119,7 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 	t := &lint.StaticTree{}
 	// In ascending order, so that each Add appends.
 	for _, c := range slices.SortedFunc(maps.Keys(best), vt.Coordinate.Compare) {
-		t.Add(c, best[c].releases...)
+		t.Add(c, best[c].versions()...)
 	}
 	return t
 }
@@ -124,7 +131,7 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 func sameTreeHeads(a, b [][]treeHead) bool {
 	return slices.EqualFunc(a, b, func(x, y []treeHead) bool {
 		return slices.EqualFunc(x, y, func(h, k treeHead) bool {
-			return h.coordinate == k.coordinate && h.version.Compare(k.version) == 0 && slices.Equal(h.releases, k.releases)
+			return h.coordinate == k.coordinate && h.version.Compare(k.version) == 0 && h.releases == k.releases
 		})
 	})
 }
@@ -161,6 +168,13 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			}
 		}
 	})
+	if !r.opts.KeepState {
+		// The judgement is made: let the references go before the heads
+		// are read again.
+		for i := range heads {
+			heads[i].refs = lint.HeadRefs{}
+		}
+	}
 	par.For(len(heads), r.opts.Workers, func(i int) {
 		if !report[i] || ctx.Err() != nil {
 			return

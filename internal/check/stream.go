@@ -97,6 +97,13 @@ func (v *visitor) heads() []headRef {
 	return out
 }
 
+// dropHeads lets go of the tree heads and chain heads of every visit, for
+// a run that no later run takes over (Options.KeepState): once the tree is
+// built and heads has been called, only the memory of findings stays.
+func (v *visitor) dropHeads() {
+	v.trees, v.head, v.refs = nil, nil, lint.RefsArena{}
+}
+
 // docOf returns the document of the file of a at path, or nil.
 func docOf(a *load.Artifact, path string) *syntax.Document {
 	for _, f := range a.Files {

@@ -97,13 +97,19 @@ var judges = map[string]func(ref reference, own vt.Coordinate, t Tree) bool{
 
 // HeadRefs is what the head-only rules (kind rules.ChainHead) read of one
 // chain head: its own artifact and its references, encoded as one string
-// (each value with its length first), about the bytes of the references'
+// (each value with its length first; a reference that repeats an earlier
+// one is kept once), about the bytes of the distinct references'
 // arguments and none of the head's text. A caller keeps it while a tree
-// streams, so that once the whole tree is known only the heads those rules
-// report on need their documents again ([JudgeHeads]). The zero HeadRefs
-// stands for a head whose document was not known; every judgement of it is
-// true.
-type HeadRefs struct{ enc string }
+// streams ([RefsArena.Keep]), so that once the whole tree is known only
+// the heads those rules report on need their documents again
+// ([JudgeHeads]). The zero HeadRefs stands for a head whose document was
+// not known; every judgement of it is true.
+type HeadRefs struct {
+	enc string
+	// names numbers the coordinates of an encoding kept by a RefsArena,
+	// which names each by its number; nil when enc spells them out.
+	names *refNames
+}
 
 // HeadRefsOf returns the references of doc, the document of a chain head;
 // a nil doc gives the zero HeadRefs. It keeps no memory of doc's text.
@@ -117,8 +123,15 @@ func HeadRefsOf(doc *syntax.Document) HeadRefs {
 		b = append(b, s...)
 	}
 	put(self(doc).String())
+	// A reference that repeats an earlier one (a head often has the same
+	// DEPENDS in every release) changes no judgement, and is kept once.
+	seen := map[reference]bool{}
 	for _, keyword := range []string{"DEPENDS", "PREFERS"} {
 		for ref := range references(doc, keyword) {
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
 			put(ref.coordinate.String())
 			put(ref.constraint)
 		}
@@ -126,47 +139,109 @@ func HeadRefsOf(doc *syntax.Document) HeadRefs {
 	return HeadRefs{enc: string(b)}
 }
 
-// RefsArena packs the HeadRefs a caller keeps for a whole tree into large
-// blocks: one small string per chain head, allocated while the parser's
-// short-lived objects come and go, would leave most of the memory around
-// each one unusable. The zero RefsArena is ready to use; it is not safe
-// for concurrent use.
-type RefsArena struct{ block []byte }
+// refNames numbers the coordinates the HeadRefs of one RefsArena name.
+type refNames struct {
+	number map[string]uint64
+	list   []vt.Coordinate // by number
+}
+
+// RefsArena keeps the HeadRefs of a whole tree compactly: each coordinate
+// they name is stored once and named by its number (a tree's heads mostly
+// name its own artifacts, over and over), and the encodings are packed
+// into large blocks, since one small string per chain head, allocated
+// while the parser's short-lived objects come and go, would leave most of
+// the memory around each one unusable. The zero RefsArena is ready to
+// use; it is not safe for concurrent use, but the HeadRefs it returns are
+// read concurrently once it is no longer written to.
+type RefsArena struct {
+	block   []byte
+	names   *refNames
+	scratch []byte
+}
 
 // refsBlock is the size of one block of a RefsArena, in bytes.
 const refsBlock = 64 << 10
 
-// Keep returns hr with its encoding copied into a's current block (a new
-// block when it is full). An encoding of more than a quarter of a block
-// keeps its own memory.
+// Keep returns hr as kept by a: the same references, with each coordinate
+// named by its number in a and the encoding in a's current block (a new
+// block when it is full; an encoding of more than a quarter of a block
+// keeps its own memory). hr may be one a RefsArena returned already, which
+// is returned as it is.
 func (a *RefsArena) Keep(hr HeadRefs) HeadRefs {
-	n := len(hr.enc)
-	if n == 0 || n > refsBlock/4 {
+	if hr.enc == "" || hr.names != nil {
 		return hr
+	}
+	if a.names == nil {
+		a.names = &refNames{number: map[string]uint64{}}
+	}
+	own, refs := hr.decode()
+	b := append(a.scratch[:0], 1)
+	b = binary.AppendUvarint(b, a.numberOf(own))
+	for ref := range refs {
+		b = binary.AppendUvarint(b, a.numberOf(ref.coordinate))
+		b = binary.AppendUvarint(b, uint64(len(ref.constraint)))
+		b = append(b, ref.constraint...)
+	}
+	a.scratch = b
+	return HeadRefs{enc: a.store(b), names: a.names}
+}
+
+// numberOf returns the number of c in a, giving it the next one if it has
+// none yet.
+func (a *RefsArena) numberOf(c vt.Coordinate) uint64 {
+	if n, ok := a.names.number[c.String()]; ok {
+		return n
+	}
+	s := a.store([]byte(c.String()))
+	kept, _ := vt.ParseCoordinate(s) // the zero coordinate stays zero
+	n := uint64(len(a.names.list))
+	a.names.number[s] = n
+	a.names.list = append(a.names.list, kept)
+	return n
+}
+
+// store returns a string of the bytes b, in a's current block when they
+// fit in a quarter of one.
+func (a *RefsArena) store(b []byte) string {
+	n := len(b)
+	if n == 0 || n > refsBlock/4 {
+		return string(b)
 	}
 	if cap(a.block)-len(a.block) < n {
 		a.block = make([]byte, 0, refsBlock)
 	}
 	off := len(a.block)
-	a.block = append(a.block, hr.enc...)
+	a.block = append(a.block, b...)
 	// The bytes of a block below its length are never written again.
-	return HeadRefs{enc: unsafe.String(&a.block[off], n)}
+	return unsafe.String(&a.block[off], n)
 }
 
 // decode returns the head's own artifact and yields its references.
 func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
 	s := hr.enc[1:]
-	next := func() string {
+	uvarint := func() int {
 		n, k := binary.Uvarint([]byte(s[:min(len(s), binary.MaxVarintLen64)]))
-		v := s[k : k+int(n)]
-		s = s[k+int(n):]
+		s = s[k:]
+		return int(n)
+	}
+	text := func() string {
+		n := uvarint()
+		v := s[:n]
+		s = s[n:]
 		return v
 	}
-	own, _ = vt.ParseCoordinate(next())
+	coordinate := func() vt.Coordinate {
+		if hr.names != nil {
+			return hr.names.list[uvarint()]
+		}
+		c, _ := vt.ParseCoordinate(text())
+		return c
+	}
+	own = coordinate()
 	return own, func(yield func(reference) bool) {
 		for len(s) > 0 {
-			c, _ := vt.ParseCoordinate(next())
-			if !yield(reference{coordinate: c, constraint: next()}) {
+			c := coordinate()
+			if !yield(reference{coordinate: c, constraint: text()}) {
 				return
 			}
 		}

@@ -42,6 +42,10 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 	refs := make([]lint.HeadRefs, len(docs))
 	for i, doc := range docs {
 		refs[i] = arena.Keep(lint.HeadRefsOf(doc))
+		// Numbered by the arena, they name the same artifacts.
+		if got, want := refs[i].Coordinates(), lint.HeadRefsOf(doc).Coordinates(); !slices.Equal(got, want) {
+			t.Errorf("%s: kept references name %v, want %v", doc.Path, got, want)
+		}
 	}
 	reported := 0
 	for tn, tree := range trees {
