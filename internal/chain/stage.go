@@ -34,7 +34,7 @@ func NewStage(base *State) *Stage {
 }
 
 // Outcome says what an ingestion did.
-type Outcome int
+type Outcome uint8
 
 // Ingestion outcomes.
 const (

@@ -140,19 +140,25 @@ type File struct {
 	Doc *syntax.Document
 	// Summary holds the identity of the text, kept when Doc is dropped.
 	Summary Summary
-	// Outcome says whether the chain accepted it.
-	Outcome chain.Outcome
 	// Diagnostics are this file's own diagnostics (placement, parse, chain).
 	Diagnostics diag.List
+	// Outcome says whether the chain accepted it.
+	Outcome chain.Outcome
 
-	pending *chain.Pending
+	// (A File is kept for every file of a tree: the small fields share one
+	// word.)
+
+	// recent says that the file's times were recent when it was read
+	// (readfile.Recent), so that its stat stamp is not recorded.
+	recent bool
 	// own is the number of Diagnostics before the pending rejection's
 	// (resolvePending), so that a later load can resolve it anew.
-	own int
-	// stat is the stat stamp of the bytes read (readfile.ReadStamped), for
-	// Options.Stamp and a later load's Options.Rescan (reuse.go); zero for
-	// an overlay.
-	stat fileStat
+	own     int32
+	pending *chain.Pending
+	// stat is the stat stamp sum of the bytes read (readfile.ReadStamped),
+	// for Options.Stamp and a later load's Options.Rescan (reuse.go); zero
+	// for an overlay.
+	stat uint64
 }
 
 // Summary is the identity of one Journal text (its header, "The header" in
@@ -486,9 +492,9 @@ func checkRoot(root, shown string) (diag.Diagnostic, bool) {
 // holds only the path; its parts are slices of it.
 type candidate struct {
 	rel string // root-relative, forward slashes: <dir>/<stem><suffix>
-	// stat is the file's stat stamp when the walk recorded it, to compare
+	// stat is the file's stat stamp sum when the walk recorded it, to compare
 	// with an earlier one (Options.Rescan, Options.Stamped).
-	stat fileStat
+	stat uint64
 }
 
 // dir returns the artifact directory name of c.
@@ -815,7 +821,7 @@ func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
 				Message: tooLargeMessage(int64(len(buf)))}, false
 		}
 	} else {
-		data, f.stat, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
+		data, f.stat, f.recent, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
 	}
 	if !ok {
 		f.Diagnostics = diag.List{d}
@@ -961,7 +967,7 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, wd di
 			}
 			return vt.Coordinate{}, "", false
 		}
-		f.own = len(f.Diagnostics)
+		f.own = int32(len(f.Diagnostics))
 		if oc, _, ok := owner(f.pending.Predecessor()); !ok || oc == f.Summary.Coordinate {
 			a := arts[ai]
 			if unread == nil {
@@ -1052,11 +1058,11 @@ var readHook func(point, abs string)
 
 // readFile reads one regular file completely with package readfile (at most
 // syntax.MaxSize bytes, never through a symlink, again when it changed while being
-// read), with the stat stamp of the bytes it read, and turns its errors
-// into diagnostics.
-func readFile(abs, rel string) ([]byte, fileStat, diag.Diagnostic, bool) {
-	fail := func(code, msg string) ([]byte, fileStat, diag.Diagnostic, bool) {
-		return nil, fileStat{}, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
+// read), with the stat stamp sum of the bytes it read and whether the
+// file's times were then recent, and turns its errors into diagnostics.
+func readFile(abs, rel string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
+	fail := func(code, msg string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
+		return nil, 0, false, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
 	}
 	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true}
 	if readHook != nil {
@@ -1066,7 +1072,7 @@ func readFile(abs, rel string) ([]byte, fileStat, diag.Diagnostic, bool) {
 	var tl *readfile.TooLargeError
 	switch {
 	case err == nil:
-		return data, fileStat{sum: stamp, recent: recent}, diag.Diagnostic{}, true
+		return data, stamp, recent, diag.Diagnostic{}, true
 	case errors.As(err, &tl) && !tl.Grew:
 		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
@@ -1090,7 +1096,7 @@ func tooLargeMessage(size int64) string {
 // load does (a regular file of at most [syntax.MaxSize] bytes, not changing while
 // it is read) and reports whether that worked.
 func ReadJournal(abs string) ([]byte, bool) {
-	data, _, _, ok := readFile(abs, abs)
+	data, _, _, _, ok := readFile(abs, abs)
 	return data, ok
 }
 

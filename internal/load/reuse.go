@@ -167,7 +167,7 @@ func sameFiles(prior []*File, cands []candidate, rescan bool) bool {
 		return false
 	}
 	for i, f := range prior {
-		if f.Path != cands[i].rel || (rescan && !f.stat.same(cands[i].stat)) {
+		if f.Path != cands[i].rel || (rescan && !sameStat(f.stat, cands[i].stat)) {
 			return false
 		}
 	}

@@ -39,30 +39,23 @@ import (
 // on a system other than Linux an edit that restores size and modification
 // time. Start reads every byte.
 
-// fileStat is the stat stamp of a file (0 when it could not be had, which
-// never matches): of the bytes read (readfile.ReadStamped), with whether
-// the file's times were then recent (readfile.Recent), or from the walk,
-// to compare with one of those.
-type fileStat struct {
-	sum    uint64
-	recent bool
-}
+// A stat stamp sum is 0 when it could not be had, which never matches.
 
-// statOf returns the stat stamp of a directory entry (one lstat) for a
-// comparison; the zero fileStat when it cannot be had.
-func statOf(e fs.DirEntry) fileStat {
+// statOf returns the stat stamp sum of a directory entry (one lstat) for a
+// comparison; 0 when it cannot be had.
+func statOf(e fs.DirEntry) uint64 {
 	fi, err := e.Info()
 	if err != nil {
-		return fileStat{}
+		return 0
 	}
-	return fileStat{sum: readfile.Stamp(fi)}
+	return readfile.Stamp(fi)
 }
 
-// same reports whether a and b are known stamps of the same file state.
-// Whether a time was recent does not matter here: Options.Prior of the
-// language server has always trusted what its caller vouches for.
-func (a fileStat) same(b fileStat) bool {
-	return a.sum != 0 && a.sum == b.sum
+// sameStat reports whether a and b are known stamp sums of the same file
+// state. Whether a time was recent does not matter here: Options.Prior of
+// the language server has always trusted what its caller vouches for.
+func sameStat(a, b uint64) bool {
+	return a != 0 && a == b
 }
 
 // Stamps are the stat stamps of the Journal files a load accepted without
@@ -128,7 +121,7 @@ func splitStamped(opts Options, cands []candidate) ([]candidate, *stampRun) {
 		if ok {
 			hint = i + 1
 		}
-		if _, over := opts.Overlay[c.rel]; ok && !over && c.stat.sum == run.old.files[i].sum {
+		if _, over := opts.Overlay[c.rel]; ok && !over && c.stat == run.old.files[i].sum {
 			run.matched[i] = true
 			run.same++
 			continue
@@ -161,11 +154,11 @@ func (r *stampRun) next(cands []candidate, files []*File) *Stamps {
 	var fresh []stamped
 	for i, f := range files {
 		c := cands[i]
-		if _, over := r.overlay[c.rel]; over || f.stat.sum == 0 || f.stat.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
+		if _, over := r.overlay[c.rel]; over || f.stat == 0 || f.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
 			(f.Outcome != chain.Appended && f.Outcome != chain.Unchanged) {
 			continue
 		}
-		fresh = append(fresh, stamped{rel: c.rel, sum: f.stat.sum})
+		fresh = append(fresh, stamped{rel: c.rel, sum: f.stat})
 	}
 	if len(fresh) == 0 && r.old != nil && r.same == len(r.old.files) {
 		return r.old
