@@ -283,7 +283,13 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 	// maxJudged are remembered: a registry-sized tree has hundreds of
 	// thousands of references, nearly all distinct, whose memory would
 	// outweigh the few judgements saved.
-	tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
+	if st, ok := tree.(*StaticTree); ok {
+		// Its releases are read in place: a copy per coordinate looked up,
+		// kept by every judge, is a tree's worth of memory.
+		tree = sharedTree{st}
+	} else {
+		tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
+	}
 	type judged struct {
 		ref  reference
 		self bool
@@ -331,6 +337,12 @@ func (hr HeadRefs) Coordinates() []vt.Coordinate {
 	}
 	return out
 }
+
+// sharedTree is a StaticTree whose Releases are its own slices, for the
+// judgements, which only read them.
+type sharedTree struct{ *StaticTree }
+
+func (t sharedTree) Releases(c vt.Coordinate) []vt.Version { return t.releases[c.String()] }
 
 // memoTree is a Tree that asks its Tree for the releases of a coordinate
 // once; the slices it returns are shared, not to be changed.
