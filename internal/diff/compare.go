@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -15,13 +16,24 @@ import (
 // docIndex finds the directives of a valid document by what they state.
 // The index of a release block is built the first time it is asked for:
 // most releases of two consecutive revisions are byte-identical and never
-// need one.
+// need one. Indexes are reused (index, done): a check compares every
+// consecutive pair of revisions of a tree.
 type docIndex struct {
 	doc    *syntax.Document
 	rev    model.Revision
 	blocks map[string]*syntax.ReleaseBlock // by version text
 	rels   map[string]*relIndex            // by version text, built by rel
+	spare  []*relIndex                     // emptied release indexes, for rel to reuse
 }
+
+// indexes holds emptied docIndexes (done).
+var indexes = sync.Pool{New: func() any {
+	return &docIndex{blocks: map[string]*syntax.ReleaseBlock{}, rels: map[string]*relIndex{}}
+}}
+
+// maxReused bounds the releases of an index that done keeps for reuse, so
+// that one huge document does not keep its index's memory.
+const maxReused = 256
 
 // relIndex finds the directives of one release block.
 type relIndex struct {
@@ -31,8 +43,10 @@ type relIndex struct {
 	refs    map[syntax.Kind]map[string]*syntax.Directive // DEPENDS, EXCLUDES, PREFERS by coordinate
 }
 
+// index returns the index of doc; done gives it back once nothing reads it.
 func index(doc *syntax.Document) *docIndex {
-	x := &docIndex{doc: doc, rev: doc.Revision, blocks: make(map[string]*syntax.ReleaseBlock, len(doc.Releases))}
+	x := indexes.Get().(*docIndex)
+	x.doc, x.rev = doc, doc.Revision
 	for _, b := range doc.Releases {
 		if b != nil && b.VersionOK {
 			x.blocks[b.Version.String()] = b
@@ -41,10 +55,36 @@ func index(doc *syntax.Document) *docIndex {
 	return x
 }
 
-// indexBlock returns the index of the directives of block b.
-func indexBlock(b *syntax.ReleaseBlock) *relIndex {
-	ri := &relIndex{block: b, single: map[syntax.Kind]*syntax.Directive{}, content: map[string]*syntax.Directive{},
+// done empties x and keeps it for a later index, unless it grew large.
+func (x *docIndex) done() {
+	if len(x.blocks) > maxReused || len(x.rels) > maxReused {
+		return
+	}
+	for _, ri := range x.rels {
+		ri.block = nil
+		clear(ri.single)
+		clear(ri.content)
+		for _, m := range ri.refs {
+			clear(m)
+		}
+		x.spare = append(x.spare, ri)
+	}
+	clear(x.blocks)
+	clear(x.rels)
+	x.doc, x.rev = nil, model.Revision{}
+	indexes.Put(x)
+}
+
+// newRelIndex returns an empty release index.
+func newRelIndex() *relIndex {
+	return &relIndex{single: map[syntax.Kind]*syntax.Directive{}, content: map[string]*syntax.Directive{},
 		refs: map[syntax.Kind]map[string]*syntax.Directive{}}
+}
+
+// indexBlock fills ri, an empty release index, with the directives of
+// block b.
+func indexBlock(ri *relIndex, b *syntax.ReleaseBlock) {
+	ri.block = b
 	for _, d := range b.Directives {
 		if d == nil || len(d.Args) == 0 {
 			continue
@@ -61,7 +101,6 @@ func indexBlock(b *syntax.ReleaseBlock) *relIndex {
 			ri.refs[d.Kind][d.Args[0].Text] = d
 		}
 	}
-	return ri
 }
 
 // blockText returns the text of the release block of version, from its
@@ -144,16 +183,22 @@ func (x *docIndex) rel(version string) *relIndex {
 	}
 	b := x.blocks[version]
 	if b == nil {
-		return &relIndex{block: &syntax.ReleaseBlock{}, single: map[syntax.Kind]*syntax.Directive{},
-			content: map[string]*syntax.Directive{}, refs: map[syntax.Kind]map[string]*syntax.Directive{}}
+		return noRelease
 	}
-	if x.rels == nil {
-		x.rels = map[string]*relIndex{}
+	var ri *relIndex
+	if n := len(x.spare); n > 0 {
+		ri, x.spare = x.spare[n-1], x.spare[:n-1]
+	} else {
+		ri = newRelIndex()
 	}
-	ri := indexBlock(b)
+	indexBlock(ri, b)
 	x.rels[version] = ri
 	return ri
 }
+
+// noRelease is the index of a release the document does not have; it is
+// only read.
+var noRelease = &relIndex{block: &syntax.ReleaseBlock{}}
 
 type comparer struct {
 	old, new *docIndex
@@ -347,14 +392,14 @@ func (c *comparer) release(v string, or, nr model.Release) {
 	oldContents, newContents := contentsByName(or), contentsByName(nr)
 	for _, oc := range or.Contents() {
 		name := oc.Name().String()
-		ov := o.value(v, oc.Digest().String(), argRange(oi.content[name], 1))
+		ov := func() Value { return o.value(v, oc.Digest().String(), argRange(oi.content[name], 1)) }
 		nc, ok := newContents[name]
 		switch {
 		case !ok:
-			c.add(ReleaseContentRemoved, v, "content "+name, ov, n.absent(v),
+			c.add(ReleaseContentRemoved, v, "content "+name, ov(), n.absent(v),
 				fmt.Sprintf("content %s of release %s is removed", name, v))
 		case nc.Digest() != oc.Digest():
-			c.add(ReleaseContentChanged, v, "content "+name, ov, n.value(v, nc.Digest().String(), argRange(ni.content[name], 1)),
+			c.add(ReleaseContentChanged, v, "content "+name, ov(), n.value(v, nc.Digest().String(), argRange(ni.content[name], 1)),
 				fmt.Sprintf("content %s of release %s changes digest", name, v))
 		}
 	}

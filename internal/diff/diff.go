@@ -59,11 +59,13 @@ type Change struct {
 type Side struct {
 	// Path is the file's path as given to the engine.
 	Path string
-	// Coordinate, JournalVersion and Digest are the revision's ARTIFACT,
-	// JOURNAL_VERSION and revision digest, as text.
-	Coordinate     string
-	JournalVersion string
-	Digest         string
+	// Coordinate is the revision's ARTIFACT, as text.
+	Coordinate string
+	// JournalVersion and Digest are the revision's JOURNAL_VERSION and
+	// revision digest (values: a check compares every consecutive pair of
+	// a tree and prints none of them).
+	JournalVersion vt.JournalVersion
+	Digest         vt.Digest
 }
 
 // Result is the diff of one pair of revisions.
@@ -135,6 +137,8 @@ func Compare(old, new *syntax.Document, opts Options) (*Result, error) {
 		}
 	}
 	c := &comparer{old: index(old), new: index(new)}
+	defer c.old.done()
+	defer c.new.done()
 	c.header()
 	c.releases(opts.History)
 	if len(c.out) == 0 && old.Digest != new.Digest && (opts.Drop == nil || !opts.Drop(NoSemanticChange)) {
@@ -173,7 +177,7 @@ func CompareChain(docs []*syntax.Document) ([]*Result, error) {
 
 func side(d *syntax.Document) Side {
 	return Side{Path: d.Path, Coordinate: d.Revision.Coordinate().String(),
-		JournalVersion: d.Revision.JournalVersion().String(), Digest: d.Digest.String()}
+		JournalVersion: d.Revision.JournalVersion(), Digest: d.Digest}
 }
 
 // fingerprintDomain names the fingerprint scheme; changing the scheme

@@ -22,7 +22,9 @@ func resurrectedChain(t *testing.T) []*syntax.Document {
 func ptr(s string) *string { return &s }
 
 // pairOf names a result by the Journal versions it compares.
-func pairOf(r *diff.Result) string { return r.Old.JournalVersion + ">" + r.New.JournalVersion }
+func pairOf(r *diff.Result) string {
+	return r.Old.JournalVersion.String() + ">" + r.New.JournalVersion.String()
+}
 
 func TestCompareSelected(t *testing.T) {
 	t.Parallel()

@@ -197,9 +197,9 @@ func writeText(w io.Writer, results []*diff.Result, opts WriteOptions) {
 		if r.Old.Coordinate != r.New.Coordinate {
 			title = safetext.Text(r.Old.Coordinate) + " → " + title
 		}
-		fmt.Fprintf(w, "%s %s → %s\n", paint(col, ansiBold, title), safetext.Text(r.Old.JournalVersion), safetext.Text(r.New.JournalVersion))
-		fmt.Fprintf(w, "  old %s  %s\n", opts.path(r.Old.Path), safetext.Text(r.Old.Digest))
-		fmt.Fprintf(w, "  new %s  %s\n", opts.path(r.New.Path), safetext.Text(r.New.Digest))
+		fmt.Fprintf(w, "%s %s → %s\n", paint(col, ansiBold, title), r.Old.JournalVersion, r.New.JournalVersion)
+		fmt.Fprintf(w, "  old %s  %s\n", opts.path(r.Old.Path), r.Old.Digest)
+		fmt.Fprintf(w, "  new %s  %s\n", opts.path(r.New.Path), r.New.Digest)
 		if len(r.Changes) == 0 {
 			fmt.Fprintln(w, "  no changes: the texts are identical")
 			continue

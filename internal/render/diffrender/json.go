@@ -81,7 +81,7 @@ type jsonChange struct {
 }
 
 func jsonSideOf(s diff.Side, opts WriteOptions) jsonSide {
-	return jsonSide{Path: opts.path(s.Path), Coordinate: s.Coordinate, JournalVersion: s.JournalVersion, Digest: s.Digest}
+	return jsonSide{Path: opts.path(s.Path), Coordinate: s.Coordinate, JournalVersion: s.JournalVersion.String(), Digest: s.Digest.String()}
 }
 
 func jsonRangeOf(r diag.Range) *jsonRange {

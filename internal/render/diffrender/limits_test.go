@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/render"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // manyChanges returns nr comparisons of nc changes each, whose levels cycle
@@ -23,8 +24,8 @@ func manyChanges(nr, nc int) []*diff.Result {
 	n := 0
 	for i := 0; i < nr; i++ {
 		r := &diff.Result{
-			Old: diff.Side{Path: fmt.Sprintf("c%d/1.journal", i), Coordinate: fmt.Sprintf("com.example:a%d", i), JournalVersion: "20260101T000000Z"},
-			New: diff.Side{Path: fmt.Sprintf("c%d/2.journal", i), Coordinate: fmt.Sprintf("com.example:a%d", i), JournalVersion: "20260201T000000Z"},
+			Old: diff.Side{Path: fmt.Sprintf("c%d/1.journal", i), Coordinate: fmt.Sprintf("com.example:a%d", i), JournalVersion: journalVersion("20260101T000000Z")},
+			New: diff.Side{Path: fmt.Sprintf("c%d/2.journal", i), Coordinate: fmt.Sprintf("com.example:a%d", i), JournalVersion: journalVersion("20260201T000000Z")},
 		}
 		for j := 0; j < nc; j++ {
 			v := diff.Value{Text: "x", Present: true, Path: r.New.Path,
@@ -121,4 +122,13 @@ func TestGitHubErrorsFirstAndTotals(t *testing.T) {
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("last line\n%q\nwant\n%q", last, want)
 	}
+}
+
+// journalVersion parses s, which must be a valid JOURNAL_VERSION.
+func journalVersion(s string) vt.JournalVersion {
+	v, err := vt.ParseTimestamp(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
