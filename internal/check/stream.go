@@ -66,12 +66,14 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source, digest: e.Revision.Digest(), refs: lint.HeadRefsOf(docOf(a, e.Source))}
+		h = headRef{path: e.Source, digest: e.Revision.Digest()}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.slot(a.Index, a.Of)
-	h.refs = v.refs.Keep(h.refs)
+	if h.path != "" {
+		h.refs = v.refs.Keep(docOf(a, h.path))
+	}
 	v.diags[a.Index] = ds
 	v.trees[a.Index] = th
 	v.head[a.Index] = h

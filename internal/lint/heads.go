@@ -96,47 +96,17 @@ var judges = map[string]func(ref reference, own vt.Coordinate, t Tree) bool{
 }
 
 // HeadRefs is what the head-only rules (kind rules.ChainHead) read of one
-// chain head: its own artifact and its references, encoded as one string
-// (each value with its length first; a reference that repeats an earlier
-// one is kept once), about the bytes of the distinct references'
-// arguments and none of the head's text. A caller keeps it while a tree
-// streams ([RefsArena.Keep]), so that once the whole tree is known only
-// the heads those rules report on need their documents again
-// ([JudgeHeads]). The zero HeadRefs stands for a head whose document was
-// not known; every judgement of it is true.
+// chain head: its own artifact and its distinct references (a reference
+// that repeats an earlier one is kept once), encoded as one string of
+// about the bytes of the references' constraints and none of the head's
+// text, with each artifact named by its number in the [RefsArena] that
+// keeps it. A caller keeps it while a tree streams, so that once the whole
+// tree is known only the heads those rules report on need their documents
+// again ([JudgeHeads]). The zero HeadRefs stands for a head whose document
+// was not known; every judgement of it is true.
 type HeadRefs struct {
-	enc string
-	// names numbers the coordinates of an encoding kept by a RefsArena,
-	// which names each by its number; nil when enc spells them out.
-	names *refNames
-}
-
-// HeadRefsOf returns the references of doc, the document of a chain head;
-// a nil doc gives the zero HeadRefs. It keeps no memory of doc's text.
-func HeadRefsOf(doc *syntax.Document) HeadRefs {
-	if doc == nil {
-		return HeadRefs{}
-	}
-	b := []byte{1} // known
-	put := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	put(self(doc).String())
-	// A reference that repeats an earlier one (a head often has the same
-	// DEPENDS in every release) changes no judgement, and is kept once.
-	seen := map[reference]bool{}
-	for _, keyword := range []string{"DEPENDS", "PREFERS"} {
-		for ref := range references(doc, keyword) {
-			if seen[ref] {
-				continue
-			}
-			seen[ref] = true
-			put(ref.coordinate.String())
-			put(ref.constraint)
-		}
-	}
-	return HeadRefs{enc: string(b)}
+	enc   string
+	names *refNames // of the arena that keeps enc
 }
 
 // refNames numbers the coordinates the HeadRefs of one RefsArena name.
@@ -157,30 +127,40 @@ type RefsArena struct {
 	block   []byte
 	names   *refNames
 	scratch []byte
+	seen    map[reference]bool
 }
 
 // refsBlock is the size of one block of a RefsArena, in bytes.
 const refsBlock = 64 << 10
 
-// Keep returns hr as kept by a: the same references, with each coordinate
-// named by its number in a and the encoding in a's current block (a new
-// block when it is full; an encoding of more than a quarter of a block
-// keeps its own memory). hr may be one a RefsArena returned already, which
-// is returned as it is.
-func (a *RefsArena) Keep(hr HeadRefs) HeadRefs {
-	if hr.enc == "" || hr.names != nil {
-		return hr
+// Keep returns the references of doc, the document of a chain head, kept
+// by a: the encoding goes into a's current block (a new block when it is
+// full; an encoding of more than a quarter of a block keeps its own
+// memory). It keeps no memory of doc's text. A nil doc gives the zero
+// HeadRefs.
+func (a *RefsArena) Keep(doc *syntax.Document) HeadRefs {
+	if doc == nil {
+		return HeadRefs{}
 	}
 	if a.names == nil {
 		a.names = &refNames{number: map[string]uint64{}}
+		a.seen = map[reference]bool{}
 	}
-	own, refs := hr.decode()
-	b := append(a.scratch[:0], 1)
-	b = binary.AppendUvarint(b, a.numberOf(own))
-	for ref := range refs {
-		b = binary.AppendUvarint(b, a.numberOf(ref.coordinate))
-		b = binary.AppendUvarint(b, uint64(len(ref.constraint)))
-		b = append(b, ref.constraint...)
+	b := append(a.scratch[:0], 1) // known
+	b = binary.AppendUvarint(b, a.numberOf(self(doc)))
+	// A reference that repeats an earlier one (a head often has the same
+	// DEPENDS in every release) changes no judgement, and is kept once.
+	clear(a.seen)
+	for _, keyword := range []string{"DEPENDS", "PREFERS"} {
+		for ref := range references(doc, keyword) {
+			if a.seen[ref] {
+				continue
+			}
+			a.seen[ref] = true
+			b = binary.AppendUvarint(b, a.numberOf(ref.coordinate))
+			b = binary.AppendUvarint(b, uint64(len(ref.constraint)))
+			b = append(b, ref.constraint...)
+		}
 	}
 	a.scratch = b
 	return HeadRefs{enc: a.store(b), names: a.names}
@@ -224,24 +204,14 @@ func (hr HeadRefs) decode() (own vt.Coordinate, refs iter.Seq[reference]) {
 		s = s[k:]
 		return int(n)
 	}
-	text := func() string {
-		n := uvarint()
-		v := s[:n]
-		s = s[n:]
-		return v
-	}
-	coordinate := func() vt.Coordinate {
-		if hr.names != nil {
-			return hr.names.list[uvarint()]
-		}
-		c, _ := vt.ParseCoordinate(text())
-		return c
-	}
-	own = coordinate()
+	own = hr.names.list[uvarint()]
 	return own, func(yield func(reference) bool) {
 		for len(s) > 0 {
-			c := coordinate()
-			if !yield(reference{coordinate: c, constraint: text()}) {
+			c := hr.names.list[uvarint()]
+			n := uvarint()
+			constraint := s[:n]
+			s = s[n:]
+			if !yield(reference{coordinate: c, constraint: constraint}) {
 				return
 			}
 		}

@@ -41,9 +41,10 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 	var arena lint.RefsArena
 	refs := make([]lint.HeadRefs, len(docs))
 	for i, doc := range docs {
-		refs[i] = arena.Keep(lint.HeadRefsOf(doc))
-		// Numbered by the arena, they name the same artifacts.
-		if got, want := refs[i].Coordinates(), lint.HeadRefsOf(doc).Coordinates(); !slices.Equal(got, want) {
+		refs[i] = arena.Keep(doc)
+		// Numbered by the shared arena, they name the same artifacts as
+		// numbered by their own.
+		if got, want := refs[i].Coordinates(), headRefsOf(doc).Coordinates(); !slices.Equal(got, want) {
 			t.Errorf("%s: kept references name %v, want %v", doc.Path, got, want)
 		}
 	}
@@ -81,9 +82,9 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 func TestJudgeHeadsIsConservative(t *testing.T) {
 	t.Parallel()
 	doc, _ := syntax.Parse("a.journal", []byte("JOURNAL_VERSION 20260101T000000Z\nARTIFACT org.example.a\nPOLICY allow\n"))
-	hr := lint.HeadRefsOf(doc)
+	hr := headRefsOf(doc)
 	tree := &lint.StaticTree{}
-	if !lint.JudgeHeads(tree, lint.RunConfig{})(lint.HeadRefsOf(nil)) {
+	if !lint.JudgeHeads(tree, lint.RunConfig{})(headRefsOf(nil)) {
 		t.Error("a head without a document was judged to report nothing")
 	}
 	if lint.JudgeHeads(tree, lint.RunConfig{Enabled: func(code string) bool { return rules.KindOf(code) == rules.ChainHead }})(hr) {
@@ -106,13 +107,19 @@ func TestHeadRefsCoordinates(t *testing.T) {
 		"RELEASE 1.0.0\nDEPENDS org.example.b [1.0.0,2.0.0)\nDEPENDS org.example.c\nPREFERS org.example.b 1.2.0\n\n"+
 		"RELEASE 1.1.0\nDEPENDS org.example.c [1.0.0,)\nDEPENDS org.example.d\n"))
 	var got []string
-	for _, c := range lint.HeadRefsOf(doc).Coordinates() {
+	for _, c := range headRefsOf(doc).Coordinates() {
 		got = append(got, c.String())
 	}
 	if want := []string{"org.example.b", "org.example.c", "org.example.d"}; !slices.Equal(got, want) {
 		t.Errorf("Coordinates() = %v, want %v", got, want)
 	}
-	if cs := lint.HeadRefsOf(nil).Coordinates(); cs != nil {
+	if cs := headRefsOf(nil).Coordinates(); cs != nil {
 		t.Errorf("a head without a document has coordinates %v", cs)
 	}
+}
+
+// headRefsOf returns the references of doc kept by an arena of their own.
+func headRefsOf(doc *syntax.Document) lint.HeadRefs {
+	var a lint.RefsArena
+	return a.Keep(doc)
 }
