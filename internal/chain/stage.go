@@ -231,6 +231,20 @@ func (cs *ChainStage) find(v vt.JournalVersion) (int, bool) {
 	return ch.find(v)
 }
 
+// Reserve makes room for n more revisions in a chain that no state shares
+// yet, so that ingesting them one by one does not grow its memory step by
+// step; for a chain taken from the stage's base it does nothing (its first
+// new revision copies it).
+func (cs *ChainStage) Reserve(n int) {
+	if cs.cow || cs.sharedLocal {
+		return
+	}
+	cs.entries = slices.Grow(cs.entries, n)
+	if len(cs.local) == 0 {
+		cs.local = make(map[vt.Digest]int, n)
+	}
+}
+
 func (cs *ChainStage) append(e Entry) {
 	if cs.cow {
 		cs.entries = slices.Clip(slices.Clone(cs.entries))

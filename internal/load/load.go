@@ -846,6 +846,9 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 	dir := cands[a.lo].dir()
 	if c, err := vt.ParseCoordinate(dir); err == nil {
 		a.cs = stage.Chain(c)
+		// Room for its files up front, not for a hostile directory's
+		// thousands, which grow as usual.
+		a.cs.Reserve(min(len(fs), 64))
 	}
 	rejected := map[vt.Digest]bool{}
 	bridge := func(d vt.Digest) bool { return rejected[d] }
