@@ -18,11 +18,12 @@ import (
 // and more of them would cost CPU for a few megabytes. So after each
 // collection check lets the heap grow by gcRoom or by half the live heap,
 // whichever is more, and never by more than the live heap: on the
-// generated 100,000-file tree that takes about a quarter off the peak
-// memory for about 3 % more CPU, and the 10,000-file tree runs as with the
-// default (docs/performance.md, "Scale, fifth round").
+// generated 100,000-file tree that takes about a third off the peak
+// memory for a few percent more CPU, and the 10,000-file tree runs as with
+// the default (docs/performance.md, "Scale, fifth round" and "sixth
+// round").
 const (
-	gcRoom       = 24 << 20 // bytes
+	gcRoom       = 16 << 20 // bytes
 	minGCPercent = 50
 )
 

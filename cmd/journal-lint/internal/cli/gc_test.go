@@ -13,8 +13,8 @@ func TestGCPercent(t *testing.T) {
 		{0, 100},
 		{8 << 20, 100},
 		{gcRoom, 100},
-		{32 << 20, 75},
-		{48 << 20, 50},
+		{24 << 20, 66},
+		{32 << 20, 50},
 		{500 << 20, 50},
 	} {
 		if got := gcPercent(c.live); got != c.want {
