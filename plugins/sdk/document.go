@@ -2,10 +2,12 @@ package sdk
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -21,8 +23,6 @@ type Document struct {
 	// Digest is the revision digest: SHA-256 over Text ("The revision digest"
 	// in docs/journal-format.md).
 	Digest vt.Digest
-	// Revision is the parsed model; it is meaningful only when Valid.
-	Revision model.Revision
 	// Valid reports whether the text is a valid Journal. When it is false
 	// the built-in diagnostics say why, and rules that need the model
 	// should report nothing.
@@ -33,14 +33,29 @@ type Document struct {
 	linesOnce sync.Once
 	lines     *diag.LineIndex
 
-	wire     *reader // the batch, whose wireDirs are decoded on first use
+	// How the directives and the model are had: parsed from src on first
+	// use (parse), or decoded from the batch (wire, whose wireDirs are
+	// decoded on first use).
+	parse    Needs  // the parts to parse (of NeedDirectives and NeedRevision); 0: from the batch
+	src      []byte // the text to parse, also when Text is not needed
+	wire     *reader
 	wireDirs span
 	wireText span // Text in the batch
-	dirsOnce sync.Once
+	once     sync.Once
 	dirs     []Directive
+	revision model.Revision
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
+}
+
+// Revision returns the parsed model; it is meaningful only when Valid (the
+// zero Revision otherwise). The model is built on first use and shared.
+func (d *Document) Revision() model.Revision {
+	if d.parse != 0 {
+		d.once.Do(d.parseText)
+	}
+	return d.revision
 }
 
 // Directive is one directive line.
@@ -122,8 +137,49 @@ func (b ReleaseBlock) Find(keyword string) (Directive, bool) {
 // blank lines are not directives), also when the text is invalid. They are
 // decoded on first use and shared: do not change the slice.
 func (d *Document) Directives() []Directive {
-	d.dirsOnce.Do(func() { d.dirs = d.decodeDirectives() })
+	d.once.Do(func() {
+		if d.parse != 0 {
+			d.parseText()
+		} else {
+			d.dirs = d.decodeDirectives()
+		}
+	})
 	return d.dirs
+}
+
+// parseText parses the text with journal-lint's own parser, as the host
+// did (see CheckRequest.parse_text), into the parts of d.parse: the
+// directives as the host would have encoded them (a quoted argument's
+// decoded text made valid UTF-8) and, for a valid document, the model.
+// The parser's own document is recycled: what d keeps is strings of the
+// text and the model.
+func (d *Document) parseText() {
+	doc, _ := syntax.Parse(d.Path, d.src)
+	if d.parse&NeedRevision != 0 && d.Valid && doc.RevisionOK {
+		d.revision = doc.Revision
+	}
+	if d.parse&NeedDirectives != 0 {
+		nargs := 0
+		for _, x := range doc.Directives {
+			nargs += len(x.Args)
+		}
+		args := make([]Arg, nargs)
+		d.dirs = make([]Directive, len(doc.Directives))
+		for i, x := range doc.Directives {
+			r := rangeOf(x.Range())
+			d.dirs[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line}
+			n := len(x.Args)
+			d.dirs[i].Args, args = args[:n:n], args[n:]
+			for j, a := range x.Args {
+				text := a.Raw
+				if a.Quoted {
+					text = strings.ToValidUTF8(a.Text, "\uFFFD") // as a protobuf string must be
+				}
+				d.dirs[i].Args[j] = Arg{Raw: a.Raw, Text: text, Quoted: a.Quoted, Range: rangeOf(a.Range())}
+			}
+		}
+	}
+	syntax.Recycle(doc)
 }
 
 // Header returns the first header directive (one before the first

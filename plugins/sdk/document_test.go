@@ -106,7 +106,7 @@ func decodeOne(t *testing.T, m *pb.Document) *Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := decodeBatch(raw)
+	docs, err := decodeBatch(raw, false, NeedAll)
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("decodeBatch: %d documents, %v", len(docs), err)
 	}
@@ -167,7 +167,7 @@ func TestDecodeBatch(t *testing.T) {
 			if d.Path != sd.Path || string(d.Text) != string(sd.Src) || d.Digest != sd.Digest || d.Valid != sd.RevisionOK {
 				t.Fatalf("%s: decoded as %s, %d bytes, %v, valid %v", sd.Path, d.Path, len(d.Text), d.Digest, d.Valid)
 			}
-			if d.Valid && !proto.Equal(protocol.EncodeRevision(d.Revision), protocol.EncodeRevision(sd.Revision)) {
+			if d.Valid && !proto.Equal(protocol.EncodeRevision(d.Revision()), protocol.EncodeRevision(sd.Revision)) {
 				t.Fatalf("%s: model differs", sd.Path)
 			}
 			if !reflect.DeepEqual(d.Chain, fast[i].Chain) || d.Chain.Coordinate != sd.Coordinate.String() || len(d.Chain.Revisions) == 0 {
@@ -182,7 +182,7 @@ func TestDecodeBatch(t *testing.T) {
 		}
 		if sd.RevisionOK {
 			valid++
-			if !reflect.DeepEqual(fast[i].Revision, slow[i].Revision) {
+			if !reflect.DeepEqual(fast[i].Revision(), slow[i].Revision()) {
 				t.Fatalf("%s: the two decodings differ", sd.Path)
 			}
 		}
@@ -192,7 +192,7 @@ func TestDecodeBatch(t *testing.T) {
 	}
 	// A truncated batch is an error, not a panic.
 	for _, n := range []int{1, 7, len(raw) / 2, len(raw) - 1} {
-		if _, err := decodeBatch(raw[:n]); err == nil {
+		if _, err := decodeBatch(raw[:n], false, NeedAll); err == nil {
 			t.Errorf("decodeBatch of %d of %d bytes: no error", n, len(raw))
 		}
 	}
@@ -204,7 +204,7 @@ func batch(t *testing.T, req *pb.CheckRequest) []*Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := decodeBatch(raw)
+	docs, err := decodeBatch(raw, false, NeedAll)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,6 +124,11 @@ type reader struct {
 	chains map[string][]ChainEntry
 	// licenses caches parsed license expressions, which repeat a lot.
 	licenses map[string]vt.License
+	// parse is set when the documents carry text instead of directives and
+	// model (CheckRequest.parse_text), and needs are then the pack's
+	// [Pack.EffectiveNeeds]: the parts its documents give.
+	parse bool
+	needs Needs
 }
 
 // span is the window [lo, hi) of a reader.
@@ -178,10 +183,13 @@ func (w *reader) str(s span) string { return w.s[s.lo:s.hi] }
 // fields are skipped). The documents' Text and strings share raw, which
 // must not change afterwards: the reader's string is raw itself, not a
 // copy (a batch is megabytes, and a copy of it was a third of the
-// decoding).
-func decodeBatch(raw []byte) ([]*Document, error) {
+// decoding). With parse (CheckRequest.parse_text), each document parses
+// its text on first use of its directives or model, and gives only the
+// parts in needs, as it would with every part on the wire.
+func decodeBatch(raw []byte, parse bool, needs Needs) ([]*Document, error) {
 	b := raw
-	w := &reader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
+	w := &reader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{},
+		parse: parse, needs: needs.normal()}
 	var out []*Document
 	err := w.fields(span{0, len(b)}, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 		if num != wire.CheckRequestDocuments || typ != protowire.BytesType {
@@ -210,7 +218,10 @@ func (w *reader) document(s span) (*Document, error) {
 		case wire.DocumentPath:
 			d.Path = w.str(val)
 		case wire.DocumentText:
-			d.Text, d.wireText = w.b[val.lo:val.hi:val.hi], val
+			d.src, d.wireText = w.b[val.lo:val.hi:val.hi], val
+			if !w.parse || w.needs&NeedText != 0 {
+				d.Text = d.src
+			}
 		case wire.DocumentDigest:
 			digest = val
 		case wire.DocumentDirectives:
@@ -233,15 +244,19 @@ func (w *reader) document(s span) (*Document, error) {
 			return nil, fmt.Errorf("document %s: chain: %w", d.Path, err)
 		}
 	}
-	if hasRevision && revision.lo == revision.hi {
-		// A valid document whose model the pack does not need (Needs).
+	if w.parse {
+		d.parse = w.needs & (NeedDirectives | NeedRevision)
+	}
+	if hasRevision && (revision.lo == revision.hi || w.parse) {
+		// A valid document whose model the pack does not need (Needs),
+		// or builds itself.
 		d.Valid = true
 	} else if hasRevision {
 		rev, err := w.revision(revision, d.Digest)
 		if err != nil {
 			return nil, fmt.Errorf("document %s: model: %w", d.Path, err)
 		}
-		d.Revision, d.Valid = rev, true
+		d.revision, d.Valid = rev, true
 	}
 	return d, nil
 }
