@@ -36,14 +36,17 @@ type Document struct {
 	// How the directives and the model are had: parsed from src on first
 	// use (parse), or decoded from the batch (wire, whose wireDirs are
 	// decoded on first use).
-	parse    Needs  // the parts to parse (of NeedDirectives and NeedRevision); 0: from the batch
-	src      []byte // the text to parse, also when Text is not needed
-	wire     *reader
-	wireDirs span
-	wireText span // Text in the batch
-	once     sync.Once
-	dirs     []Directive
-	revision model.Revision
+	parse     Needs  // the parts to parse (of NeedDirectives and NeedRevision); 0: from the batch
+	src       []byte // the text to parse, also when Text is not needed
+	wire      *reader
+	wireDirs  span
+	wireText  span // Text in the batch
+	parseOnce sync.Once
+	mu        sync.Mutex
+	parsed    *syntax.Document // the parse, until its directives are converted or the document is done
+	dirsOnce  sync.Once
+	dirs      []Directive
+	revision  model.Revision
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
@@ -53,7 +56,7 @@ type Document struct {
 // zero Revision otherwise). The model is built on first use and shared.
 func (d *Document) Revision() model.Revision {
 	if d.parse != 0 {
-		d.once.Do(d.parseText)
+		d.parseOnce.Do(d.parseText)
 	}
 	return d.revision
 }
@@ -137,49 +140,82 @@ func (b ReleaseBlock) Find(keyword string) (Directive, bool) {
 // blank lines are not directives), also when the text is invalid. They are
 // decoded on first use and shared: do not change the slice.
 func (d *Document) Directives() []Directive {
-	d.once.Do(func() {
-		if d.parse != 0 {
-			d.parseText()
-		} else {
+	d.dirsOnce.Do(func() {
+		if d.parse == 0 {
 			d.dirs = d.decodeDirectives()
+			return
+		}
+		if d.parse&NeedDirectives == 0 {
+			return
+		}
+		d.parseOnce.Do(d.parseText)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.parsed != nil {
+			d.dirs = directivesOf(d.parsed)
+			syntax.Recycle(d.parsed)
+			d.parsed = nil
 		}
 	})
 	return d.dirs
 }
 
 // parseText parses the text with journal-lint's own parser, as the host
-// did (see CheckRequest.parse_text), into the parts of d.parse: the
-// directives as the host would have encoded them (a quoted argument's
-// decoded text made valid UTF-8) and, for a valid document, the model.
-// The parser's own document is recycled: what d keeps is strings of the
-// text and the model.
+// did (see CheckRequest.parse_text): the model of a valid document when
+// the pack needs it, and the parse kept for [Document.Directives] when the
+// pack needs them, else handed back to the parser.
 func (d *Document) parseText() {
 	doc, _ := syntax.Parse(d.Path, d.src)
 	if d.parse&NeedRevision != 0 && d.Valid && doc.RevisionOK {
 		d.revision = doc.Revision
 	}
-	if d.parse&NeedDirectives != 0 {
-		nargs := 0
-		for _, x := range doc.Directives {
-			nargs += len(x.Args)
-		}
-		args := make([]Arg, nargs)
-		d.dirs = make([]Directive, len(doc.Directives))
-		for i, x := range doc.Directives {
-			r := rangeOf(x.Range())
-			d.dirs[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line}
-			n := len(x.Args)
-			d.dirs[i].Args, args = args[:n:n], args[n:]
-			for j, a := range x.Args {
-				text := a.Raw
-				if a.Quoted {
-					text = strings.ToValidUTF8(a.Text, "\uFFFD") // as a protobuf string must be
+	if d.parse&NeedDirectives == 0 {
+		syntax.Recycle(doc)
+		return
+	}
+	d.mu.Lock()
+	d.parsed = doc
+	d.mu.Unlock()
+}
+
+// done hands the parse that no rule asked the directives of back to the
+// parser, once every rule has run on d.
+func (d *Document) done() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.parsed != nil {
+		syntax.Recycle(d.parsed)
+		d.parsed = nil
+	}
+}
+
+// directivesOf returns the directives of a parse as the host would have
+// encoded them: a quoted argument's decoded text made valid UTF-8, as a
+// protobuf string must be.
+func directivesOf(doc *syntax.Document) []Directive {
+	nargs := 0
+	for _, x := range doc.Directives {
+		nargs += len(x.Args)
+	}
+	args := make([]Arg, nargs)
+	out := make([]Directive, len(doc.Directives))
+	for i, x := range doc.Directives {
+		r := rangeOf(x.Range())
+		n := len(x.Args)
+		out[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line, Args: args[:n:n]}
+		args = args[n:]
+		for j, a := range x.Args {
+			text := a.Raw
+			if a.Quoted {
+				text = a.Text
+				if !utf8.ValidString(text) {
+					text = strings.ToValidUTF8(text, "\uFFFD")
 				}
-				d.dirs[i].Args[j] = Arg{Raw: a.Raw, Text: text, Quoted: a.Quoted, Range: rangeOf(a.Range())}
 			}
+			out[i].Args[j] = Arg{Raw: a.Raw, Text: text, Quoted: a.Quoted, Range: rangeOf(a.Range())}
 		}
 	}
-	syntax.Recycle(doc)
+	return out
 }
 
 // Header returns the first header directive (one before the first

@@ -84,6 +84,7 @@ func (s *server) Check(_ context.Context, req *pb.CheckRequest) (*pb.CheckRespon
 	resp := &pb.CheckResponse{}
 	for _, doc := range docs {
 		found, err := s.run(doc, cfg, settings)
+		doc.done()
 		if err != nil {
 			return nil, status.Errorf(codes.Internal, "%v", err)
 		}

@@ -25,14 +25,15 @@ import (
 // its own and then converted again. The bytes are the same either way; the
 // server codec below only keeps CheckRequest.documents undecoded.
 
-// serverOptions are the gRPC server options of a pack.
+// serverOptions are the gRPC server options of a pack. The server has no
+// receive buffer pool: each request arrives in a buffer of its own, which
+// [codec] keeps for the documents instead of copying them out of a pooled
+// one (the pool saved little, since its buffers went with every garbage
+// collection).
 func serverOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize),
 		grpc.ForceServerCodec(codec{}),
-		// A request is read into a buffer of its size: reuse them, since
-		// [codec] keeps nothing of it.
-		grpc.RecvBufferPool(grpc.NewSharedBufferPool()),
 	}
 }
 
@@ -47,39 +48,56 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return encoding.GetCodec("proto").Marshal(v)
 }
 
+// Unmarshal keeps data, which gRPC does not reuse (no receive buffer pool,
+// see [serverOptions]): the documents are a window of it when they follow
+// each other (journal-lint sends them after every other field), else a
+// copy.
 func (codec) Unmarshal(data []byte, v any) error {
 	req, ok := v.(*pb.CheckRequest)
 	if !ok {
 		return encoding.GetCodec("proto").Unmarshal(data, v)
 	}
-	// Two passes, so that the documents are copied once, into a slice of
-	// their exact size (the request is mostly documents).
-	size := 0
-	for b := data; len(b) > 0; {
-		num, typ, n := protowire.ConsumeTag(b)
+	// The window [lo, hi) from the first document field to the end of the
+	// last, and whether other fields lie within it.
+	lo, hi, size, mixed := -1, 0, 0, false
+	for i := 0; i < len(data); {
+		num, typ, n := protowire.ConsumeTag(data[i:])
 		if n < 0 {
 			return protowire.ParseError(n)
 		}
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		m := protowire.ConsumeFieldValue(num, typ, data[i+n:])
 		if m < 0 {
 			return protowire.ParseError(m)
 		}
 		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
-			size += n + m
+			if lo < 0 {
+				lo = i
+			}
+			mixed = mixed || hi != 0 && hi != i
+			hi, size = i+n+m, size+n+m
 		}
-		b = b[n+m:]
+		i += n + m
 	}
-	docs := make([]byte, 0, size)
-	rest := make([]byte, 0, len(data)-size)
-	for b := data; len(b) > 0; {
-		num, typ, n := protowire.ConsumeTag(b)
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
-			docs = append(docs, b[:n+m]...)
-		} else {
-			rest = append(rest, b[:n+m]...)
+	var docs, rest []byte
+	switch {
+	case lo < 0:
+		rest = data
+	case !mixed:
+		docs = data[lo:hi:hi]
+		rest = append(data[:lo:lo], data[hi:]...)
+	default:
+		docs = make([]byte, 0, size)
+		rest = make([]byte, 0, len(data)-size)
+		for b := data; len(b) > 0; {
+			num, typ, n := protowire.ConsumeTag(b)
+			m := protowire.ConsumeFieldValue(num, typ, b[n:])
+			if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
+				docs = append(docs, b[:n+m]...)
+			} else {
+				rest = append(rest, b[:n+m]...)
+			}
+			b = b[n+m:]
 		}
-		b = b[n+m:]
 	}
 	if err := proto.Unmarshal(rest, req); err != nil {
 		return err
