@@ -152,7 +152,7 @@ func (d *Document) Directives() []Directive {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if d.parsed != nil {
-			d.dirs = directivesOf(d.parsed)
+			d.dirs = directivesOf(d.parsed.Directives)
 			syntax.Recycle(d.parsed)
 			d.parsed = nil
 		}
@@ -189,33 +189,73 @@ func (d *Document) done() {
 	}
 }
 
-// directivesOf returns the directives of a parse as the host would have
-// encoded them: a quoted argument's decoded text made valid UTF-8, as a
-// protobuf string must be.
-func directivesOf(doc *syntax.Document) []Directive {
+// parsedBlock is [Document.ReleaseBlock] while d holds its parse and has
+// not converted its directives: it converts only the block's, the few that
+// a rule reporting on a release needs. held is false when d holds no parse.
+func (d *Document) parsedBlock(version string) (b ReleaseBlock, ok, held bool) {
+	if d.parse&NeedDirectives == 0 {
+		return b, false, false
+	}
+	d.parseOnce.Do(d.parseText)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.parsed == nil {
+		return b, false, false
+	}
+	dirs := d.parsed.Directives
+	for i := 0; i < len(dirs); i++ {
+		if dirs[i].Keyword != "RELEASE" {
+			continue
+		}
+		j := i + 1
+		for j < len(dirs) && dirs[j].Keyword != "RELEASE" {
+			j++
+		}
+		if len(dirs[i].Args) == 0 && version == "" || len(dirs[i].Args) > 0 && argText(dirs[i].Args[0]) == version {
+			block := directivesOf(dirs[i:j])
+			b = ReleaseBlock{Version: version, Release: block[0]}
+			if len(block) > 1 {
+				b.Directives = block[1:]
+			}
+			return b, true, true
+		}
+		i = j - 1
+	}
+	return b, false, true
+}
+
+// directivesOf returns directives of a parse as the host would have
+// encoded them.
+func directivesOf(dirs []*syntax.Directive) []Directive {
 	nargs := 0
-	for _, x := range doc.Directives {
+	for _, x := range dirs {
 		nargs += len(x.Args)
 	}
 	args := make([]Arg, nargs)
-	out := make([]Directive, len(doc.Directives))
-	for i, x := range doc.Directives {
+	out := make([]Directive, len(dirs))
+	for i, x := range dirs {
 		r := rangeOf(x.Range())
 		n := len(x.Args)
 		out[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line, Args: args[:n:n]}
 		args = args[n:]
 		for j, a := range x.Args {
-			text := a.Raw
-			if a.Quoted {
-				text = a.Text
-				if !utf8.ValidString(text) {
-					text = strings.ToValidUTF8(text, "\uFFFD")
-				}
-			}
-			out[i].Args[j] = Arg{Raw: a.Raw, Text: text, Quoted: a.Quoted, Range: rangeOf(a.Range())}
+			out[i].Args[j] = Arg{Raw: a.Raw, Text: argText(a), Quoted: a.Quoted, Range: rangeOf(a.Range())}
 		}
 	}
 	return out
+}
+
+// argText returns the text of a parsed argument as the host would have
+// encoded it: its raw text when bare, else its decoded text made valid
+// UTF-8, as a protobuf string must be.
+func argText(a syntax.Arg) string {
+	if !a.Quoted {
+		return a.Raw
+	}
+	if !utf8.ValidString(a.Text) {
+		return strings.ToValidUTF8(a.Text, "\uFFFD")
+	}
+	return a.Text
 }
 
 // Header returns the first header directive (one before the first
@@ -276,6 +316,11 @@ func releaseBlocks(dirs []Directive) []ReleaseBlock {
 // ReleaseBlock returns the first RELEASE block whose version is written
 // exactly as version.
 func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
+	if d.parse != 0 {
+		if b, ok, held := d.parsedBlock(version); held {
+			return b, ok
+		}
+	}
 	for _, b := range d.ReleaseBlocks() {
 		if b.Version == version {
 			return b, true

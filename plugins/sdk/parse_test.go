@@ -80,6 +80,22 @@ func TestParseTextAsWire(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// ReleaseBlock before anything else converts only its block.
+		blocks, err := decodeBatch(asText, true, needs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range blocks {
+			w := want[i]
+			for _, v := range append(versions(w), "no-such-version") {
+				gb, gok := g.ReleaseBlock(v)
+				wb, wok := w.ReleaseBlock(v)
+				if gok != wok || !reflect.DeepEqual(gb, wb) {
+					t.Fatalf("needs %v: %s: ReleaseBlock(%q) differs:\n got %v %+v\nwant %v %+v", needs, w.Path, v, gok, gb, wok, wb)
+				}
+			}
+			g.done()
+		}
 		if len(got) != len(docs) || len(want) != len(docs) {
 			t.Fatalf("needs %v: %d and %d documents, want %d", needs, len(got), len(want), len(docs))
 		}
@@ -119,4 +135,13 @@ func TestParseTextAsWire(t *testing.T) {
 	if valid < 300 || invalid < 20 {
 		t.Fatalf("%d valid and %d invalid documents", valid, invalid)
 	}
+}
+
+// versions returns the versions of d's release blocks as written.
+func versions(d *Document) []string {
+	var out []string
+	for _, b := range d.ReleaseBlocks() {
+		out = append(out, b.Version)
+	}
+	return out
 }
