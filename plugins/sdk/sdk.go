@@ -107,7 +107,7 @@ const (
 	// NeedDirectives is Document.Directives, ReleaseBlocks and
 	// ReleaseBlock; it includes NeedText.
 	NeedDirectives
-	// NeedRevision is Document.Revision, the parsed model.
+	// NeedRevision is Document.Revision(), the parsed model.
 	NeedRevision
 	// NeedChain is Document.Chain, the artifact's hash chain.
 	NeedChain
