@@ -316,10 +316,8 @@ func releaseBlocks(dirs []Directive) []ReleaseBlock {
 // ReleaseBlock returns the first RELEASE block whose version is written
 // exactly as version.
 func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
-	if d.parse != 0 {
-		if b, ok, held := d.parsedBlock(version); held {
-			return b, ok
-		}
+	if b, ok, held := d.parsedBlock(version); held {
+		return b, ok
 	}
 	for _, b := range d.ReleaseBlocks() {
 		if b.Version == version {

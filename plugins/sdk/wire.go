@@ -18,9 +18,10 @@ import (
 )
 
 // The pack side of a Check reads the request's documents straight from
-// their protobuf encoding into Documents: a batch is copied once into one
-// byte slice (Text is a window of it) and one string (paths, model values
-// and decoded arguments are substrings of it), instead of becoming a tree
+// their protobuf encoding into Documents: a batch is one byte slice, the
+// request's own buffer (Text is a window of it), and one string over the
+// same memory (paths, model values and decoded arguments are substrings of
+// it), instead of becoming a tree
 // of generated messages whose every string is allocated and checked on
 // its own and then converted again. The bytes are the same either way; the
 // server codec below only keeps CheckRequest.documents undecoded.
