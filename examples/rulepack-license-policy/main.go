@@ -144,7 +144,7 @@ func checkDenied(p *sdk.Pass) {
 	if !p.Doc.Valid || len(pol.Denied) == 0 {
 		return
 	}
-	for _, r := range p.Doc.Revision.Releases() {
+	for _, r := range p.Doc.Revision().Releases() {
 		if r.EffectivePolicy().Verdict() == vt.Deny {
 			continue
 		}
@@ -165,7 +165,7 @@ func checkUnlisted(p *sdk.Pass) {
 	if !p.Doc.Valid || len(pol.Allowed) == 0 {
 		return
 	}
-	for _, r := range p.Doc.Revision.Releases() {
+	for _, r := range p.Doc.Revision().Releases() {
 		for _, id := range licenseIDs(r.License().String()) {
 			if id == vt.NoAssertion || id == vt.None || contains(pol.Allowed, id) || contains(pol.Denied, id) {
 				continue
@@ -179,7 +179,7 @@ func checkDescription(p *sdk.Pass) {
 	if !p.Doc.Valid {
 		return
 	}
-	for _, r := range p.Doc.Revision.Releases() {
+	for _, r := range p.Doc.Revision().Releases() {
 		if _, ok := r.Description(); ok {
 			continue
 		}

@@ -218,9 +218,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState || g.commit != ""
-	// The visitor keeps no document past its visit, but rule packs get
-	// theirs while the tree streams (plugin.Stream).
-	recycle := !keepDocs && r.packs == nil
+	// The visitor keeps no document past its visit, and rule packs get
+	// theirs while the tree streams (plugin.Stream): unless every pack
+	// parses the texts itself, they read the directives and models later.
+	recycle := !keepDocs && (r.packs == nil || r.packs.Recyclable())
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Recycle: recycle, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan

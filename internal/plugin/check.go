@@ -64,11 +64,11 @@ type batch struct {
 	size   int // bytes of text
 
 	mu      sync.Mutex
-	docs    []*syntax.Document            // nil entries are read again (Input.reread) when first needed
-	read    bool                          // docs has no nil entry left but those of changed files
-	at      map[string]int                // index of each path, made when a pack's answer is decoded
-	enc     [protocol.NeedsAll + 1][]byte // the documents as CheckRequest fields, by the packs' needs; nil until encoded, and again once every pack has it
-	pending atomic.Int32                  // packs still to send it
+	docs    []*syntax.Document          // nil entries are read again (Input.reread) when first needed
+	read    bool                        // docs has no nil entry left but those of changed files
+	at      map[string]int              // index of each path, made when a pack's answer is decoded
+	enc     [protocol.NeedsLimit][]byte // the documents as CheckRequest fields, by the packs' needs; nil until encoded, and again once every pack has it
+	pending atomic.Int32                // packs still to send it
 }
 
 // full reports whether b can take no document of n bytes: it holds
@@ -203,12 +203,14 @@ func (in *Input) documents(b *batch, needs protocol.Needs) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.enc[needs] == nil {
-		size := 0
+		size := b.size
+		if needs&protocol.ParseText == 0 {
+			size *= 3 // the text, then directives and model about as long again
+		}
 		for i := range b.paths {
-			// The text, then directives and model about as long again.
 			size += len(b.chains[i].Revisions) + 256
 		}
-		enc := in.buffer(size + 3*b.size)
+		enc := in.buffer(size)
 		for i, doc := range in.docs(b) {
 			if doc != nil { // nil: the file changed since the load
 				enc = protocol.AppendCheckDocumentFor(enc, doc, b.chains[i], needs)
@@ -223,7 +225,7 @@ func (in *Input) documents(b *batch, needs protocol.Needs) []byte {
 // the message's unknown fields: they are already encoded, and proto.Marshal
 // copies unknown fields as they are, so the pack reads them as documents.
 func (in *Input) request(config []byte, needs protocol.Needs, b *batch) *pb.CheckRequest {
-	req := &pb.CheckRequest{ConfigJson: config}
+	req := &pb.CheckRequest{ConfigJson: config, ParseText: needs&protocol.ParseText != 0}
 	req.ProtoReflect().SetUnknown(in.documents(b, needs))
 	return req
 }
@@ -239,7 +241,7 @@ func (in *Input) sent(b *batch) {
 	}
 	b.mu.Lock()
 	encs := b.enc
-	b.enc = [protocol.NeedsAll + 1][]byte{}
+	b.enc = [protocol.NeedsLimit][]byte{}
 	if in.byPath != nil && in.reread != nil {
 		clear(b.docs)
 		b.read = false

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/syntax"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 )
 
@@ -19,8 +20,9 @@ import (
 type recorder struct {
 	needs *pb.Needs // nil: a pack built before needs existed
 
-	mu   sync.Mutex
-	docs map[string]*pb.Document // by path
+	mu    sync.Mutex
+	docs  map[string]*pb.Document // by path
+	parse bool                    // a request said parse_text
 }
 
 func (r *recorder) Describe(context.Context, *pb.DescribeRequest, ...grpc.CallOption) (*pb.DescribeResponse, error) {
@@ -47,6 +49,7 @@ func (r *recorder) Check(_ context.Context, req *pb.CheckRequest, _ ...grpc.Call
 	for _, d := range got.GetDocuments() {
 		r.docs[d.GetPath()] = d
 	}
+	r.parse = r.parse || got.GetParseText()
 	return &pb.CheckResponse{}, nil
 }
 
@@ -79,12 +82,16 @@ func parts(d *pb.Document) string {
 
 // TestNeeds checks what the host sends to packs by their declared needs,
 // all in one Set.Check over one Input, so that packs with different needs
-// share the batches' encodings without seeing each other's parts.
+// share the batches' encodings without seeing each other's parts. A pack
+// that parses the texts with the host's parser gets text instead of
+// directives and model; every other pack, what it got before packs could
+// parse.
 func TestNeeds(t *testing.T) {
 	cases := []struct {
 		name          string
 		needs         *pb.Needs
 		valid, broken string
+		parse         bool // the requests say parse_text
 	}{{
 		name:   "absent (an old pack): everything",
 		needs:  nil,
@@ -115,6 +122,23 @@ func TestNeeds(t *testing.T) {
 		needs:  &pb.Needs{},
 		valid:  "text=false directives=false revision=empty chain=false digest=true",
 		broken: "text=false directives=false revision=none chain=false digest=true",
+	}, {
+		name:   "every part, parsed with the host's parser (an SDK pack): text and validity",
+		needs:  &pb.Needs{Text: true, Directives: true, Revision: true, Chain: true, Parser: syntax.ParserRevision},
+		valid:  "text=true directives=false revision=empty chain=true digest=true",
+		broken: "text=true directives=false revision=none chain=true digest=true",
+		parse:  true,
+	}, {
+		name:   "revision, parsed with the host's parser: the text to parse",
+		needs:  &pb.Needs{Revision: true, Parser: syntax.ParserRevision},
+		valid:  "text=true directives=false revision=empty chain=false digest=true",
+		broken: "text=true directives=false revision=none chain=false digest=true",
+		parse:  true,
+	}, {
+		name:   "every part, parsed with another parser (an SDK unlike the host's): every part",
+		needs:  &pb.Needs{Text: true, Directives: true, Revision: true, Chain: true, Parser: "journal-lint-syntax/0"},
+		valid:  "text=true directives=true revision=full chain=true digest=true",
+		broken: "text=true directives=true revision=none chain=true digest=true",
 	}}
 	ctx := context.Background()
 	in := tree(t, needsTree)
@@ -136,6 +160,9 @@ func TestNeeds(t *testing.T) {
 			t.Fatalf("run %d: %v\n%s", run, err, list(ds))
 		}
 		for i, c := range cases {
+			if recs[i].parse != c.parse {
+				t.Errorf("run %d, %s: parse_text %v", run, c.name, recs[i].parse)
+			}
 			for path, want := range map[string]string{widgetPath: c.valid, brokenPath: c.broken} {
 				if got := parts(recs[i].docs[path]); got != want {
 					t.Errorf("run %d, %s: %s: %s, want %s", run, c.name, path, got, want)

@@ -89,6 +89,20 @@ func newStream(ctx context.Context, s *Set) *Stream {
 	return st
 }
 
+// Recyclable reports whether the load may hand each document back to the
+// parser (syntax.Recycle, load.Options.Recycle) once it is visited: every
+// pack parses the texts itself ([protocol.ParseText]), so what the stream
+// reads of a document later (its path, text, digest, line index and
+// validity) is what Recycle leaves.
+func (st *Stream) Recyclable() bool {
+	for _, p := range st.set.Packs {
+		if p.needs&protocol.ParseText == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Visit adds the documents of one visited artifact. It is safe for
 // concurrent use, as load.Options.Visit requires, and must only be called
 // before Finish.

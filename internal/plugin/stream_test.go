@@ -18,7 +18,9 @@ import (
 // that drops its documents sends every document, with every part, exactly
 // as the NewInput of a load that kept them encodes it, on a tree with
 // rejected, invalid and misplaced files (whose chain is another
-// artifact's), and each document once.
+// artifact's), and each document once; so does a stream to packs that
+// parse the texts themselves when the load recycles each document once
+// visited.
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -35,46 +37,51 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]byte{}
-	in := NewInput(kept)
-	for _, b := range in.batches {
-		for path, enc := range split(t, in.documents(b, protocol.NeedsAll)) {
-			want[path] = enc
-		}
-	}
-
-	st := newStream(ctx, &Set{Packs: []*Pack{{}}})
-	st.chain = true
-	got := map[string][]byte{}
-	go func() {
-		defer close(st.done)
-		for b := range st.feeds[0] {
-			for path, enc := range split(t, st.in.documents(b, protocol.NeedsAll)) {
-				if _, dup := got[path]; dup {
-					t.Errorf("%s sent twice", path)
-				}
-				got[path] = enc
+	for _, needs := range []protocol.Needs{protocol.NeedsAll, protocol.NeedsAll | protocol.ParseText} {
+		want := map[string][]byte{}
+		in := NewInput(kept)
+		for _, b := range in.batches {
+			for path, enc := range split(t, in.documents(b, needs)) {
+				want[path] = enc
 			}
-			st.in.sent(b)
 		}
-	}()
-	dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Visit: st.Visit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.later) == 0 {
-		t.Error("no document waited for another artifact's chain")
-	}
-	st.res = nil // no pack ran: nothing to merge
-	if _, err := st.Finish(ctx, dropped); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(want) || len(want) < 1500 {
-		t.Fatalf("sent %d documents, want %d", len(got), len(want))
-	}
-	for path, w := range want {
-		if !bytes.Equal(got[path], w) {
-			t.Errorf("%s: the stream's encoding differs", path)
+
+		st := newStream(ctx, &Set{Packs: []*Pack{{needs: needs}}})
+		st.chain = true
+		got := map[string][]byte{}
+		go func() {
+			defer close(st.done)
+			for b := range st.feeds[0] {
+				for path, enc := range split(t, st.in.documents(b, needs)) {
+					if _, dup := got[path]; dup {
+						t.Errorf("%s sent twice", path)
+					}
+					got[path] = enc
+				}
+				st.in.sent(b)
+			}
+		}()
+		if st.Recyclable() != (needs&protocol.ParseText != 0) {
+			t.Fatalf("needs %b: Recyclable is %v", needs, st.Recyclable())
+		}
+		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable(), Visit: st.Visit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.later) == 0 {
+			t.Error("no document waited for another artifact's chain")
+		}
+		st.res = nil // no pack ran: nothing to merge
+		if _, err := st.Finish(ctx, dropped); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(want) < 1500 {
+			t.Fatalf("needs %b: sent %d documents, want %d", needs, len(got), len(want))
+		}
+		for path, w := range want {
+			if !bytes.Equal(got[path], w) {
+				t.Errorf("needs %b: %s: the stream's encoding differs", needs, path)
+			}
 		}
 	}
 }

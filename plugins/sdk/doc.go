@@ -11,10 +11,14 @@
 // over gRPC and hands it every Journal file of the tree as a [Document]: the
 // exact text, the digest, every directive with its positions, the parsed
 // journal/model Revision when the text is valid, and the document's place in
-// its artifact's hash chain. Everything about the transport is hidden here:
-// the handshake and its protocol version, conversions, message size limits
-// (a 16 MiB Journal passes), logging (never to stdout, which go-plugin owns)
-// and the lifeline that makes the pack exit when journal-lint does.
+// its artifact's hash chain. The directives and the model are built the
+// first time a rule asks for them: journal-lint sends the text, and the SDK
+// parses it with journal-lint's own parser (or decodes them from the wire,
+// from a journal-lint whose parser is another revision). Everything about
+// the transport is hidden here: the handshake and its protocol version,
+// conversions, message size limits (a 16 MiB Journal passes), logging
+// (never to stdout, which go-plugin owns) and the lifeline that makes the
+// pack exit when journal-lint does.
 //
 // # Rules and diagnostics
 //

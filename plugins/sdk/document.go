@@ -2,10 +2,12 @@ package sdk
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -21,8 +23,6 @@ type Document struct {
 	// Digest is the revision digest: SHA-256 over Text ("The revision digest"
 	// in docs/journal-format.md).
 	Digest vt.Digest
-	// Revision is the parsed model; it is meaningful only when Valid.
-	Revision model.Revision
 	// Valid reports whether the text is a valid Journal. When it is false
 	// the built-in diagnostics say why, and rules that need the model
 	// should report nothing.
@@ -33,14 +33,32 @@ type Document struct {
 	linesOnce sync.Once
 	lines     *diag.LineIndex
 
-	wire     *reader // the batch, whose wireDirs are decoded on first use
-	wireDirs span
-	wireText span // Text in the batch
-	dirsOnce sync.Once
-	dirs     []Directive
+	// How the directives and the model are had: parsed from src on first
+	// use (parse), or decoded from the batch (wire, whose wireDirs are
+	// decoded on first use).
+	parse     Needs  // the parts to parse (of NeedDirectives and NeedRevision); 0: from the batch
+	src       []byte // the text to parse, also when Text is not needed
+	wire      *reader
+	wireDirs  span
+	wireText  span // Text in the batch
+	parseOnce sync.Once
+	mu        sync.Mutex
+	parsed    *syntax.Document // the parse, until its directives are converted or the document is done
+	dirsOnce  sync.Once
+	dirs      []Directive
+	revision  model.Revision
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
+}
+
+// Revision returns the parsed model; it is meaningful only when Valid (the
+// zero Revision otherwise). The model is built on first use and shared.
+func (d *Document) Revision() model.Revision {
+	if d.parse != 0 {
+		d.parseOnce.Do(d.parseText)
+	}
+	return d.revision
 }
 
 // Directive is one directive line.
@@ -122,8 +140,122 @@ func (b ReleaseBlock) Find(keyword string) (Directive, bool) {
 // blank lines are not directives), also when the text is invalid. They are
 // decoded on first use and shared: do not change the slice.
 func (d *Document) Directives() []Directive {
-	d.dirsOnce.Do(func() { d.dirs = d.decodeDirectives() })
+	d.dirsOnce.Do(func() {
+		if d.parse == 0 {
+			d.dirs = d.decodeDirectives()
+			return
+		}
+		if d.parse&NeedDirectives == 0 {
+			return
+		}
+		d.parseOnce.Do(d.parseText)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.parsed != nil {
+			d.dirs = directivesOf(d.parsed.Directives)
+			syntax.Recycle(d.parsed)
+			d.parsed = nil
+		}
+	})
 	return d.dirs
+}
+
+// parseText parses the text with journal-lint's own parser, as the host
+// did (see CheckRequest.parse_text): the model of a valid document when
+// the pack needs it, and the parse kept for [Document.Directives] when the
+// pack needs them, else handed back to the parser.
+func (d *Document) parseText() {
+	doc, _ := syntax.Parse(d.Path, d.src)
+	if d.parse&NeedRevision != 0 && d.Valid && doc.RevisionOK {
+		d.revision = doc.Revision
+	}
+	if d.parse&NeedDirectives == 0 {
+		syntax.Recycle(doc)
+		return
+	}
+	d.mu.Lock()
+	d.parsed = doc
+	d.mu.Unlock()
+}
+
+// done hands the parse that no rule asked the directives of back to the
+// parser, once every rule has run on d.
+func (d *Document) done() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.parsed != nil {
+		syntax.Recycle(d.parsed)
+		d.parsed = nil
+	}
+}
+
+// parsedBlock is [Document.ReleaseBlock] while d holds its parse and has
+// not converted its directives: it converts only the block's, the few that
+// a rule reporting on a release needs. held is false when d holds no parse.
+func (d *Document) parsedBlock(version string) (b ReleaseBlock, ok, held bool) {
+	if d.parse&NeedDirectives == 0 {
+		return b, false, false
+	}
+	d.parseOnce.Do(d.parseText)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.parsed == nil {
+		return b, false, false
+	}
+	dirs := d.parsed.Directives
+	for i := 0; i < len(dirs); i++ {
+		if dirs[i].Keyword != "RELEASE" {
+			continue
+		}
+		j := i + 1
+		for j < len(dirs) && dirs[j].Keyword != "RELEASE" {
+			j++
+		}
+		if len(dirs[i].Args) == 0 && version == "" || len(dirs[i].Args) > 0 && argText(dirs[i].Args[0]) == version {
+			block := directivesOf(dirs[i:j])
+			b = ReleaseBlock{Version: version, Release: block[0]}
+			if len(block) > 1 {
+				b.Directives = block[1:]
+			}
+			return b, true, true
+		}
+		i = j - 1
+	}
+	return b, false, true
+}
+
+// directivesOf returns directives of a parse as the host would have
+// encoded them.
+func directivesOf(dirs []*syntax.Directive) []Directive {
+	nargs := 0
+	for _, x := range dirs {
+		nargs += len(x.Args)
+	}
+	args := make([]Arg, nargs)
+	out := make([]Directive, len(dirs))
+	for i, x := range dirs {
+		r := rangeOf(x.Range())
+		n := len(x.Args)
+		out[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line, Args: args[:n:n]}
+		args = args[n:]
+		for j, a := range x.Args {
+			out[i].Args[j] = Arg{Raw: a.Raw, Text: argText(a), Quoted: a.Quoted, Range: rangeOf(a.Range())}
+		}
+	}
+	return out
+}
+
+// argText returns the text of a parsed argument as the host would have
+// encoded it: its raw text when bare, else its decoded text made valid
+// UTF-8, as a protobuf string must be.
+func argText(a syntax.Arg) string {
+	if !a.Quoted {
+		return a.Raw
+	}
+	if !utf8.ValidString(a.Text) {
+		return strings.ToValidUTF8(a.Text, "\uFFFD")
+	}
+	return a.Text
 }
 
 // Header returns the first header directive (one before the first
@@ -184,6 +316,9 @@ func releaseBlocks(dirs []Directive) []ReleaseBlock {
 // ReleaseBlock returns the first RELEASE block whose version is written
 // exactly as version.
 func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
+	if b, ok, held := d.parsedBlock(version); held {
+		return b, ok
+	}
 	for _, b := range d.ReleaseBlocks() {
 		if b.Version == version {
 			return b, true

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/r35157/journal-lint/internal/gen"
@@ -106,7 +108,7 @@ func decodeOne(t *testing.T, m *pb.Document) *Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := decodeBatch(raw)
+	docs, err := decodeBatch(raw, false, NeedAll)
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("decodeBatch: %d documents, %v", len(docs), err)
 	}
@@ -167,7 +169,7 @@ func TestDecodeBatch(t *testing.T) {
 			if d.Path != sd.Path || string(d.Text) != string(sd.Src) || d.Digest != sd.Digest || d.Valid != sd.RevisionOK {
 				t.Fatalf("%s: decoded as %s, %d bytes, %v, valid %v", sd.Path, d.Path, len(d.Text), d.Digest, d.Valid)
 			}
-			if d.Valid && !proto.Equal(protocol.EncodeRevision(d.Revision), protocol.EncodeRevision(sd.Revision)) {
+			if d.Valid && !proto.Equal(protocol.EncodeRevision(d.Revision()), protocol.EncodeRevision(sd.Revision)) {
 				t.Fatalf("%s: model differs", sd.Path)
 			}
 			if !reflect.DeepEqual(d.Chain, fast[i].Chain) || d.Chain.Coordinate != sd.Coordinate.String() || len(d.Chain.Revisions) == 0 {
@@ -182,7 +184,7 @@ func TestDecodeBatch(t *testing.T) {
 		}
 		if sd.RevisionOK {
 			valid++
-			if !reflect.DeepEqual(fast[i].Revision, slow[i].Revision) {
+			if !reflect.DeepEqual(fast[i].Revision(), slow[i].Revision()) {
 				t.Fatalf("%s: the two decodings differ", sd.Path)
 			}
 		}
@@ -192,7 +194,7 @@ func TestDecodeBatch(t *testing.T) {
 	}
 	// A truncated batch is an error, not a panic.
 	for _, n := range []int{1, 7, len(raw) / 2, len(raw) - 1} {
-		if _, err := decodeBatch(raw[:n]); err == nil {
+		if _, err := decodeBatch(raw[:n], false, NeedAll); err == nil {
 			t.Errorf("decodeBatch of %d of %d bytes: no error", n, len(raw))
 		}
 	}
@@ -204,9 +206,48 @@ func batch(t *testing.T, req *pb.CheckRequest) []*Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := decodeBatch(raw)
+	docs, err := decodeBatch(raw, false, NeedAll)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return docs
+}
+
+// TestCodecKeepsDocuments: the pack's codec leaves the documents of a
+// request encoded, as a window of the request when they follow each other
+// and as a copy when other fields lie between them, and decodes the other
+// fields.
+func TestCodecKeepsDocuments(t *testing.T) {
+	doc := func(path string) []byte {
+		d, _ := syntax.Parse(path, []byte("JOURNAL_FORMAT 1\n"))
+		return protocol.AppendCheckDocument(nil, d, nil)
+	}
+	config := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), []byte(`{"a":1}`))
+	parse := protowire.AppendVarint(protowire.AppendTag(nil, 3, protowire.VarintType), 1)
+	a, b := doc("a.journal"), doc("b.journal")
+	cat := func(parts ...[]byte) []byte { return slices.Concat(parts...) }
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		window bool
+	}{
+		{"after the other fields", cat(config, parse, a, b), true},
+		{"before them", cat(a, b, config, parse), true},
+		{"between them", cat(config, a, b, parse), true},
+		{"among them", cat(a, config, b, parse), false},
+	} {
+		data := bytes.Clone(c.data)
+		var req pb.CheckRequest
+		if err := (codec{}).Unmarshal(data, &req); err != nil {
+			t.Fatal(err)
+		}
+		docs := req.ProtoReflect().GetUnknown()
+		if string(req.ConfigJson) != `{"a":1}` || !req.ParseText || !bytes.Equal(docs, cat(a, b)) {
+			t.Fatalf("%s: config %q, parse %v, documents %x", c.name, req.ConfigJson, req.ParseText, docs)
+		}
+		inData := &docs[0] == &data[bytes.Index(c.data, a)]
+		if inData != c.window {
+			t.Errorf("%s: documents are a window of the request: %v", c.name, inData)
+		}
+	}
 }

@@ -24,7 +24,7 @@ func Example() {
 				if !p.Doc.Valid {
 					return
 				}
-				for _, r := range p.Doc.Revision.Releases() {
+				for _, r := range p.Doc.Revision().Releases() {
 					if _, ok := r.Published(); !ok {
 						b, _ := p.Doc.ReleaseBlock(r.Version().String())
 						p.Reportf(b.Release.Range, "release %s has no PUBLISHED time", r.Version())

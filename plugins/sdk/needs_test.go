@@ -47,8 +47,8 @@ func probe(name string, needs sdk.Needs) sdk.Rule {
 	return sdk.Rule{Name: name, Severity: sdk.Info, Summary: "reports what it sees", Needs: needs, Check: func(p *sdk.Pass) {
 		d := p.Doc
 		p.Reportf(sdk.Range{}, "text=%d directives=%d blocks=%d valid=%v coordinate=%q releases=%d chain=%q/%d digest=%v",
-			len(d.Text), len(d.Directives()), len(d.ReleaseBlocks()), d.Valid, d.Revision.Coordinate().String(),
-			len(d.Revision.Releases()), d.Chain.Coordinate, len(d.Chain.Revisions), !d.Digest.IsZero())
+			len(d.Text), len(d.Directives()), len(d.ReleaseBlocks()), d.Valid, d.Revision().Coordinate().String(),
+			len(d.Revision().Releases()), d.Chain.Coordinate, len(d.Chain.Revisions), !d.Digest.IsZero())
 	}}
 }
 

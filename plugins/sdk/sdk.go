@@ -12,7 +12,7 @@ import (
 
 // Version is the version of this SDK, reported to journal-lint by every
 // pack built with it (see `journal-lint plugins list`).
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Severity is how much a finding matters. The zero value means "the rule's
 // default severity" in a [Diagnostic] and is invalid in a [Rule].
@@ -107,7 +107,7 @@ const (
 	// NeedDirectives is Document.Directives, ReleaseBlocks and
 	// ReleaseBlock; it includes NeedText.
 	NeedDirectives
-	// NeedRevision is Document.Revision, the parsed model.
+	// NeedRevision is Document.Revision(), the parsed model.
 	NeedRevision
 	// NeedChain is Document.Chain, the artifact's hash chain.
 	NeedChain

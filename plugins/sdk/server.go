@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/r35157/journal-lint/internal/syntax"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
@@ -52,7 +53,8 @@ func newServer(p Pack) (*server, error) {
 func (s *server) Describe(_ context.Context, _ *pb.DescribeRequest) (*pb.DescribeResponse, error) {
 	n := s.pack.EffectiveNeeds()
 	out := &pb.DescribeResponse{Name: s.pack.Name, Version: s.pack.Version, SdkVersion: Version, HostVersions: s.pack.HostVersions,
-		Needs: &pb.Needs{Text: n&NeedText != 0, Directives: n&NeedDirectives != 0, Revision: n&NeedRevision != 0, Chain: n&NeedChain != 0}}
+		Needs: &pb.Needs{Text: n&NeedText != 0, Directives: n&NeedDirectives != 0, Revision: n&NeedRevision != 0, Chain: n&NeedChain != 0,
+			Parser: syntax.ParserRevision}}
 	for _, r := range s.pack.Rules {
 		out.Rules = append(out.Rules, &pb.RuleInfo{Name: r.Name, DefaultSeverity: encodeSeverity(r.Severity), Summary: r.Summary, Doc: r.Doc})
 	}
@@ -75,13 +77,14 @@ func (s *server) Check(_ context.Context, req *pb.CheckRequest) (*pb.CheckRespon
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
-	docs, err := decodeBatch(raw)
+	docs, err := decodeBatch(raw, req.GetParseText(), s.pack.EffectiveNeeds())
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
 	resp := &pb.CheckResponse{}
 	for _, doc := range docs {
 		found, err := s.run(doc, cfg, settings)
+		doc.done()
 		if err != nil {
 			return nil, status.Errorf(codes.Internal, "%v", err)
 		}

@@ -18,21 +18,23 @@ import (
 )
 
 // The pack side of a Check reads the request's documents straight from
-// their protobuf encoding into Documents: a batch is copied once into one
-// byte slice (Text is a window of it) and one string (paths, model values
-// and decoded arguments are substrings of it), instead of becoming a tree
+// their protobuf encoding into Documents: a batch is one byte slice, the
+// request's own buffer (Text is a window of it), and one string over the
+// same memory (paths, model values and decoded arguments are substrings of
+// it), instead of becoming a tree
 // of generated messages whose every string is allocated and checked on
 // its own and then converted again. The bytes are the same either way; the
 // server codec below only keeps CheckRequest.documents undecoded.
 
-// serverOptions are the gRPC server options of a pack.
+// serverOptions are the gRPC server options of a pack. The server has no
+// receive buffer pool: each request arrives in a buffer of its own, which
+// [codec] keeps for the documents instead of copying them out of a pooled
+// one (the pool saved little, since its buffers went with every garbage
+// collection).
 func serverOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize),
 		grpc.ForceServerCodec(codec{}),
-		// A request is read into a buffer of its size: reuse them, since
-		// [codec] keeps nothing of it.
-		grpc.RecvBufferPool(grpc.NewSharedBufferPool()),
 	}
 }
 
@@ -47,39 +49,56 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return encoding.GetCodec("proto").Marshal(v)
 }
 
+// Unmarshal keeps data, which gRPC does not reuse (no receive buffer pool,
+// see [serverOptions]): the documents are a window of it when they follow
+// each other (journal-lint sends them after every other field), else a
+// copy.
 func (codec) Unmarshal(data []byte, v any) error {
 	req, ok := v.(*pb.CheckRequest)
 	if !ok {
 		return encoding.GetCodec("proto").Unmarshal(data, v)
 	}
-	// Two passes, so that the documents are copied once, into a slice of
-	// their exact size (the request is mostly documents).
-	size := 0
-	for b := data; len(b) > 0; {
-		num, typ, n := protowire.ConsumeTag(b)
+	// The window [lo, hi) from the first document field to the end of the
+	// last, and whether other fields lie within it.
+	lo, hi, size, mixed := -1, 0, 0, false
+	for i := 0; i < len(data); {
+		num, typ, n := protowire.ConsumeTag(data[i:])
 		if n < 0 {
 			return protowire.ParseError(n)
 		}
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		m := protowire.ConsumeFieldValue(num, typ, data[i+n:])
 		if m < 0 {
 			return protowire.ParseError(m)
 		}
 		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
-			size += n + m
+			if lo < 0 {
+				lo = i
+			}
+			mixed = mixed || hi != 0 && hi != i
+			hi, size = i+n+m, size+n+m
 		}
-		b = b[n+m:]
+		i += n + m
 	}
-	docs := make([]byte, 0, size)
-	rest := make([]byte, 0, len(data)-size)
-	for b := data; len(b) > 0; {
-		num, typ, n := protowire.ConsumeTag(b)
-		m := protowire.ConsumeFieldValue(num, typ, b[n:])
-		if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
-			docs = append(docs, b[:n+m]...)
-		} else {
-			rest = append(rest, b[:n+m]...)
+	var docs, rest []byte
+	switch {
+	case lo < 0:
+		rest = data
+	case !mixed:
+		docs = data[lo:hi:hi]
+		rest = append(data[:lo:lo], data[hi:]...)
+	default:
+		docs = make([]byte, 0, size)
+		rest = make([]byte, 0, len(data)-size)
+		for b := data; len(b) > 0; {
+			num, typ, n := protowire.ConsumeTag(b)
+			m := protowire.ConsumeFieldValue(num, typ, b[n:])
+			if num == wire.CheckRequestDocuments && typ == protowire.BytesType {
+				docs = append(docs, b[:n+m]...)
+			} else {
+				rest = append(rest, b[:n+m]...)
+			}
+			b = b[n+m:]
 		}
-		b = b[n+m:]
 	}
 	if err := proto.Unmarshal(rest, req); err != nil {
 		return err
@@ -124,6 +143,11 @@ type reader struct {
 	chains map[string][]ChainEntry
 	// licenses caches parsed license expressions, which repeat a lot.
 	licenses map[string]vt.License
+	// parse is set when the documents carry text instead of directives and
+	// model (CheckRequest.parse_text), and needs are then the pack's
+	// [Pack.EffectiveNeeds]: the parts its documents give.
+	parse bool
+	needs Needs
 }
 
 // span is the window [lo, hi) of a reader.
@@ -178,10 +202,13 @@ func (w *reader) str(s span) string { return w.s[s.lo:s.hi] }
 // fields are skipped). The documents' Text and strings share raw, which
 // must not change afterwards: the reader's string is raw itself, not a
 // copy (a batch is megabytes, and a copy of it was a third of the
-// decoding).
-func decodeBatch(raw []byte) ([]*Document, error) {
+// decoding). With parse (CheckRequest.parse_text), each document parses
+// its text on first use of its directives or model, and gives only the
+// parts in needs, as it would with every part on the wire.
+func decodeBatch(raw []byte, parse bool, needs Needs) ([]*Document, error) {
 	b := raw
-	w := &reader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
+	w := &reader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{},
+		parse: parse, needs: needs.normal()}
 	var out []*Document
 	err := w.fields(span{0, len(b)}, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 		if num != wire.CheckRequestDocuments || typ != protowire.BytesType {
@@ -210,7 +237,10 @@ func (w *reader) document(s span) (*Document, error) {
 		case wire.DocumentPath:
 			d.Path = w.str(val)
 		case wire.DocumentText:
-			d.Text, d.wireText = w.b[val.lo:val.hi:val.hi], val
+			d.src, d.wireText = w.b[val.lo:val.hi:val.hi], val
+			if !w.parse || w.needs&NeedText != 0 {
+				d.Text = d.src
+			}
 		case wire.DocumentDigest:
 			digest = val
 		case wire.DocumentDirectives:
@@ -233,15 +263,19 @@ func (w *reader) document(s span) (*Document, error) {
 			return nil, fmt.Errorf("document %s: chain: %w", d.Path, err)
 		}
 	}
-	if hasRevision && revision.lo == revision.hi {
-		// A valid document whose model the pack does not need (Needs).
+	if w.parse {
+		d.parse = w.needs & (NeedDirectives | NeedRevision)
+	}
+	if hasRevision && (revision.lo == revision.hi || w.parse) {
+		// A valid document whose model the pack does not need (Needs),
+		// or builds itself.
 		d.Valid = true
 	} else if hasRevision {
 		rev, err := w.revision(revision, d.Digest)
 		if err != nil {
 			return nil, fmt.Errorf("document %s: model: %w", d.Path, err)
 		}
-		d.Revision, d.Valid = rev, true
+		d.revision, d.Valid = rev, true
 	}
 	return d, nil
 }

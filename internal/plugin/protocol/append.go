@@ -54,9 +54,14 @@ func AppendDocument(b []byte, doc *syntax.Document, chain *Chain) []byte {
 
 // AppendDocumentFor is [AppendDocument] with only the parts in needs: what
 // a pack leaves out is not encoded (a valid document's revision is then an
-// empty message, see [Needs]).
+// empty message, see [Needs]). With [ParseText] the directives and the
+// model are left out whatever needs says, so it reads of doc only what
+// syntax.Recycle leaves: path, text, digest and validity.
 func AppendDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs) []byte {
 	needs = needs.normal()
+	if needs&ParseText != 0 {
+		needs &^= NeedDirectives | NeedRevision
+	}
 	b = appendString(b, wire.DocumentPath, validUTF8(doc.Path))
 	if len(doc.Src) > 0 && needs&NeedText != 0 {
 		b = protowire.AppendTag(b, wire.DocumentText, protowire.BytesType)
@@ -70,11 +75,14 @@ func AppendDocumentFor(b []byte, doc *syntax.Document, chain *Chain, needs Needs
 		b = closeMessage(b, m)
 	}
 	if doc.RevisionOK {
-		b, m = openMessage(b, wire.DocumentRevision)
 		if needs&NeedRevision != 0 {
+			b, m = openMessage(b, wire.DocumentRevision)
 			b = appendRevision(b, doc.Revision)
+			b = closeMessage(b, m)
+		} else {
+			b = protowire.AppendTag(b, wire.DocumentRevision, protowire.BytesType)
+			b = protowire.AppendVarint(b, 0)
 		}
-		b = closeMessage(b, m)
 	}
 	if chain != nil && needs&NeedChain != 0 {
 		b, m = openMessage(b, wire.DocumentChain)

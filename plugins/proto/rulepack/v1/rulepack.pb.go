@@ -247,7 +247,14 @@ type Needs struct {
 	// documents are valid.
 	Revision bool `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
 	// chain asks for Document.chain.
-	Chain         bool `protobuf:"varint,4,opt,name=chain,proto3" json:"chain,omitempty"`
+	Chain bool `protobuf:"varint,4,opt,name=chain,proto3" json:"chain,omitempty"`
+	// parser names the revision of journal-lint's parser and model building
+	// that the pack was built with, when the pack builds the directives and
+	// the model from the text itself (packs built with the Go SDK do). A host
+	// whose own revision is the same sends such a pack the text instead of
+	// directives and model (see CheckRequest.parse_text); any other host, or
+	// "", gets the parts above as asked.
+	Parser        string `protobuf:"bytes,5,opt,name=parser,proto3" json:"parser,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -308,6 +315,13 @@ func (x *Needs) GetChain() bool {
 		return x.Chain
 	}
 	return false
+}
+
+func (x *Needs) GetParser() string {
+	if x != nil {
+		return x.Parser
+	}
+	return ""
 }
 
 type RuleInfo struct {
@@ -388,7 +402,13 @@ type CheckRequest struct {
 	// encoded as a JSON object ("{}" when absent).
 	ConfigJson []byte `protobuf:"bytes,1,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
 	// documents are the documents of this batch, in path order.
-	Documents     []*Document `protobuf:"bytes,2,rep,name=documents,proto3" json:"documents,omitempty"`
+	Documents []*Document `protobuf:"bytes,2,rep,name=documents,proto3" json:"documents,omitempty"`
+	// parse_text says that the documents carry no directives and an empty
+	// revision (present exactly when the text is valid) whatever the needs,
+	// but always their text: the pack parses each text itself, with the
+	// parser its Needs.parser named, which is the host's. The host sets it
+	// only for such a pack.
+	ParseText     bool `protobuf:"varint,3,opt,name=parse_text,json=parseText,proto3" json:"parse_text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -435,6 +455,13 @@ func (x *CheckRequest) GetDocuments() []*Document {
 		return x.Documents
 	}
 	return nil
+}
+
+func (x *CheckRequest) GetParseText() bool {
+	if x != nil {
+		return x.ParseText
+	}
+	return false
 }
 
 type CheckResponse struct {
@@ -1549,23 +1576,26 @@ const file_rulepack_v1_rulepack_proto_rawDesc = "" +
 	"sdkVersion\x12#\n" +
 	"\rhost_versions\x18\x04 \x01(\tR\fhostVersions\x127\n" +
 	"\x05rules\x18\x05 \x03(\v2!.journallint.rulepack.v1.RuleInfoR\x05rules\x124\n" +
-	"\x05needs\x18\x06 \x01(\v2\x1e.journallint.rulepack.v1.NeedsR\x05needs\"m\n" +
+	"\x05needs\x18\x06 \x01(\v2\x1e.journallint.rulepack.v1.NeedsR\x05needs\"\x85\x01\n" +
 	"\x05Needs\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x1e\n" +
 	"\n" +
 	"directives\x18\x02 \x01(\bR\n" +
 	"directives\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\bR\brevision\x12\x14\n" +
-	"\x05chain\x18\x04 \x01(\bR\x05chain\"\x98\x01\n" +
+	"\x05chain\x18\x04 \x01(\bR\x05chain\x12\x16\n" +
+	"\x06parser\x18\x05 \x01(\tR\x06parser\"\x98\x01\n" +
 	"\bRuleInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12L\n" +
 	"\x10default_severity\x18\x02 \x01(\x0e2!.journallint.rulepack.v1.SeverityR\x0fdefaultSeverity\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x10\n" +
-	"\x03doc\x18\x04 \x01(\tR\x03doc\"p\n" +
+	"\x03doc\x18\x04 \x01(\tR\x03doc\"\x8f\x01\n" +
 	"\fCheckRequest\x12\x1f\n" +
 	"\vconfig_json\x18\x01 \x01(\fR\n" +
 	"configJson\x12?\n" +
-	"\tdocuments\x18\x02 \x03(\v2!.journallint.rulepack.v1.DocumentR\tdocuments\"V\n" +
+	"\tdocuments\x18\x02 \x03(\v2!.journallint.rulepack.v1.DocumentR\tdocuments\x12\x1d\n" +
+	"\n" +
+	"parse_text\x18\x03 \x01(\bR\tparseText\"V\n" +
 	"\rCheckResponse\x12E\n" +
 	"\vdiagnostics\x18\x01 \x03(\v2#.journallint.rulepack.v1.DiagnosticR\vdiagnostics\"I\n" +
 	"\x03Pos\x12\x16\n" +

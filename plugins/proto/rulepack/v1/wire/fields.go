@@ -11,6 +11,7 @@ import "google.golang.org/protobuf/encoding/protowire"
 const (
 	CheckRequestConfigJSON protowire.Number = 1
 	CheckRequestDocuments  protowire.Number = 2
+	CheckRequestParseText  protowire.Number = 3
 
 	DocumentPath       protowire.Number = 1
 	DocumentText       protowire.Number = 2

@@ -19,7 +19,8 @@ func TestFieldNumbers(t *testing.T) {
 		msg    proto.Message
 		fields map[protoreflect.Name]protowire.Number
 	}{
-		{&pb.CheckRequest{}, map[protoreflect.Name]protowire.Number{"config_json": CheckRequestConfigJSON, "documents": CheckRequestDocuments}},
+		{&pb.CheckRequest{}, map[protoreflect.Name]protowire.Number{"config_json": CheckRequestConfigJSON, "documents": CheckRequestDocuments,
+			"parse_text": CheckRequestParseText}},
 		{&pb.Document{}, map[protoreflect.Name]protowire.Number{"path": DocumentPath, "text": DocumentText, "digest": DocumentDigest,
 			"directives": DocumentDirectives, "revision": DocumentRevision, "chain": DocumentChain}},
 		{&pb.Directives{}, map[protoreflect.Name]protowire.Number{"arg_counts": DirectivesArgCounts, "spans": DirectivesSpans,
