@@ -65,13 +65,3 @@ func NeedsOf(m *pb.Needs) Needs {
 	}
 	return n.normal()
 }
-
-// Message returns n as the Needs message of a DescribeResponse.
-func (n Needs) Message() *pb.Needs {
-	n = n.normal()
-	m := &pb.Needs{Text: n&NeedText != 0, Directives: n&NeedDirectives != 0, Revision: n&NeedRevision != 0, Chain: n&NeedChain != 0}
-	if n&ParseText != 0 {
-		m.Parser = syntax.ParserRevision
-	}
-	return m
-}
