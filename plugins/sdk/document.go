@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"bytes"
+	"iter"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -203,14 +204,7 @@ func (d *Document) parsedBlock(version string) (b ReleaseBlock, ok, held bool) {
 		return b, false, false
 	}
 	dirs := d.parsed.Directives
-	for i := 0; i < len(dirs); i++ {
-		if dirs[i].Keyword != "RELEASE" {
-			continue
-		}
-		j := i + 1
-		for j < len(dirs) && dirs[j].Keyword != "RELEASE" {
-			j++
-		}
+	for i, j := range blockSpans(len(dirs), func(k int) string { return dirs[k].Keyword }) {
 		if len(dirs[i].Args) == 0 && version == "" || len(dirs[i].Args) > 0 && argText(dirs[i].Args[0]) == version {
 			block := directivesOf(dirs[i:j])
 			b = ReleaseBlock{Version: version, Release: block[0]}
@@ -219,9 +213,29 @@ func (d *Document) parsedBlock(version string) (b ReleaseBlock, ok, held bool) {
 			}
 			return b, true, true
 		}
-		i = j - 1
 	}
 	return b, false, true
+}
+
+// blockSpans yields the RELEASE blocks of n directives whose keywords
+// keyword gives, in order, each as the index of its RELEASE directive and
+// the index after its last directive.
+func blockSpans(n int, keyword func(int) string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < n; i++ {
+			if keyword(i) != "RELEASE" {
+				continue
+			}
+			j := i + 1
+			for j < n && keyword(j) != "RELEASE" {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j - 1
+		}
+	}
 }
 
 // directivesOf returns directives of a parse as the host would have
@@ -292,14 +306,7 @@ func releaseBlocks(dirs []Directive) []ReleaseBlock {
 		return nil
 	}
 	out := make([]ReleaseBlock, 0, n)
-	for i := 0; i < len(dirs); i++ {
-		if dirs[i].Keyword != "RELEASE" {
-			continue
-		}
-		j := i + 1
-		for j < len(dirs) && dirs[j].Keyword != "RELEASE" {
-			j++
-		}
+	for i, j := range blockSpans(len(dirs), func(k int) string { return dirs[k].Keyword }) {
 		b := ReleaseBlock{Release: dirs[i]}
 		if len(dirs[i].Args) > 0 {
 			b.Version = dirs[i].Args[0].Text
@@ -308,7 +315,6 @@ func releaseBlocks(dirs []Directive) []ReleaseBlock {
 			b.Directives = dirs[i+1 : j : j]
 		}
 		out = append(out, b)
-		i = j - 1
 	}
 	return out
 }
