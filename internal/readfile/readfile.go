@@ -274,20 +274,18 @@ func readOnce(path string, opts Options, w io.Writer) (before os.FileInfo, racy 
 	if opts.Hook != nil {
 		opts.Hook("read")
 	}
-	after, err := fh.Stat()
-	if err != nil {
-		return nil, false, err
-	}
 	// The path must still name the file that was read (not replaced by a
-	// rename or a symlink), and the file must not have changed.
-	named, err := lstatOrStat(path, opts.NoFollow)
+	// rename or a symlink: then its device and inode differ), and the file
+	// must not have changed (its size and times). A stat of the path says
+	// both, so the open file is not asked again.
+	after, err := lstatOrStat(path, opts.NoFollow)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, false, errUnstable
 		}
 		return nil, false, err
 	}
-	if !same(before, after) || !same(after, named) || after.Size() != n {
+	if !same(before, after) || after.Size() != n {
 		return nil, false, errUnstable
 	}
 	return before, changedSince(after, start.Add(-racyWindow)), nil
