@@ -357,7 +357,7 @@ func (r *Result) Source(path string) []byte {
 	src, over := r.overlay[path]
 	if !over {
 		var ok bool
-		if src, ok = ReadJournal(filepath.Join(r.Root, filepath.FromSlash(path))); !ok {
+		if src, ok = readAgain(filepath.Join(r.Root, filepath.FromSlash(path))); !ok {
 			src = nil
 		}
 	}
@@ -1095,12 +1095,13 @@ func tooLargeMessage(size int64) string {
 	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, syntax.MaxSize)
 }
 
-// ReadJournal reads the Journal file at the absolute path abs the way a
-// load does (a regular file of at most [syntax.MaxSize] bytes, not changing while
-// it is read) and reports whether that worked.
-func ReadJournal(abs string) ([]byte, bool) {
-	data, _, _, _, ok := readFile(abs, abs)
-	return data, ok
+// readAgain reads the Journal file at the absolute path abs once more,
+// for a caller that compares the bytes with the digest of those a load
+// accepted (a regular file of at most [syntax.MaxSize] bytes, never
+// through a symlink), and reports whether that worked.
+func readAgain(abs string) ([]byte, bool) {
+	data, err := readfile.Read(abs, readfile.Options{Max: syntax.MaxSize, NoFollow: true, Verified: true})
+	return data, err == nil
 }
 
 // placement checks the directory and file name against the parsed identity
