@@ -30,6 +30,9 @@ type Digest struct {
 // when too short). When the digits are 64 hex digits in the wrong case or
 // behind a wrong prefix, Suggestion is the digest to write.
 func ParseDigest(s string) (Digest, error) {
+	if d, ok := parseDigestFast(s); ok {
+		return d, nil
+	}
 	fail := func(reason string, off int) (Digest, error) {
 		e := synErr(KindDigest, s, reason, off)
 		if v := suggestDigest(s); v != "" {
@@ -89,6 +92,37 @@ func ParseDigest(s string) (Digest, error) {
 	}
 	d.ok = true
 	return d, nil
+}
+
+// parseDigestFast parses s when it is a well-formed digest, in one pass
+// and without allocating (a tree has a few of them in every file); ok is
+// false for anything else, which ParseDigest then explains.
+func parseDigestFast(s string) (d Digest, ok bool) {
+	if len(s) != len(digestPrefix)+2*sha256.Size || s[:len(digestPrefix)] != digestPrefix {
+		return Digest{}, false
+	}
+	hexits := s[len(digestPrefix):]
+	for i := range d.sum {
+		hi, ok1 := lowerHex(hexits[2*i])
+		lo, ok2 := lowerHex(hexits[2*i+1])
+		if !ok1 || !ok2 {
+			return Digest{}, false
+		}
+		d.sum[i] = hi<<4 | lo
+	}
+	d.ok = true
+	return d, true
+}
+
+// lowerHex returns the value of the lowercase hex digit c.
+func lowerHex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // DigestOf returns the SHA-256 digest of exactly the bytes b (nothing is

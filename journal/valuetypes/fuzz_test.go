@@ -70,7 +70,14 @@ func FuzzParseDigest(f *testing.F) {
 	for _, s := range []string{"sha256:" + strings.Repeat("ab", 32), "sha256:" + strings.Repeat("AB", 32), "sha256:", ""} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) { fuzzParse[Digest](t, KindDigest, s, ParseDigest) })
+	f.Fuzz(func(t *testing.T, s string) {
+		fuzzParse[Digest](t, KindDigest, s, ParseDigest)
+		// The one-pass parse takes exactly the well-formed digests.
+		d, err := ParseDigest(s)
+		if fast, ok := parseDigestFast(s); ok != (err == nil) || ok && (fast != d || fast.String() != s) {
+			t.Fatalf("%q: parseDigestFast = %v, %v; ParseDigest = %v, %v", s, fast, ok, d, err)
+		}
+	})
 }
 
 func FuzzParseVersion(f *testing.F) {
