@@ -159,12 +159,12 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		judge := lint.JudgeHeads(hc.tree, rc) // memoizes: one per goroutine
 		return func(i int) {
 			h := heads[i]
-			if found, ok := hc.lookup(h); ok {
+			if found, ok := hc.lookup(h.path, r.headDigest); ok {
 				outs[i] = found
 			} else if judge(h.refs) {
 				report[i] = true
 			} else if r.opts.KeepState {
-				hc.store(h, headFindings{digest: h.digest, looked: h.refs.Coordinates()})
+				hc.store(h.path, headFindings{digest: r.headDigest(h.path), looked: h.refs.Coordinates()})
 			}
 		}
 	})
@@ -185,7 +185,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		if doc := r.load.Doc(h.path); doc != nil {
 			rt := &recordingTree{Tree: hc.tree}
 			outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
-			hc.store(h, headFindings{digest: h.digest, found: outs[i], looked: rt.looked, all: rt.all})
+			hc.store(h.path, headFindings{digest: r.headDigest(h.path), found: outs[i], looked: rt.looked, all: rt.all})
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -198,12 +198,20 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	return out, nil
 }
 
-// headRef names the head revision of a chain: its file and digest, and
-// what the head-only rules read of it.
+// headRef names the head revision of a chain: its file, and what the
+// head-only rules read of it. (Its digest is its file's, [run.headDigest].)
 type headRef struct {
-	path   string
-	digest vt.Digest
-	refs   lint.HeadRefs
+	path string
+	refs lint.HeadRefs
+}
+
+// headDigest returns the digest of the chain head at path, that of its
+// file in the load.
+func (r *run) headDigest(path string) vt.Digest {
+	if f := r.load.File(path); f != nil {
+		return f.Summary.Digest
+	}
+	return vt.Digest{}
 }
 
 // anyEnabled reports whether rc runs at least one lint rule.

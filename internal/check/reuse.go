@@ -87,19 +87,20 @@ func newHeadCache(tree *lint.StaticTree, prior *headCache) *headCache {
 	return &headCache{tree: tree, prior: prior, heads: map[string]headFindings{}}
 }
 
-// lookup returns the prior findings on the head h when h and everything
-// its rules looked at in the tree are unchanged.
-func (c *headCache) lookup(h headRef) (diag.List, bool) {
+// lookup returns the prior findings on the head at path when it and
+// everything its rules looked at in the tree are unchanged; digestOf gives
+// the digest of a head by its path.
+func (c *headCache) lookup(path string, digestOf func(string) vt.Digest) (diag.List, bool) {
 	if c.prior == nil {
 		return nil, false
 	}
-	f, ok := c.prior.heads[h.path]
-	if !ok || f.digest != h.digest {
+	f, ok := c.prior.heads[path]
+	if !ok || f.digest != digestOf(path) {
 		return nil, false
 	}
 	old, cur := c.prior.tree, c.tree
 	if old == cur { // the tree did not change (Run takes the prior one over)
-		c.store(h, f)
+		c.store(path, f)
 		return f.found, true
 	}
 	c.coordsOnce.Do(func() {
@@ -113,14 +114,14 @@ func (c *headCache) lookup(h headRef) (diag.List, bool) {
 			return nil, false
 		}
 	}
-	c.store(h, f)
+	c.store(path, f)
 	return f.found, true
 }
 
-func (c *headCache) store(h headRef, f headFindings) {
+func (c *headCache) store(path string, f headFindings) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.heads[h.path] = f
+	c.heads[path] = f
 }
 
 // recordingTree is the tree as one head's rules see it, noting what they

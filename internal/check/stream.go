@@ -66,7 +66,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source, digest: e.Revision.Digest()}
+		h = headRef{path: e.Source}
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
