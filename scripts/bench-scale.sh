@@ -29,7 +29,7 @@ measure() {
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-printf '%-8s %-10s %9s %9s %7s %8s %10s\n' files what wall_s sha_s ratio cpu/wall peak_MB
+printf '%-8s %-10s %9s %9s %7s %8s %10s\n' files what wall_s sha_s ratio cpu/wall peak_MiB
 for n in $SIZES; do
 	tree=$cache/$n
 	if [ ! -d "$tree" ]; then
