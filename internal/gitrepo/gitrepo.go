@@ -236,11 +236,17 @@ func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cm
 }
 
 // output runs git in dir (the top level when empty) with stdin and returns
-// its standard output.
+// its standard output; under a context from [WithMemo], once per question.
 func (r *Repo) output(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	if dir == "" {
 		dir = r.top
 	}
+	key := append([]string{r.git, dir, string(stdin)}, args...)
+	return remembered(ctx, key, func() ([]byte, error) { return r.run(ctx, dir, stdin, args...) })
+}
+
+// run runs git in dir with stdin and returns its standard output.
+func (r *Repo) run(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := r.command(ctx, dir, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)

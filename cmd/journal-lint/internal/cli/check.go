@@ -169,7 +169,7 @@ func runCheck(c *ucli.Context) error {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: checked %s on %s own: placement, chain, deps/ and history rules need a tree and were skipped\n",
 			plural(len(files), "file"), own)
-	} else if hint := rootHint(s.root); hint != "" {
+	} else if hint := rootHint(c.Context, s.root); hint != "" {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
 	}
 	if format == render.GitHub {
@@ -179,7 +179,7 @@ func runCheck(c *ucli.Context) error {
 	}
 	if n := skippedExamples(res); n > 0 && res.Files == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
-			shownRoot(s.root), plural(n, "*.journal.example file"))
+			shownRoot(c.Context, s.root), plural(n, "*.journal.example file"))
 	}
 	warnings := 0
 	for _, d := range res.Diagnostics {

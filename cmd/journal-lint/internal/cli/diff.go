@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -240,7 +241,7 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 	if c.Bool("staged") || c.String("against") != "" {
 		return diffAdded(c, s, only)
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root)})
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 			continue
 		}
 		if d.Path == "" {
-			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(s.root))
+			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(c.Context, s.root))
 		}
 		if co, _, ok := strings.Cut(d.Path, "/"); ok {
 			if pick.only == nil || co == pick.only.String() {
@@ -325,7 +326,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 	}
 	if len(stray) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s outside every artifact, first %s); run journal-lint check\n",
-			shownRoot(s.root), plural(len(stray), "error"), safetext.Text(stray[0].Path))
+			shownRoot(c.Context, s.root), plural(len(stray), "error"), safetext.Text(stray[0].Path))
 	}
 	if len(invalid) > 0 {
 		n := 0
@@ -346,7 +347,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 	if len(out) == 0 && pick.added != nil {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, lr, pick))
 	} else if len(out) == 0 && pick.only == nil {
-		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(s.root))
+		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(c.Context, s.root))
 		if n := lr.SkippedExamples; n > 0 && !s.examples {
 			why += fmt.Sprintf("; %s skipped (add --examples to compare them)", plural(n, "*.journal.example file"))
 		}
@@ -378,7 +379,7 @@ func noAddedWhy(s *settings, lr *load.Result, pick chainPick) string {
 			geneses = append(geneses, co.String())
 		}
 	}
-	where := "under " + shownRoot(s.root)
+	where := "under " + shownRoot(context.Background(), s.root)
 	if pick.only != nil {
 		where = "of " + pick.only.String()
 	}

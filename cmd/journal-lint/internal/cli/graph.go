@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -40,7 +41,7 @@ type graphNode struct {
 func writeGraph(w io.Writer, lr *load.Result, co vt.Coordinate, color bool) error {
 	nodes := graphNodes(lr, co)
 	if len(nodes) == 0 {
-		return usageErrorf("no revision file of %s under %s", co, shownRoot(lr.Root))
+		return usageErrorf("no revision file of %s under %s", co, shownRoot(context.Background(), lr.Root))
 	}
 	byDigest := map[vt.Digest]bool{}
 	for _, n := range nodes {

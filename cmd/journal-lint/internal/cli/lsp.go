@@ -9,6 +9,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/lsp"
 )
 
@@ -35,7 +36,9 @@ func runLSP(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("lsp takes no arguments, got %d", c.NArg())
 	}
-	err := lsp.Serve(c.Context, stdio{w: c.App.Writer}, lsp.Options{
+	// The user commits and checks out while the server runs: git is asked
+	// anew each time.
+	err := lsp.Serve(gitrepo.WithoutMemo(c.Context), stdio{w: c.App.Writer}, lsp.Options{
 		Debounce: c.Duration("debounce"),
 		Log:      c.App.ErrWriter,
 		Version:  Version(),

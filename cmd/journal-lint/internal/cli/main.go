@@ -18,6 +18,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/suggest"
 )
@@ -108,6 +109,9 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// A command asks git each question once (gitrepo.WithMemo); the
+	// language server, which runs while the user works, opts out.
+	ctx = gitrepo.WithMemo(ctx)
 	app := newApp(stdout, stderr)
 	err := app.RunContext(ctx, interspersed(app, args))
 	return exitCode(err, stderr)

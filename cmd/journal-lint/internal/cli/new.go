@@ -77,9 +77,9 @@ func runNew(c *ucli.Context) error {
 		if wd, err := os.Getwd(); err == nil {
 			mkdir = outpath.Rel(wd, s.root)
 		}
-		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(s.root), mkdir)
+		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(c.Context, s.root), mkdir)
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root)})
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func runNew(c *ucli.Context) error {
 				n++
 			}
 		}
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(s.root), plural(n, "error"))}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(c.Context, s.root), plural(n, "error"))}
 	}
 
 	var text []byte
@@ -106,7 +106,7 @@ func runNew(c *ucli.Context) error {
 		}
 	} else {
 		if len(entries) == 0 {
-			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(s.root))
+			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(c.Context, s.root))
 		}
 		head := entries[len(entries)-1]
 		i := slices.IndexFunc(lr.Files, func(f *load.File) bool { return f.Path == head.Source })

@@ -57,7 +57,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	if err := s.requireRoot(); err != nil {
 		return nil, err
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(s.root)})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root)})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 		}
 		switch {
 		case d.Path == "":
-			return nil, usageErrorf("%s%s", d.Message, rootHint(s.root))
+			return nil, usageErrorf("%s%s", d.Message, rootHint(c.Context, s.root))
 		case strings.HasPrefix(d.Path, co.String()+"/"):
 			own = append(own, d)
 		default:
@@ -89,7 +89,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run journal-lint check\n",
-			shownRoot(s.root), plural(len(other), "error"), safetext.Text(other[0].Path))
+			shownRoot(c.Context, s.root), plural(len(other), "error"), safetext.Text(other[0].Path))
 	}
 	return t, t.known(co)
 }
@@ -116,16 +116,16 @@ func noArtifact(s *settings, co vt.Coordinate) error {
 				}
 			}
 			if n > 0 {
-				return usageErrorf("%s has only %s under %s; add --examples to read them", co, plural(n, "*.journal.example file"), shownRoot(s.root))
+				return usageErrorf("%s has only %s under %s; add --examples to read them", co, plural(n, "*.journal.example file"), shownRoot(context.Background(), s.root))
 			}
 		}
 	}
-	return usageErrorf("no artifact %s under %s", co, shownRoot(s.root))
+	return usageErrorf("no artifact %s under %s", co, shownRoot(context.Background(), s.root))
 }
 
 // shownRoot is root as output shows paths (package outpath).
-func shownRoot(root string) string {
-	return outpath.Join(outpath.Prefix(context.Background(), root), "")
+func shownRoot(ctx context.Context, root string) string {
+	return outpath.Join(outpath.Prefix(ctx, root), "")
 }
 
 func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
@@ -262,8 +262,8 @@ func logJSON(e chain.Entry, prefix string, head bool) logDoc {
 }
 
 // shownPath is the root-relative path rel as output shows it.
-func shownPath(root, rel string) string {
-	return outpath.Join(outpath.Prefix(context.Background(), root), rel)
+func shownPath(ctx context.Context, root, rel string) string {
+	return outpath.Join(outpath.Prefix(ctx, root), rel)
 }
 
 func showCommand() *ucli.Command {

@@ -212,7 +212,7 @@ func findDefaultRoot(c *ucli.Context) (string, error) {
 // artifact. The diagnostics keep their codes (fs/root-not-directory,
 // fs/unexpected-entry …); this only adds the way out. It returns "" when
 // root looks like neither.
-func rootHint(root string) string {
+func rootHint(ctx context.Context, root string) string {
 	fi, err := os.Stat(root)
 	if err != nil {
 		return ""
@@ -221,9 +221,9 @@ func rootHint(root string) string {
 	if !fi.IsDir() {
 		hint := "; ROOT is a file: pass the Journal root, the directory that holds one directory per artifact"
 		if _, err := vt.ParseCoordinate(filepath.Base(parent)); err == nil {
-			hint += " (here " + shownRoot(filepath.Dir(parent)) + ")"
+			hint += " (here " + shownRoot(ctx, filepath.Dir(parent)) + ")"
 		}
-		return hint + ", or check the file alone with journal-lint check --file " + shownPath(parent, filepath.Base(root))
+		return hint + ", or check the file alone with journal-lint check --file " + shownPath(ctx, parent, filepath.Base(root))
 	}
 	if _, err := vt.ParseCoordinate(filepath.Base(root)); err != nil {
 		return ""
@@ -234,7 +234,7 @@ func rootHint(root string) string {
 	}
 	for _, e := range es {
 		if strings.HasSuffix(e.Name(), load.Suffix) || strings.HasSuffix(e.Name(), load.ExampleSuffix) {
-			return fmt.Sprintf("; ROOT looks like the directory of artifact %s: pass the Journal root that holds it, %s", filepath.Base(root), shownRoot(parent))
+			return fmt.Sprintf("; ROOT looks like the directory of artifact %s: pass the Journal root that holds it, %s", filepath.Base(root), shownRoot(ctx, parent))
 		}
 	}
 	return ""

@@ -1,0 +1,70 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+)
+
+// A command of journal-lint asks git the same questions from several
+// places: where the work tree's top level is (for the paths it prints, for
+// the git gate, for the trust of a configuration), which commit HEAD is.
+// Each answer costs a git process, about as long as checking a small tree.
+// Under a context from WithMemo, [Open] and a Repo's queries run git once
+// per question (the same directory, standard input and arguments) and
+// hand out the remembered output after that, for as long as the context
+// lives. The command-line tool runs each command under one; the language
+// server, which runs for hours while the user commits and checks out,
+// does not (WithoutMemo).
+
+// memoKey is the context key of a *memo.
+type memoKey struct{}
+
+// memo is the answers remembered under one context.
+type memo struct {
+	mu      sync.Mutex
+	answers map[string]answer
+}
+
+// answer is the output of one git question, or its error.
+type answer struct {
+	out []byte
+	err error
+}
+
+// WithMemo returns a context under which git's answers to the same
+// questions are remembered (see above).
+func WithMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, memoKey{}, &memo{answers: map[string]answer{}})
+}
+
+// WithoutMemo returns a context under which git is asked every time, also
+// when ctx remembers answers.
+func WithoutMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, memoKey{}, (*memo)(nil))
+}
+
+// remembered runs ask, or returns what it returned before for the same
+// key under ctx. An error from a cancelled context is not remembered.
+func remembered(ctx context.Context, key []string, ask func() ([]byte, error)) ([]byte, error) {
+	m, _ := ctx.Value(memoKey{}).(*memo)
+	if m == nil {
+		return ask()
+	}
+	k := strings.Join(key, "\x00")
+	m.mu.Lock()
+	a, ok := m.answers[k]
+	m.mu.Unlock()
+	if !ok {
+		a.out, a.err = ask()
+		if ctx.Err() != nil {
+			return a.out, a.err
+		}
+		m.mu.Lock()
+		m.answers[k] = a
+		m.mu.Unlock()
+	}
+	// Callers own what they get.
+	return bytes.Clone(a.out), a.err
+}
