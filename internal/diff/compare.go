@@ -31,8 +31,9 @@ var indexes = sync.Pool{New: func() any {
 	return &docIndex{blocks: map[string]*syntax.ReleaseBlock{}, rels: map[string]*relIndex{}}
 }}
 
-// maxReused bounds the releases of an index that done keeps for reuse, so
-// that one huge document does not keep its index's memory.
+// maxReused bounds the releases of an index, and the directives of a
+// release index, that done keeps for reuse (a cleared map keeps its size),
+// so that one huge document does not keep its index's memory.
 const maxReused = 256
 
 // relIndex finds the directives of one release block.
@@ -61,6 +62,9 @@ func (x *docIndex) done() {
 		return
 	}
 	for _, ri := range x.rels {
+		if len(ri.block.Directives) > maxReused {
+			continue
+		}
 		ri.block = nil
 		clear(ri.single)
 		clear(ri.content)

@@ -236,13 +236,17 @@ func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cm
 }
 
 // output runs git in dir (the top level when empty) with stdin and returns
-// its standard output; under a context from [WithMemo], once per question.
+// its standard output; under a context from [WithMemo] and without stdin,
+// once per question.
 func (r *Repo) output(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	if dir == "" {
 		dir = r.top
 	}
-	key := append([]string{r.git, dir, string(stdin)}, args...)
-	return remembered(ctx, key, func() ([]byte, error) { return r.run(ctx, dir, stdin, args...) })
+	if stdin != nil {
+		return r.run(ctx, dir, stdin, args...)
+	}
+	key := append([]string{r.git, dir}, args...)
+	return remembered(ctx, key, func() ([]byte, error) { return r.run(ctx, dir, nil, args...) })
 }
 
 // run runs git in dir with stdin and returns its standard output.

@@ -12,11 +12,17 @@ import (
 // the git gate, for the trust of a configuration), which commit HEAD is.
 // Each answer costs a git process, about as long as checking a small tree.
 // Under a context from WithMemo, [Open] and a Repo's queries run git once
-// per question (the same directory, standard input and arguments) and
+// per question (the same directory and arguments, no standard input) and
 // hand out the remembered output after that, for as long as the context
-// lives. The command-line tool runs each command under one; the language
-// server, which runs for hours while the user commits and checks out,
-// does not (WithoutMemo).
+// lives. Only short answers are remembered (at most memoMax bytes): the
+// listings of a large tree (ls-files, ls-tree, check-attr) are asked for
+// once anyway, and holding them would cost memory while the tree loads.
+// The command-line tool runs each command under one; the language server,
+// which runs for hours while the user commits and checks out, does not
+// (WithoutMemo).
+
+// memoMax is the largest output that a memo keeps, in bytes.
+const memoMax = 64 << 10
 
 // memoKey is the context key of a *memo.
 type memoKey struct{}
@@ -46,7 +52,8 @@ func WithoutMemo(ctx context.Context) context.Context {
 }
 
 // remembered runs ask, or returns what it returned before for the same
-// key under ctx. An error from a cancelled context is not remembered.
+// key under ctx. An error from a cancelled context is not remembered, and
+// neither is an output of more than memoMax bytes.
 func remembered(ctx context.Context, key []string, ask func() ([]byte, error)) ([]byte, error) {
 	m, _ := ctx.Value(memoKey{}).(*memo)
 	if m == nil {
@@ -56,15 +63,14 @@ func remembered(ctx context.Context, key []string, ask func() ([]byte, error)) (
 	m.mu.Lock()
 	a, ok := m.answers[k]
 	m.mu.Unlock()
-	if !ok {
-		a.out, a.err = ask()
-		if ctx.Err() != nil {
-			return a.out, a.err
-		}
+	if ok {
+		return bytes.Clone(a.out), a.err // callers own what they get
+	}
+	out, err := ask()
+	if ctx.Err() == nil && len(out) <= memoMax {
 		m.mu.Lock()
-		m.answers[k] = a
+		m.answers[k] = answer{out: bytes.Clone(out), err: err}
 		m.mu.Unlock()
 	}
-	// Callers own what they get.
-	return bytes.Clone(a.out), a.err
+	return out, err
 }

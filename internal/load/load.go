@@ -355,13 +355,10 @@ func (r *Result) Source(path string) []byte {
 	// Read without the lock, so that callers on several goroutines read
 	// several files at once.
 	src, over := r.overlay[path]
-	if !over {
-		var ok bool
-		if src, ok = readAgain(filepath.Join(r.Root, filepath.FromSlash(path))); !ok {
-			src = nil
-		}
-	}
-	if src != nil && vt.DigestOf(src) != f.Summary.Digest {
+	switch {
+	case !over:
+		src = readAgain(filepath.Join(r.Root, filepath.FromSlash(path)), f.Summary.Digest)
+	case vt.DigestOf(src) != f.Summary.Digest:
 		src = nil
 	}
 	r.mu.Lock()
@@ -1095,13 +1092,22 @@ func tooLargeMessage(size int64) string {
 	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, syntax.MaxSize)
 }
 
-// readAgain reads the Journal file at the absolute path abs once more,
-// for a caller that compares the bytes with the digest of those a load
-// accepted (a regular file of at most [syntax.MaxSize] bytes, never
-// through a symlink), and reports whether that worked.
-func readAgain(abs string) ([]byte, bool) {
-	data, err := readfile.Read(abs, readfile.Options{Max: syntax.MaxSize, NoFollow: true, Verified: true})
-	return data, err == nil
+// readAgain reads the Journal file at the absolute path abs once more
+// (a regular file of at most [syntax.MaxSize] bytes, never through a
+// symlink) and returns its bytes when their digest is want, else nil. It
+// reads once without the checks that the file did not change meanwhile,
+// since the digest says whether these are the bytes; only when it is not
+// (a writer may have been caught saving) does it read the way a load does.
+func readAgain(abs string, want vt.Digest) []byte {
+	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true, Verified: true}
+	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
+		return data
+	}
+	opts.Verified = false
+	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
+		return data
+	}
+	return nil
 }
 
 // placement checks the directory and file name against the parsed identity
