@@ -233,7 +233,7 @@ const maxJudged = 1 << 14
 // Each distinct reference is judged once per returned function (a head
 // often repeats one DEPENDS in every release), up to maxJudged of them.
 // The returned function is not safe for concurrent use.
-func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
+func JudgeHeads(tree *StaticTree, cfg RunConfig) func(hr HeadRefs) bool {
 	var enabled []func(reference, vt.Coordinate, Tree) bool
 	always := false
 	for _, r := range cfg.rules() {
@@ -247,19 +247,13 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 		}
 		enabled = append(enabled, j)
 	}
-	// The releases of each coordinate are fetched once, and each reference
-	// (with whether it names the head's own artifact, all that the
-	// judgements ask of own) is judged once, as long as fewer than
+	// The tree's releases are read in place (sharedTree), and each
+	// reference (with whether it names the head's own artifact, all that
+	// the judgements ask of own) is judged once, as long as fewer than
 	// maxJudged are remembered: a registry-sized tree has hundreds of
 	// thousands of references, nearly all distinct, whose memory would
 	// outweigh the few judgements saved.
-	if st, ok := tree.(*StaticTree); ok {
-		// Its releases are read in place: a copy per coordinate looked up,
-		// kept by every judge, is a tree's worth of memory.
-		tree = sharedTree{st}
-	} else {
-		tree = &memoTree{Tree: tree, releases: map[vt.Coordinate][]vt.Version{}}
-	}
+	shared := sharedTree{tree}
 	type judged struct {
 		ref  reference
 		self bool
@@ -277,7 +271,7 @@ func JudgeHeads(tree Tree, cfg RunConfig) func(hr HeadRefs) bool {
 			k := judged{ref, ref.coordinate == own}
 			bad, ok := seen[k]
 			if !ok {
-				bad = slices.ContainsFunc(enabled, func(j func(reference, vt.Coordinate, Tree) bool) bool { return j(ref, own, tree) })
+				bad = slices.ContainsFunc(enabled, func(j func(reference, vt.Coordinate, Tree) bool) bool { return j(ref, own, shared) })
 				if len(seen) < maxJudged {
 					seen[k] = bad
 				}
@@ -313,19 +307,3 @@ func (hr HeadRefs) Coordinates() []vt.Coordinate {
 type sharedTree struct{ *StaticTree }
 
 func (t sharedTree) Releases(c vt.Coordinate) []vt.Version { return t.releases[c.String()] }
-
-// memoTree is a Tree that asks its Tree for the releases of a coordinate
-// once; the slices it returns are shared, not to be changed.
-type memoTree struct {
-	Tree
-	releases map[vt.Coordinate][]vt.Version
-}
-
-func (t *memoTree) Releases(c vt.Coordinate) []vt.Version {
-	vs, ok := t.releases[c]
-	if !ok {
-		vs = t.Tree.Releases(c)
-		t.releases[c] = vs
-	}
-	return vs
-}

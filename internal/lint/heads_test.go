@@ -30,7 +30,7 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 		doc, _ := syntax.Parse(p, src)
 		docs = append(docs, doc)
 	}
-	trees := map[string]lint.Tree{"testdata": testTree(t), "empty": &lint.StaticTree{}, "own": lint.TreeOf(docs)}
+	trees := map[string]*lint.StaticTree{"testdata": testTree(t), "empty": &lint.StaticTree{}, "own": lint.TreeOf(docs)}
 	sets := map[string][]string{
 		"unknown-artifact": {rules.DepsUnknownArtifact},
 		"unsatisfiable":    {rules.DepsUnsatisfiable},

@@ -11,7 +11,7 @@ import (
 
 // testTree is the tree of the testdata: org.example.core with 1.2.0 and
 // 1.4.2 (as in the docs), and org.example.empty whose head has no release.
-func testTree(t *testing.T) lint.Tree {
+func testTree(t *testing.T) *lint.StaticTree {
 	tree := docTree(t)
 	tree.Add(mustCoordinate(t, "org.example.empty"))
 	return tree
