@@ -9,6 +9,7 @@ package check
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -252,14 +253,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	found = append(append(v.found(), heads...), found...)
+	// Analyzers may amend the load's diagnostics, so they are taken last.
+	// The lists are copied once, into a list of their total length: a rule
+	// pack may bring tens of thousands of findings.
+	all := slices.Concat(append(append(append([]diag.List{lr.Diagnostics}, v.diags...), heads), found...)...)
 	if !opts.KeepState {
 		// Only a later run (KeepState) takes the visitor and the heads
 		// over: the report need not hold them.
 		r.visitor, r.heads = nil, nil
 	}
-	// Analyzers may amend the load's diagnostics, so they are taken last.
-	all := append(append(diag.List{}, lr.Diagnostics...), found...)
 	if all, err = g.reviseWorkTree(ctx, r, all); err != nil {
 		return nil, err
 	}
@@ -282,11 +284,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 }
 
 // runAnalyzers runs [concurrent] in the background while [analyzers] run in
-// sequence, and returns their diagnostics in that order (analyzers, then
-// concurrent ones) whatever finished first. The first error in the same
-// order wins; the background analyzers are cancelled and waited for before
-// runAnalyzers returns, so no rule pack outlives it.
-func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
+// sequence, and returns the list of diagnostics of each, in that order
+// (analyzers, then concurrent ones) whatever finished first. The first
+// error in the same order wins; the background analyzers are cancelled and
+// waited for before runAnalyzers returns, so no rule pack outlives it.
+func runAnalyzers(ctx context.Context, r *run) ([]diag.List, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
@@ -301,7 +303,7 @@ func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
 			bg[i] <- result{ds, err}
 		}()
 	}
-	var found diag.List
+	var found []diag.List
 	var firstErr error
 	for _, a := range analyzers {
 		ds, err := a(ctx, r)
@@ -310,7 +312,7 @@ func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
 			cancel()
 			break
 		}
-		found = append(found, ds...)
+		found = append(found, ds)
 	}
 	for _, ch := range bg {
 		res := <-ch
@@ -319,7 +321,7 @@ func runAnalyzers(ctx context.Context, r *run) (diag.List, error) {
 				firstErr = res.err
 				cancel()
 			}
-			found = append(found, res.ds...)
+			found = append(found, res.ds)
 		}
 	}
 	if firstErr != nil {

@@ -79,15 +79,6 @@ func (v *visitor) visit(a *load.Artifact) {
 	v.head[a.Index] = h
 }
 
-// found returns the findings of every visit, in artifact order.
-func (v *visitor) found() diag.List {
-	var out diag.List
-	for _, ds := range v.diags {
-		out = append(out, ds...)
-	}
-	return out
-}
-
 // heads returns the chain head of every visited artifact that has one.
 func (v *visitor) heads() []headRef {
 	var out []headRef

@@ -8,8 +8,9 @@
 package diag
 
 import (
+	"bytes"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/rules"
@@ -121,6 +122,38 @@ type Diagnostic struct {
 	// fixes (journal-lint lsp). Made by the code that writes Help, so that
 	// the two never disagree; nil when there is none.
 	Fixes []Fix
+	// Subject, when not empty, is what [Diagnostic.Covered] returns for the
+	// file's text, taken by code that had the text at hand (a rule pack's
+	// findings, decoded against the document they were made on), so that
+	// a fingerprint (package render) need not read the file again. Empty
+	// means unknown, or no text: Covered reads the text it is given. Code
+	// that changes Range clears it.
+	Subject string
+}
+
+// Covered returns the text of src, the file of d, that d.Range covers,
+// with carriage returns dropped (so that it is the same after a checkout
+// with other line endings): d.Subject when it is set, else what
+// [Range.Slice] gives of src, empty for an invalid range. The result must
+// not be changed.
+func (d *Diagnostic) Covered(src []byte) []byte {
+	if d.Subject != "" {
+		return []byte(d.Subject)
+	}
+	if !d.Range.IsValid() {
+		return nil
+	}
+	text := d.Range.Slice(src)
+	if bytes.IndexByte(text, '\r') >= 0 {
+		text = bytes.ReplaceAll(text, []byte("\r"), nil)
+	}
+	return text
+}
+
+// NeedsText reports whether [Diagnostic.Covered] depends on the file's
+// text: d has no Subject and its range is valid and not empty.
+func (d *Diagnostic) NeedsText() bool {
+	return d.Subject == "" && d.Range.IsValid() && d.Range.End.Offset > d.Range.Start.Offset
 }
 
 // Fix is one way to resolve a diagnostic: edits that together turn the
@@ -205,14 +238,60 @@ func (l List) HasErrors() bool {
 	return false
 }
 
-// Sort orders l by path, line, column, code and message, in place. Diagnostics
-// without a path (about the root) come first.
+// Sort orders l by path, line, column, code and message, in place, keeping
+// the order of diagnostics that are equal in all five. Diagnostics without
+// a path (about the root) come first. A sorted list is left as it is after
+// one pass; otherwise the order is found on indexes and each diagnostic is
+// moved once (a diagnostic is some 200 bytes, a list of a rule pack's
+// findings tens of thousands).
 func (l List) Sort() {
-	sort.SliceStable(l, func(i, j int) bool { return Less(l[i], l[j]) })
+	sorted := true
+	for i := 1; i < len(l) && sorted; i++ {
+		sorted = !less(&l[i], &l[i-1])
+	}
+	if sorted {
+		return
+	}
+	perm := make([]int, len(l))
+	for i := range perm {
+		perm[i] = i
+	}
+	// Ties are broken by index, so the order is total and the result is
+	// that of a stable sort.
+	slices.SortFunc(perm, func(a, b int) int {
+		switch {
+		case less(&l[a], &l[b]):
+			return -1
+		case less(&l[b], &l[a]):
+			return 1
+		}
+		return a - b
+	})
+	// Position i takes l[perm[i]]: follow each cycle of the permutation
+	// once, marking the positions done.
+	for i := range perm {
+		if perm[i] < 0 {
+			continue
+		}
+		held := l[i]
+		for j := i; ; {
+			k := perm[j]
+			perm[j] = -1
+			if k == i {
+				l[j] = held
+				break
+			}
+			l[j] = l[k]
+			j = k
+		}
+	}
 }
 
 // Less is the order of [List.Sort].
-func Less(a, b Diagnostic) bool {
+func Less(a, b Diagnostic) bool { return less(&a, &b) }
+
+// less is [Less] without copying the diagnostics.
+func less(a, b *Diagnostic) bool {
 	if a.Path != b.Path {
 		return a.Path < b.Path
 	}

@@ -2,7 +2,10 @@ package diag_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
+	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -142,4 +145,44 @@ func TestSort(t *testing.T) {
 			t.Errorf("Less(%v, %v)", want[i-1], want[i])
 		}
 	}
+}
+
+// TestSortIsStable holds Sort to a stable sort by Less on lists with many
+// ties (diagnostics equal in all five keys keep their order: they differ
+// in Help here), sorted, reversed and shuffled.
+func TestSortIsStable(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		n := rng.IntN(60)
+		l := make(diag.List, n)
+		for i := range l {
+			l[i] = diag.Diagnostic{
+				Code:  []string{"a/a", "b/b"}[rng.IntN(2)],
+				Path:  []string{"", "x", "y"}[rng.IntN(3)],
+				Range: diag.Range{Start: at(1+rng.IntN(3), 1+rng.IntN(2), 0)},
+				Help:  strconv.Itoa(i), // the original position
+			}
+		}
+		switch round % 3 {
+		case 1:
+			sort.SliceStable(l, func(i, j int) bool { return diag.Less(l[i], l[j]) })
+		case 2:
+			slices.Reverse(l)
+		}
+		want := slices.Clone(l)
+		sort.SliceStable(want, func(i, j int) bool { return diag.Less(want[i], want[j]) })
+		l.Sort()
+		if !slices.EqualFunc(l, want, func(a, b diag.Diagnostic) bool { return a.Help == b.Help }) {
+			t.Fatalf("round %d: Sort gave %v, a stable sort %v", round, helps(l), helps(want))
+		}
+	}
+}
+
+func helps(l diag.List) []string {
+	var out []string
+	for _, d := range l {
+		out = append(out, d.Help)
+	}
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -322,9 +321,11 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		mu  sync.Mutex
-		out packResult
-		wg  sync.WaitGroup
+		mu    sync.Mutex
+		out   packResult
+		lists []diag.List // of the batches, in the order answered
+		n     int         // their total length
+		wg    sync.WaitGroup
 	)
 	for range min(runtime.GOMAXPROCS(0), 4) {
 		wg.Add(1)
@@ -349,10 +350,11 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 					}
 				} else if out.err == nil {
 					for _, l := range later {
-						l.i += len(out.ds)
+						l.i += n
 						out.later = append(out.later, l)
 					}
-					out.ds = append(out.ds, ds...)
+					lists = append(lists, ds)
+					n += len(ds)
 				}
 				mu.Unlock()
 			}
@@ -366,6 +368,8 @@ func (p *Pack) run(ctx context.Context, in *Input, feed <-chan *batch) packResul
 	if out.err != nil {
 		return packResult{err: out.err}
 	}
+	// One copy into a list of the total length, not one growing list.
+	out.ds = slices.Concat(lists...)
 	if len(out.later) == 0 {
 		// With related locations to resolve the indexes must hold; the
 		// caller sorts after resolving them.
@@ -438,9 +442,12 @@ func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (d diag.D
 	if doc == nil {
 		return d, nil, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
 	}
+	d.Path = doc.Path // the same, held once for all its findings
 	if d.Range, err = decodeRange(doc, m.GetRange()); err != nil {
 		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
+	// The text is at hand now; a fingerprint would read the file again.
+	d.Subject = string(d.Covered(doc.Src))
 	for j, r := range m.GetRelated() {
 		d.Related = append(d.Related, diag.Related{Path: r.GetPath(), Message: r.GetMessage()})
 		if rdoc, known, wait := in.related(b, r.GetPath()); wait {
@@ -592,7 +599,11 @@ func (s *Set) Check(ctx context.Context, in *Input) (diag.List, error) {
 // plugin/failed diagnostic (and a closed pack) for each that failed, after
 // those of the packs that did not start, sorted.
 func (s *Set) merge(res []packResult) diag.List {
-	out := append(diag.List{}, s.Failures...)
+	n := len(s.Failures) + len(res)
+	for _, r := range res {
+		n += len(r.ds)
+	}
+	out := append(make(diag.List, 0, n), s.Failures...)
 	for i, r := range res {
 		if r.err != nil {
 			pe, ok := r.err.(*Error)
@@ -605,7 +616,7 @@ func (s *Set) merge(res []packResult) diag.List {
 		}
 		out = append(out, r.ds...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return diag.Less(out[i], out[j]) })
+	out.Sort()
 	return out
 }
 

@@ -163,6 +163,10 @@ func TestHappyPath(t *testing.T) {
 	if ds[1].Range.End.Column != 21 || ds[1].Range.End.Offset-ds[1].Range.Start.Offset != len("GPL-3.0-only") {
 		t.Errorf("range = %+v", ds[1].Range)
 	}
+	// The subject of a fingerprint is taken while the text is at hand.
+	if ds[1].Subject != "GPL-3.0-only" || ds[0].Subject != "RELEASE 1.0.0" {
+		t.Errorf("subjects = %q, %q", ds[0].Subject, ds[1].Subject)
+	}
 	if n := running(t, s.Path); n != 0 {
 		t.Errorf("%d pack processes still running after Close", n)
 	}

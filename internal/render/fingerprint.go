@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -21,11 +20,12 @@ const fingerprintDomain = "journal-lint/fingerprint/v1"
 const SARIFFingerprintKey = "journalLint/v1"
 
 // Fingerprint returns a stable identifier of d as 64 lowercase hex digits:
-// the SHA-256 of the code, the path and the text that d.Range covers in src,
-// plus the message only when that text is empty (no range, an empty range,
-// or src nil). Line and column numbers are not part of it, so the value
-// survives edits elsewhere in the file; carriage returns are dropped from the
-// text, so it survives a checkout with other line endings. Two diagnostics
+// the SHA-256 of the code, the path and the text that d.Range covers in src
+// ([diag.Diagnostic.Covered]: d.Subject when set), plus the message only
+// when that text is empty (no range, an empty range, or src nil). Line and
+// column numbers are not part of it, so the value survives edits elsewhere
+// in the file; carriage returns are dropped from the text, so it survives
+// a checkout with other line endings. Two diagnostics
 // with the same code on the same text of the same file get the same value;
 // [Fingerprints] tells such repeats apart.
 func Fingerprint(d diag.Diagnostic, src []byte) string {
@@ -33,10 +33,7 @@ func Fingerprint(d diag.Diagnostic, src []byte) string {
 	field(h, []byte(fingerprintDomain))
 	field(h, []byte(d.Code))
 	field(h, []byte(d.Path))
-	var text []byte
-	if d.Range.IsValid() {
-		text = bytes.ReplaceAll(d.Range.Slice(src), []byte("\r"), nil)
-	}
+	text := d.Covered(src)
 	field(h, text)
 	if len(text) == 0 {
 		field(h, []byte(d.Message))
@@ -62,8 +59,9 @@ func field(h hash.Hash, b []byte) {
 func Fingerprints(r Report) []string {
 	out := make([]string, len(r.Diagnostics))
 	// The diagnostics of one path (consecutive, as they are sorted) share
-	// one read of its source; the paths are taken in turn by one worker
-	// per core, since a source may have to be read from disk again.
+	// one read of its source, made only when a diagnostic needs the text
+	// ([diag.Diagnostic.NeedsText]); the paths are taken in turn by one
+	// worker per core, since a source may have to be read from disk again.
 	var groups [][2]int // [start, end) of each path's diagnostics
 	for i := range r.Diagnostics {
 		if i == 0 || r.Diagnostics[i].Path != r.Diagnostics[i-1].Path {
@@ -78,7 +76,7 @@ func Fingerprints(r Report) []string {
 			if out[i] = r.Fingerprints[i]; out[i] != "" {
 				continue
 			}
-			if !read {
+			if !read && r.Diagnostics[i].NeedsText() {
 				src, read = r.source(r.Diagnostics[i].Path), true
 			}
 			out[i] = Fingerprint(r.Diagnostics[i], src)

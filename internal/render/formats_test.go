@@ -348,6 +348,16 @@ func TestFingerprint(t *testing.T) {
 	if Fingerprint(w1, src1) == Fingerprint(w2, src1) {
 		t.Error("fingerprint of a range-less diagnostic ignores the message")
 	}
+	// A subject taken while the text was at hand stands for the text.
+	taken := dc
+	taken.Subject = string(dc.Covered(crlf))
+	if taken.NeedsText() || !dc.NeedsText() || Fingerprint(taken, nil) != Fingerprint(d1, src1) {
+		t.Errorf("fingerprint with the subject %q differs from the one with the text", taken.Subject)
+	}
+	r := Report{Diagnostics: diag.List{taken}, Source: func(string) []byte { t.Error("source read for a diagnostic with its subject"); return nil }}
+	if fps := Fingerprints(r); fps[0] != Fingerprint(d1, src1) {
+		t.Error("Fingerprints does not use the subject")
+	}
 	// Field boundaries are unambiguous.
 	a := diag.Diagnostic{Code: "ab", Path: "c"}
 	b := diag.Diagnostic{Code: "a", Path: "bc"}
