@@ -59,8 +59,10 @@ func (e IgnoreEntry) Matches(d diag.Diagnostic, rootRel string) bool {
 }
 
 // Apply applies cfg to ds and returns the diagnostics that remain, in their
-// order, and the ignore entries that matched nothing, in file order. ds is
-// not modified. The paths of ds are root-relative; rootRel is the root's
+// order, and the ignore entries that matched nothing, in file order. The
+// diagnostics are filtered in place: out is ds's array (a check's list may
+// hold a rule pack's tens of thousands of findings), so the caller must not
+// use ds afterwards. The paths of ds are root-relative; rootRel is the root's
 // path relative to the configuration file's directory ([Config.RootRel]),
 // because ignore path patterns are written relative to that directory:
 // with the file at the repository's top level they are the paths the
@@ -75,14 +77,14 @@ func (e IgnoreEntry) Matches(d diag.Diagnostic, rootRel string) bool {
 // with validity codes pass through untouched. A nil cfg changes nothing.
 func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []IgnoreEntry) {
 	if cfg == nil {
-		return append(diag.List(nil), ds...), nil
+		return ds, nil
 	}
 	ignores := make([]compiledIgnore, len(cfg.Ignore))
 	for i, e := range cfg.Ignore {
 		ignores[i] = compile(e)
 	}
 	used := make([]bool, len(cfg.Ignore))
-	out = make(diag.List, 0, len(ds))
+	out = ds[:0]
 	for _, d := range ds {
 		if rules.IsValidity(d.Code) {
 			out = append(out, d)
@@ -103,6 +105,7 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 			out = append(out, d)
 		}
 	}
+	clear(ds[len(out):]) // what was dropped holds no strings in the array
 	for i, e := range cfg.Ignore {
 		if !used[i] {
 			unused = append(unused, e)

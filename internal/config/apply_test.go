@@ -63,7 +63,6 @@ func TestApply(t *testing.T) {
 		d("style/other", diag.Info, "quarantine/2.journal"),
 		d("style/other", diag.Info, ""), // the root: "**" patterns still need a path
 	}
-	orig := slices.Clone(in)
 	out, unused := Apply(cfg, "", in)
 	want := []string{
 		"license/noassertion error a/1.journal",
@@ -77,8 +76,8 @@ func TestApply(t *testing.T) {
 	if got := brief(out); !slices.Equal(got, want) {
 		t.Errorf("Apply:\n got %q\nwant %q", got, want)
 	}
-	if !slices.EqualFunc(in, orig, func(a, b diag.Diagnostic) bool { return a.Code == b.Code && a.Severity == b.Severity }) {
-		t.Error("Apply modified its input")
+	if len(out) > 0 && &out[0] != &in[0] {
+		t.Error("Apply copied its input instead of filtering it in place")
 	}
 	var codes []string
 	for _, e := range unused {

@@ -599,6 +599,9 @@ func (s *Set) Check(ctx context.Context, in *Input) (diag.List, error) {
 // plugin/failed diagnostic (and a closed pack) for each that failed, after
 // those of the packs that did not start, sorted.
 func (s *Set) merge(res []packResult) diag.List {
+	if len(res) == 1 && len(s.Failures) == 0 && res[0].err == nil {
+		return res[0].ds // sorted already, and nothing to merge
+	}
 	n := len(s.Failures) + len(res)
 	for _, r := range res {
 		n += len(r.ds)

@@ -24,10 +24,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/r35157/journal-lint/internal/par"
 )
 
 // Unsafe reports whether code point r is escaped by [Text]: C0 and C1
@@ -289,26 +292,51 @@ func WriteJSON(w io.Writer, v any) error {
 // encodeIndented appends v to buf as WriteJSON encodes it, every line after
 // the first prefixed by prefix, without the final newline.
 func encodeIndented(buf *bytes.Buffer, v any, prefix string) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
+	return newIndentedEncoder(prefix).encode(buf, v)
+}
+
+// indentedEncoder encodes values as WriteJSON does, each line after the
+// first prefixed by its prefix; one encoder serves many values, so that
+// the buffers encoding/json indents through are made once.
+type indentedEncoder struct {
+	out bytes.Buffer
+	enc *json.Encoder
+}
+
+func newIndentedEncoder(prefix string) *indentedEncoder {
+	e := &indentedEncoder{}
+	e.enc = json.NewEncoder(&e.out)
+	e.enc.SetEscapeHTML(false)
+	e.enc.SetIndent(prefix, "  ")
+	return e
+}
+
+// encode appends v to buf, without the final newline.
+func (e *indentedEncoder) encode(buf *bytes.Buffer, v any) error {
+	e.out.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return err
 	}
-	buf.Truncate(buf.Len() - 1) // Encode ends the value with a newline
+	buf.Write(e.out.Bytes()[:e.out.Len()-1]) // Encode ends the value with a newline
 	return nil
 }
+
+// streamChunk is the number of elements of [WriteJSONStream] that one
+// goroutine encodes in turn.
+const streamChunk = 256
 
 // WriteJSONStream writes the same bytes as WriteJSON of a document in which
 // one array holds n elements, without holding the whole document in
 // memory: doc is the document with that array empty (not omitted), key the
 // array's member name, depth the nesting depth of the object holding it (1
 // for a member of the top-level object), and elem(i) returns element i, for
-// i from 0 to n-1 in order. Each element is encoded and made safe by [JSON]
-// on its own (an element is whole JSON values, so the result is that of
-// the whole document) and written through a buffer. It returns an error
-// when doc holds no such empty array or more than one, the error of an
-// encoding, or the first error of w.
+// i from 0 to n-1. Each element is encoded and made safe by [JSON] on its
+// own (an element is whole JSON values, so the result is that of the whole
+// document). Chunks of elements are encoded on every core at once, a few
+// chunks per core at a time, and written in order through a buffer, so elem
+// must be safe to call for distinct indexes at once. It returns an error
+// when doc holds no such empty array or more than one, the first error of
+// an encoding, in element order, or the first error of w.
 func WriteJSONStream(w io.Writer, doc any, key string, depth, n int, elem func(i int) any) error {
 	var buf bytes.Buffer
 	if err := encodeIndented(&buf, doc, ""); err != nil {
@@ -327,16 +355,40 @@ func WriteJSONStream(w io.Writer, doc any, key string, depth, n int, elem func(i
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(JSON([]byte(skeleton[:at])))
 	inner := indent + "  "
-	for i := range n {
-		buf.Reset()
-		if i > 0 {
-			buf.WriteByte(',')
+	workers := runtime.GOMAXPROCS(0)
+	chunks := (n + streamChunk - 1) / streamChunk
+	window := make([]bytes.Buffer, min(chunks, 2*workers))
+	errs := make([]error, len(window))
+	for first := 0; first < chunks; first += len(window) {
+		m := min(len(window), chunks-first)
+		par.ForWorkers(m, workers, func() func(int) {
+			e := newIndentedEncoder(inner)
+			var one bytes.Buffer
+			return func(k int) {
+				out := &window[k]
+				out.Reset()
+				errs[k] = nil
+				c := first + k
+				for i := c * streamChunk; i < min(n, (c+1)*streamChunk); i++ {
+					one.Reset()
+					if i > 0 {
+						one.WriteByte(',')
+					}
+					one.WriteString("\n" + inner)
+					if err := e.encode(&one, elem(i)); err != nil {
+						errs[k] = err
+						return
+					}
+					out.Write(JSON(one.Bytes()))
+				}
+			}
+		})
+		for k := range m {
+			if errs[k] != nil {
+				return errs[k]
+			}
+			bw.Write(window[k].Bytes())
 		}
-		buf.WriteString("\n" + inner)
-		if err := encodeIndented(&buf, elem(i), inner); err != nil {
-			return err
-		}
-		bw.Write(JSON(buf.Bytes()))
 	}
 	if n > 0 {
 		bw.WriteString("\n" + indent)

@@ -3,6 +3,8 @@ package safetext
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -99,13 +101,19 @@ func TestWriteJSONStream(t *testing.T) {
 		Runs  []inner `json:"runs"`
 		Items []item  `json:"items"`
 	}
-	items := []item{
+	some := []item{
 		{M: "a\u202eb ##[error]x \u0085 <&> \x1b \x7f"},
 		{M: "plain", Tags: map[string]string{"k": "##[v"}},
 		{M: "\"items\": []\n"},
 	}
+	// Enough elements for several rounds of chunks on every core.
+	items := make([]item, 5*streamChunk*runtime.GOMAXPROCS(0)+7)
+	for i := range items {
+		items[i] = some[i%len(some)]
+		items[i].M += strconv.Itoa(i)
+	}
 	elem := func(i int) any { return items[i] }
-	for _, n := range []int{0, 1, len(items)} {
+	for _, n := range []int{0, 1, len(some), streamChunk, streamChunk + 1, len(items)} {
 		whole := doc{Root: "r", Runs: []inner{{Name: "x", Items: []item{}}}, Items: items[:n]}
 		var want, got bytes.Buffer
 		if err := WriteJSON(&want, whole); err != nil {
@@ -137,6 +145,16 @@ func TestWriteJSONStream(t *testing.T) {
 	var out bytes.Buffer
 	if err := WriteJSONStream(&out, doc{Items: []item{}}, "missing", 1, 0, elem); err == nil {
 		t.Error("no error for a key the document lacks")
+	}
+	// An element that cannot be encoded, in a later chunk, is an error.
+	bad := func(i int) any {
+		if i == 3*streamChunk+1 {
+			return func() {}
+		}
+		return items[i]
+	}
+	if err := WriteJSONStream(&out, doc{Items: []item{}}, "items", 1, len(items), bad); err == nil {
+		t.Error("no error for an element that cannot be encoded")
 	}
 }
 
