@@ -62,6 +62,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	}
 	ds := lint.Run(docs, nil, v.perDoc)
 	ds = append(ds, history(v.r, a)...)
+	takeSubjects(ds, a)
 	th := treeHeads(a)
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
@@ -95,6 +96,26 @@ func (v *visitor) heads() []headRef {
 // built and heads has been called, only the memory of findings stays.
 func (v *visitor) dropHeads() {
 	v.trees, v.head, v.refs = nil, nil, lint.RefsArena{}
+}
+
+// takeSubjects gives each diagnostic of ds on a document of a the
+// subject of its fingerprint while the text is at hand
+// (diag.Diagnostic.Subject), so that printing the report reads no file
+// again and fingerprints the bytes that were checked.
+func takeSubjects(ds diag.List, a *load.Artifact) {
+	var doc *syntax.Document // of the diagnostic before: a rule reports a document's findings together
+	for i := range ds {
+		d := &ds[i]
+		if !d.NeedsText() {
+			continue
+		}
+		if doc == nil || doc.Path != d.Path {
+			if doc = docOf(a, d.Path); doc == nil {
+				continue
+			}
+		}
+		d.Subject = string(d.Covered(doc.Src))
+	}
 }
 
 // docOf returns the document of the file of a at path, or nil.

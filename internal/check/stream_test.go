@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // TestStreamingWorkersEquivalent checks the streaming engine's promise that
@@ -22,31 +23,7 @@ import (
 // 1-worker run and of a 4-worker run are byte-identical.
 func TestStreamingWorkersEquivalent(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join(t.TempDir(), "journals")
-	if _, err := gen.Write(root, gen.Options{Files: 300, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	injected := 0
-	for i, code := range gen.Codes() {
-		if strings.HasPrefix(code, "fs/root-") {
-			continue // a broken root hides every other fault
-		}
-		if _, err := gen.Inject(root, code, uint64(100+i)); err != nil {
-			if errors.Is(err, gen.ErrNotExpressible) {
-				continue
-			}
-			t.Fatalf("inject %s: %v", code, err)
-		}
-		injected++
-	}
-	for i := range 20 {
-		if _, err := gen.Mutate(root, uint64(500+i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if injected < 10 {
-		t.Fatalf("only %d faults injected", injected)
-	}
+	root := faultedTree(t)
 	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	output := func(workers int) (string, string) {
 		res, err := check.Run(context.Background(), check.Options{Root: root, Now: now, Workers: workers})
@@ -74,5 +51,71 @@ func TestStreamingWorkersEquivalent(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(js1), []byte(`"chain/`)) {
 		t.Errorf("no chain diagnostic in the faulted tree:\n%.2000s", js1)
+	}
+}
+
+// faultedTree writes a generated tree of 300 files with a fault of every
+// expressible validity code (but a broken root) and 20 byte-level
+// mutations, and returns its root.
+func faultedTree(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "journals")
+	if _, err := gen.Write(root, gen.Options{Files: 300, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	injected := 0
+	for i, code := range gen.Codes() {
+		if strings.HasPrefix(code, "fs/root-") {
+			continue // a broken root hides every other fault
+		}
+		if _, err := gen.Inject(root, code, uint64(100+i)); err != nil {
+			if errors.Is(err, gen.ErrNotExpressible) {
+				continue
+			}
+			t.Fatalf("inject %s: %v", code, err)
+		}
+		injected++
+	}
+	for i := range 20 {
+		if _, err := gen.Mutate(root, uint64(500+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if injected < 10 {
+		t.Fatalf("only %d faults injected", injected)
+	}
+	return root
+}
+
+// TestSubjectsAreTheCheckedText: every finding of a rule about one
+// document or of the history diff carries the subject of its fingerprint,
+// taken while the check had the text (diag.Diagnostic.Subject), and every
+// subject is what the file holds. The others (validity findings, rules on
+// chain heads and the engine's own) may leave the renderer to read a file
+// again.
+func TestSubjectsAreTheCheckedText(t *testing.T) {
+	t.Parallel()
+	root := faultedTree(t)
+	res, err := check.Run(context.Background(), check.Options{Root: root, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := 0
+	for _, d := range res.Diagnostics {
+		if d.Subject == "" {
+			if k := rules.KindOf(d.Code); d.NeedsText() && (k == rules.Document || k == rules.CrossRevision) {
+				t.Errorf("%v: no subject", d)
+			}
+			continue
+		}
+		taken++
+		fresh := d
+		fresh.Subject = ""
+		if want := string(fresh.Covered(res.Source(d.Path))); d.Subject != want {
+			t.Errorf("%v: subject %q, the file holds %q", d, d.Subject, want)
+		}
+	}
+	if taken == 0 {
+		t.Error("no finding has a subject")
 	}
 }
