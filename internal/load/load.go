@@ -77,12 +77,15 @@ type Options struct {
 	// load for the query service is its state plus the artifacts in
 	// flight, not every parsed document.
 	KeepState bool
-	// Recycle, with DropDocs, hands each dropped document's memory back to
-	// the parser (syntax.Recycle), so that the next files reuse it: only
-	// for a Visit that keeps nothing of the documents it sees (no
+	// Recycle, with DropDocs, is asked after each artifact's visit whether
+	// its dropped documents' memory may go back to the parser
+	// (syntax.Recycle), so that the next files reuse it: it may say yes
+	// only for a Visit that keeps nothing of the documents it saw (no
 	// Directive, Arg or ReleaseBlock, nor the documents themselves) past
-	// its return.
-	Recycle bool
+	// its return. Asking after the visit lets a Visit that learns what it
+	// keeps only while the load runs (a check's rule packs, which start
+	// alongside it) decide in time. Nil never recycles.
+	Recycle func() bool
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
@@ -890,8 +893,9 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		if !opts.KeepState {
 			a.cs = nil
 		}
+		recycle := opts.Recycle != nil && opts.Recycle()
 		for _, f := range fs {
-			if opts.Recycle && f.Doc != nil {
+			if recycle && f.Doc != nil {
 				syntax.Recycle(f.Doc)
 			}
 			f.Doc = nil
