@@ -404,7 +404,10 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	prior := priorOf(opts)
-	l := list(root, opts, prior)
+	l := list(ctx, root, opts, prior)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cands, wd, skipped := l.flat()
 	if !reusableLoad(opts) {
 		l = nil // only a later load's Prior reads it: 0.3 KB per file, let it go
@@ -520,8 +523,9 @@ var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 
 // walk lists the root as "Filesystem layout" in docs/journal-format.md
 // says: a diagnostic for every unexpected entry directly in it, and the
-// listing of each artifact directory (listDir), in name order.
-func walk(root, shown string, examples, stat bool) *listing {
+// listing of each artifact directory (listDir), in name order. It lists
+// no more artifact directories once ctx is cancelled.
+func walk(ctx context.Context, root, shown string, examples, stat bool) *listing {
 	l := &listing{}
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -552,7 +556,9 @@ func walk(root, shown string, examples, stat bool) *listing {
 	// The artifact directories are listed in parallel, each into its own
 	// slot: listing is system calls, and the reads start only after it.
 	par.For(len(l.dirs), 0, func(i int) {
-		l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+		if ctx.Err() == nil {
+			l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+		}
 	})
 	return l
 }
