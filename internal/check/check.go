@@ -45,9 +45,11 @@ type Options struct {
 	// in for the files on disk (load.Options.Overlay): an editor checks its
 	// buffers in the context of the tree. It is ignored with Staged.
 	Overlay map[string][]byte
-	// Packs are the rule packs of Config, started by [StartPacks] for the
-	// same Config and owned by the caller, who closes them after Run; nil
-	// when Config has none (Run fails when it has some).
+	// Packs are the rule packs of Config, started by [StartPacks] or
+	// [LaunchPacks] for the same Config and owned by the caller, who closes
+	// them after Run; nil when Config has none (Run fails when it has
+	// some). Packs that are still starting let the load begin: its first
+	// visit waits for them.
 	Packs *Packs
 	// KeepState keeps every parsed document and the accepted state in
 	// Result.Load, for a caller that queries them afterwards (the language
@@ -112,9 +114,11 @@ type run struct {
 	load *load.Result
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
-	// packs runs the rule packs over the documents as the load visits
-	// them; nil without rule packs.
-	packs *plugin.Stream
+	// packs returns the stream that runs the rule packs over the
+	// documents as the load visits them (packStream), started at the
+	// first call, which waits for packs that are still starting; it
+	// returns nil without rule packs.
+	packs func() *plugin.Stream
 	// visitor and heads hold the per-artifact findings and those of the
 	// head-only rules, for a later run that takes this one as
 	// Options.Prior.
@@ -211,19 +215,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
-	if r.packs = packStream(ctx, r); r.packs != nil {
-		defer r.packs.Close()
-	}
+	r.packs = sync.OnceValue(func() *plugin.Stream { return packStream(ctx, r) })
+	defer func() {
+		if st := r.packs(); st != nil {
+			st.Close()
+		}
+	}()
 	var priorHeads *headCache
 	if sameRules(prior, r) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState || g.commit != ""
-	// The visitor keeps no document past its visit, and rule packs get
-	// theirs while the tree streams (plugin.Stream): unless every pack
-	// parses the texts itself, they read the directives and models later.
-	recycle := !keepDocs && (r.packs == nil || r.packs.Recyclable())
-	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Recycle: recycle, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
+	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
+	if !keepDocs {
+		// The visitor keeps no document past its visit, and rule packs get
+		// theirs while the tree streams (plugin.Stream): unless every pack
+		// parses the texts itself, they read the directives and models
+		// later. The load asks after each visit, which waited for the packs.
+		lopts.Recycle = func() bool {
+			st := r.packs()
+			return st == nil || st.Recyclable()
+		}
+	}
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}

@@ -12,14 +12,21 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// Packs owns the rule packs of one command: [StartPacks] starts them, the
-// command validates its configuration with [Packs.Registry], hands them to
-// [Run] through [Options.Packs] (or lists them), and closes them with
-// [Packs.Close] when it is done. Nothing else starts or closes a pack, so
-// each pack starts once per command and stops when the command returns.
-// A nil *Packs is the packs of a configuration that has none.
+// Packs owns the rule packs of one command: [StartPacks] starts them (or
+// [LaunchPacks], which does not wait for them), the command validates its
+// configuration with [Packs.Registry], hands them to [Run] through
+// [Options.Packs] (or lists them), and closes them with [Packs.Close] when
+// it is done. Nothing else starts or closes a pack, so each pack starts
+// once per command and stops when the command returns. A nil *Packs is
+// the packs of a configuration that has none.
 type Packs struct {
-	set *plugin.Set // never nil
+	// started is closed when the start is over; the fields below are set
+	// before and never change after.
+	started chan struct{}
+	// verify is the error that stops the command: a pack whose executable
+	// does not match its pin ([Packs.Wait]).
+	verify error
+	set    *plugin.Set // never nil once started
 	// err is a start-up problem that is not a pin mismatch (two packs with
 	// one name, a configuration that cannot be encoded, a cancelled start):
 	// the run that uses the packs reports it.
@@ -37,44 +44,81 @@ type Packs struct {
 // the [Run] that uses them); a pack that failed on its own becomes a
 // plugin/failed diagnostic of the run. The caller must Close the result.
 func StartPacks(ctx context.Context, cfg *config.Config) (*Packs, error) {
+	ps := LaunchPacks(ctx, cfg)
+	if err := ps.Wait(); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+// LaunchPacks starts what [StartPacks] starts in the background and
+// returns at once, so that the packs start while the command does other
+// work (a check's load: [Run] waits for them at its first visit). Every
+// method of the result waits for the start to be over; [Packs.Wait]
+// returns the error StartPacks would have returned. It returns nil when
+// cfg has no packs. The caller must Close the result, even after an
+// error of Wait.
+func LaunchPacks(ctx context.Context, cfg *config.Config) *Packs {
 	if cfg == nil || len(cfg.Plugins)+len(cfg.WorkTreePlugins) == 0 {
-		return nil, nil
+		return nil
 	}
-	set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
-	if err != nil {
-		var ve *plugin.VerifyError
-		if errors.As(err, &ve) {
-			return nil, ve
+	ps := &Packs{started: make(chan struct{})}
+	go func() {
+		defer close(ps.started)
+		set, err := plugin.StartAll(ctx, PluginSpecs(cfg), plugin.Options{HostVersion: plugin.HostVersion})
+		if err != nil {
+			var ve *plugin.VerifyError
+			if errors.As(err, &ve) {
+				ps.verify = ve
+			}
+			set = &plugin.Set{}
 		}
-		set = &plugin.Set{}
+		ps.set, ps.err, ps.reg = set, err, registryWith(cfg, set)
+	}()
+	return ps
+}
+
+// Wait waits until the packs have started and returns the
+// *plugin.VerifyError of a pack whose executable cannot be read or does
+// not match its pin (then nothing runs), as [StartPacks] does; nil on nil.
+func (ps *Packs) Wait() error {
+	if ps == nil {
+		return nil
 	}
-	return &Packs{set: set, err: err, reg: registryWith(cfg, set)}, nil
+	<-ps.started
+	return ps.verify
 }
 
 // Registry returns [Registry] plus the rules of the started packs, so that
 // config.Validate knows their "<pack>/<rule>" codes. Until a pack that
 // failed to start is fixed, every code in its namespace is accepted (in
 // every namespace that is not built in, when the pack has no configured
-// name). On nil it returns Registry().
+// name). It waits for the start ([Packs.Wait]); on nil it returns
+// Registry().
 func (ps *Packs) Registry() config.Registry {
 	if ps == nil {
 		return Registry()
 	}
+	<-ps.started
 	return ps.reg
 }
 
-// Set returns the started packs, or the start-up error StartPacks kept.
+// Set returns the started packs, or the start-up error the start kept
+// (the *plugin.VerifyError of [Packs.Wait] too). It waits for the start.
 // The packs stay owned by ps. On nil it returns an empty set.
 func (ps *Packs) Set() (*plugin.Set, error) {
 	if ps == nil {
 		return &plugin.Set{}, nil
 	}
+	<-ps.started
 	return ps.set, ps.err
 }
 
-// Close stops every pack. It is safe on nil and more than once.
+// Close waits for the start and stops every pack. It is safe on nil and
+// more than once.
 func (ps *Packs) Close() {
 	if ps != nil {
+		<-ps.started
 		ps.set.Close()
 	}
 }
@@ -107,7 +151,7 @@ func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	if _, err := r.opts.Packs.Set(); err != nil {
 		return nil, err
 	}
-	return r.packs.Finish(ctx, r.load)
+	return r.packs().Finish(ctx, r.load)
 }
 
 // PluginSpecs returns the rule packs of cfg in configuration order.

@@ -48,8 +48,8 @@ func (v *visitor) slot(i, of int) {
 
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
-	if v.r.packs != nil {
-		v.r.packs.Visit(a)
+	if st := v.r.packs(); st != nil {
+		st.Visit(a)
 	}
 	if v.reused(a.Index, a.Of, a.Prior) {
 		return

@@ -3,7 +3,10 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // TestDropDocsKeepState checks that a load with DropDocs and KeepState
@@ -60,5 +63,46 @@ func TestDocReadAgain(t *testing.T) {
 	}
 	if d2 := lean.Doc(f.Path); d2 == nil || d2.Digest != d.Digest {
 		t.Errorf("%s: no document, or another one, after a different path", f.Path)
+	}
+}
+
+// TestRecycleAskedAfterVisit: with DropDocs, Recycle is asked after each
+// visit, so a Visit that learns only at its first call whether it keeps
+// the documents it sees (as a check's rule packs that start alongside the
+// load do) keeps them whole, or has them recycled.
+func TestRecycleAskedAfterVisit(t *testing.T) {
+	t.Parallel()
+	root, _ := genTree(t, 60)
+	for _, keep := range []bool{true, false} {
+		var (
+			decide sync.Once
+			keeps  bool
+			mu     sync.Mutex
+			seen   = map[*syntax.Document]int{} // directives at the visit
+		)
+		visit := func(a *Artifact) {
+			decide.Do(func() { keeps = keep })
+			mu.Lock()
+			defer mu.Unlock()
+			for _, f := range a.Files {
+				if f.Doc != nil {
+					seen[f.Doc] = len(f.Doc.Directives)
+				}
+			}
+		}
+		recycle := func() bool {
+			decide.Do(func() {}) // after the first visit's decision
+			return !keeps
+		}
+		loadNoHang(t, root, Options{Workers: 2, DropDocs: true, Visit: visit, Recycle: recycle})
+		whole := 0
+		for doc, n := range seen {
+			if len(doc.Directives) == n && n > 0 {
+				whole++
+			}
+		}
+		if keep && whole != len(seen) || !keep && whole != 0 || len(seen) == 0 {
+			t.Errorf("keep %v: %d of %d visited documents whole after the load", keep, whole, len(seen))
+		}
 	}
 }

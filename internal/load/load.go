@@ -77,12 +77,15 @@ type Options struct {
 	// load for the query service is its state plus the artifacts in
 	// flight, not every parsed document.
 	KeepState bool
-	// Recycle, with DropDocs, hands each dropped document's memory back to
-	// the parser (syntax.Recycle), so that the next files reuse it: only
-	// for a Visit that keeps nothing of the documents it sees (no
+	// Recycle, with DropDocs, is asked after each artifact's visit whether
+	// its dropped documents' memory may go back to the parser
+	// (syntax.Recycle), so that the next files reuse it: it may say yes
+	// only for a Visit that keeps nothing of the documents it saw (no
 	// Directive, Arg or ReleaseBlock, nor the documents themselves) past
-	// its return.
-	Recycle bool
+	// its return. Asking after the visit lets a Visit that learns what it
+	// keeps only while the load runs (a check's rule packs, which start
+	// alongside it) decide in time. Nil never recycles.
+	Recycle func() bool
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
@@ -401,7 +404,10 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	prior := priorOf(opts)
-	l := list(root, opts, prior)
+	l := list(ctx, root, opts, prior)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cands, wd, skipped := l.flat()
 	if !reusableLoad(opts) {
 		l = nil // only a later load's Prior reads it: 0.3 KB per file, let it go
@@ -517,8 +523,9 @@ var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 
 // walk lists the root as "Filesystem layout" in docs/journal-format.md
 // says: a diagnostic for every unexpected entry directly in it, and the
-// listing of each artifact directory (listDir), in name order.
-func walk(root, shown string, examples, stat bool) *listing {
+// listing of each artifact directory (listDir), in name order. It lists
+// no more artifact directories once ctx is cancelled.
+func walk(ctx context.Context, root, shown string, examples, stat bool) *listing {
 	l := &listing{}
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -549,7 +556,9 @@ func walk(root, shown string, examples, stat bool) *listing {
 	// The artifact directories are listed in parallel, each into its own
 	// slot: listing is system calls, and the reads start only after it.
 	par.For(len(l.dirs), 0, func(i int) {
-		l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+		if ctx.Err() == nil {
+			l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+		}
 	})
 	return l
 }
@@ -890,8 +899,9 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		if !opts.KeepState {
 			a.cs = nil
 		}
+		recycle := opts.Recycle != nil && opts.Recycle()
 		for _, f := range fs {
-			if opts.Recycle && f.Doc != nil {
+			if recycle && f.Doc != nil {
 				syntax.Recycle(f.Doc)
 			}
 			f.Doc = nil

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -123,12 +124,13 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 }
 
 // list lists the tree: from scratch without a prior load or with Rescan,
-// else prior's listing with the touched directories listed again.
-func list(root string, opts Options, prior *reusable) *listing {
+// else prior's listing with the touched directories listed again. A walk
+// stops listing once ctx is cancelled, and the listing is then partial.
+func list(ctx context.Context, root string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
 	if prior == nil || opts.Rescan {
-		return walk(root, opts.shownRoot(root), opts.Examples, stat)
+		return walk(ctx, root, opts.shownRoot(root), opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Overlay)
 	l := &listing{rootDiags: prior.listing.rootDiags, dirs: slices.Clone(prior.listing.dirs)}

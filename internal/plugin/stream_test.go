@@ -64,7 +64,7 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if st.Recyclable() != (needs&protocol.ParseText != 0) {
 			t.Fatalf("needs %b: Recyclable is %v", needs, st.Recyclable())
 		}
-		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable(), Visit: st.Visit})
+		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable, Visit: st.Visit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -112,7 +112,7 @@ func (m *manager) Start(ctx context.Context) error {
 	}
 	ctx, end := m.begin(ctx)
 	defer end()
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true, Recycle: true, Stamp: true})
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Compact: true, DropDocs: true, KeepState: true, Recycle: recycle, Stamp: true})
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -158,7 +158,7 @@ func (m *manager) Refresh(ctx context.Context) error {
 	// atomic store below. The files whose stat stamps are those recorded
 	// when the published state was loaded are not read again: their
 	// revisions are in it (load.Options.Stamped).
-	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true, Recycle: true,
+	res, err := m.load(ctx, m.root, load.Options{Examples: m.cfg.examples, Base: svc.store.Snapshot(), Compact: true, DropDocs: true, KeepState: true, Recycle: recycle,
 		Stamp: true, Stamped: svc.stamps})
 	if err != nil {
 		if m.svc.Load() != svc {
@@ -188,6 +188,10 @@ func (m *manager) Service() (journal.Service, error) {
 	}
 	return svc, nil
 }
+
+// recycle is load.Options.Recycle for the manager's loads: they visit
+// nothing, so every dropped document's memory may go back to the parser.
+func recycle() bool { return true }
 
 // invalid turns the validity errors of ds into a *journalerr.InvalidError.
 func invalid(op string, ds diag.List) error {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,7 +64,7 @@ func checkCommand() *ucli.Command {
 	}
 }
 
-func runCheck(c *ucli.Context) error {
+func runCheck(c *ucli.Context) (err error) {
 	setCheckGC()
 	if c.NArg() > 1 {
 		return usageErrorf("check takes at most one ROOT, got %d arguments%s", c.NArg(), extraRootHint(c))
@@ -77,12 +78,23 @@ func runCheck(c *ucli.Context) error {
 			return usageErrorf("--file checks drafts outside git; --against, --staged and --new-only need a tree")
 		}
 	}
-	s, err := loadSettingsWithPacks(c, c.Args().First())
+	// The rule packs start while the check runs; any error before theirs
+	// is known gives way to it (packsFirst), and nothing is written until
+	// it is.
+	s, err := loadSettingsLaunching(c, c.Args().First())
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	defer func() {
+		if err != nil {
+			err = packsFirst(s.ready, err)
+		}
+	}()
 	if c.Bool("print-config") {
+		if err := s.ready(); err != nil {
+			return err
+		}
 		out, err := s.cfg.Marshal()
 		if err != nil {
 			return internalErrorf("printing the configuration: %v", err)
@@ -118,10 +130,19 @@ func runCheck(c *ucli.Context) error {
 			return err
 		}
 	}
+	// A pack that fails to start, or a configuration that names codes no
+	// pack has, stops the check.
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	go func() {
+		if s.ready() != nil {
+			cancel()
+		}
+	}()
 	var res *check.Result
 	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
-		res, err = check.RunFiles(c.Context, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
+		res, err = check.RunFiles(ctx, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
 	} else {
 		prefix = outpath.Prefix(c.Context, s.root)
 		opts := check.Options{Root: s.root, ShownRoot: outpath.Join(prefix, ""), Examples: s.examples, Config: s.cfg, Now: time.Now(),
@@ -132,10 +153,13 @@ func runCheck(c *ucli.Context) error {
 			defer line.Stop()
 			opts.Progress = line
 		}
-		res, err = check.Run(c.Context, opts)
+		res, err = check.Run(ctx, opts)
 		if line != nil {
 			line.Stop() // cleared before anything else is written
 		}
+	}
+	if err := s.ready(); err != nil {
+		return err
 	}
 	if err != nil {
 		if c.Context.Err() != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -39,6 +40,10 @@ type settings struct {
 	// the configuration and owned by the command (loadSettingsWithPacks);
 	// nil when there are none or after loadSettings.
 	packs *check.Packs
+	// ready waits for packs to start and returns the error of their start
+	// or of a configuration that names codes none of them has (see
+	// packsReady), the same at every call; never nil.
+	ready func() error
 }
 
 // close stops the rule packs the settings hold. It is safe on nil and more
@@ -47,6 +52,17 @@ func (s *settings) close() {
 	if s != nil {
 		s.packs.Close()
 	}
+}
+
+// packsFirst returns the error of ready (settings.ready) when there is
+// one, else err: an error found while the rule packs started
+// (loadSettingsLaunching) gives way to theirs, which loadSettingsWithPacks
+// would have returned first.
+func packsFirst(ready func() error, err error) error {
+	if perr := ready(); perr != nil {
+		return perr
+	}
+	return err
 }
 
 // loadSettings finds and validates the configuration (--config, else
@@ -69,7 +85,26 @@ func loadSettings(c *ucli.Context, rootArg string) (*settings, error) {
 // start of each pack: check.Run and plugins list use them). The caller owns
 // them and must close the settings in every path (an interrupt cancels
 // c.Context and returns through the same path); on an error nothing runs.
-func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err error) {
+func loadSettingsWithPacks(c *ucli.Context, rootArg string) (*settings, error) {
+	s, err := loadSettingsLaunching(c, rootArg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ready(); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadSettingsLaunching is loadSettingsWithPacks that returns while the
+// rule packs start (check.LaunchPacks), so that the command's work begins
+// alongside: the result's ready waits for them and returns what
+// loadSettingsWithPacks would have returned for them. The caller must call
+// ready before it writes anything, let any error of its own give way to
+// ready's (packsFirst), and close the settings in every path. Without
+// packs the configuration is validated before it returns.
+func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err error) {
 	path := c.String("config")
 	if path == "" {
 		wd, err := os.Getwd()
@@ -82,8 +117,10 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 	}
 	cfg := config.Default()
 	var packs *check.Packs
+	ready := func() error { return nil }
 	defer func() {
 		if err != nil {
+			err = packsFirst(ready, err)
 			packs.Close()
 		}
 	}()
@@ -108,15 +145,12 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 			}
 			return nil, usageErrorf("%v", err)
 		}
-		packs, err = check.StartPacks(c.Context, cfg)
-		if err != nil {
-			if c.Context.Err() != nil {
-				return nil, c.Context.Err()
+		packs = check.LaunchPacks(c.Context, cfg)
+		ready = sync.OnceValue(func() error { return packsReady(c.Context, cfg, packs) })
+		if packs == nil {
+			if err := ready(); err != nil {
+				return nil, err
 			}
-			return nil, usageErrorf("%v", err)
-		}
-		if err := config.Validate(cfg, packs.Registry()); err != nil {
-			return nil, configError(err)
 		}
 	}
 	root := rootArg
@@ -127,14 +161,32 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (s *settings, err er
 	default:
 		var noRoot error
 		if root, noRoot = findDefaultRoot(c); noRoot != nil {
-			return &settings{cfg: cfg, noRoot: noRoot, examples: c.Bool("examples") || cfg.Examples, packs: packs}, nil
+			return &settings{cfg: cfg, noRoot: noRoot, examples: c.Bool("examples") || cfg.Examples, packs: packs, ready: ready}, nil
 		}
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, usageErrorf("root %s: %v", root, err)
 	}
-	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs}, nil
+	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs, ready: ready}, nil
+}
+
+// packsReady waits for the rule packs of cfg that check.LaunchPacks
+// started and validates cfg against their codes. Its errors are the usage
+// error of a pack that cannot be verified (ctx's error when ctx was
+// cancelled meanwhile) and the configuration error of a code that neither
+// journal-lint nor a pack has (configError).
+func packsReady(ctx context.Context, cfg *config.Config, packs *check.Packs) error {
+	if err := packs.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return usageErrorf("%v", err)
+	}
+	if err := config.Validate(cfg, packs.Registry()); err != nil {
+		return configError(err)
+	}
+	return nil
 }
 
 // configError reports every configuration problem, one per line, with the
