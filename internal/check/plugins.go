@@ -46,6 +46,7 @@ type Packs struct {
 func StartPacks(ctx context.Context, cfg *config.Config) (*Packs, error) {
 	ps := LaunchPacks(ctx, cfg)
 	if err := ps.Wait(); err != nil {
+		ps.Close() // as LaunchPacks asks, though nothing runs after a pin mismatch
 		return nil, err
 	}
 	return ps, nil

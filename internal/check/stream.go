@@ -114,7 +114,7 @@ func takeSubjects(ds diag.List, a *load.Artifact) {
 				continue
 			}
 		}
-		d.Subject = string(d.Covered(doc.Src))
+		d.TakeSubject(doc.Src)
 	}
 }
 

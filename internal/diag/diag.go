@@ -124,10 +124,11 @@ type Diagnostic struct {
 	Fixes []Fix
 	// Subject, when not empty, is what [Diagnostic.Covered] returns for the
 	// file's text, taken by code that had the text at hand (a rule pack's
-	// findings, decoded against the document they were made on), so that
+	// findings, decoded against the document they were made on; a check's
+	// per-document and history findings, during the artifact's visit), so that
 	// a fingerprint (package render) need not read the file again. Empty
-	// means unknown, or no text: Covered reads the text it is given. Code
-	// that changes Range clears it.
+	// means unknown (see [Diagnostic.TakeSubject]), or no text: Covered
+	// reads the text it is given. Code that changes Range clears it.
 	Subject string
 }
 
@@ -154,6 +155,21 @@ func (d *Diagnostic) Covered(src []byte) []byte {
 // text: d has no Subject and its range is valid and not empty.
 func (d *Diagnostic) NeedsText() bool {
 	return d.Subject == "" && d.Range.IsValid() && d.Range.End.Offset > d.Range.Start.Offset
+}
+
+// maxSubject is the longest text [Diagnostic.TakeSubject] keeps: a finding
+// whose range covers more (a rule pack may report a whole file, over and
+// over) leaves the fingerprint to read the file again, so that its
+// subject never costs more than its other fields.
+const maxSubject = 1 << 10
+
+// TakeSubject sets d.Subject to what [Diagnostic.Covered] returns for src,
+// the text of d's file, when d's range covers at most a kilobyte of it;
+// otherwise it leaves d as it is.
+func (d *Diagnostic) TakeSubject(src []byte) {
+	if d.Range.End.Offset-d.Range.Start.Offset <= maxSubject {
+		d.Subject = string(d.Covered(src))
+	}
 }
 
 // Fix is one way to resolve a diagnostic: edits that together turn the

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -185,4 +186,21 @@ func helps(l diag.List) []string {
 		out = append(out, d.Help)
 	}
 	return out
+}
+
+// TestTakeSubject: a short subject is kept, one longer than a kilobyte is
+// left for the fingerprint to read again.
+func TestTakeSubject(t *testing.T) {
+	t.Parallel()
+	src := []byte(strings.Repeat("ab\r\n", 1000))
+	short := diag.Diagnostic{Range: diag.Range{Start: at(1, 1, 0), End: at(2, 1, 4)}}
+	short.TakeSubject(src)
+	if short.Subject != "ab\n" || short.NeedsText() {
+		t.Errorf("short range: subject %q", short.Subject)
+	}
+	long := diag.Diagnostic{Range: diag.Range{Start: at(1, 1, 0), End: at(1000, 1, len(src))}}
+	long.TakeSubject(src)
+	if long.Subject != "" || !long.NeedsText() {
+		t.Errorf("long range: subject of %d bytes kept", len(long.Subject))
+	}
 }

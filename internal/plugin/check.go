@@ -447,7 +447,7 @@ func (p *Pack) decodeDiagnostic(in *Input, b *batch, m *pb.Diagnostic) (d diag.D
 		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
 	}
 	// The text is at hand now; a fingerprint would read the file again.
-	d.Subject = string(d.Covered(doc.Src))
+	d.TakeSubject(doc.Src)
 	for j, r := range m.GetRelated() {
 		d.Related = append(d.Related, diag.Related{Path: r.GetPath(), Message: r.GetMessage()})
 		if rdoc, known, wait := in.related(b, r.GetPath()); wait {
