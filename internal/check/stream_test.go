@@ -3,9 +3,7 @@ package check_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -60,26 +58,9 @@ func TestStreamingWorkersEquivalent(t *testing.T) {
 func faultedTree(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "journals")
-	if _, err := gen.Write(root, gen.Options{Files: 300, Seed: 11}); err != nil {
+	injected, err := gen.WriteFaulted(root, gen.Options{Files: 300, Seed: 11}, gen.FaultOptions{InjectSeed: 100, Mutations: 20, MutateSeed: 500})
+	if err != nil {
 		t.Fatal(err)
-	}
-	injected := 0
-	for i, code := range gen.Codes() {
-		if strings.HasPrefix(code, "fs/root-") {
-			continue // a broken root hides every other fault
-		}
-		if _, err := gen.Inject(root, code, uint64(100+i)); err != nil {
-			if errors.Is(err, gen.ErrNotExpressible) {
-				continue
-			}
-			t.Fatalf("inject %s: %v", code, err)
-		}
-		injected++
-	}
-	for i := range 20 {
-		if _, err := gen.Mutate(root, uint64(500+i)); err != nil {
-			t.Fatal(err)
-		}
 	}
 	if injected < 10 {
 		t.Fatalf("only %d faults injected", injected)

@@ -865,3 +865,46 @@ func lineEnding(t *tree, r *rand.Rand) (Fault, error) {
 		return "mixed LF and CRLF"
 	})
 }
+
+// FaultOptions says how [WriteFaulted] breaks the tree it writes.
+type FaultOptions struct {
+	// InjectSeed is the seed of the first code of [Codes]; the i-th code
+	// is injected with InjectSeed+i.
+	InjectSeed uint64
+	// Mutations is the number of [Mutate] calls after the injections, the
+	// i-th with MutateSeed+i.
+	Mutations  int
+	MutateSeed uint64
+}
+
+// WriteFaulted writes the tree of opts under root ([Write]), injects a
+// fault of every code of [Codes] that the tree can express, except those
+// that break the root itself (rules.ScopeRoot: a broken root hides every
+// other fault), and then makes fo.Mutations byte-level mutations. Equal
+// arguments give equal bytes. It returns the number of faults injected,
+// or the first error of writing, of an injection (other than
+// [ErrNotExpressible]) or of a mutation.
+func WriteFaulted(root string, opts Options, fo FaultOptions) (int, error) {
+	if _, err := Write(root, opts); err != nil {
+		return 0, err
+	}
+	injected := 0
+	for i, code := range Codes() {
+		if r, _ := rules.Lookup(code); r.Scope == rules.ScopeRoot {
+			continue
+		}
+		if _, err := Inject(root, code, fo.InjectSeed+uint64(i)); err != nil {
+			if errors.Is(err, ErrNotExpressible) {
+				continue
+			}
+			return injected, fmt.Errorf("inject %s: %w", code, err)
+		}
+		injected++
+	}
+	for i := range fo.Mutations {
+		if _, err := Mutate(root, fo.MutateSeed+uint64(i)); err != nil {
+			return injected, err
+		}
+	}
+	return injected, nil
+}

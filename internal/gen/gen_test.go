@@ -155,3 +155,39 @@ func TestMutateChangesOneFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFaulted: equal arguments give equal trees, faults are injected,
+// and none of them breaks the root (the tree still loads and lists files).
+func TestWriteFaulted(t *testing.T) {
+	t.Parallel()
+	fo := FaultOptions{InjectSeed: 7, Mutations: 5, MutateSeed: 9}
+	var trees [2]map[string][]byte
+	for k := range trees {
+		root := filepath.Join(t.TempDir(), "journals")
+		injected, err := WriteFaulted(root, Options{Files: 60, Seed: 3}, fo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if injected < 10 {
+			t.Errorf("only %d faults injected", injected)
+		}
+		lr, err := load.Load(context.Background(), root, load.Options{})
+		if err != nil && lr == nil {
+			t.Fatal(err)
+		}
+		trees[k] = map[string][]byte{}
+		for _, f := range lr.Files {
+			if f.Doc != nil {
+				trees[k][f.Path] = f.Doc.Src
+			}
+		}
+	}
+	if len(trees[0]) == 0 || len(trees[0]) != len(trees[1]) {
+		t.Fatalf("trees of %d and %d documents", len(trees[0]), len(trees[1]))
+	}
+	for p, src := range trees[0] {
+		if !bytes.Equal(src, trees[1][p]) {
+			t.Errorf("%s differs between two equal calls", p)
+		}
+	}
+}

@@ -2,11 +2,9 @@ package sdk
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -26,21 +24,8 @@ import (
 func TestParseTextAsWire(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
-	if _, err := gen.Write(root, gen.Options{Files: 400, Seed: 5}); err != nil {
+	if _, err := gen.WriteFaulted(root, gen.Options{Files: 400, Seed: 5}, gen.FaultOptions{InjectSeed: 200, Mutations: 40, MutateSeed: 700}); err != nil {
 		t.Fatal(err)
-	}
-	for i, code := range gen.Codes() {
-		if strings.HasPrefix(code, "fs/root-") {
-			continue // a broken root hides every other fault
-		}
-		if _, err := gen.Inject(root, code, uint64(200+i)); err != nil && !errors.Is(err, gen.ErrNotExpressible) {
-			t.Fatalf("inject %s: %v", code, err)
-		}
-	}
-	for i := range 40 {
-		if _, err := gen.Mutate(root, uint64(700+i)); err != nil {
-			t.Fatal(err)
-		}
 	}
 	lr, err := load.Load(context.Background(), root, load.Options{})
 	if err != nil {
