@@ -3,6 +3,8 @@ package check
 import (
 	"context"
 	"errors"
+
+	"github.com/r35157/journal-lint/internal/source"
 )
 
 // AddedOptions name the revisions a commit or a branch adds, for
@@ -28,11 +30,11 @@ type AddedOptions struct {
 // branch adds. Close it when done.
 type Added struct{ g *gate }
 
-// OpenAdded resolves opts against git. With Staged, the index entries under
-// the root are copied to a temporary directory that [Added.Root] names.
+// OpenAdded resolves opts against git. With Staged, the tree is the index's
+// entries under the root, which [Added.Source] reads.
 // Errors are those of `check --against` and `check --staged`: no git, a
 // root outside a work tree, a revision that names no commit, a shallow
-// clone without the merge base, and failures copying the index; each
+// clone without the merge base, an unmerged index and git failing; each
 // starts with the flag at fault. Without Against and Staged it returns an
 // error too: there is nothing to compare with.
 func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
@@ -48,9 +50,9 @@ func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
 	return &Added{g: g}, nil
 }
 
-// Root returns the directory to load the tree from: the Journal root, or
-// its copy of the index for Staged.
-func (a *Added) Root() string { return a.g.loadRoot }
+// Source returns where to load the tree from (load.Options.Source): the
+// disk under the Journal root, or the index for Staged.
+func (a *Added) Source() source.Source { return a.g.src }
 
 // IsNew reports whether the Journal file at the root-relative path p
 // (forward slashes, as load.File.Path) did not exist at the compared
@@ -80,8 +82,8 @@ func (a *Added) At() string {
 // Baseline describes the compared commit, or nil before the first commit.
 func (a *Added) Baseline(ctx context.Context) *Baseline { return a.g.baseline(ctx) }
 
-// Close removes the copy of the index, if any. It is safe on nil and more
-// than once.
+// Close ends the git that reads the index, if any. It is safe on nil and
+// more than once.
 func (a *Added) Close() {
 	if a != nil {
 		a.g.close()

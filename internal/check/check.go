@@ -226,7 +226,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState || g.commit != ""
-	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot}
+	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot, Source: g.src}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
 		// theirs while the tree streams (plugin.Stream): unless every pack
@@ -240,7 +240,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}
-	lr, err := load.Load(ctx, g.loadRoot, lopts)
+	lr, err := load.Load(ctx, opts.Root, lopts)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +17,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
@@ -29,7 +28,7 @@ const gitattributesLines = "*.journal -text\n*.journal.example -text"
 
 // gate is the git side of one check run: the work tree that holds the root
 // (nil outside one), the revision compared against, and where the tree is
-// loaded from (a copy of the index for --staged).
+// loaded from (the index for --staged, else the disk).
 type gate struct {
 	repo     *gitrepo.Repo
 	rootRel  string // root relative to the top level, "" for the top level
@@ -38,8 +37,9 @@ type gate struct {
 	rev      string // the commit the revision names
 	staged   bool
 	examples bool
-	loadRoot string
-	tmp      string // temporary directory to remove, or ""
+	// src is where the tree is loaded from: the disk under the root, or
+	// for --staged the index (a *source.Git, which close closes).
+	src source.Source
 	// atRev maps the root-relative path of each Journal file of the commit
 	// to its entry; nil when there is no gate.
 	atRev map[string]gitrepo.Entry
@@ -61,15 +61,15 @@ type gate struct {
 // openGate prepares the git side of a run. Without Against and Staged it
 // only looks for a work tree (for repo/eol-conversion) and never fails;
 // with either, a missing git, a root outside a work tree or a bad revision
-// is an error. With Staged, the index entries under the root are copied to
-// a temporary directory that the tree is loaded from; close removes it.
+// is an error. With Staged, the tree is loaded from the index entries under
+// the root (source.Index); close ends the git that reads them.
 // A work-tree check that takes over from prior (the run of Options.Prior, or
 // nil) takes over what prior learned from git instead ([gate.takeOver]):
 // without Rescan always, with Rescan when the repository's stamp
 // (gitrepo.Repo.Stamp: its index, HEAD and refs, configuration and
 // attribute files) is the one prior took before asking git.
 func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
-	g := &gate{loadRoot: opts.Root, staged: opts.Staged, examples: opts.Examples}
+	g := &gate{src: &source.Disk{Root: opts.Root}, staged: opts.Staged, examples: opts.Examples}
 	wantGit := opts.Against != "" || opts.Staged
 	if opts.NewOnly && !wantGit {
 		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
@@ -147,20 +147,14 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		return nil, errors.New("--new-only: there is no HEAD commit to compare against; name one with --against")
 	}
 	if opts.Staged {
-		tmp, err := os.MkdirTemp("", "journal-lint-staged-")
+		index, err := source.Index(ctx, repo, rel)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, fmt.Errorf("--staged: %w", err)
 		}
-		g.tmp = tmp
-		if _, err := repo.ExportIndex(ctx, rel, tmp); err != nil {
-			g.close()
-			return nil, fmt.Errorf("--staged: copying the index: %w", err)
-		}
-		g.loadRoot = filepath.Join(tmp, filepath.FromSlash(rel))
-		if err := os.MkdirAll(g.loadRoot, 0o755); err != nil {
-			g.close()
-			return nil, fmt.Errorf("--staged: %w", err)
-		}
+		g.src = index
 	}
 	return g, nil
 }
@@ -240,11 +234,13 @@ func (g *gate) checkoutRev() string {
 	return shortCommit(g.commit)
 }
 
-// close removes the temporary copy of the index, if any.
+// close ends the git that reads the index's blobs, if any.
 func (g *gate) close() {
-	if g != nil && g.tmp != "" {
-		os.RemoveAll(g.tmp)
-		g.tmp = ""
+	if g == nil {
+		return
+	}
+	if index, ok := g.src.(*source.Git); ok {
+		index.Close()
 	}
 }
 
@@ -503,7 +499,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				continue
 			}
 			if f.status != 'D' {
-				if _, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(f.path))); err == nil {
+				if _, err := g.src.Stat(f.path); err == nil {
 					out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
 						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.checkoutRev(), shellQuote(g.topPath(f.path)))})
@@ -719,12 +715,11 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 	if src := r.load.Source(p); src != nil {
 		return src, true
 	}
-	abs := filepath.Join(g.loadRoot, filepath.FromSlash(p))
-	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
+	if mode, err := g.src.Stat(p); err != nil || !mode.IsRegular() {
 		return nil, false
 	}
-	b, err := os.ReadFile(abs)
-	return b, err == nil
+	f, err := g.src.ReadFile(p)
+	return f.Data, err == nil
 }
 
 // explainCommitted amends each chain/missing-predecessor diagnostic of the
@@ -864,7 +859,7 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	links := map[string]bool{}
 	for p, e := range files.index {
 		if e.Mode == "120000" {
-			if fi, err := os.Lstat(filepath.Join(g.loadRoot, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+			if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
 				links[p] = true
 			}
 		}

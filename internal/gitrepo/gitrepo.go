@@ -543,31 +543,58 @@ func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object strin
 // readBatch reads the "cat-file --batch" answers for objects.
 func readBatch(br *bufio.Reader, objects []string, fn func(string, int64, io.Reader) error) error {
 	for _, o := range objects {
-		header, err := br.ReadString('\n')
+		size, err := readBatchHeader(br, o)
 		if err != nil {
-			return fmt.Errorf("git cat-file: reading the header of %s: %w", o, err)
-		}
-		f := strings.Fields(header)
-		if len(f) == 2 && f[1] == "missing" {
-			return fmt.Errorf("git cat-file: object %s is missing", o)
-		}
-		if len(f) != 3 {
-			return fmt.Errorf("git cat-file: malformed header %q", strings.TrimSpace(header))
-		}
-		size, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil || size < 0 {
-			return fmt.Errorf("git cat-file: malformed size in %q", strings.TrimSpace(header))
+			return err
 		}
 		body := io.LimitReader(br, size)
 		if err := fn(o, size, body); err != nil {
 			return err
 		}
-		if _, err := io.Copy(io.Discard, body); err != nil {
-			return fmt.Errorf("git cat-file: reading %s: %w", o, err)
+		if err := readBatchBody(br, o, body); err != nil {
+			return err
 		}
-		if b, err := br.ReadByte(); err != nil || b != '\n' {
-			return fmt.Errorf("git cat-file: missing terminator after %s", o)
-		}
+	}
+	return nil
+}
+
+// readBatchHeader reads the header line of the "cat-file --batch" answer
+// for object and returns the size of the contents that follow it.
+func readBatchHeader(br *bufio.Reader, object string) (int64, error) {
+	header, err := br.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("git cat-file: reading the header of %s: %w", object, err)
+	}
+	f := strings.Fields(header)
+	if len(f) == 2 && f[1] == "missing" {
+		return 0, &missingError{object}
+	}
+	if len(f) != 3 {
+		return 0, fmt.Errorf("git cat-file: malformed header %q", strings.TrimSpace(header))
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return 0, fmt.Errorf("git cat-file: malformed size in %q", strings.TrimSpace(header))
+	}
+	return size, nil
+}
+
+// missingError is the error for an object that git does not have; after
+// it, "cat-file --batch" goes on answering.
+type missingError struct{ object string }
+
+func (e *missingError) Error() string {
+	return fmt.Sprintf("git cat-file: object %s is missing", e.object)
+}
+
+// readBatchBody skips what fn left of the contents of object (body) and
+// the newline that ends them.
+func readBatchBody(br *bufio.Reader, object string, body io.Reader) error {
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return fmt.Errorf("git cat-file: reading %s: %w", object, err)
+	}
+	if b, err := br.ReadByte(); err != nil || b != '\n' {
+		return fmt.Errorf("git cat-file: missing terminator after %s", object)
 	}
 	return nil
 }
@@ -627,83 +654,4 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, name
 		m[f[i+1]] = f[i+2]
 	}
 	return out, nil
-}
-
-// ExportIndex writes the stage-0 index entries under prefix into the
-// directory dest (which must exist), at dest/<path relative to the top
-// level>, with their exact blob bytes: no line-ending conversion, no
-// filters. Symbolic links become symbolic links and submodules empty
-// directories, so that a loader sees what a checkout would. Unmerged paths
-// (merge stages 1–3) are an error. It returns the number of entries
-// written.
-func (r *Repo) ExportIndex(ctx context.Context, prefix, dest string) (int, error) {
-	entries, err := r.Index(ctx, prefix)
-	if err != nil {
-		return 0, err
-	}
-	var blobs []Entry
-	for _, e := range entries {
-		if e.Stage != 0 {
-			return 0, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
-		}
-		target, err := localPath(dest, e.Path)
-		if err != nil {
-			return 0, err
-		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return 0, err
-		}
-		switch e.Mode {
-		case "160000":
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return 0, err
-			}
-		default:
-			blobs = append(blobs, e)
-		}
-	}
-	objects := make([]string, len(blobs))
-	for i, e := range blobs {
-		objects[i] = e.Object
-	}
-	i := 0
-	err = r.Blobs(ctx, objects, func(_ string, size int64, body io.Reader) error {
-		e := blobs[i]
-		i++
-		target, _ := localPath(dest, e.Path)
-		if e.Mode == "120000" {
-			link, err := io.ReadAll(io.LimitReader(body, 4096))
-			if err != nil {
-				return err
-			}
-			return os.Symlink(string(link), target)
-		}
-		perm := os.FileMode(0o644)
-		if e.Mode == "100755" {
-			perm = 0o755
-		}
-		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(f, body); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	})
-	if err != nil {
-		return 0, err
-	}
-	return len(entries), nil
-}
-
-// localPath joins the git path p to dir, refusing anything that would
-// leave dir.
-func localPath(dir, p string) (string, error) {
-	native := filepath.FromSlash(p)
-	if !filepath.IsLocal(native) {
-		return "", fmt.Errorf("git path %q is not a local path", p)
-	}
-	return filepath.Join(dir, native), nil
 }

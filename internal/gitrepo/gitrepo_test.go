@@ -164,27 +164,35 @@ func TestRepository(t *testing.T) {
 		t.Errorf("Attributes = %v", attrs)
 	}
 
-	// ExportIndex writes the staged bytes, not the work tree's.
-	dest := t.TempDir()
-	n, err := r.ExportIndex(ctx, "j", dest)
+	// A BlobReader reads the staged bytes one object at a time, goes on
+	// after a missing object, and gives only the size of one over max.
+	index, err := r.Index(ctx, "j")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 5 {
-		t.Errorf("ExportIndex wrote %d entries, want 5", n)
+	br := r.NewBlobReader(ctx)
+	defer br.Close()
+	found := false
+	for _, e := range index {
+		if e.Path != spaced {
+			continue
+		}
+		found = true
+		if b, size, err := br.Read(e.Object, 1<<20); err != nil || string(b) != "one\n" || size != 4 {
+			t.Errorf("BlobReader.Read(%s) = %q, %d, %v; want the staged bytes", spaced, b, size, err)
+		}
+		if _, _, err := br.Read(strings.Repeat("0", 40), 1<<20); err == nil {
+			t.Error("BlobReader.Read of a missing object succeeded")
+		}
+		if b, size, err := br.Read(e.Object, 2); err != nil || b != nil || size != 4 {
+			t.Errorf("BlobReader.Read over max = %q, %d, %v; want only the size", b, size, err)
+		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dest, filepath.FromSlash(spaced))); err != nil || string(b) != "one\n" {
-		t.Errorf("exported %s = %q, %v; want the staged bytes", spaced, b, err)
+	if !found {
+		t.Errorf("the index has no %s", spaced)
 	}
-	if b, err := os.ReadFile(filepath.Join(dest, "j", "crlf.journal")); err != nil || string(b) != crlfText {
-		t.Errorf("exported crlf.journal = %q, %v", b, err)
-	}
-	// A text file was normalised when it was added: the blob has LF.
-	if b, err := os.ReadFile(filepath.Join(dest, "j", "keep.journal")); err != nil || string(b) != "A\nB\n" {
-		t.Errorf("exported keep.journal = %q, %v", b, err)
-	}
-	if _, err := os.Stat(filepath.Join(dest, "other")); !os.IsNotExist(err) {
-		t.Errorf("ExportIndex wrote outside the prefix: %v", err)
+	if b, _, err := br.Read(obj, 1<<20); err != nil || string(b) != crlfText {
+		t.Errorf("BlobReader.Read(crlf.journal) = %q, %v", b, err)
 	}
 }
 

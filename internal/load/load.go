@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -28,6 +27,7 @@ import (
 	"github.com/r35157/journal-lint/internal/par"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -115,6 +115,10 @@ type Options struct {
 	// read, and Result.Diagnostics has no diagnostic of the others (they had
 	// no error). Without Base it is ignored.
 	Stamped *Stamps
+	// Source is where the tree's bytes come from; nil reads the disk under
+	// the root given to [Load] (source.Disk). Prior, Rescan, Stamp and
+	// Stamped compare stat stamps, which only the disk has.
+	Source source.Source
 	// ShownRoot is how the messages about the root itself (fs/root-missing,
 	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
 	// path; "" names it as given to [Load].
@@ -266,6 +270,7 @@ type Result struct {
 	// load leaves them: File searches them.
 	sorted  bool
 	overlay map[string][]byte // Options.Overlay
+	src     source.Source     // Options.Source, or the disk
 	// reuse is what a later load with this one as Options.Prior takes
 	// over; nil when this load cannot serve as one.
 	reuse *reusable
@@ -360,7 +365,7 @@ func (r *Result) Source(path string) []byte {
 	src, over := r.overlay[path]
 	switch {
 	case !over:
-		src = readAgain(filepath.Join(r.Root, filepath.FromSlash(path)), f.Summary.Digest)
+		src = r.src.ReadAgain(path, f.Summary.Digest)
 	case vt.DigestOf(src) != f.Summary.Digest:
 		src = nil
 	}
@@ -397,14 +402,17 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	if base == nil {
 		base = chain.Empty()
 	}
-	res := &Result{Root: root, State: base, Files: []*File{}, overlay: opts.Overlay}
+	if opts.Source == nil {
+		opts.Source = &source.Disk{Root: root, Hook: readHook}
+	}
+	res := &Result{Root: root, State: base, Files: []*File{}, overlay: opts.Overlay, src: opts.Source}
 	var out diag.List
-	if d, ok := checkRoot(root, opts.shownRoot(root)); !ok {
+	if d, ok := checkRoot(opts.Source, opts.shownRoot(root)); !ok {
 		res.Diagnostics = diag.List{d}
 		return res, nil
 	}
 	prior := priorOf(opts)
-	l := list(ctx, root, opts, prior)
+	l := list(ctx, opts.shownRoot(root), opts, prior)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -424,7 +432,7 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	if opts.Progress != nil {
 		opts.Progress.Total(len(todo))
 	}
-	if err := readAll(ctx, root, cands, todo, files, arts, stage, opts); err != nil {
+	if err := readAll(ctx, cands, todo, files, arts, stage, opts); err != nil {
 		return nil, err
 	}
 	res.Files = files
@@ -476,15 +484,15 @@ func (o Options) shownRoot(root string) string {
 
 // checkRoot reports a root that is missing, unreadable or not a directory,
 // naming it shown in the message.
-func checkRoot(root, shown string) (diag.Diagnostic, bool) {
-	fi, err := os.Stat(root)
+func checkRoot(src source.Source, shown string) (diag.Diagnostic, bool) {
+	mode, err := src.Stat("")
 	switch {
 	case err != nil && os.IsNotExist(err):
 		return diag.Diagnostic{Code: rules.FSRootMissing, Severity: diag.Error, Message: fmt.Sprintf("journal root %s does not exist", shown),
 			Help: "point at an existing directory; the root is never created"}, false
 	case err != nil:
 		return diag.Diagnostic{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be read: %v", shown, readfile.PathCause(err))}, false
-	case !fi.IsDir():
+	case !mode.IsDir():
 		return diag.Diagnostic{Code: rules.FSRootNotDirectory, Severity: diag.Error, Message: fmt.Sprintf("journal root %s is not a directory", shown)}, false
 	}
 	return diag.Diagnostic{}, true
@@ -525,24 +533,24 @@ var rootFiles = map[string]bool{".gitkeep": true, ".gitattributes": true}
 // says: a diagnostic for every unexpected entry directly in it, and the
 // listing of each artifact directory (listDir), in name order. It lists
 // no more artifact directories once ctx is cancelled.
-func walk(ctx context.Context, root, shown string, examples, stat bool) *listing {
+func walk(ctx context.Context, src source.Source, shown string, examples, stat bool) *listing {
 	l := &listing{}
-	entries, err := os.ReadDir(root)
+	entries, err := src.ReadDir("", false)
 	if err != nil {
 		l.rootDiags = diag.List{{Code: rules.FSRootUnreadable, Severity: diag.Error, Message: fmt.Sprintf("journal root %s cannot be listed: %v", shown, readfile.PathCause(err))}}
 		return l
 	}
 	for _, e := range entries {
-		name := e.Name()
-		if rootFiles[name] && e.Type().IsRegular() {
+		name := e.Name
+		if rootFiles[name] && e.Type.IsRegular() {
 			continue
 		}
-		if !e.Type().IsDir() {
-			l.rootDiags = append(l.rootDiags, UnexpectedEntry(name, e.Type(), "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
+		if !e.Type.IsDir() {
+			l.rootDiags = append(l.rootDiags, UnexpectedEntry(name, e.Type, "only artifact directories (and the regular files .gitkeep and .gitattributes) belong directly in the root"))
 			continue
 		}
 		if _, err := vt.ParseCoordinate(name); err != nil {
-			d := UnexpectedEntry(name, e.Type(), "a directory in the root must be named after an artifact coordinate")
+			d := UnexpectedEntry(name, e.Type, "a directory in the root must be named after an artifact coordinate")
 			if rootFiles[name] {
 				d.Help = "only the regular files .gitkeep and .gitattributes may stand in the root under these names"
 			} else {
@@ -557,7 +565,7 @@ func walk(ctx context.Context, root, shown string, examples, stat bool) *listing
 	// slot: listing is system calls, and the reads start only after it.
 	par.For(len(l.dirs), 0, func(i int) {
 		if ctx.Err() == nil {
-			l.dirs[i] = listDir(root, l.dirs[i].name, examples, stat)
+			l.dirs[i] = listDir(src, l.dirs[i].name, examples, stat)
 		}
 	})
 	return l
@@ -568,9 +576,9 @@ func walk(ctx context.Context, root, shown string, examples, stat bool) *listing
 // candidate files sorted chronologically by stem (with their stat stamps
 // when stat is set), a diagnostic for every unexpected
 // entry, and how many examples it skipped.
-func listDir(root, name string, examples, stat bool) dirListing {
+func listDir(src source.Source, name string, examples, stat bool) dirListing {
 	dl := dirListing{name: name}
-	sub, err := os.ReadDir(filepath.Join(root, name))
+	sub, err := src.ReadDir(name, stat)
 	if err != nil {
 		dl.diags = diag.List{{Code: rules.FSUnreadableFile, Severity: diag.Error, Path: name,
 			Message: fmt.Sprintf("artifact directory cannot be listed: %v", readfile.PathCause(err))}}
@@ -578,24 +586,24 @@ func listDir(root, name string, examples, stat bool) dirListing {
 	}
 	var names []string // the file names of dl.cands
 	for _, f := range sub {
-		fname := f.Name()
+		fname := f.Name
 		rel := func() string { return name + "/" + fname } // for diagnostics only
 		stem, isExample, ok := journalName(fname)
 		switch {
 		case !ok:
-			d := UnexpectedEntry(rel(), f.Type(), "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples")
-			if why := nearJournalName(fname); why != "" && f.Type().IsRegular() {
+			d := UnexpectedEntry(rel(), f.Type, "an artifact directory holds only <timestamp>.journal files and <timestamp>.journal.example examples")
+			if why := nearJournalName(fname); why != "" && f.Type.IsRegular() {
 				d.Message = fmt.Sprintf("unexpected file: %s is not a Journal name: %s", safetext.Quote(fname), why)
 			}
 			dl.diags = append(dl.diags, d)
 			continue
-		case !f.Type().IsRegular():
-			dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type(), "a Journal must be a regular file"))
+		case !f.Type.IsRegular():
+			dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type, "a Journal must be a regular file"))
 			continue
 		}
 		if _, err := vt.ParseTimestamp(stem); err != nil {
 			if isExample && !examples {
-				dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type(), "an example must be named <timestamp>.journal.example"))
+				dl.diags = append(dl.diags, UnexpectedEntry(rel(), f.Type, "an example must be named <timestamp>.journal.example"))
 				continue
 			}
 			dl.diags = append(dl.diags, diag.Diagnostic{Code: rules.FSBadFilename, Severity: diag.Error, Path: rel(),
@@ -607,11 +615,7 @@ func listDir(root, name string, examples, stat bool) dirListing {
 			dl.skipped++ // examples are never runtime Journals ("Filesystem layout" in docs/journal-format.md)
 			continue
 		}
-		var c candidate
-		if stat {
-			c.stat = statOf(f)
-		}
-		dl.cands = append(dl.cands, c)
+		dl.cands = append(dl.cands, candidate{stat: f.Stat})
 		names = append(names, fname)
 	}
 	packPaths(dl.cands, name, names)
@@ -755,15 +759,15 @@ func artifacts(cands []candidate) []*artifactRun {
 	return out
 }
 
-// readAll reads and parses the candidates todo (indexes into cands) with a
-// pool of workers, and
-// finishes each artifact (ingestion and Options.Visit) on the worker that
-// read its last file. It reads nothing more once ctx is cancelled.
-func readAll(ctx context.Context, root string, cands []candidate, todo []int, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+// readAll reads and parses the candidates todo (indexes into cands) on
+// opts.Workers goroutines (package par, which raises a worker's panic on
+// the caller's), and finishes each artifact (ingestion and Options.Visit)
+// on the worker that read its last file. A source that streams
+// (source.Streamer) reads the files in todo's order on one goroutine of its
+// own, handing each to the next free worker. It reads nothing more once ctx
+// is cancelled, and returns ctx's error, or the error of a source that
+// failed while it streamed.
+func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
 	owner := make([]int32, len(cands))
 	for i, a := range arts {
 		for j := a.lo; j < a.hi; j++ {
@@ -774,36 +778,98 @@ func readAll(ctx context.Context, root string, cands []candidate, todo []int, fi
 	// allocated one by one would scatter among the parser's short-lived
 	// objects and keep their memory from being reused.
 	block := make([]File, len(todo))
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				i := todo[k]
-				files[i] = &block[k]
-				readOne(files[i], root, cands[i], opts.Overlay)
-				if opts.Progress != nil {
-					opts.Progress.Read(files[i].size())
-				}
-				ai := int(owner[i])
-				if a := arts[ai]; a.pending.Add(-1) == 0 {
-					finish(ai, len(arts), a, cands, files, stage, opts)
-				}
-			}
-		}()
-	}
-	var err error
-	for k := range todo {
-		if err = ctx.Err(); err != nil {
-			break
+	done := func(k int, read source.File, err error) {
+		i := todo[k]
+		files[i] = &block[k]
+		readOne(files[i], cands[i], read, err)
+		if opts.Progress != nil {
+			opts.Progress.Read(files[i].size())
 		}
-		next <- k
+		ai := int(owner[i])
+		if a := arts[ai]; a.pending.Add(-1) == 0 {
+			finish(ai, len(arts), a, cands, files, stage, opts)
+		}
 	}
-	close(next)
-	wg.Wait()
-	return err
+	st, streams := opts.Source.(source.Streamer)
+	if !streams {
+		par.For(len(todo), opts.Workers, func(k int) {
+			if ctx.Err() == nil {
+				read, err := readCandidate(opts, cands[todo[k]].rel)
+				done(k, read, err)
+			}
+		})
+		return ctx.Err()
+	}
+	type item struct {
+		k    int
+		read source.File
+		err  error
+	}
+	items := make(chan item, max(opts.Workers, runtime.GOMAXPROCS(0)))
+	stop := make(chan struct{})
+	var streamErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(items)
+		var rels []string
+		var ks []int // the index in todo of each of rels
+		for k, i := range todo {
+			rel := cands[i].rel
+			if buf, over := opts.Overlay[rel]; over {
+				read, err := overlayFile(buf)
+				select {
+				case items <- item{k, read, err}:
+				case <-stop:
+					return
+				}
+				continue
+			}
+			rels, ks = append(rels, rel), append(ks, k)
+		}
+		streamErr = st.Stream(ctx, rels, func(j int, read source.File, err error) bool {
+			select {
+			case items <- item{ks[j], read, err}:
+				return true
+			case <-stop:
+				return false
+			}
+		})
+	}()
+	// Once the workers are done, or one panicked, the stream stops.
+	shutdown := sync.OnceFunc(func() {
+		close(stop)
+		wg.Wait()
+	})
+	defer shutdown()
+	par.For(len(todo), opts.Workers, func(int) {
+		if it, ok := <-items; ok {
+			done(it.k, it.read, it.err)
+		}
+	})
+	shutdown()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return streamErr
+}
+
+// readCandidate reads the file rel from its overlay, else from opts.Source.
+func readCandidate(opts Options, rel string) (source.File, error) {
+	if buf, over := opts.Overlay[rel]; over {
+		return overlayFile(buf)
+	}
+	return opts.Source.ReadFile(rel)
+}
+
+// overlayFile is an overlay's buffer as a file read, refused as the disk
+// refuses a file over readfile.MaxJournal.
+func overlayFile(buf []byte) (source.File, error) {
+	if len(buf) > syntax.MaxSize {
+		return source.File{}, &readfile.TooLargeError{Size: int64(len(buf)), Max: syntax.MaxSize}
+	}
+	return source.File{Data: buf}, nil
 }
 
 // size is the number of bytes of f that were read: 0 when it could not be.
@@ -814,26 +880,15 @@ func (f *File) size() int64 {
 	return int64(len(f.Doc.Src))
 }
 
-// readOne reads and parses the candidate c into f.
-func readOne(f *File, root string, c candidate, overlay map[string][]byte) {
+// readOne parses the candidate c, read as read (or not, err), into f.
+func readOne(f *File, c candidate, read source.File, err error) {
 	*f = File{Path: c.rel}
-	var data []byte
-	var d diag.Diagnostic
-	ok := true
-	if buf, over := overlay[c.rel]; over {
-		data = buf
-		if len(buf) > syntax.MaxSize {
-			d, ok = diag.Diagnostic{Code: rules.FSTooLarge, Severity: diag.Error, Path: c.rel,
-				Message: tooLargeMessage(int64(len(buf)))}, false
-		}
-	} else {
-		data, f.stat, f.recent, d, ok = readFile(filepath.Join(root, filepath.FromSlash(c.rel)), c.rel)
-	}
-	if !ok {
-		f.Diagnostics = diag.List{d}
+	if err != nil {
+		f.Diagnostics = diag.List{readDiagnostic(c.rel, err)}
 		return
 	}
-	doc, ds := syntax.Parse(c.rel, data)
+	f.stat, f.recent = read.Stamp, read.Recent
+	doc, ds := syntax.Parse(c.rel, read.Data)
 	f.Doc = doc
 	f.Summary = summarize(doc, c.dir())
 	f.Diagnostics = append(ds, placement(doc, c)...)
@@ -1060,29 +1115,18 @@ func firstOwnError(f *File) (string, bool) {
 	return "", false
 }
 
-// readHook is a test seam, always nil outside tests: when set, it runs at
-// the named point of each read attempt ("open": before the file is opened;
-// "read": after its bytes were read, before they are checked against the
-// file), so a test can make a file vanish or change at exactly that moment.
+// readHook is a test seam, always nil outside tests: the disk source's
+// Hook (source.Disk.Hook) when a load reads the disk.
 var readHook func(point, abs string)
 
-// readFile reads one regular file completely with package readfile (at most
-// syntax.MaxSize bytes, never through a symlink, again when it changed while being
-// read), with the stat stamp sum of the bytes it read and whether the
-// file's times were then recent, and turns its errors into diagnostics.
-func readFile(abs, rel string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
-	fail := func(code, msg string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
-		return nil, 0, false, diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}, false
+// readDiagnostic turns the error of reading the file rel from a source
+// (source.Source.ReadFile) into its diagnostic.
+func readDiagnostic(rel string, err error) diag.Diagnostic {
+	fail := func(code, msg string) diag.Diagnostic {
+		return diag.Diagnostic{Code: code, Severity: diag.Error, Path: rel, Message: msg}
 	}
-	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true}
-	if readHook != nil {
-		opts.Hook = func(point string) { readHook(point, abs) }
-	}
-	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
 	var tl *readfile.TooLargeError
 	switch {
-	case err == nil:
-		return data, stamp, recent, diag.Diagnostic{}, true
 	case errors.As(err, &tl) && !tl.Grew:
 		return fail(rules.FSTooLarge, tooLargeMessage(tl.Size))
 	case errors.As(err, &tl):
@@ -1091,7 +1135,7 @@ func readFile(abs, rel string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
 		return fail(rules.FSUnexpectedEntry, "not a regular file (it changed while the tree was being loaded)")
 	case errors.Is(err, readfile.ErrChanged):
 		return fail(rules.FSChangedDuringRead, fmt.Sprintf("file changed while being read, %d times in a row; load again when writers are done", readfile.Attempts))
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		return fail(rules.FSUnreadableFile, "file vanished while the tree was being loaded")
 	}
 	return fail(rules.FSUnreadableFile, fmt.Sprintf("cannot read file: %v", readfile.PathCause(err)))
@@ -1100,24 +1144,6 @@ func readFile(abs, rel string) ([]byte, uint64, bool, diag.Diagnostic, bool) {
 // tooLargeMessage is the message of fs/too-large for a file of size bytes.
 func tooLargeMessage(size int64) string {
 	return fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, syntax.MaxSize)
-}
-
-// readAgain reads the Journal file at the absolute path abs once more
-// (a regular file of at most [syntax.MaxSize] bytes, never through a
-// symlink) and returns its bytes when their digest is want, else nil. It
-// reads once without the checks that the file did not change meanwhile,
-// since the digest says whether these are the bytes; only when it is not
-// (a writer may have been caught saving) does it read the way a load does.
-func readAgain(abs string, want vt.Digest) []byte {
-	opts := readfile.Options{Max: syntax.MaxSize, NoFollow: true, Verified: true}
-	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
-		return data
-	}
-	opts.Verified = false
-	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
-		return data
-	}
-	return nil
 }
 
 // placement checks the directory and file name against the parsed identity

@@ -126,17 +126,17 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 // list lists the tree: from scratch without a prior load or with Rescan,
 // else prior's listing with the touched directories listed again. A walk
 // stops listing once ctx is cancelled, and the listing is then partial.
-func list(ctx context.Context, root string, opts Options, prior *reusable) *listing {
+func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
 	if prior == nil || opts.Rescan {
-		return walk(ctx, root, opts.shownRoot(root), opts.Examples, stat)
+		return walk(ctx, opts.Source, shown, opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Overlay)
 	l := &listing{rootDiags: prior.listing.rootDiags, dirs: slices.Clone(prior.listing.dirs)}
 	for i, d := range l.dirs {
 		if prior.touched(d.name, now) {
-			l.dirs[i] = listDir(root, d.name, opts.Examples, stat)
+			l.dirs[i] = listDir(opts.Source, d.name, opts.Examples, stat)
 		}
 	}
 	return l

@@ -2,12 +2,10 @@ package load
 
 import (
 	"cmp"
-	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
-	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // A refresh of the query service loads the tree again onto the state it
@@ -40,16 +38,6 @@ import (
 // time. Start reads every byte.
 
 // A stat stamp sum is 0 when it could not be had, which never matches.
-
-// statOf returns the stat stamp sum of a directory entry (one lstat) for a
-// comparison; 0 when it cannot be had.
-func statOf(e fs.DirEntry) uint64 {
-	fi, err := e.Info()
-	if err != nil {
-		return 0
-	}
-	return readfile.Stamp(fi)
-}
 
 // sameStat reports whether a and b are known stamp sums of the same file
 // state. Whether a time was recent does not matter here: Options.Prior of

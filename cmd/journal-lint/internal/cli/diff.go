@@ -276,7 +276,7 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 		return nil, usageErrorf("%v", err)
 	}
 	defer added.Close()
-	lr, err := load.Load(c.Context, added.Root(), load.Options{Examples: s.examples})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source()})
 	if err != nil {
 		return nil, err
 	}

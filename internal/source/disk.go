@@ -1,0 +1,97 @@
+package source
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/r35157/journal-lint/internal/readfile"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// Disk is the tree under a directory on disk: the work tree, or any
+// directory outside git. It opens files read-only and only regular files,
+// never through a symbolic link (package readfile).
+type Disk struct {
+	// Root is the absolute, clean directory of the Journal root.
+	Root string
+	// Hook, when set, runs at the named point of each read attempt of
+	// ReadFile ("open": before the file is opened; "read": after its bytes
+	// were read, before they are checked against the file), with the
+	// file's absolute path, so that a test can make a file vanish or
+	// change at exactly that moment. It is a test seam.
+	Hook func(point, abs string)
+}
+
+// abs returns the absolute path of rel.
+func (d *Disk) abs(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }
+
+// Stat is os.Stat of the root and os.Lstat of anything below it.
+func (d *Disk) Stat(rel string) (fs.FileMode, error) {
+	stat := os.Lstat
+	if rel == "" {
+		stat = os.Stat
+	}
+	fi, err := stat(d.abs(rel))
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode().Type(), nil
+}
+
+// ReadDir lists rel with os.ReadDir; with stat, each entry's stamp costs
+// one lstat.
+func (d *Disk) ReadDir(rel string, stat bool) ([]Entry, error) {
+	des, err := os.ReadDir(d.abs(rel))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(des))
+	for i, e := range des {
+		out[i] = Entry{Name: e.Name(), Type: e.Type()}
+		if stat {
+			out[i].Stat = statOf(e)
+		}
+	}
+	return out, nil
+}
+
+// statOf returns the stat stamp sum of a directory entry (one lstat); 0
+// when it cannot be had.
+func statOf(e fs.DirEntry) uint64 {
+	fi, err := e.Info()
+	if err != nil {
+		return 0
+	}
+	return readfile.Stamp(fi)
+}
+
+// ReadFile reads rel with readfile.ReadStamped: at most
+// readfile.MaxJournal bytes, read again when the file changed while it was
+// read.
+func (d *Disk) ReadFile(rel string) (File, error) {
+	abs := d.abs(rel)
+	opts := readfile.Options{Max: readfile.MaxJournal, NoFollow: true}
+	if d.Hook != nil {
+		opts.Hook = func(point string) { d.Hook(point, abs) }
+	}
+	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
+	return File{Data: data, Stamp: stamp, Recent: recent}, err
+}
+
+// ReadAgain reads rel once without the checks that it did not change
+// meanwhile, since the digest says whether these are the bytes; only when
+// it is not (a writer may have been caught saving) does it read the way
+// ReadFile does.
+func (d *Disk) ReadAgain(rel string, want vt.Digest) []byte {
+	abs := d.abs(rel)
+	opts := readfile.Options{Max: readfile.MaxJournal, NoFollow: true, Verified: true}
+	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
+		return data
+	}
+	opts.Verified = false
+	if data, err := readfile.Read(abs, opts); err == nil && vt.DigestOf(data) == want {
+		return data
+	}
+	return nil
+}

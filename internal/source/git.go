@@ -1,0 +1,244 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/readfile"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// Git is a tree that git holds, under the Journal root's place in the
+// repository: the index's entries ([Index], what `git commit` would record)
+// or a commit's tree ([Commit]). It is what a checkout of that tree would
+// put on disk, with exact blob bytes (no line-ending conversion, no
+// filters): regular files, symbolic links, and a submodule as an empty
+// directory. The root always exists, empty when git holds nothing under
+// it. Its blobs are read through `git cat-file --batch`; Close ends the
+// git that reads one at a time.
+type Git struct {
+	files  map[string]gitrepo.Entry // root-relative path of each file
+	dirs   map[string][]Entry       // root-relative directory ("" the root) → its entries by name
+	blobs  func(context.Context, []string, func(string, int64, io.Reader) error) error
+	reader *gitrepo.BlobReader
+}
+
+// Index returns the index's entries under prefix (the root relative to the
+// top level of repo, "" for the top level) as a [Git] source. An unmerged
+// entry (merge stages 1 to 3) is an error: there is no one staged content
+// to check until the merge is resolved. Git failing is an error.
+func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error) {
+	entries, err := repo.Index(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Stage != 0 {
+			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
+		}
+	}
+	return newGit(ctx, repo, prefix, entries), nil
+}
+
+// Commit returns the tree of the commit rev under prefix (as for [Index])
+// as a [Git] source. A rev that names no commit is a
+// *gitrepo.RevisionError; git failing is an error.
+func Commit(ctx context.Context, repo *gitrepo.Repo, rev, prefix string) (*Git, error) {
+	entries, err := repo.Tree(ctx, rev, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return newGit(ctx, repo, prefix, entries), nil
+}
+
+// newGit builds the directories that the entries under prefix imply.
+func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) *Git {
+	g := &Git{files: make(map[string]gitrepo.Entry, len(entries)), dirs: map[string][]Entry{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx)}
+	seen := map[string]bool{}
+	add := func(dir string, e Entry) {
+		if key := dir + "/" + e.Name; !seen[key] {
+			seen[key] = true
+			g.dirs[dir] = append(g.dirs[dir], e)
+		}
+	}
+	for _, e := range entries {
+		rel := e.Path
+		if prefix != "" {
+			var ok bool
+			if rel, ok = strings.CutPrefix(e.Path, prefix+"/"); !ok {
+				continue
+			}
+		}
+		typ := gitType(e.Mode)
+		if typ == fs.ModeDir { // a submodule: an empty directory
+			if _, ok := g.dirs[rel]; !ok {
+				g.dirs[rel] = nil
+			}
+		} else {
+			g.files[rel] = e
+		}
+		// The entry itself, then every directory above it.
+		for p := rel; p != ""; {
+			dir, name := path.Split(p)
+			dir = strings.TrimSuffix(dir, "/")
+			add(dir, Entry{Name: name, Type: typ})
+			if _, ok := g.dirs[dir]; !ok {
+				g.dirs[dir] = nil
+			}
+			p, typ = dir, fs.ModeDir
+		}
+	}
+	for dir, es := range g.dirs {
+		slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+		if es == nil {
+			g.dirs[dir] = []Entry{}
+		}
+	}
+	return g
+}
+
+// gitType returns the type bits of a file of git's mode: a symbolic link,
+// a submodule (a directory), or else a regular file.
+func gitType(mode string) fs.FileMode {
+	switch mode {
+	case "120000":
+		return fs.ModeSymlink
+	case "160000":
+		return fs.ModeDir
+	}
+	return 0
+}
+
+// pathError returns the error os would for op on rel.
+func pathError(op, rel string, err error) error {
+	return &fs.PathError{Op: op, Path: rel, Err: err}
+}
+
+// Stat returns the type of rel: a directory, a file's type, or an error
+// that wraps fs.ErrNotExist.
+func (g *Git) Stat(rel string) (fs.FileMode, error) {
+	if _, ok := g.dirs[rel]; ok {
+		return fs.ModeDir, nil
+	}
+	if e, ok := g.files[rel]; ok {
+		return gitType(e.Mode), nil
+	}
+	return 0, pathError("lstat", rel, fs.ErrNotExist)
+}
+
+// ReadDir lists the directory rel; git has no stamps, so stat is ignored.
+func (g *Git) ReadDir(rel string, stat bool) ([]Entry, error) {
+	if es, ok := g.dirs[rel]; ok {
+		return slices.Clone(es), nil
+	}
+	if _, ok := g.files[rel]; ok {
+		return nil, pathError("readdirent", rel, syscall.ENOTDIR)
+	}
+	return nil, pathError("open", rel, fs.ErrNotExist)
+}
+
+// regular returns the object of the regular file rel, or the error
+// ReadFile gives for rel.
+func (g *Git) regular(rel string) (string, error) {
+	e, ok := g.files[rel]
+	_, isDir := g.dirs[rel]
+	switch {
+	case isDir:
+		return "", readfile.ErrNotRegular
+	case !ok:
+		return "", pathError("open", rel, fs.ErrNotExist)
+	case !e.IsRegular():
+		return "", readfile.ErrNotRegular
+	}
+	return e.Object, nil
+}
+
+// ReadFile reads the blob of rel.
+func (g *Git) ReadFile(rel string) (File, error) {
+	object, err := g.regular(rel)
+	if err != nil {
+		return File{}, err
+	}
+	data, size, err := g.reader.Read(object, readfile.MaxJournal)
+	if err != nil {
+		return File{}, err
+	}
+	if data == nil && size > readfile.MaxJournal {
+		return File{}, &readfile.TooLargeError{Size: size, Max: readfile.MaxJournal}
+	}
+	return File{Data: data}, nil
+}
+
+// ReadAgain reads the blob of rel again; git's objects do not change, so
+// the digest only guards against a caller that asks for another file.
+func (g *Git) ReadAgain(rel string, want vt.Digest) []byte {
+	f, err := g.ReadFile(rel)
+	if err != nil || vt.DigestOf(f.Data) != want {
+		return nil
+	}
+	return f.Data
+}
+
+// Stream reads the blobs of rels through one `git cat-file --batch`.
+func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error {
+	objects := make([]string, 0, len(rels))
+	at := make([]int, 0, len(rels)) // the index in rels of each object
+	next := 0                       // the next index of rels to call fn for
+	stopped := false
+	// upTo calls fn for the files before index end that are no blobs.
+	upTo := func(end int) bool {
+		for ; next < end && !stopped; next++ {
+			if _, err := g.regular(rels[next]); err != nil {
+				stopped = !fn(next, File{}, err)
+			}
+		}
+		return !stopped
+	}
+	for i, rel := range rels {
+		if object, err := g.regular(rel); err == nil {
+			objects = append(objects, object)
+			at = append(at, i)
+		}
+	}
+	k := 0
+	errStop := fmt.Errorf("stopped")
+	err := g.blobs(ctx, objects, func(object string, size int64, body io.Reader) error {
+		i := at[k]
+		k++
+		if !upTo(i) {
+			return errStop
+		}
+		next = i + 1
+		if size > readfile.MaxJournal {
+			stopped = !fn(i, File{}, &readfile.TooLargeError{Size: size, Max: readfile.MaxJournal})
+		} else {
+			data := make([]byte, size)
+			if _, err := io.ReadFull(body, data); err != nil {
+				return fmt.Errorf("git cat-file: reading %s: %w", object, err)
+			}
+			stopped = !fn(i, File{Data: data}, nil)
+		}
+		if stopped {
+			return errStop
+		}
+		return nil
+	})
+	switch {
+	case err == errStop:
+		return nil
+	case err != nil:
+		return err
+	}
+	upTo(len(rels))
+	return ctx.Err()
+}
+
+// Close ends the git that reads blobs one at a time, if it runs.
+func (g *Git) Close() { g.reader.Close() }

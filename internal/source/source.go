@@ -1,0 +1,81 @@
+// Package source is where a load's bytes come from (architecture "Reuse
+// lives at the edges"): the work tree on disk ([Disk]), or the tree git
+// holds in its index or in a commit ([Git]). A load lists directories and
+// reads files only through a [Source], so the one validation path is the
+// same whatever the bytes are read from, and a source that git serves
+// reads its blobs from one `git cat-file --batch` straight into the
+// parser ([Streamer]), never through a temporary copy of the tree.
+//
+// Paths given to and returned by a Source are relative to the Journal
+// root, with forward slashes; "" is the root itself.
+package source
+
+import (
+	"context"
+	"io/fs"
+
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// Entry is one entry of a directory listing.
+type Entry struct {
+	// Name is the entry's name within its directory.
+	Name string
+	// Type holds the type bits of the entry (fs.FileMode.Type()): 0 for a
+	// regular file, fs.ModeDir, fs.ModeSymlink, and so on.
+	Type fs.FileMode
+	// Stat is the entry's stat stamp sum (readfile.Stamp of its lstat)
+	// when the listing was asked for stamps and the source has them (only
+	// [Disk] does); 0 otherwise, which never matches another stamp.
+	Stat uint64
+}
+
+// File is the content of one regular file.
+type File struct {
+	// Data is the file's exact bytes, owned by the caller.
+	Data []byte
+	// Stamp is the stat stamp sum of the bytes read (readfile.ReadStamped)
+	// for a source that has one ([Disk]); 0 otherwise.
+	Stamp uint64
+	// Recent reports that the file's times were so recent when it was read
+	// that its Stamp must not be trusted later (readfile.Recent).
+	Recent bool
+}
+
+// Source is a tree of files under a Journal root. Its methods are safe for
+// concurrent use.
+type Source interface {
+	// Stat returns the type bits of the entry at rel without following a
+	// final symbolic link, except for the root (""), which may be named
+	// through one. Its errors are those of os.Lstat: errors.Is(err,
+	// fs.ErrNotExist) for a missing entry.
+	Stat(rel string) (fs.FileMode, error)
+	// ReadDir lists the directory rel sorted by name, with stamps
+	// (Entry.Stat) when stat is set and the source has them. Its errors
+	// are those of os.ReadDir.
+	ReadDir(rel string, stat bool) ([]Entry, error)
+	// ReadFile reads the regular file rel whole, never through a symbolic
+	// link. Its errors are those of readfile.ReadStamped:
+	// readfile.ErrNotRegular, *readfile.TooLargeError for a file over
+	// readfile.MaxJournal, readfile.ErrChanged, and errors.Is(err, fs.ErrNotExist)
+	// for a missing file.
+	ReadFile(rel string) (File, error)
+	// ReadAgain returns the bytes of the regular file rel when their
+	// SHA-256 digest is want, else nil: the bytes a load read earlier,
+	// asked for again after it let them go.
+	ReadAgain(rel string, want vt.Digest) []byte
+}
+
+// Streamer is a [Source] that reads many files best as one ordered stream
+// (git's objects through one `git cat-file --batch`). A load reads through
+// Stream when its source has it.
+type Streamer interface {
+	Source
+	// Stream reads the files rels in order and calls fn once for each
+	// with its index in rels and what ReadFile would have returned, on
+	// one goroutine, the next file's read overlapping fn. It stops early,
+	// returning nil, when fn returns false, and returns ctx's error once
+	// ctx is cancelled; any other error is the source failing (git
+	// exiting, a malformed answer) after the calls it made.
+	Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error
+}

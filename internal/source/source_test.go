@@ -1,0 +1,268 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/readfile"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// gitIn runs git in dir with a configuration of its own.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newTree makes a repository whose root j/ holds files (root-relative path
+// → text; a text starting with "->" is a symbolic link to the rest), and
+// commits it.
+func newTree(t *testing.T, files map[string]string) (top string, repo *gitrepo.Repo) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	top = t.TempDir()
+	gitIn(t, top, "init", "-q", "-b", "main")
+	for rel, text := range files {
+		abs := filepath.Join(top, "j", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if target, ok := strings.CutPrefix(text, "->"); ok {
+			err = os.Symlink(target, abs)
+		} else {
+			err = os.WriteFile(abs, []byte(text), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(top, "outside"), []byte("not under the root\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, top, "add", "-A")
+	gitIn(t, top, "commit", "-q", "-m", "first")
+	repo, err := gitrepo.Open(context.Background(), top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top, repo
+}
+
+// view is what a source shows of a tree: every directory's listing, the
+// type of every entry, and the bytes or the error of every file.
+type view struct {
+	Dirs  map[string][]Entry
+	Types map[string]fs.FileMode
+	Files map[string]string
+}
+
+func look(t *testing.T, src Source) view {
+	t.Helper()
+	v := view{Dirs: map[string][]Entry{}, Types: map[string]fs.FileMode{}, Files: map[string]string{}}
+	var walk func(dir string)
+	walk = func(dir string) {
+		es, err := src.ReadDir(dir, false)
+		if err != nil {
+			t.Fatalf("ReadDir(%q): %v", dir, err)
+		}
+		v.Dirs[dir] = es
+		for _, e := range es {
+			rel := strings.TrimPrefix(dir+"/"+e.Name, "/")
+			typ, err := src.Stat(rel)
+			if err != nil {
+				t.Fatalf("Stat(%q): %v", rel, err)
+			}
+			v.Types[rel] = typ
+			if typ.IsDir() {
+				walk(rel)
+				continue
+			}
+			f, err := src.ReadFile(rel)
+			switch {
+			case errors.Is(err, readfile.ErrNotRegular):
+				v.Files[rel] = "(not regular)"
+			case err != nil:
+				t.Fatalf("ReadFile(%q): %v", rel, err)
+			default:
+				v.Files[rel] = string(f.Data)
+				if got := src.ReadAgain(rel, vt.DigestOf(f.Data)); string(got) != string(f.Data) {
+					t.Errorf("ReadAgain(%q) = %q, want what ReadFile read", rel, got)
+				}
+			}
+		}
+	}
+	walk("")
+	return v
+}
+
+var tree = map[string]string{
+	"com.example.a/20260101T000000Z.journal": "JOURNAL\r\nCRLF kept\r\n",
+	"com.example.a/20260102T000000Z.journal": "second\n",
+	"com.example.a/link.journal":             "->20260102T000000Z.journal",
+	"com.example.a/sub/deep.journal":         "deep\n",
+	"com.example.b/20260101T000000Z.journal": "",
+	".gitkeep":                               "",
+	"stray link":                             "->com.example.a",
+}
+
+// The index and a commit show what the checkout shows on disk.
+func TestGitIsTheCheckout(t *testing.T) {
+	top, repo := newTree(t, tree)
+	ctx := context.Background()
+	disk := look(t, &Disk{Root: filepath.Join(top, "j")})
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	commit, err := Commit(ctx, repo, "HEAD", "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer commit.Close()
+	for name, src := range map[string]Source{"index": index, "commit": commit} {
+		if diff := cmp.Diff(disk, look(t, src)); diff != "" {
+			t.Errorf("%s differs from the disk (-disk +%s):\n%s", name, name, diff)
+		}
+		if _, err := src.Stat("com.example.c"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: Stat of a missing entry = %v", name, err)
+		}
+		if _, err := src.ReadDir("com.example.a/20260102T000000Z.journal", false); err == nil {
+			t.Errorf("%s: ReadDir of a file succeeded", name)
+		}
+		if _, err := src.ReadFile("com.example.c/x.journal"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: ReadFile of a missing file = %v", name, err)
+		}
+	}
+}
+
+// The index is what is staged, not the work tree; a root with nothing
+// staged under it is an empty directory.
+func TestIndexIsStaged(t *testing.T) {
+	top, repo := newTree(t, tree)
+	ctx := context.Background()
+	p := filepath.Join(top, "j", "com.example.a", "20260102T000000Z.journal")
+	if err := os.WriteFile(p, []byte("staged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, top, "add", "-A")
+	if err := os.WriteFile(p, []byte("not staged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	if f, err := index.ReadFile("com.example.a/20260102T000000Z.journal"); err != nil || string(f.Data) != "staged\n" {
+		t.Errorf("ReadFile = %q, %v; want the staged bytes", f.Data, err)
+	}
+	empty, err := Index(ctx, repo, "nothing/here")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	if typ, err := empty.Stat(""); err != nil || !typ.IsDir() {
+		t.Errorf("Stat of an empty root = %v, %v", typ, err)
+	}
+	if es, err := empty.ReadDir("", false); err != nil || len(es) != 0 {
+		t.Errorf("ReadDir of an empty root = %v, %v", es, err)
+	}
+}
+
+// A submodule is an empty directory; an unmerged index is refused.
+func TestIndexSubmoduleAndUnmerged(t *testing.T) {
+	top, repo := newTree(t, tree)
+	ctx := context.Background()
+	commit := gitIn(t, top, "rev-parse", "HEAD")
+	gitIn(t, top, "update-index", "--add", "--cacheinfo", "160000,"+commit+",j/com.example.s")
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	if typ, err := index.Stat("com.example.s"); err != nil || !typ.IsDir() {
+		t.Errorf("Stat of a submodule = %v, %v; want a directory", typ, err)
+	}
+	if es, err := index.ReadDir("com.example.s", false); err != nil || len(es) != 0 {
+		t.Errorf("ReadDir of a submodule = %v, %v; want it empty", es, err)
+	}
+
+	blob := gitIn(t, top, "rev-parse", "HEAD:j/com.example.a/20260102T000000Z.journal")
+	cmd := exec.Command("git", "update-index", "--index-info")
+	cmd.Dir = top
+	cmd.Stdin = strings.NewReader("0 " + strings.Repeat("0", 40) + "\tj/com.example.b/20260101T000000Z.journal\n" +
+		"100644 " + blob + " 1\tj/com.example.b/20260101T000000Z.journal\n" +
+		"100644 " + blob + " 2\tj/com.example.b/20260101T000000Z.journal\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git update-index: %v\n%s", err, out)
+	}
+	if _, err := Index(ctx, repo, "j"); err == nil || !strings.Contains(err.Error(), "unmerged entry") {
+		t.Errorf("Index of an unmerged index = %v", err)
+	}
+}
+
+// Stream gives every file in order, blobs and refusals alike, and stops
+// when asked to.
+func TestStream(t *testing.T) {
+	big := strings.Repeat("x", readfile.MaxJournal+1)
+	files := map[string]string{"a/1.journal": "one\n", "a/2.journal": "->1.journal", "a/3.journal": big, "a/4.journal": "four\n"}
+	_, repo := newTree(t, files)
+	ctx := context.Background()
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	rels := []string{"a/4.journal", "a/2.journal", "a/gone.journal", "a/3.journal", "a/1.journal", "a"}
+	var got []string
+	err = index.Stream(ctx, rels, func(i int, f File, err error) bool {
+		var tl *readfile.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			got = append(got, rels[i]+": too large")
+		case errors.Is(err, fs.ErrNotExist):
+			got = append(got, rels[i]+": missing")
+		case errors.Is(err, readfile.ErrNotRegular):
+			got = append(got, rels[i]+": not regular")
+		case err != nil:
+			t.Fatalf("%s: %v", rels[i], err)
+		default:
+			got = append(got, rels[i]+": "+string(f.Data))
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/4.journal: four\n", "a/2.journal: not regular", "a/gone.journal: missing", "a/3.journal: too large", "a/1.journal: one\n", "a: not regular"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stream (-want +got):\n%s", diff)
+	}
+	calls := 0
+	if err := index.Stream(ctx, rels, func(int, File, error) bool { calls++; return calls < 2 }); err != nil || calls != 2 {
+		t.Errorf("Stream stopped after %d calls, %v; want 2, nil", calls, err)
+	}
+	if f, err := index.ReadFile("a/3.journal"); err == nil {
+		t.Errorf("ReadFile of a large blob read %d bytes", len(f.Data))
+	}
+}

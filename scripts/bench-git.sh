@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# bench-git: the commands that go through git, on a generated tree committed
+# to a repository, each next to git's own answer to the same question, in
+# alternating runs, median of PAIRS (make bench-scale runs it after the
+# on-disk check).
+#
+#   scripts/bench-git.sh                    # 10k and 100k trees, 5 pairs each
+#   SIZES="100000" PAIRS=3 scripts/bench-git.sh
+#   JL=/path/to/old/journal-lint scripts/bench-git.sh   # another build
+#
+# The repository holds the tree under journals/ (git gc done) with one
+# successor revision drafted by `journal-lint new` and staged; the gate runs
+# on a branch that commits it. Repositories are made once into the user's
+# cache directory (${XDG_CACHE_HOME:-~/.cache}/journal-lint/bench/git-<files>)
+# and reused. Needs GNU time (/usr/bin/time) for peak RSS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZES=${SIZES:-"10000 100000"}
+PAIRS=${PAIRS:-5}
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/journal-lint/bench
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/journal-gen" ./cmd/journal-gen
+jl=${JL:-$bin/journal-lint}
+[ -n "${JL:-}" ] || go build -o "$jl" ./cmd/journal-lint
+[ -x /usr/bin/time ] || { echo "bench-git: /usr/bin/time (GNU time) is missing: apt-get install time" >&2; exit 2; }
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.org GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.org
+
+# measure CMD...: prints "wall cpu maxrss_kb" of one run; the wall time
+# to the microsecond, since git's answers take milliseconds.
+measure() {
+	local t0=$EPOCHREALTIME
+	/usr/bin/time -f '%U %S %M' -o "$bin/t" "$@" > /dev/null 2>&1 || true
+	local t1=$EPOCHREALTIME
+	awk -v t0="$t0" -v t1="$t1" '{ printf "%.4f %.2f %s\n", t1 - t0, $1 + $2, $3 }' "$bin/t"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# repo N: the repository of the N-file tree, made when missing, with the
+# drafted revision staged on branch main and committed on branch gate.
+repo() {
+	local n=$1 r=$cache/git-$1
+	if [ ! -d "$r/.git" ]; then
+		rm -rf "$r"
+		mkdir -p "$r"
+		"$bin/journal-gen" -out "$r/journals" -files "$n" -seed 2 > /dev/null
+		printf '*.journal -text\n' > "$r/.gitattributes"
+		printf 'root: journals\n' > "$r/.journal-lint.yaml"
+		git -C "$r" init -q -b main
+		git -C "$r" config gc.auto 0
+		git -C "$r" add -A
+		git -C "$r" commit -q -m tree
+		git -C "$r" gc -q
+		local co
+		co=$(cd "$r/journals" && ls | head -n 1)
+		echo "$co" > "$r/.git/bench-coordinate"
+		(cd "$r" && "$jl" new --version "$(date -u -d '-1 hour' +%Y%m%dT%H%M%SZ)" "$co")
+		git -C "$r" checkout -q -b gate
+		git -C "$r" add -A
+		git -C "$r" commit -q -m successor
+		git -C "$r" checkout -q main
+		git -C "$r" checkout -q gate -- journals
+	fi > /dev/null
+	echo "$r"
+}
+
+# row N WHAT YARDSTICK CMD...: PAIRS alternating runs of CMD and of the
+# yardstick command (a string for sh -c), in the repository.
+row() {
+	local n=$1 what=$2 yard=$3
+	shift 3
+	: > "$bin/w"; : > "$bin/y"; : > "$bin/c"; : > "$bin/m"
+	for _ in $(seq "$PAIRS"); do
+		read -r w c m < <(measure "$@")
+		echo "$w" >> "$bin/w"; echo "$c" >> "$bin/c"; echo "$m" >> "$bin/m"
+		read -r yw _ _ < <(measure sh -c "$yard")
+		echo "$yw" >> "$bin/y"
+	done
+	w=$(median < "$bin/w"); y=$(median < "$bin/y"); c=$(median < "$bin/c"); m=$(median < "$bin/m")
+	awk -v n="$n" -v what="$what" -v w="$w" -v y="$y" -v c="$c" -v m="$m" 'BEGIN {
+		printf "%-8s %-24s %9.3f %9.3f %8.1f %8.2f %10.0f\n", n, what, w, y, (y > 0 ? w / y : 0), (w > 0 ? c / w : 0), m / 1024 }'
+}
+
+printf '%-8s %-24s %9s %9s %8s %8s %10s\n' files what wall_s yard_s ratio cpu/wall peak_MiB
+for n in $SIZES; do
+	r=$(repo "$n")
+	co=$(cat "$r/.git/bench-coordinate")
+	cd "$r"
+	staged="git diff --cached --name-status > /dev/null"
+	row "$n" "check --staged --new-only" "$staged" "$jl" check --staged --new-only
+	row "$n" "diff --staged" "$staged" "$jl" diff --staged --fail-on none
+	v=$(date -u +%Y%m%dT%H%M%SZ)
+	row "$n" "new COORD" "git status --porcelain > /dev/null" \
+		sh -c "'$jl' new --version $v '$co' && rm journals/'$co'/$v.journal"
+	git checkout -q gate
+	row "$n" "check --against main" "find journals/ -type f -print0 | xargs -0 sha256sum > /dev/null" \
+		"$jl" check --against main --format json
+	git checkout -q main
+	git checkout -q gate -- journals
+	cd - > /dev/null
+done
