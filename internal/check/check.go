@@ -87,8 +87,7 @@ type Options struct {
 // Result is what a check found.
 type Result struct {
 	// Load is the loader's result: files and diagnostics, with
-	// Options.KeepState or a git gate also every document and the
-	// accepted state.
+	// Options.KeepState also every document and the accepted state.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.
@@ -188,8 +187,8 @@ func Registry() config.Registry {
 // so memory holds the artifacts in flight, one summary per revision and
 // the diagnostics. Rule packs get the documents as the load visits them
 // (plugin.Stream), a batch at a time, and let each batch go once they
-// answered; the git gate still needs every document at once, and with it
-// the load keeps them.
+// answered. The git gate reads again, through the load's source, the few
+// documents it needs afterwards (load.Result.Doc).
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -225,7 +224,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if sameRules(prior, r) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
-	keepDocs := opts.KeepState || g.commit != ""
+	keepDocs := opts.KeepState
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot, Source: g.src}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
