@@ -374,23 +374,76 @@ type Change struct {
 
 // Diff lists what changed under prefix between the commit rev and the work
 // tree, or the index when staged is true, with rename detection
-// ("diff --name-status -z -M"). Untracked files are not listed.
+// ("diff --name-status -z -M"), sorted by path. Untracked files are not
+// listed.
+//
+// Against the work tree it first asks git in two steps, commit to index
+// and index to work tree, which git answers from its index in
+// milliseconds; comparing a commit's tree with the work tree in one step
+// takes git seconds of CPU on a large tree whatever changed (git 2.39:
+// 6 s for 100,000 files). Only when a file was deleted on the way, so that
+// git's rename detection may pair it with another, does it ask the one
+// step. A file changed in the index and changed back in the work tree is
+// then listed as modified, where the one step may list nothing: the
+// caller compares the bytes.
 func (r *Repo) Diff(ctx context.Context, rev string, staged bool, prefix string) ([]Change, error) {
 	commit, err := r.ResolveCommit(ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}
 	if staged {
-		args = append(args, "--cached")
+		return r.diff(ctx, prefix, "-M", "--cached", commit)
 	}
-	args = append(args, commit)
-	args = append(args, pathspec(prefix)...)
-	out, err := r.output(ctx, "", nil, args...)
+	changes, ok, err := r.diffInTwo(ctx, commit, prefix)
+	if err != nil || ok {
+		return changes, err
+	}
+	return r.diff(ctx, prefix, "-M", commit)
+}
+
+// diff runs "git diff --name-status -z" with args before the pathspec of
+// prefix.
+func (r *Repo) diff(ctx context.Context, prefix string, args ...string) ([]Change, error) {
+	all := append([]string{"diff", "--name-status", "-z", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}, args...)
+	out, err := r.output(ctx, "", nil, append(all, pathspec(prefix)...)...)
 	if err != nil {
 		return nil, err
 	}
 	return parseNameStatus(out)
+}
+
+// diffInTwo is [Repo.Diff] of the work tree as the changes from commit to
+// the index and from the index to the work tree, merged by path; ok is
+// false when either step deleted a file (or met anything but an addition,
+// a modification or a change of type), which only the one step can pair
+// into a rename.
+func (r *Repo) diffInTwo(ctx context.Context, commit, prefix string) (changes []Change, ok bool, err error) {
+	toIndex, err := r.diff(ctx, prefix, "--no-renames", "--cached", commit)
+	if err != nil {
+		return nil, false, err
+	}
+	toWork, err := r.diff(ctx, prefix, "--no-renames")
+	if err != nil {
+		return nil, false, err
+	}
+	status := map[string]byte{}
+	for _, c := range slices.Concat(toIndex, toWork) {
+		switch c.Status {
+		case 'A', 'M', 'T':
+		default:
+			return nil, false, nil
+		}
+		// Added to the index stays added; a change of type in either step
+		// is one from the commit.
+		if prev, seen := status[c.Path]; !seen || prev == 'M' && c.Status == 'T' {
+			status[c.Path] = c.Status
+		}
+	}
+	for p, st := range status {
+		changes = append(changes, Change{Status: st, Path: p})
+	}
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return changes, true, nil
 }
 
 // parseNameStatus parses the output of "diff --name-status -z".

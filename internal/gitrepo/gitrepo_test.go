@@ -237,3 +237,59 @@ func TestParseNameStatus(t *testing.T) {
 		}
 	}
 }
+
+// Diff of the work tree in two steps lists what the one step lists when
+// nothing was deleted: staged and unstaged additions, edits and changes of
+// type, alone and together. With a deletion it is the one step, renames
+// included.
+func TestDiffInTwoStepsIsTheOneStep(t *testing.T) {
+	ctx := context.Background()
+	for name, change := range map[string]func(t *testing.T, dir string){
+		"staged addition": func(t *testing.T, dir string) {
+			write(t, dir, "j/a/new.journal", "new\n")
+			git(t, dir, "add", "-A")
+		},
+		"staged and unstaged edits": func(t *testing.T, dir string) {
+			write(t, dir, "j/a/1.journal", "staged\n")
+			git(t, dir, "add", "-A")
+			write(t, dir, "j/a/1.journal", "unstaged\n")
+			write(t, dir, "j/b/2.journal", "unstaged only\n")
+		},
+		"added then edited": func(t *testing.T, dir string) {
+			write(t, dir, "j/c/3.journal", "staged\n")
+			git(t, dir, "add", "-A")
+			write(t, dir, "j/c/3.journal", "edited\n")
+		},
+		"type change": func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "j", "b", "2.journal"))
+			if err := os.Symlink("../a/1.journal", filepath.Join(dir, "j", "b", "2.journal")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"deletion and rename": func(t *testing.T, dir string) {
+			git(t, dir, "mv", "j/a/1.journal", "j/a/moved.journal")
+			os.Remove(filepath.Join(dir, "j", "b", "2.journal"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := newRepo(t, map[string]string{"j/a/1.journal": "one\n", "j/b/2.journal": "two\n", "other": "x\n"})
+			change(t, dir)
+			r, err := Open(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.Diff(ctx, "HEAD", false, "j")
+			if err != nil {
+				t.Fatal(err)
+			}
+			commit, _ := r.ResolveCommit(ctx, "HEAD")
+			want, err := r.diff(ctx, "j", "-M", commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 || !slices.Equal(got, want) {
+				t.Errorf("Diff = %+v\nthe one step = %+v", got, want)
+			}
+		})
+	}
+}

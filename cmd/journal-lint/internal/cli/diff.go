@@ -276,7 +276,9 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 		return nil, usageErrorf("%v", err)
 	}
 	defer added.Close()
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source()})
+	// The tree streams: only the chains that gained a revision are read
+	// again to be compared (diffOne).
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, KeepState: true})
 	if err != nil {
 		return nil, err
 	}
@@ -435,10 +437,14 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate, se
 	docs := make([]*syntax.Document, len(entries))
 	for i, e := range entries {
 		f := byPath[e.Source]
-		if f == nil || f.Doc == nil {
+		if f == nil {
 			return nil, internalErrorf("revision %s of %s has no parsed document", e.Revision.JournalVersion(), co)
 		}
-		docs[i] = f.Doc
+		if docs[i] = f.Doc; docs[i] == nil { // a load that dropped it reads it again
+			if docs[i] = lr.Doc(e.Source); docs[i] == nil {
+				return nil, usageErrorf("cannot compare: %s changed while the tree was loaded", e.Source)
+			}
+		}
 	}
 	rs, err := diff.CompareSelected(docs, sel)
 	var se *diff.SelectionError

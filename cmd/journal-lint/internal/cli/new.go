@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -79,7 +78,8 @@ func runNew(c *ucli.Context) error {
 		}
 		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(c.Context, s.root), mkdir)
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root)})
+	// The tree streams: only the state and the head's text are needed.
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, KeepState: true})
 	if err != nil {
 		return err
 	}
@@ -109,11 +109,11 @@ func runNew(c *ucli.Context) error {
 			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(c.Context, s.root))
 		}
 		head := entries[len(entries)-1]
-		i := slices.IndexFunc(lr.Files, func(f *load.File) bool { return f.Path == head.Source })
-		if i < 0 || lr.Files[i].Doc == nil {
-			return internalErrorf("the head of %s (%s) was not read", co, head.Source)
+		doc := lr.Doc(head.Source) // nil when the file no longer holds the accepted bytes
+		if doc == nil {
+			return usageErrorf("the head of %s (%s) changed while the tree was loaded; run journal-lint new again", co, head.Source)
 		}
-		if text, err = draft.Successor(lr.Files[i].Doc, version); err != nil {
+		if text, err = draft.Successor(doc, version); err != nil {
 			return usageErrorf("%v", err)
 		}
 		example = strings.HasSuffix(head.Source, load.ExampleSuffix)
