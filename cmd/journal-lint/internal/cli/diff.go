@@ -278,7 +278,7 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 	defer added.Close()
 	// The tree streams: only the chains that gained a revision are read
 	// again to be compared (diffOne).
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, KeepState: true})
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, KeepState: true, Compact: true})
 	if err != nil {
 		return nil, err
 	}

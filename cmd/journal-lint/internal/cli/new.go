@@ -78,8 +78,17 @@ func runNew(c *ucli.Context) error {
 		}
 		return usageErrorf("the Journal root %s does not exist; create it first (mkdir -p %s)", shownRoot(c.Context, s.root), mkdir)
 	}
-	// The tree streams: only the state and the head's text are needed.
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, KeepState: true})
+	// The tree streams: what is kept of it is its diagnostics and the
+	// chain of co, whose head's text is read again to draft from.
+	var chain []string // the files of co's accepted revisions, genesis first
+	visit := func(a *load.Artifact) {
+		if a.Dir == co.String() {
+			for _, e := range a.Chain {
+				chain = append(chain, e.Source)
+			}
+		}
+	}
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, Visit: visit})
 	if err != nil {
 		return err
 	}
@@ -96,27 +105,26 @@ func runNew(c *ucli.Context) error {
 
 	var text []byte
 	example := false
-	entries := lr.State.Entries(co)
 	if genesis {
-		if len(entries) > 0 {
-			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(entries), "revision"))
+		if len(chain) > 0 {
+			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(chain), "revision"))
 		}
 		if text, err = draft.Genesis(co, version, c.String("description")); err != nil {
 			return usageErrorf("--description: %v", err)
 		}
 	} else {
-		if len(entries) == 0 {
+		if len(chain) == 0 {
 			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(c.Context, s.root))
 		}
-		head := entries[len(entries)-1]
-		doc := lr.Doc(head.Source) // nil when the file no longer holds the accepted bytes
+		head := chain[len(chain)-1]
+		doc := lr.Doc(head) // nil when the file no longer holds the accepted bytes
 		if doc == nil {
-			return usageErrorf("the head of %s (%s) changed while the tree was loaded; run journal-lint new again", co, head.Source)
+			return usageErrorf("the head of %s (%s) changed while the tree was loaded; run journal-lint new again", co, head)
 		}
 		if text, err = draft.Successor(doc, version); err != nil {
 			return usageErrorf("%v", err)
 		}
-		example = strings.HasSuffix(head.Source, load.ExampleSuffix)
+		example = strings.HasSuffix(head, load.ExampleSuffix)
 	}
 	name := draft.Name(version, example)
 	rel := co.String() + "/" + name
