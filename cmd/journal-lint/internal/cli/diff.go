@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -245,10 +247,49 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	ch := chainsOf(lr.State)
 	if only == nil {
-		return diffAll(c, s, lr, chainPick{})
+		return diffAll(c, s, lr, ch, chainPick{})
 	}
-	return diffOne(c, s, lr, *only, selection(c))
+	return diffOne(c, s, lr, ch, *only, selection(c))
+}
+
+// chains are the accepted revisions' files of the chains a diff may
+// compare, genesis first, by coordinate.
+type chains struct {
+	coords  []vt.Coordinate // sorted
+	sources map[vt.Coordinate][]string
+}
+
+// chainsOf returns every chain of st.
+func chainsOf(st *chain.State) *chains {
+	ch := &chains{coords: st.Coordinates(), sources: map[vt.Coordinate][]string{}}
+	for _, co := range ch.coords {
+		for _, e := range st.Entries(co) {
+			ch.sources[co] = append(ch.sources[co], e.Source)
+		}
+	}
+	return ch
+}
+
+// keep records the chain of the visited artifact a when keep says so
+// (load.Options.Visit: safe for concurrent visits with mu).
+func (ch *chains) keep(mu *sync.Mutex, a *load.Artifact, keep func(sources []string) bool) {
+	if len(a.Chain) == 0 {
+		return
+	}
+	sources := make([]string, len(a.Chain))
+	for i, e := range a.Chain {
+		sources[i] = e.Source
+	}
+	if !keep(sources) {
+		return
+	}
+	co := a.Chain[0].Revision.Coordinate()
+	mu.Lock()
+	defer mu.Unlock()
+	ch.sources[co] = sources
+	ch.coords = append(ch.coords, co)
 }
 
 // chainPick narrows what diffAll compares: every pair of every chain by
@@ -276,13 +317,19 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 		return nil, usageErrorf("%v", err)
 	}
 	defer added.Close()
-	// The tree streams: only the chains that gained a revision are read
-	// again to be compared (diffOne).
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, KeepState: true, Compact: true})
+	// The tree streams: only the chains that gained a revision are kept,
+	// and read again to be compared (diffOne).
+	ch := &chains{sources: map[vt.Coordinate][]string{}}
+	var mu sync.Mutex
+	visit := func(a *load.Artifact) {
+		ch.keep(&mu, a, func(sources []string) bool { return slices.ContainsFunc(sources, added.IsNew) })
+	}
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, Visit: visit})
 	if err != nil {
 		return nil, err
 	}
-	return diffAll(c, s, lr, chainPick{only: only, added: added})
+	slices.SortFunc(ch.coords, vt.Coordinate.Compare)
+	return diffAll(c, s, lr, ch, chainPick{only: only, added: added})
 }
 
 // diffAll compares every consecutive pair of every healthy chain of lr
@@ -291,7 +338,7 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 // to stderr and, after the other chains' diffs are written, diff exits 2
 // (the pre-commit hook must not pass a broken chain). A stray file outside
 // every artifact only warns. When nothing was compared, stderr says why.
-func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*diff.Result, error) {
+func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick chainPick) ([]*diff.Result, error) {
 	invalid := map[string]diag.List{}
 	var stray diag.List
 	for _, d := range lr.Diagnostics {
@@ -310,14 +357,14 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 		}
 	}
 	out := []*diff.Result{}
-	for _, co := range lr.State.Coordinates() {
+	for _, co := range ch.coords {
 		if invalid[co.String()] != nil || (pick.only != nil && co != *pick.only) {
 			continue
 		}
-		if pick.added != nil && !addsTo(lr, co, pick.added) {
+		if pick.added != nil && !slices.ContainsFunc(ch.sources[co], pick.added.IsNew) {
 			continue
 		}
-		rs, err := diffOne(c, s, lr, co, diff.Selection{All: true})
+		rs, err := diffOne(c, s, lr, ch, co, diff.Selection{All: true})
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +394,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}
 	}
 	if len(out) == 0 && pick.added != nil {
-		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, lr, pick))
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, ch, pick))
 	} else if len(out) == 0 && pick.only == nil {
 		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(c.Context, s.root))
 		if n := lr.SkippedExamples; n > 0 && !s.examples {
@@ -358,26 +405,15 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, pick chainPick) ([]*
 	return out, nil
 }
 
-// addsTo reports whether an accepted revision of the chain of co in lr is
-// new to added.
-func addsTo(lr *load.Result, co vt.Coordinate, added *check.Added) bool {
-	for _, e := range lr.State.Entries(co) {
-		if added.IsNew(e.Source) {
-			return true
-		}
-	}
-	return false
-}
-
 // noAddedWhy says why diff --staged or --against compared nothing: no new
 // revision, or only new genesis revisions, which have no predecessor.
-func noAddedWhy(s *settings, lr *load.Result, pick chainPick) string {
+func noAddedWhy(s *settings, ch *chains, pick chainPick) string {
 	var geneses []string
-	for _, co := range lr.State.Coordinates() {
+	for _, co := range ch.coords {
 		if pick.only != nil && co != *pick.only {
 			continue
 		}
-		if es := lr.State.Entries(co); len(es) > 0 && pick.added.IsNew(es[0].Source) {
+		if es := ch.sources[co]; len(es) > 0 && pick.added.IsNew(es[0]) {
 			geneses = append(geneses, co.String())
 		}
 	}
@@ -403,7 +439,7 @@ func (e *deferredError) Error() string { return e.err.Error() }
 func (e *deferredError) Unwrap() error { return e.err }
 
 // diffOne compares revisions of the chain of co in the loaded tree lr.
-func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate, sel diff.Selection) ([]*diff.Result, error) {
+func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Coordinate, sel diff.Selection) ([]*diff.Result, error) {
 	// The root itself must be there; problems of other artifacts, and the
 	// chain problems of this one, are check's business.
 	for _, d := range lr.Diagnostics {
@@ -430,19 +466,19 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, co vt.Coordinate, se
 		}
 		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, plural(len(invalid), "diagnostic"))
 	}
-	entries := lr.State.Entries(co)
-	if len(entries) == 0 {
+	sources := ch.sources[co]
+	if len(sources) == 0 {
 		return nil, noArtifact(s, co)
 	}
-	docs := make([]*syntax.Document, len(entries))
-	for i, e := range entries {
-		f := byPath[e.Source]
+	docs := make([]*syntax.Document, len(sources))
+	for i, src := range sources {
+		f := byPath[src]
 		if f == nil {
-			return nil, internalErrorf("revision %s of %s has no parsed document", e.Revision.JournalVersion(), co)
+			return nil, internalErrorf("revision %s of %s has no parsed document", src, co)
 		}
 		if docs[i] = f.Doc; docs[i] == nil { // a load that dropped it reads it again
-			if docs[i] = lr.Doc(e.Source); docs[i] == nil {
-				return nil, usageErrorf("cannot compare: %s changed while the tree was loaded", e.Source)
+			if docs[i] = lr.Doc(src); docs[i] == nil {
+				return nil, usageErrorf("cannot compare: %s changed while the tree was loaded", src)
 			}
 		}
 	}
