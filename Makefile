@@ -8,7 +8,8 @@ help:
 	@echo "make test     run every test with the race detector (what CI runs)"
 	@echo "make lint     gofmt check and go vet"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
-	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum (SIZES, PAIRS)"
+	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum, then the"
+	@echo "                  git commands (hooks, new, the gate) next to git's own (SIZES, PAIRS)"
 	@echo "make fuzz     fuzz the parser (FUZZTIME, default 10m)"
 	@echo "make vectors  run the public vectors through journal-lint check"
 	@echo "make build    build bin/journal-lint"
@@ -36,6 +37,7 @@ bench:
 
 bench-scale:
 	scripts/bench-scale.sh
+	scripts/bench-git.sh
 
 FUZZTIME ?= 10m
 fuzz:

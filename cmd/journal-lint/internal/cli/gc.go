@@ -20,8 +20,7 @@ import (
 // whichever is more, and never by more than the live heap: on the
 // generated 100,000-file tree that takes about a third off the peak
 // memory for a few percent more CPU, and the 10,000-file tree runs as with
-// the default (docs/performance.md, "Scale, fifth round" and "sixth
-// round").
+// the default (docs/performance.md, "Known limits").
 const (
 	gcRoom       = 16 << 20 // bytes
 	minGCPercent = 50
