@@ -143,15 +143,17 @@ func graphNodes(lr *load.Result, co vt.Coordinate) []graphNode {
 	var out []graphNode
 	for _, f := range lr.Files {
 		rest, ok := strings.CutPrefix(f.Path, co.String()+"/")
-		if !ok || f.Doc == nil {
+		if !ok || !f.Summary.Read {
 			continue
 		}
-		n := graphNode{file: f, digest: f.Doc.Digest, version: strings.SplitN(rest, ".", 2)[0]}
-		if f.Doc.JournalVersionOK {
-			n.version = f.Doc.JournalVersion.String()
+		n := graphNode{file: f, digest: f.Summary.Digest, version: strings.SplitN(rest, ".", 2)[0]}
+		if f.Summary.JournalVersionOK {
+			n.version = f.Summary.JournalVersion.String()
 		}
-		if f.Doc.PredecessorOK {
-			n.pred = f.Doc.Predecessor
+		// The load dropped the document: its PREDECESSOR is read again
+		// (nil when the file changed since).
+		if doc := lr.Doc(f.Path); doc != nil && doc.PredecessorOK {
+			n.pred = doc.Predecessor
 		}
 		var codes []string
 		bridged := false

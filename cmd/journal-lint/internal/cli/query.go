@@ -57,7 +57,9 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	if err := s.requireRoot(); err != nil {
 		return nil, err
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root)})
+	// The tree streams: what is kept is the accepted state, compacted so
+	// that it holds no text, and --graph reads co's files again.
+	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, KeepState: true, Compact: true})
 	if err != nil {
 		return nil, err
 	}
