@@ -47,9 +47,9 @@ type gate struct {
 	// listed and committedFiles).
 	files     *gitFiles
 	committed map[string]*committedFile
-	// eolAttrs caches the text and eol attributes of the loaded files, by
+	// eolAttrs caches the text, eol and filter attributes of the loaded files, by
 	// root-relative path (eolConversion).
-	eolAttrs map[string]map[string]string
+	eolAttrs map[string]eolAttr
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
 	stamp uint64
@@ -345,6 +345,11 @@ func (g *gate) forgetStampedAttributes(r *run) {
 	}
 }
 
+// eolAttr holds the attributes of one Journal file that decide whether git
+// converts its bytes, as git check-attr reports them ("set", "unset",
+// "unspecified" or a value).
+type eolAttr struct{ text, eol, filter string }
+
 // eolConversion reports, once, that git may convert the line endings of
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
@@ -353,7 +358,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = map[string]map[string]string{}
+		g.eolAttrs = make(map[string]eolAttr, len(r.load.Files))
 	}
 	var ask, askTop []string // root-relative and top-level paths
 	for _, f := range r.load.Files {
@@ -362,27 +367,28 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		}
 	}
 	if len(ask) > 0 {
-		got, err := g.repo.Attributes(ctx, g.staged, askTop, "text", "eol")
+		got, err := g.repo.Attributes(ctx, g.staged, askTop, "text", "eol", "filter")
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
 		for i, p := range ask {
-			g.eolAttrs[p] = got[askTop[i]]
+			v := got[askTop[i]]
+			g.eolAttrs[p] = eolAttr{text: v[0], eol: v[1], filter: v[2]}
 		}
 	}
 	converted, first := 0, ""
 	for _, f := range r.load.Files {
 		a := g.eolAttrs[f.Path]
-		if a["text"] == "unset" {
+		if a.text == "unset" {
 			continue
 		}
 		if converted++; converted > 1 {
 			continue
 		}
-		if a["text"] == "unspecified" && a["eol"] == "unspecified" {
+		if a.text == "unspecified" && a.eol == "unspecified" {
 			first = g.topPath(f.Path) + " (no text attribute, so core.autocrlf and core.eol decide)"
 		} else {
-			first = fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a["text"], a["eol"])
+			first = fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a.text, a.eol)
 		}
 	}
 	if converted == 0 {
@@ -689,7 +695,7 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
 		for _, p := range want {
-			c := &committedFile{noConvert: attrs[g.topPath(p)]["text"] == "unset"}
+			c := &committedFile{noConvert: attrs[g.topPath(p)][0] == "unset"}
 			if h, ok := f.head[p]; ok {
 				c.head = blobs[h]
 			}
@@ -870,6 +876,9 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			crlf = append(crlf, d.Path)
 		}
 	}
+	if crlf, err = g.mayDifferFromHEAD(ctx, crlf); err != nil {
+		return nil, err
+	}
 	committed, err := g.committedFiles(ctx, crlf)
 	if err != nil {
 		return nil, err
@@ -904,6 +913,40 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			}
 		}
 		out = append(out, d)
+	}
+	return out, nil
+}
+
+// mayDifferFromHEAD returns the root-relative paths of the work tree's
+// Journal files whose bytes may differ from their blob at HEAD: all but
+// those that git reports unchanged since HEAD and whose attributes convert
+// nothing (text unset, no filter), which hold the blob's exact bytes.
+// Before the first commit there is no blob to differ from.
+func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err != nil {
+		return nil, nil
+	}
+	changes, err := g.repo.Diff(ctx, "HEAD", false, g.rootRel)
+	if err != nil {
+		return nil, fmt.Errorf("git diff: %w", err)
+	}
+	changed := map[string]bool{}
+	for _, c := range changes {
+		for _, top := range []string{c.Path, c.OldPath} {
+			if p, ok := g.underRoot(top); ok && top != "" {
+				changed[p] = true
+			}
+		}
+	}
+	var out []string
+	for _, p := range paths {
+		a, known := g.eolAttrs[p]
+		if changed[p] || !known || a.text != "unset" || a.filter != "unspecified" {
+			out = append(out, p)
+		}
 	}
 	return out, nil
 }

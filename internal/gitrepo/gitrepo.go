@@ -671,12 +671,14 @@ func (r *Repo) ReadBlobs(ctx context.Context, objects []string, max int64) (cont
 	return contents, tooLarge, err
 }
 
-// Attributes returns, for each path, the values of the named attributes as
-// "git check-attr -z" reports them: "set", "unset", "unspecified" or a
-// value. With cached, the .gitattributes files of the index are used
-// instead of the work tree's.
-func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, names ...string) (map[string]map[string]string, error) {
-	out := make(map[string]map[string]string, len(paths))
+// Attributes returns, for each path, the values of the named attributes in
+// the order of names, as "git check-attr -z" reports them: "set", "unset",
+// "unspecified" or a value. The map's keys are the strings of paths, and
+// equal values share one string, so that the answer for a whole tree holds
+// no copy of git's output. With cached, the .gitattributes files of the
+// index are used instead of the work tree's.
+func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, names ...string) (map[string][]string, error) {
+	out := make(map[string][]string, len(paths))
 	if len(paths) == 0 || len(names) == 0 {
 		return out, nil
 	}
@@ -694,17 +696,28 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, name
 	if err != nil {
 		return nil, err
 	}
+	// git answers each path in turn, one record per name in order.
 	f := splitNUL(stdout)
-	if len(f)%3 != 0 {
+	if len(f) != 3*len(paths)*len(names) {
 		return nil, fmt.Errorf("git check-attr: malformed output")
 	}
+	values := map[string]string{}
+	all := make([]string, len(paths)*len(names)) // one block for every path's values
 	for i := 0; i < len(f); i += 3 {
-		m := out[f[i]]
-		if m == nil {
-			m = map[string]string{}
-			out[f[i]] = m
+		k := i / 3
+		p, name := paths[k/len(names)], names[k%len(names)]
+		if f[i] != p || f[i+1] != name {
+			return nil, fmt.Errorf("git check-attr: answered %q for %q of %q", f[i+1], name, p)
 		}
-		m[f[i+1]] = f[i+2]
+		v, ok := values[f[i+2]]
+		if !ok {
+			v = strings.Clone(f[i+2])
+			values[v] = v
+		}
+		all[k] = v
+	}
+	for i, p := range paths {
+		out[p] = all[i*len(names) : (i+1)*len(names) : (i+1)*len(names)]
 	}
 	return out, nil
 }

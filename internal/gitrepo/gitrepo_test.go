@@ -160,7 +160,7 @@ func TestRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if attrs[spaced]["text"] != "unset" || attrs["j/keep.journal"]["text"] != "set" || attrs[outside]["text"] != "unspecified" {
+	if attrs[spaced][0] != "unset" || attrs["j/keep.journal"][0] != "set" || attrs[outside][0] != "unspecified" || attrs[outside][1] != "unspecified" {
 		t.Errorf("Attributes = %v", attrs)
 	}
 
