@@ -16,27 +16,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${SIZES:-"10000 100000"}
-PAIRS=${PAIRS:-5}
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/journal-lint/bench
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/journal-gen" ./cmd/journal-gen
+. scripts/bench-lib.sh
 jl=${JL:-$bin/journal-lint}
 [ -n "${JL:-}" ] || go build -o "$jl" ./cmd/journal-lint
-[ -x /usr/bin/time ] || { echo "bench-git: /usr/bin/time (GNU time) is missing: apt-get install time" >&2; exit 2; }
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.org GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.org
-
-# measure CMD...: prints "wall cpu maxrss_kb" of one run; the wall time
-# to the microsecond, since git's answers take milliseconds.
-measure() {
-	local t0=$EPOCHREALTIME
-	/usr/bin/time -f '%U %S %M' -o "$bin/t" "$@" > /dev/null 2>&1 || true
-	local t1=$EPOCHREALTIME
-	awk -v t0="$t0" -v t1="$t1" '{ printf "%.4f %.2f %s\n", t1 - t0, $1 + $2, $3 }' "$bin/t"
-}
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # repo N: the repository of the N-file tree, made when missing, with the
 # drafted revision staged on branch main and committed on branch gate.

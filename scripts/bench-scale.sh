@@ -12,22 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${SIZES:-"10000 100000"}
-PAIRS=${PAIRS:-5}
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/journal-lint/bench
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/journal-gen" ./cmd/journal-gen
+. scripts/bench-lib.sh
 go build -o "$bin/journal-lint" ./cmd/journal-lint
 go test -c -o "$bin/ref.test" ./journal/impl/ref
-[ -x /usr/bin/time ] || { echo "bench-scale: /usr/bin/time (GNU time) is missing: apt-get install time" >&2; exit 2; }
-
-# measure CMD...: prints "wall cpu maxrss_kb" of one run.
-measure() {
-	/usr/bin/time -f '%e %U %S %M' -o "$bin/t" "$@" > /dev/null 2>&1 || true
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$bin/t"
-}
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 printf '%-8s %-10s %9s %9s %7s %8s %10s\n' files what wall_s sha_s ratio cpu/wall peak_MiB
 for n in $SIZES; do
