@@ -383,9 +383,9 @@ type Change struct {
 // takes git seconds of CPU on a large tree whatever changed (git 2.39:
 // 6 s for 100,000 files). Only when a file was deleted on the way, so that
 // git's rename detection may pair it with another, does it ask the one
-// step. A file changed in the index and changed back in the work tree is
-// then listed as modified, where the one step may list nothing: the
-// caller compares the bytes.
+// step, and so it does for a file that changed in both steps, which the
+// work tree may have changed back (through git's conversions, such as
+// core.autocrlf, which only the one step applies to that comparison).
 func (r *Repo) Diff(ctx context.Context, rev string, staged bool, prefix string) ([]Change, error) {
 	commit, err := r.ResolveCommit(ctx, rev)
 	if err != nil {
@@ -416,7 +416,7 @@ func (r *Repo) diff(ctx context.Context, prefix string, args ...string) ([]Chang
 // the index and from the index to the work tree, merged by path; ok is
 // false when either step deleted a file (or met anything but an addition,
 // a modification or a change of type), which only the one step can pair
-// into a rename.
+// into a rename, or when a file changed in both steps.
 func (r *Repo) diffInTwo(ctx context.Context, commit, prefix string) (changes []Change, ok bool, err error) {
 	toIndex, err := r.diff(ctx, prefix, "--no-renames", "--cached", commit)
 	if err != nil {
@@ -433,11 +433,10 @@ func (r *Repo) diffInTwo(ctx context.Context, commit, prefix string) (changes []
 		default:
 			return nil, false, nil
 		}
-		// Added to the index stays added; a change of type in either step
-		// is one from the commit.
-		if prev, seen := status[c.Path]; !seen || prev == 'M' && c.Status == 'T' {
-			status[c.Path] = c.Status
+		if _, seen := status[c.Path]; seen {
+			return nil, false, nil
 		}
+		status[c.Path] = c.Status
 	}
 	for p, st := range status {
 		changes = append(changes, Change{Status: st, Path: p})

@@ -266,6 +266,13 @@ func TestDiffInTwoStepsIsTheOneStep(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
+		"staged edit, work tree converted back": func(t *testing.T, dir string) {
+			git(t, dir, "config", "core.autocrlf", "true")
+			write(t, dir, "j/a/1.journal", "staged\n")
+			git(t, dir, "add", "-A")
+			write(t, dir, "j/a/1.journal", "one\r\n")
+			write(t, dir, "j/b/2.journal", "two and more\n")
+		},
 		"deletion and rename": func(t *testing.T, dir string) {
 			git(t, dir, "mv", "j/a/1.journal", "j/a/moved.journal")
 			os.Remove(filepath.Join(dir, "j", "b", "2.journal"))
