@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -208,7 +209,7 @@ func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, 
 		}
 	}
 	k := 0
-	errStop := fmt.Errorf("stopped")
+	errStop := errors.New("stopped")
 	err := g.blobs(ctx, objects, func(object string, size int64, body io.Reader) error {
 		i := at[k]
 		k++
@@ -231,7 +232,7 @@ func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, 
 		return nil
 	})
 	switch {
-	case err == errStop:
+	case errors.Is(err, errStop):
 		return nil
 	case err != nil:
 		return err
