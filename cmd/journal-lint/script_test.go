@@ -19,9 +19,29 @@ import (
 
 // TestMain lets the scripts run journal-lint as a command in-process.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	var tm testscript.TestingM = m
+	// The tests that run journal-lint in this process keep its cache in a
+	// directory of their own, not the user's.
+	if os.Getenv("JOURNAL_LINT_CACHE") == "" {
+		if dir, err := os.MkdirTemp("", "journal-lint-cache-"); err == nil {
+			os.Setenv("JOURNAL_LINT_CACHE", dir)
+			tm = removing{m, dir}
+		}
+	}
+	testscript.Main(tm, map[string]func(){
 		"journal-lint": func() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr)) },
 	})
+}
+
+// removing runs the tests, then removes dir.
+type removing struct {
+	m   *testing.M
+	dir string
+}
+
+func (r removing) Run() int {
+	defer os.RemoveAll(r.dir)
+	return r.m.Run()
 }
 
 // TestScripts runs the txtar scripts in testdata/script. Set
@@ -65,6 +85,15 @@ func TestScripts(t *testing.T) {
 			}
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GORACE", gorace)
+			// Each script has a cache of its own, outside $WORK (whose
+			// listing and git status scripts compare), that its second
+			// check of a tree finds warm.
+			cache, err := os.MkdirTemp("", "journal-lint-cache-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(cache) })
+			env.Setenv("JOURNAL_LINT_CACHE", cache)
 			return nil
 		},
 	})

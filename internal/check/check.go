@@ -17,6 +17,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/rules"
 
@@ -82,6 +83,11 @@ type Options struct {
 	// ShownRoot is how messages about the root itself name it
 	// (load.Options.ShownRoot); "" names it by Root.
 	ShownRoot string
+	// Cache is the persistent cache to take unchanged artifacts from and
+	// keep this run's findings in (memo.go); nil uses none. A check with
+	// rule packs, KeepState, Overlay or Prior uses none either. Run
+	// neither trims nor closes it.
+	Cache *memo.Store
 }
 
 // Result is what a check found.
@@ -113,6 +119,9 @@ type run struct {
 	load *load.Result
 	// gate is the git side of the run (gitgate.go); never nil in Run.
 	gate *gate
+	// memo is the run's use of the persistent cache (memo.go); nil for
+	// none.
+	memo *checkMemo
 	// packs returns the stream that runs the rule packs over the
 	// documents as the load visits them (packStream), started at the
 	// first call, which waits for packs that are still starting; it
@@ -197,6 +206,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if len(cfg.Plugins) > 0 && opts.Packs == nil {
 		return nil, errPacksNotStarted
 	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now() // one time for the whole run, and its records
+	}
 	prior := priorRun(opts)
 	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
 	g, err := openGate(ctx, opts, prior)
@@ -211,6 +223,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	r := &run{opts: opts, cfg: cfg, gate: g}
 	perDoc, perHead, err := lintConfig(r)
 	if err != nil {
+		return nil, err
+	}
+	if r.memo, err = openMemo(r, perDoc, perHead); err != nil {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
@@ -239,6 +254,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if prior != nil {
 		lopts.Prior, lopts.Rescan = prior.load, opts.Rescan
 	}
+	if r.memo != nil {
+		lopts.Memo = r.memo
+	}
 	lr, err := load.Load(ctx, opts.Root, lopts)
 	if err != nil {
 		return nil, err
@@ -259,6 +277,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	heads, err := headRules(ctx, r, perHead, r.heads, chainHeads)
 	r.heads.prior = nil
 	if err != nil {
+		return nil, err
+	}
+	if err := r.memo.commit(); err != nil {
 		return nil, err
 	}
 	found, err := runAnalyzers(ctx, r)

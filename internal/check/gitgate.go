@@ -111,6 +111,9 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		return nil, err
 	}
 	g.repo, g.rootRel = repo, rel
+	if d, ok := g.src.(*source.Disk); ok {
+		d.Format = repo.ObjectFormat() // the work tree's files share addresses with git's blobs
+	}
 	if !wantGit {
 		g.stamp = repo.Stamp(opts.Root)
 		return g, nil
@@ -983,10 +986,23 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]str
 		l = kept
 	}
 	fps := map[int]string{}
-	for i, d := range l {
-		if doc := r.load.Doc(d.Path); doc != nil && doc.CoordinateOK && doc.JournalVersionOK {
-			fps[i] = revisionFingerprint(d.Code, doc, ValuePath(doc, d.Range))
+	for i := range l {
+		d := &l[i]
+		f := r.load.File(d.Path)
+		if f == nil || !f.Summary.Read || !f.Summary.CoordinateOK || !f.Summary.JournalVersionOK {
+			continue
 		}
+		vp, ok := r.memo.valuePath(d)
+		if !ok && d.Range.IsValid() && !d.Range.IsFileStart() {
+			// Read again when the load dropped it; none when the file no
+			// longer holds the bytes that were checked.
+			doc := r.load.Doc(d.Path)
+			if doc == nil {
+				continue
+			}
+			vp = ValuePath(doc, d.Range)
+		}
+		fps[i] = revisionFingerprint(d.Code, f.Summary, vp)
 	}
 	return l, fps
 }
@@ -998,9 +1014,9 @@ const revisionFingerprintDomain = "journal-lint/fingerprint/revision/v1"
 // coordinate, Journal version and digest, and the value path inside it:
 // nothing that a line number, a path prefix or an output format could
 // change. The result is 64 lowercase hex digits.
-func revisionFingerprint(code string, doc *syntax.Document, valuePath string) string {
+func revisionFingerprint(code string, s load.Summary, valuePath string) string {
 	h := sha256.New()
-	for _, f := range []string{revisionFingerprintDomain, code, doc.Coordinate.String(), doc.JournalVersion.String(), doc.Digest.String(), valuePath} {
+	for _, f := range []string{revisionFingerprintDomain, code, s.Coordinate.String(), s.JournalVersion.String(), s.Digest.String(), valuePath} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])

@@ -180,12 +180,17 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			return
 		}
 		h := heads[i]
+		if found, ok := r.memo.headFound(h.path, r.headDigest(h.path), hc.tree); ok {
+			outs[i] = found
+			return
+		}
 		// Read again when the load dropped it; nil when the file no
 		// longer holds the accepted bytes.
 		if doc := r.load.Doc(h.path); doc != nil {
 			rt := &recordingTree{Tree: hc.tree}
 			outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
 			hc.store(h.path, headFindings{digest: r.headDigest(h.path), found: outs[i], looked: rt.looked, all: rt.all})
+			r.memo.recordHead(doc, outs[i], rt, hc.tree)
 		}
 	})
 	if err := ctx.Err(); err != nil {

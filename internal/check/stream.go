@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
@@ -54,6 +55,12 @@ func (v *visitor) visit(a *load.Artifact) {
 	if v.reused(a.Index, a.Of, a.Prior) {
 		return
 	}
+	if a.Record != nil {
+		if vr, ok := a.Record.Extra.(*visitRecord); ok {
+			v.fromRecord(a, vr)
+			return
+		}
+	}
 	docs := make([]*syntax.Document, 0, len(a.Files))
 	for _, f := range a.Files {
 		if f.Doc != nil {
@@ -69,14 +76,39 @@ func (v *visitor) visit(a *load.Artifact) {
 		e := a.Chain[len(a.Chain)-1]
 		h = headRef{path: e.Source}
 	}
+	m := v.r.memo
+	var refs []byte // the head's references, for the artifact's record
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	v.slot(a.Index, a.Of)
 	if h.path != "" {
 		h.refs = v.refs.Keep(docOf(a, h.path))
+		if m != nil {
+			w := codec.NewWriter(nil)
+			lint.AppendHeadRefs(w, h.refs)
+			refs = w.Bytes()
+		}
 	}
 	v.diags[a.Index] = ds
 	v.trees[a.Index] = th
+	v.head[a.Index] = h
+	v.mu.Unlock()
+	if m != nil && a.Key != (load.Key{}) {
+		m.record(a, ds, th, h.path, refs)
+	}
+}
+
+// fromRecord takes what an earlier run's visit found of a from its record.
+func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
+	v.r.memo.keepPaths(a.Files, vr.diags, vr.paths)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.slot(a.Index, a.Of)
+	h := headRef{path: vr.head}
+	if h.path != "" {
+		h.refs = v.refs.Read(codec.NewReader(vr.refs))
+	}
+	v.diags[a.Index] = vr.diags
+	v.trees[a.Index] = vr.trees
 	v.head[a.Index] = h
 }
 

@@ -102,6 +102,8 @@ type Repo struct {
 	// packed refs), which linked work trees share.
 	stateFiles   []string
 	head, common string
+	// format is the repository's object format: "sha1" or "sha256".
+	format string
 }
 
 // stateFiles are the files of a repository, as --git-path names them, whose
@@ -134,7 +136,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	}
 	// The top level comes last, so that a newline in its name does not
 	// shift the lines before it.
-	args = append(append([]string{"rev-parse"}, args...), "--show-toplevel")
+	args = append(append([]string{"rev-parse"}, args...), "--show-object-format", "--show-toplevel")
 	runDir := existingDir(dir)
 	out, err := r.output(ctx, runDir, nil, args...)
 	if err != nil {
@@ -147,11 +149,12 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		return nil, err
 	}
-	lines := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\n", len(stateFiles)+1)
-	if len(lines) != len(stateFiles)+1 || lines[len(stateFiles)] == "" {
+	lines := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\n", len(stateFiles)+2)
+	if len(lines) != len(stateFiles)+2 || lines[len(stateFiles)+1] == "" {
 		return nil, ErrNotRepository
 	}
-	top := lines[len(stateFiles)]
+	r.format = lines[len(stateFiles)]
+	top := lines[len(stateFiles)+1]
 	for _, p := range lines[:len(stateFiles)] {
 		// git names them relative to the directory it ran in.
 		if !filepath.IsAbs(p) {
@@ -184,6 +187,10 @@ func existingDir(dir string) string {
 		dir = parent
 	}
 }
+
+// ObjectFormat returns the hash that names the repository's objects:
+// "sha1" or "sha256" (git rev-parse --show-object-format).
+func (r *Repo) ObjectFormat() string { return r.format }
 
 // Top returns the absolute top level of the work tree, symbolic links
 // resolved.

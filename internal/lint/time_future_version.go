@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // checkFutureVersion is the check of time/future-version: JOURNAL_VERSION lies further in
@@ -40,4 +42,28 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// SameAt reports whether [Run] with cfg finds the same on a document whose
+// JOURNAL_VERSION is jv (zero when it has none) at the time now as at the
+// time then, so that findings made at then may stand at now: time/
+// future-version, the one rule that reads the clock, reports the same
+// (nothing on both, or the same message, which names the clock to the
+// second) or does not run.
+func (cfg RunConfig) SameAt(jv vt.JournalVersion, then, now time.Time) bool {
+	if jv.IsZero() || (cfg.Enabled != nil && !cfg.Enabled(rules.TimeFutureVersion)) {
+		return true
+	}
+	r, ok := Lookup(rules.TimeFutureVersion)
+	if !ok {
+		return true
+	}
+	opts, err := cfg.options(r)
+	if err != nil {
+		return true // the rule does not run
+	}
+	skew := opts.Duration("skew")
+	t := jv.Time()
+	before, after := t.After(then.Add(skew)), t.After(now.Add(skew))
+	return before == after && (!before || then.Unix() == now.Unix())
 }

@@ -119,6 +119,14 @@ type Options struct {
 	// the root given to [Load] (source.Disk). Prior, Rescan, Stamp and
 	// Stamped compare stat stamps, which only the disk has.
 	Source source.Source
+	// Memo, when set, gives back what an earlier run found of an artifact
+	// directory with the same [Key], which is then neither read (when the
+	// source knows its files' content addresses, source.Addresser) nor
+	// parsed nor ingested (record.go). Options.Visit sees such an
+	// artifact with Artifact.Record set and no documents. It is used only
+	// by a load that drops its documents and keeps no state, without
+	// Base, Prior or Overlay.
+	Memo Memo
 	// ShownRoot is how the messages about the root itself (fs/root-missing,
 	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
 	// path; "" names it as given to [Load].
@@ -238,6 +246,14 @@ type Artifact struct {
 	// was taken from there unchanged (its files and chain are the same and
 	// were not read again), else -1.
 	Prior int
+	// Key identifies the artifact's inputs (record.go) for a load with
+	// Options.Memo; the zero Key when it has none (a file could not be
+	// read), and then nothing of it may be kept under a key.
+	Key Key
+	// Record is the record Options.Memo gave back for Key, whose files
+	// are Files (without documents; Chain is nil), or nil when the
+	// artifact was read.
+	Record *Record
 }
 
 // Result is everything one load found.
@@ -429,6 +445,9 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	arts := artifacts(cands)
 	files := make([]*File, len(cands))
 	todo := reuseArtifacts(prior, opts, cands, files, arts)
+	if memoized(opts) {
+		todo = memoPass(ctx, cands, files, arts, opts)
+	}
 	if opts.Progress != nil {
 		opts.Progress.Total(len(todo))
 	}
@@ -741,6 +760,11 @@ type artifactRun struct {
 	cs      *chain.ChainStage // nil after the visit when documents are dropped
 	// accepted counts the chain's revisions after ingestion.
 	accepted int
+	// deferred says that the artifact's files are read, hashed and kept
+	// until all are in, and parsed only when Options.Memo has no record of
+	// them (memoRead); key is its Key once known.
+	deferred bool
+	key      Key
 }
 
 // artifacts splits the sorted candidates into their artifact directories.
@@ -778,15 +802,33 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 	// allocated one by one would scatter among the parser's short-lived
 	// objects and keep their memory from being reused.
 	block := make([]File, len(todo))
+	var held []heldFile // by candidate, for the deferred artifacts
+	for _, a := range arts {
+		if a.deferred {
+			held = make([]heldFile, len(cands))
+			break
+		}
+	}
 	done := func(k int, read source.File, err error) {
 		i := todo[k]
-		files[i] = &block[k]
-		readOne(files[i], cands[i], read, err)
-		if opts.Progress != nil {
-			opts.Progress.Read(files[i].size())
-		}
 		ai := int(owner[i])
-		if a := arts[ai]; a.pending.Add(-1) == 0 {
+		a := arts[ai]
+		if a.deferred {
+			held[i] = heldFile{read, err}
+			if opts.Progress != nil {
+				opts.Progress.Read(int64(len(read.Data)))
+			}
+		} else {
+			files[i] = &block[k]
+			readOne(files[i], cands[i], read, err)
+			if opts.Progress != nil {
+				opts.Progress.Read(files[i].size())
+			}
+		}
+		if a.pending.Add(-1) == 0 {
+			if a.deferred && memoRead(ai, len(arts), a, cands, held, files, opts) {
+				return
+			}
 			finish(ai, len(arts), a, cands, files, stage, opts)
 		}
 	}
@@ -941,7 +983,7 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		}
 	}
 	if opts.Visit != nil {
-		art := &Artifact{Index: index, Of: total, Dir: dir, Files: fs, Prior: -1}
+		art := &Artifact{Index: index, Of: total, Dir: dir, Files: fs, Prior: -1, Key: a.key}
 		if a.cs != nil {
 			art.Chain = a.cs.Entries()
 		}

@@ -21,7 +21,14 @@ type Disk struct {
 	// file's absolute path, so that a test can make a file vanish or
 	// change at exactly that moment. It is a test seam.
 	Hook func(point, abs string)
+	// Format is the object format of the git repository the tree is in
+	// ("sha1" or "sha256", gitrepo.Repo.ObjectFormat), for the addresses
+	// of its files' bytes (AddressOf); "" is "sha1".
+	Format string
 }
+
+// AddressOf returns the blob address of data (BlobAddress) in d.Format.
+func (d *Disk) AddressOf(data []byte) string { return BlobAddress(d.Format, data) }
 
 // abs returns the absolute path of rel.
 func (d *Disk) abs(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }

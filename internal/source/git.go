@@ -29,6 +29,7 @@ type Git struct {
 	dirs   map[string][]Entry       // root-relative directory ("" the root) → its entries by name
 	blobs  func(context.Context, []string, func(string, int64, io.Reader) error) error
 	reader *gitrepo.BlobReader
+	format string // the repository's object format
 }
 
 // Index returns the index's entries under prefix (the root relative to the
@@ -61,7 +62,7 @@ func Commit(ctx context.Context, repo *gitrepo.Repo, rev, prefix string) (*Git, 
 
 // newGit builds the directories that the entries under prefix imply.
 func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) *Git {
-	g := &Git{files: make(map[string]gitrepo.Entry, len(entries)), dirs: map[string][]Entry{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx)}
+	g := &Git{files: make(map[string]gitrepo.Entry, len(entries)), dirs: map[string][]Entry{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
 	seen := map[string]bool{}
 	add := func(dir string, e Entry) {
 		if key := dir + "/" + e.Name; !seen[key] {
@@ -243,3 +244,17 @@ func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, 
 
 // Close ends the git that reads blobs one at a time, if it runs.
 func (g *Git) Close() { g.reader.Close() }
+
+// AddressOf returns the blob address of data (BlobAddress) in the
+// repository's object format.
+func (g *Git) AddressOf(data []byte) string { return BlobAddress(g.format, data) }
+
+// Address returns "git:" and the object id of the blob of the regular
+// file rel ([BlobAddress]), as git lists it.
+func (g *Git) Address(rel string) (string, bool) {
+	object, err := g.regular(rel)
+	if err != nil {
+		return "", false
+	}
+	return "git:" + object, true
+}

@@ -12,7 +12,12 @@ package source
 
 import (
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
 	"io/fs"
+	"strconv"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -64,6 +69,10 @@ type Source interface {
 	// SHA-256 digest is want, else nil: the bytes a load read earlier,
 	// asked for again after it let them go.
 	ReadAgain(rel string, want vt.Digest) []byte
+	// AddressOf returns the content address that a file of the tree
+	// holding exactly data has ([BlobAddress] in the object format of the
+	// repository the tree is in).
+	AddressOf(data []byte) string
 }
 
 // Streamer is a [Source] that reads many files best as one ordered stream
@@ -78,4 +87,34 @@ type Streamer interface {
 	// ctx is cancelled; any other error is the source failing (git
 	// exiting, a malformed answer) after the calls it made.
 	Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error
+}
+
+// Addresser is a [Source] that knows the content address of some of its
+// files without reading them (see [BlobAddress]). A load keys what it
+// finds of an artifact by its files' addresses (load.Key), so that a
+// later run can take it over without reading them.
+type Addresser interface {
+	Source
+	// Address returns the content address of the regular file rel, and
+	// whether the source knows it without reading the file.
+	Address(rel string) (string, bool)
+}
+
+// BlobAddress returns the content address of a file that holds exactly
+// data: "git:" and the object id git gives a blob of those bytes in the
+// object format (a repository's, "sha1" or "sha256"; "" is "sha1"), the
+// SHA-1 or SHA-256 of "blob", the size in decimal, a NUL byte and the
+// bytes. A file read from a tree on disk and the same bytes in git's
+// index or a commit have the same address, so the checks of a work tree
+// and of what git holds share what they found.
+func BlobAddress(format string, data []byte) string {
+	var h hash.Hash
+	if format == "sha256" {
+		h = sha256.New()
+	} else {
+		h = sha1.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return "git:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -59,6 +59,7 @@ func checkCommand() *ucli.Command {
 			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
 			&ucli.BoolFlag{Name: "no-progress", Usage: "never show the progress line (shown on a terminal, with the text format, when a run takes more than a second)"},
 			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision (validity errors are always reported)"},
+			cacheFlag(),
 		},
 		Action: runCheck,
 	}
@@ -145,8 +146,13 @@ func runCheck(c *ucli.Context) (err error) {
 		res, err = check.RunFiles(ctx, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
 	} else {
 		prefix = outpath.Prefix(c.Context, s.root)
+		store, cerr := openCache(c)
+		if cerr != nil {
+			return cerr
+		}
+		defer trimCache(c, store)
 		opts := check.Options{Root: s.root, ShownRoot: outpath.Join(prefix, ""), Examples: s.examples, Config: s.cfg, Now: time.Now(),
-			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs}
+			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs, Cache: store}
 		var line *progress.Line
 		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {
 			line = progress.Start(c.App.ErrWriter, progress.Options{})
@@ -161,10 +167,14 @@ func runCheck(c *ucli.Context) (err error) {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	if err != nil {
-		if c.Context.Err() != nil {
-			return err
-		}
+	var verify *check.ErrCacheVerify
+	switch {
+	case err == nil:
+	case c.Context.Err() != nil:
+		return err
+	case errors.As(err, &verify):
+		return internalErrorf("%v", err)
+	default:
 		return usageErrorf("%v", err)
 	}
 	report := render.Report{

@@ -154,6 +154,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		ExitErrHandler:       func(*ucli.Context, error) {}, // Main maps errors; never os.Exit here
 		OnUsageError:         onUsageError,
 		Commands: []*ucli.Command{
+			cacheCommand(),
 			checkCommand(),
 			completionCommand(),
 			diffCommand(),

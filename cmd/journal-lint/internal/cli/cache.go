@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/r35157/journal-lint/internal/memo"
+)
+
+// cacheFlag is --cache, on the commands that check a tree.
+func cacheFlag() *ucli.StringFlag {
+	return &ucli.StringFlag{Name: "cache", Value: "on",
+		Usage: "persistent cache of findings, keyed by content: `MODE` on, off, verify (compute everything and fail on a cached answer that differs) or readonly (" + memo.EnvDir + " names the directory; off disables)"}
+}
+
+// openCache opens the cache a command uses as --cache and
+// $JOURNAL_LINT_CACHE say: nil when it is off, or when it cannot be
+// opened (a warning, not an error: the command runs without it; a
+// read-only cache that does not exist yet is silently none). Warnings of
+// the store go to stderr, once.
+func openCache(c *ucli.Context) (*memo.Store, error) {
+	mode, err := memo.ParseMode(c.String("cache"))
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if mode == memo.Off {
+		return nil, nil
+	}
+	dir, on, err := memo.Dir()
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if !on {
+		return nil, nil
+	}
+	_, named := os.LookupEnv(memo.EnvDir)
+	st, err := memo.Open(dir, mode, !named)
+	switch {
+	case mode == memo.ReadOnly && errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: cache: %v; running without it\n", err)
+		return nil, nil
+	}
+	st.Warn = func(msg string) { fmt.Fprintf(c.App.ErrWriter, "journal-lint: cache: %s\n", msg) }
+	return st, nil
+}
+
+// trimCache trims st by its own rules (memo.Store.Trim) at the end of a
+// command that used it; a failure is a warning.
+func trimCache(c *ucli.Context, st *memo.Store) {
+	if st == nil {
+		return
+	}
+	budget, err := memo.Budget()
+	if err == nil {
+		err = st.Trim(false, budget)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: cache: not trimmed: %v\n", err)
+	}
+}
+
+func cacheCommand() *ucli.Command {
+	open := func(c *ucli.Context) (*memo.Store, error) {
+		if c.NArg() > 0 {
+			return nil, usageErrorf("cache %s takes no arguments", c.Command.Name)
+		}
+		dir, on, err := memo.Dir()
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if !on {
+			return nil, usageErrorf("the cache is off (%s=off)", memo.EnvDir)
+		}
+		_, named := os.LookupEnv(memo.EnvDir)
+		st, err := memo.Open(dir, memo.On, !named)
+		if err != nil {
+			return nil, internalErrorf("%v", err)
+		}
+		return st, nil
+	}
+	return &ucli.Command{
+		Name:  "cache",
+		Usage: "show, trim or clean the persistent cache",
+		UsageText: "journal-lint cache path|stats|trim|clean\n\n" +
+			"journal-lint keeps what its checks found in a cache directory, keyed by the content of\n" +
+			"the Journals, the rules and the tool's build, so that a later check recomputes only what\n" +
+			"changed. The directory is $" + memo.EnvDir + " when set (off disables the cache), else\n" +
+			"journal-lint under the user's cache directory. Entries unused for five days are deleted\n" +
+			"as checks run, and the cache is kept under $" + memo.EnvBudget + " (default 2G).\n\n" +
+			"Examples:\n" +
+			"   journal-lint cache path\n" +
+			"   journal-lint cache stats\n" +
+			"   journal-lint cache clean",
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "path",
+				Usage: "print the cache directory",
+				Action: func(c *ucli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintln(c.App.Writer, st.Path())
+					return nil
+				},
+			},
+			{
+				Name:  "stats",
+				Usage: "print the size of the cache",
+				Action: func(c *ucli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					s := st.Stats()
+					fmt.Fprintf(c.App.Writer, "directory: %s\nentries:   %d\nobjects:   %d\nsize:      %s\n", st.Path(), s.Entries, s.Objects, byteSize(s.Bytes))
+					if !s.Newest.IsZero() {
+						fmt.Fprintf(c.App.Writer, "used:      %s to %s\n", s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339))
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "trim",
+				Usage: "delete entries unused for five days, then the least recently used beyond the budget",
+				Action: func(c *ucli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					budget, err := memo.Budget()
+					if err != nil {
+						return usageErrorf("%v", err)
+					}
+					if err := st.Trim(true, budget); err != nil {
+						return internalErrorf("trimming the cache: %v", err)
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "clean",
+				Usage: "delete every entry of the cache",
+				Action: func(c *ucli.Context) error {
+					st, err := open(c)
+					if err != nil {
+						return err
+					}
+					if err := st.Clean(); err != nil {
+						return internalErrorf("cleaning the cache: %v", err)
+					}
+					return nil
+				},
+			},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageErrorf("unknown cache command %q%s (path, stats, trim or clean)", c.Args().First(), didYouMean(c.Args().First(), []string{"path", "stats", "trim", "clean"}))
+			}
+			return ucli.ShowSubcommandHelp(c)
+		},
+	}
+}
+
+// byteSize formats n bytes with a binary unit.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

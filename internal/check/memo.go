@@ -1,0 +1,495 @@
+package check
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/lint"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// A check with a cache (Options.Cache) keeps, for every artifact, what it
+// found there in a record of the persistent cache (package internal/memo),
+// and a later check takes an artifact whose inputs are the same from its
+// record instead of reading, parsing, ingesting, linting and diffing it
+// again. The inputs of an artifact's record are its key and the table's
+// namespace:
+//
+//   - the namespace: the tool's build, the formats of the records, whether
+//     examples load, and of the configuration what changes what the rules
+//     compute: which rules are off, which codes it names (history rules at
+//     info level report only then), and the rules' options. Severities,
+//     ignore entries and --new-only apply after the cache, so changing them
+//     changes no record;
+//   - the key: the load's key of the artifact (load.Key: its directory, its
+//     files' names and content addresses) and, for --staged, which of its
+//     files the commit adds (the history rules warn about such a revision
+//     that changes nothing);
+//   - the clock: a record holds the time it was made at, and stands only
+//     while time/future-version would report the same on its files
+//     (lint.RunConfig.SameAt).
+//
+// The head-only rules look at other artifacts: the findings on a chain
+// head are kept in a record of their own, keyed by the head's path and
+// digest, with what the rules looked up in the tree (each coordinate's
+// view, or all coordinates); it stands only while the tree shows the
+// same. Rule packs and a language server's check (KeepState, Overlay)
+// use no cache.
+
+// checkRecordFormat is the version of the encoding of a check's records.
+const checkRecordFormat = 1
+
+// ErrCacheVerify is the error of a check with --cache=verify whose
+// computed findings differ from the cached ones for the same key: a bug
+// in journal-lint (a key that misses an input), never in the Journals.
+type ErrCacheVerify struct {
+	// What names the record that differs.
+	What string
+}
+
+func (e *ErrCacheVerify) Error() string {
+	return "cache verification failed: the cached record of " + e.What + " differs from what was computed now; run with --cache=off and report this as a bug"
+}
+
+// checkMemo is a check's use of the cache: the table of its namespace and
+// the records of the artifacts this run computed.
+type checkMemo struct {
+	r      *run
+	table  *memo.Table
+	verify bool
+	perDoc lint.RunConfig
+
+	mu sync.Mutex
+	// stashed holds, in verify mode, the cached record of each key that
+	// would have been used, to compare with the one computed.
+	stashed map[memo.Key][]byte
+	// paths are the value paths of the diagnostics of the artifacts'
+	// records (vpKey), for the gate's fingerprints.
+	paths map[vpKey]string
+	// failed is the first difference found in verify mode.
+	failed error
+}
+
+// vpKey names a diagnostic's place for its value path (ValuePath): its
+// file and range.
+type vpKey struct {
+	path string
+	rng  diag.Range
+}
+
+// openMemo returns the memo of r, or nil when r uses no cache.
+func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
+	o := r.opts
+	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || len(r.cfg.Plugins) > 0 || o.Prior != nil {
+		return nil, nil
+	}
+	ns, err := namespace(r)
+	if err != nil {
+		return nil, err
+	}
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{}}
+	m.table = o.Cache.Table(ns, o.Root)
+	return m, nil
+}
+
+// namespace returns the namespace of r's records (see above).
+func namespace(r *run) ([]byte, error) {
+	tool, err := memo.ToolID()
+	if err != nil {
+		return nil, fmt.Errorf("cache: naming the tool's build: %w", err)
+	}
+	w := codec.NewWriter(nil)
+	w.String("journal-lint/check/records")
+	w.Raw(tool)
+	w.Uint(load.RecordFormat)
+	w.Uint(checkRecordFormat)
+	w.Bool(r.opts.Examples)
+	codes := slices.Sorted(maps.Keys(r.cfg.Rules))
+	w.Uint(uint64(len(codes)))
+	for _, code := range codes {
+		_, on := r.cfg.Rules[code].Level.Severity()
+		w.String(code)
+		w.Bool(on)
+	}
+	opts := ruleOptions(r.cfg)
+	w.Uint(uint64(len(opts)))
+	for _, code := range slices.Sorted(maps.Keys(opts)) {
+		w.String(code)
+		w.Uint(uint64(len(opts[code])))
+		for _, name := range slices.Sorted(maps.Keys(opts[code])) {
+			w.String(name)
+			w.String(opts[code][name])
+		}
+	}
+	sum := sha256.Sum256(w.Bytes())
+	return sum[:], nil
+}
+
+// artifactKey is the key of the record of the artifact with the load's
+// key k and the files paths: k and which of them the commit adds.
+func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
+	w := codec.NewWriter(nil)
+	w.String("artifact")
+	w.Fixed(k[:])
+	for _, p := range paths {
+		w.Bool(m.r.addedByCommit(p))
+	}
+	return memo.Key(sha256.Sum256(w.Bytes()))
+}
+
+// Lookup implements load.Memo: the record of the artifact, decoded, when
+// it stands at this run's time; in verify mode it is kept aside to compare
+// with what the visit computes, and never given.
+func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record, bool) {
+	key := m.artifactKey(k, paths)
+	data, ok := m.table.Get(dir, key)
+	if !ok {
+		return nil, false
+	}
+	rec, vr, err := m.decode(dir, data)
+	if err != nil {
+		m.r.opts.Cache.Warnf("the cached record of %s does not decode (%v); it was recomputed", dir, err)
+		return nil, false
+	}
+	if !m.timely(rec, vr.now) {
+		return nil, false
+	}
+	if m.verify {
+		m.mu.Lock()
+		m.stashed[key] = data
+		m.mu.Unlock()
+		return nil, false
+	}
+	rec.Extra = vr
+	return rec, true
+}
+
+// timely reports whether the findings on the files of rec, made at then,
+// stand at this run's time.
+func (m *checkMemo) timely(rec *load.Record, then time.Time) bool {
+	for _, s := range rec.Summaries() {
+		if s.JournalVersionOK && !m.perDoc.SameAt(s.JournalVersion, then, m.r.opts.Now) {
+			return false
+		}
+	}
+	return true
+}
+
+// visitRecord is what a visit found of one artifact, as its record holds
+// it (the load's part aside).
+type visitRecord struct {
+	now   time.Time
+	diags diag.List
+	trees []treeHead
+	head  string // the chain head's path, "" for none
+	// refs is the encoding of the head's references (lint.AppendHeadRefs),
+	// read into the visitor's arena when the record is used.
+	refs []byte
+	// paths are the value paths of the files' diagnostics, in order, then
+	// of diags.
+	paths []string
+}
+
+// decode reads an artifact record of dir.
+func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord, error) {
+	r := codec.NewReader(data)
+	if r.Uint() != checkRecordFormat {
+		return nil, nil, codec.ErrCorrupt
+	}
+	vr := &visitRecord{now: time.Unix(r.Int(), 0)}
+	rec, err := load.ReadRecord(r, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	vr.diags = diag.ReadList(r)
+	if n := r.Len(); n > 0 {
+		vr.trees = make([]treeHead, n)
+		for i := range vr.trees {
+			t := &vr.trees[i]
+			t.coordinate, _ = vt.ParseCoordinate(r.Interned())
+			t.version = r.Timestamp()
+			t.releases = r.String()
+		}
+	}
+	vr.head = r.Interned()
+	vr.refs = r.Raw()
+	vr.paths = make([]string, r.Len())
+	for i := range vr.paths {
+		vr.paths[i] = r.Interned()
+	}
+	return rec, vr, r.Done()
+}
+
+// record keeps what the visit of a found (ds, th, the head's references
+// refs encoded), computed now, for the artifact's record, and in verify
+// mode compares it with the cached one.
+func (m *checkMemo) record(a *load.Artifact, ds diag.List, th []treeHead, head string, refs []byte) {
+	w := codec.NewWriter(nil)
+	w.Uint(checkRecordFormat)
+	w.Int(m.r.opts.Now.Unix())
+	body := len(w.Bytes())
+	a.AppendRecord(w)
+	diag.AppendList(w, ds)
+	w.Uint(uint64(len(th)))
+	for _, t := range th {
+		w.String(t.coordinate.String())
+		w.Timestamp(t.version)
+		w.String(t.releases)
+	}
+	w.String(head)
+	w.Raw(refs)
+	var paths []string
+	for _, f := range a.Files {
+		for _, d := range f.Diagnostics {
+			paths = append(paths, ValuePath(f.Doc, d.Range))
+		}
+	}
+	for _, d := range ds {
+		paths = append(paths, ValuePath(docOf(a, d.Path), d.Range))
+	}
+	w.Uint(uint64(len(paths)))
+	for _, p := range paths {
+		w.String(p)
+	}
+	m.keepPaths(a.Files, ds, paths)
+	data := w.Bytes()
+	key := m.artifactKey(a.Key, pathsOf(a.Files))
+	if m.verify {
+		m.mu.Lock()
+		cached, ok := m.stashed[key]
+		m.mu.Unlock()
+		if ok && !sameAfter(cached, data, body) {
+			m.fail("artifact " + a.Dir)
+		}
+	}
+	m.table.Put(a.Dir, key, data)
+}
+
+// sameAfter reports whether two encodings of a record are equal past
+// their header (the format and the time they were made at, which a
+// record that stands may differ in).
+func sameAfter(cached, computed []byte, body int) bool {
+	r := codec.NewReader(cached)
+	r.Uint()
+	r.Int()
+	if r.Err() != nil {
+		return false
+	}
+	return bytes.Equal(cached[len(cached)-r.Left():], computed[body:])
+}
+
+// fail records the first difference of verify mode.
+func (m *checkMemo) fail(what string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.failed == nil {
+		m.failed = &ErrCacheVerify{What: what}
+	}
+}
+
+// keepPaths records the value paths of the diagnostics of files, then of
+// ds, for the gate's fingerprints.
+func (m *checkMemo) keepPaths(files []*load.File, ds diag.List, paths []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := 0
+	add := func(d *diag.Diagnostic) {
+		if i < len(paths) {
+			m.paths[vpKey{d.Path, d.Range}] = paths[i]
+		}
+		i++
+	}
+	for _, f := range files {
+		for j := range f.Diagnostics {
+			add(&f.Diagnostics[j])
+		}
+	}
+	for j := range ds {
+		add(&ds[j])
+	}
+}
+
+// valuePath returns the value path of a diagnostic that a record or a
+// visit of this run knows, and whether it knows it.
+func (m *checkMemo) valuePath(d *diag.Diagnostic) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.paths[vpKey{d.Path, d.Range}]
+	return p, ok
+}
+
+// pathsOf returns the paths of files.
+func pathsOf(files []*load.File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// headKey is the key of the record of the head-only rules' findings on
+// the head at path with digest.
+func headKey(path string, digest vt.Digest) memo.Key {
+	w := codec.NewWriter(nil)
+	w.String("head")
+	w.String(path)
+	w.Digest(digest)
+	return memo.Key(sha256.Sum256(w.Bytes()))
+}
+
+// headRecord is what the head-only rules found on one head and what they
+// looked at.
+type headRecord struct {
+	found diag.List
+	// all says they listed every coordinate of the tree, whose digest
+	// (lint.StaticTree.CoordinatesDigest) is coords; views are what they
+	// saw of each coordinate they looked up (lint.StaticTree.View).
+	all    bool
+	coords []byte
+	looked []vt.Coordinate
+	views  []string
+	paths  []string // the value paths of found
+}
+
+// headFound returns the cached findings on the head at path with digest
+// when what the rules looked at in tree is as it was; in verify mode it
+// keeps them aside and reports none.
+func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTree) (diag.List, bool) {
+	if m == nil {
+		return nil, false
+	}
+	key := headKey(path, digest)
+	data, ok := m.table.Get(coordinateOf(path), key)
+	if !ok {
+		return nil, false
+	}
+	hr, err := readHeadRecord(data)
+	if err != nil {
+		m.r.opts.Cache.Warnf("the cached record of the head %s does not decode (%v); it was recomputed", path, err)
+		return nil, false
+	}
+	if hr.all && !bytes.Equal(hr.coords, coordsDigest(tree)) {
+		return nil, false
+	}
+	for i, c := range hr.looked {
+		if tree.View(c) != hr.views[i] {
+			return nil, false
+		}
+	}
+	if m.verify {
+		m.mu.Lock()
+		m.stashed[key] = data
+		m.mu.Unlock()
+		return nil, false
+	}
+	m.mu.Lock()
+	for i := range hr.found {
+		m.paths[vpKey{hr.found[i].Path, hr.found[i].Range}] = hr.paths[i]
+	}
+	m.mu.Unlock()
+	return hr.found, true
+}
+
+// coordsDigest is the digest of the tree's coordinates.
+func coordsDigest(tree *lint.StaticTree) []byte {
+	sum := tree.CoordinatesDigest()
+	return sum[:]
+}
+
+// recordHead keeps the findings of the head-only rules on doc, the head at
+// its path, and what they looked at (rt), for its record.
+func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *recordingTree, tree *lint.StaticTree) {
+	if m == nil {
+		return
+	}
+	w := codec.NewWriter(nil)
+	w.Uint(checkRecordFormat)
+	diag.AppendList(w, found)
+	w.Bool(rt.all)
+	if rt.all {
+		w.Raw(coordsDigest(tree))
+	}
+	w.Uint(uint64(len(rt.looked)))
+	for _, c := range rt.looked {
+		w.String(c.String())
+		w.String(tree.View(c))
+	}
+	paths := make([]string, len(found))
+	for i, d := range found {
+		paths[i] = ValuePath(doc, d.Range)
+	}
+	w.Uint(uint64(len(paths)))
+	for _, p := range paths {
+		w.String(p)
+	}
+	m.keepPaths(nil, found, paths)
+	key := headKey(doc.Path, doc.Digest)
+	data := w.Bytes()
+	if m.verify {
+		m.mu.Lock()
+		cached, ok := m.stashed[key]
+		m.mu.Unlock()
+		if ok && !bytes.Equal(cached, data) {
+			m.fail("the head " + doc.Path)
+		}
+	}
+	m.table.Put(coordinateOf(doc.Path), key, data)
+}
+
+// readHeadRecord decodes a head record.
+func readHeadRecord(data []byte) (*headRecord, error) {
+	r := codec.NewReader(data)
+	if r.Uint() != checkRecordFormat {
+		return nil, codec.ErrCorrupt
+	}
+	hr := &headRecord{found: diag.ReadList(r), all: r.Bool()}
+	if hr.all {
+		hr.coords = r.Raw()
+	}
+	n := r.Len()
+	for range n {
+		c, err := vt.ParseCoordinate(r.Interned())
+		if err != nil {
+			r.Fail()
+		}
+		hr.looked = append(hr.looked, c)
+		hr.views = append(hr.views, r.String())
+	}
+	hr.paths = make([]string, r.Len())
+	for i := range hr.paths {
+		hr.paths[i] = r.Interned()
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	if len(hr.paths) != len(hr.found) {
+		return nil, codec.ErrCorrupt
+	}
+	return hr, nil
+}
+
+// commit keeps this run's records for the next run, and returns the
+// first difference verify mode found.
+func (m *checkMemo) commit() error {
+	if m == nil {
+		return nil
+	}
+	if m.failed != nil {
+		return m.failed
+	}
+	m.table.Commit()
+	return nil
+}

@@ -1,0 +1,279 @@
+// Package memo is journal-lint's persistent cache (architecture "Reuse"):
+// records of what a check found of each artifact, kept between runs in a
+// directory of the user's cache and keyed by content, so that a run
+// recomputes only what changed since one that left them.
+//
+// A [Store] is the directory, on the object store of
+// rogpeppe/go-internal/cache (a copy of the Go build cache: objects named
+// by the SHA-256 of their content, written whole before the index entry
+// that names them, verified on every read, trimmed by age). A [Table] is
+// one run's view of the records of one namespace, such as the artifact
+// records of one rule configuration: records live in shards, a state
+// object lists a tree's shards, and a pointer per scope (the Journal root)
+// names the state the last run left there. A record is only ever given
+// back for the exact key it was stored under, so a pointer that names an
+// old state, another run's state or nothing at all costs work, never a
+// wrong answer.
+//
+// Several runs may use one directory at once (a pre-commit hook, an
+// editor and a manual check): objects are immutable and named by content,
+// and the pointer is a small entry that the last writer wins. A network
+// file system is not supported, as the Go build cache says of itself.
+package memo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rogpeppe/go-internal/cache"
+)
+
+// Mode says how a run uses the cache (--cache).
+type Mode int
+
+// The modes of --cache.
+const (
+	// Off: no cache is opened, read or written.
+	Off Mode = iota
+	// On: records are read and written.
+	On
+	// Verify: every record is computed, compared with the cached one for
+	// the same key, and a difference is an internal error; records are
+	// written.
+	Verify
+	// ReadOnly: records are read, nothing is written (a pull-request job
+	// that restores a cache it does not save).
+	ReadOnly
+)
+
+// modes maps the values of --cache to their modes.
+var modes = map[string]Mode{"off": Off, "on": On, "verify": Verify, "readonly": ReadOnly}
+
+// ParseMode parses a value of --cache: off, on, verify or readonly.
+func ParseMode(s string) (Mode, error) {
+	if m, ok := modes[s]; ok {
+		return m, nil
+	}
+	return Off, fmt.Errorf("--cache must be on, off, verify or readonly, not %q", s)
+}
+
+// String returns the flag value of m.
+func (m Mode) String() string {
+	for s, v := range modes {
+		if v == m {
+			return s
+		}
+	}
+	return "mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// EnvDir is the environment variable that names the cache directory; its
+// value "off" turns the cache off.
+const EnvDir = "JOURNAL_LINT_CACHE"
+
+// readme is the README written into a new cache directory.
+const readme = `This directory holds the cache of journal-lint: what checks of Journal
+trees found, keyed by the content of the files, so that a later check
+recomputes only what changed. Everything here can be deleted at any time:
+"journal-lint cache clean" does, "journal-lint cache stats" tells its size.
+Entries unused for five days are deleted as the tool runs.
+`
+
+// cachedirTag marks the directory as a cache for backup tools
+// (https://bford.info/cachedir/).
+const cachedirTag = "Signature: 8a477f597d28d172789f06886806bc55\n" +
+	"# This file is a cache directory tag created by journal-lint.\n" +
+	"# For information about cache directory tags, see https://bford.info/cachedir/\n"
+
+// Dir returns the cache directory to use: $JOURNAL_LINT_CACHE when set
+// ("" and false when it is "off"), else journal-lint under the user's cache
+// directory (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux). It
+// reports false when the cache is off. The directory may not exist yet.
+func Dir() (string, bool, error) {
+	if d := os.Getenv(EnvDir); d != "" {
+		if d == "off" {
+			return "", false, nil
+		}
+		if !filepath.IsAbs(d) {
+			return "", false, fmt.Errorf("%s must be an absolute path or \"off\", not %q", EnvDir, d)
+		}
+		return d, true, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return fallbackDir(), true, nil
+	}
+	return filepath.Join(base, "journal-lint"), true, nil
+}
+
+// fallbackDir is where the cache goes when the user's cache directory
+// cannot be had or created (CI with HOME=/): journal-lint-<uid> under the
+// temporary directory, as gopls does.
+func fallbackDir() string {
+	return filepath.Join(os.TempDir(), "journal-lint-"+strconv.Itoa(os.Getuid()))
+}
+
+// Store is an open cache directory. Its methods are safe for concurrent
+// use.
+type Store struct {
+	dir  string
+	c    *cache.Cache
+	mode Mode
+
+	warnOnce sync.Once
+	// Warn, when set, is told once per Store of a cache object that was
+	// corrupt (and counted as a miss) or could not be written.
+	Warn func(msg string)
+}
+
+// Open opens the cache directory dir for mode (not Off), creating it with
+// a README and a CACHEDIR.TAG unless mode is ReadOnly. When dir is the
+// default (not named by $JOURNAL_LINT_CACHE) and cannot be created, the
+// fallback under the temporary directory is used. A ReadOnly store whose
+// directory does not exist is an error wrapping fs.ErrNotExist: there is
+// nothing to read.
+func Open(dir string, mode Mode, fallback bool) (*Store, error) {
+	if mode == Off {
+		return nil, errors.New("memo.Open: the cache is off")
+	}
+	if mode != ReadOnly {
+		err := create(dir)
+		if err != nil && fallback {
+			dir = fallbackDir()
+			err = create(dir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cache directory %s: %w", dir, err)
+		}
+	} else if fi, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: errors.New("not a directory")}
+	}
+	c, err := cache.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cache directory %s: %w", dir, err)
+	}
+	return &Store{dir: dir, c: c, mode: mode}, nil
+}
+
+// create makes the cache directory dir with its README and CACHEDIR.TAG.
+func create(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	for name, text := range map[string]string{"README": readme, "CACHEDIR.TAG": cachedirTag} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := writeAtomic(p, []byte(text)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to a new file beside p and renames it to p.
+func writeAtomic(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// Path returns the store's directory.
+func (s *Store) Path() string { return s.dir }
+
+// Mode returns the mode the store was opened for.
+func (s *Store) Mode() Mode { return s.mode }
+
+// Warnf tells Warn, once per Store, that something of the cache could not
+// be used (a record that does not decode) and was recomputed.
+func (s *Store) Warnf(format string, args ...any) { s.warn(format, args...) }
+
+// warn tells Warn once.
+func (s *Store) warn(format string, args ...any) {
+	s.warnOnce.Do(func() {
+		if s.Warn != nil {
+			s.Warn(fmt.Sprintf(format, args...))
+		}
+	})
+}
+
+// ID names an object of the store: the SHA-256 of its key.
+type ID [sha256.Size]byte
+
+// idOf returns the ID of the key made of parts, each length-prefixed so
+// that no two lists of parts give the same key.
+func idOf(parts ...[]byte) ID {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(strconv.Itoa(len(p))))
+		h.Write([]byte{':'})
+		h.Write(p)
+	}
+	var id ID
+	h.Sum(id[:0])
+	return id
+}
+
+// get returns the object named id, verified against the SHA-256 that its
+// index entry records; a missing object is (nil, false) and a corrupt one
+// too, with a warning.
+func (s *Store) get(id ID) ([]byte, bool) {
+	e, err := s.c.Get(cache.ActionID(id))
+	if err != nil {
+		// A missing entry is a miss; so is every entry under
+		// GODEBUG=gocacheverify=1, which the Go cache obeys.
+		if !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "gocacheverify") {
+			s.warn("cache entry %x is corrupt (%v); it was recomputed", id[:4], err)
+		}
+		return nil, false
+	}
+	data, err := os.ReadFile(s.c.OutputFile(e.OutputID))
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return nil, false // trimmed under the index entry
+	case err != nil:
+		s.warn("cache object %x cannot be read: %v; it was recomputed", e.OutputID[:4], err)
+		return nil, false
+	case int64(len(data)) != e.Size || sha256.Sum256(data) != e.OutputID:
+		s.warn("cache object %x is corrupt (its content does not match its name); it was recomputed", e.OutputID[:4])
+		return nil, false
+	}
+	return data, true
+}
+
+// put stores data as the object named id, unless the store is read-only.
+// A failure to write is a warning, not an error: the run goes on without
+// keeping it.
+func (s *Store) put(id ID, data []byte) {
+	if s.mode == ReadOnly {
+		return
+	}
+	// Not Put: under GODEBUG=gocacheverify=1 the Go cache's Put panics
+	// when an entry changes, as a pointer does on every run.
+	if _, _, err := s.c.PutNoVerify(cache.ActionID(id), bytes.NewReader(data)); err != nil {
+		s.warn("cannot write to the cache: %v", err)
+	}
+}

@@ -1,0 +1,215 @@
+package memo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/par"
+)
+
+// Key names one record of a [Table]: the SHA-256 of everything the record
+// was computed from, in the namespace of its table.
+type Key [sha256.Size]byte
+
+// Shards is the number of shards a [Table] spreads its records over. A
+// record's shard is fixed by its name (an artifact's directory), not by
+// its key, so that a changed artifact replaces its old record in the same
+// shard and a run that changes one artifact writes one shard again.
+const Shards = 256
+
+// formatTable is the version of the encoding of shards and states.
+const formatTable = "journal-lint/memo/table/v1"
+
+// Table is one run's view of the records of a namespace under a scope:
+// what the last run that committed a table there left, to take records
+// from ([Table.Get]) and add to ([Table.Put]); [Table.Commit] keeps the
+// records this run used or added, and only those, for the next run. Its
+// methods are safe for concurrent use.
+type Table struct {
+	s       *Store
+	ns      []byte
+	pointer ID
+	shards  [Shards]shard
+}
+
+// shard is one shard of a table: the records the last run left in it (by
+// key, slices of the shard object), those this run used, and those it
+// added.
+type shard struct {
+	mu    sync.Mutex
+	id    ID // of the object the records came from; zero for none
+	old   map[Key][]byte
+	used  map[Key]bool
+	added map[Key][]byte
+}
+
+// Table opens the table of namespace ns (the SHA-256 of what every record
+// of it depends on beyond its key, such as the tool and the rules) under
+// scope (such as the Journal root's absolute path): the records the last
+// commit there left, read and verified now. A missing or corrupt object
+// leaves those records out.
+func (s *Store) Table(ns []byte, scope string) *Table {
+	t := &Table{s: s, ns: bytes.Clone(ns), pointer: idOf([]byte(formatTable), []byte("pointer"), ns, []byte(scope))}
+	ids := t.state()
+	par.For(Shards, 0, func(i int) {
+		sh := &t.shards[i]
+		sh.used, sh.added = map[Key]bool{}, map[Key][]byte{}
+		if ids != nil && ids[i] != (ID{}) {
+			if old, ok := t.readShard(ids[i]); ok {
+				sh.id, sh.old = ids[i], old
+			}
+		}
+	})
+	return t
+}
+
+// state returns the shard ids of the state the pointer names, or nil.
+func (t *Table) state() []ID {
+	p, ok := t.s.get(t.pointer)
+	if !ok || len(p) != len(ID{}) {
+		return nil
+	}
+	data, ok := t.s.get(ID(p))
+	if !ok {
+		return nil
+	}
+	r := codec.NewReader(data)
+	if r.String() != formatTable || !bytes.Equal(r.Raw(), t.ns) || r.Uint() != Shards {
+		t.s.warn("cache state %x does not decode; it was ignored", p[:4])
+		return nil
+	}
+	ids := make([]ID, Shards)
+	for i := range ids {
+		r.Fixed(ids[i][:])
+	}
+	if r.Done() != nil {
+		t.s.warn("cache state %x does not decode; it was ignored", p[:4])
+		return nil
+	}
+	return ids
+}
+
+// readShard reads the shard object id into its records.
+func (t *Table) readShard(id ID) (map[Key][]byte, bool) {
+	data, ok := t.s.get(id)
+	if !ok {
+		return nil, false
+	}
+	r := codec.NewReader(data)
+	if r.String() != formatTable {
+		return nil, false
+	}
+	n := r.Len()
+	out := make(map[Key][]byte, n)
+	for range n {
+		var k Key
+		r.Fixed(k[:])
+		// Raw copies: the records outlive data only as much as the run
+		// keeps them.
+		out[k] = r.Raw()
+	}
+	if r.Done() != nil {
+		t.s.warn("cache shard %x does not decode; its records were recomputed", id[:4])
+		return nil, false
+	}
+	return out, true
+}
+
+// shardOf returns the shard of the records named name.
+func shardOf(name string) int { return int(sha256.Sum256([]byte(name))[0]) }
+
+// Get returns the record stored under key by a record named name, and
+// whether there is one. The bytes are shared: the caller must not change
+// them.
+func (t *Table) Get(name string, key Key) ([]byte, bool) {
+	sh := &t.shards[shardOf(name)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if rec, ok := sh.added[key]; ok {
+		return rec, true
+	}
+	rec, ok := sh.old[key]
+	if ok {
+		sh.used[key] = true
+	}
+	return rec, ok
+}
+
+// Put stores rec under key for the record named name. The table keeps
+// rec; the caller must not change it afterwards.
+func (t *Table) Put(name string, key Key, rec []byte) {
+	sh := &t.shards[shardOf(name)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if old, ok := sh.old[key]; ok && bytes.Equal(old, rec) {
+		sh.used[key] = true
+		return
+	}
+	sh.added[key] = rec
+}
+
+// Commit writes the shards whose records changed (a record added, or one
+// the last run left not used by this one), a state that lists every shard,
+// and the pointer of the table's scope, so that the next run of the scope
+// finds what this one used and added. A read-only store writes nothing.
+func (t *Table) Commit() {
+	if t.s.mode == ReadOnly {
+		return
+	}
+	ids := make([]ID, Shards)
+	changed := false
+	par.For(Shards, 0, func(i int) {
+		sh := &t.shards[i]
+		if len(sh.added) == 0 && len(sh.used) == len(sh.old) {
+			ids[i] = sh.id
+			return
+		}
+		keep := maps.Clone(sh.added)
+		for k := range sh.used {
+			keep[k] = sh.old[k]
+		}
+		if len(keep) == 0 {
+			return
+		}
+		w := codec.NewWriter(nil)
+		w.String(formatTable)
+		w.Uint(uint64(len(keep)))
+		for _, k := range slices.SortedFunc(maps.Keys(keep), func(a, b Key) int { return bytes.Compare(a[:], b[:]) }) {
+			w.Fixed(k[:])
+			w.Raw(keep[k])
+		}
+		ids[i] = idOf([]byte(formatTable), []byte("shard"), w.Bytes())
+		t.s.put(ids[i], w.Bytes())
+	})
+	for i := range ids {
+		changed = changed || ids[i] != t.shards[i].id
+	}
+	if !changed && t.hasState() {
+		return
+	}
+	w := codec.NewWriter(nil)
+	w.String(formatTable)
+	w.Raw(t.ns)
+	w.Uint(Shards)
+	for _, id := range ids {
+		w.Fixed(id[:])
+	}
+	state := idOf([]byte(formatTable), []byte("state"), w.Bytes())
+	t.s.put(state, w.Bytes())
+	t.s.put(t.pointer, state[:])
+}
+
+// hasState reports whether the table was read from a state (some shard
+// came from one), so that an unchanged table need not write it again.
+func (t *Table) hasState() bool {
+	for i := range t.shards {
+		if t.shards[i].id != (ID{}) {
+			return true
+		}
+	}
+	return false
+}
