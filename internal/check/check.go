@@ -107,6 +107,10 @@ type Result struct {
 	// Fingerprints are the stable fingerprints of Diagnostics by index, set
 	// when comparing against a revision (render.Report.Fingerprints).
 	Fingerprints map[int]string
+	// Reused and Computed count the artifacts taken from the cache's
+	// records and those read and checked, with Options.Cache; both 0
+	// without one.
+	Reused, Computed int
 
 	run *run
 }
@@ -313,6 +317,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Fingerprints = fps
 	res.Baseline = g.baseline(ctx)
+	if r.memo != nil {
+		res.Reused, res.Computed = int(r.memo.reused.Load()), int(r.memo.computed.Load())
+	}
 	return res, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/codec"
@@ -78,6 +79,9 @@ type checkMemo struct {
 	paths map[vpKey]string
 	// failed is the first difference found in verify mode.
 	failed error
+	// reused and computed count the artifacts taken from records and
+	// those visited after reading.
+	reused, computed atomic.Int64
 }
 
 // vpKey names a diagnostic's place for its value path (ValuePath): its

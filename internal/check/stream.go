@@ -92,13 +92,17 @@ func (v *visitor) visit(a *load.Artifact) {
 	v.trees[a.Index] = th
 	v.head[a.Index] = h
 	v.mu.Unlock()
-	if m != nil && a.Key != (load.Key{}) {
-		m.record(a, ds, th, h.path, refs)
+	if m != nil {
+		m.computed.Add(1)
+		if a.Key != (load.Key{}) {
+			m.record(a, ds, th, h.path, refs)
+		}
 	}
 }
 
 // fromRecord takes what an earlier run's visit found of a from its record.
 func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
+	v.r.memo.reused.Add(1)
 	v.r.memo.keepPaths(a.Files, vr.diags, vr.paths)
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
@@ -38,10 +39,19 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 		"none":             nil,
 	}
 	// The references are kept in an arena, as a streaming check keeps them.
-	var arena lint.RefsArena
+	// So are those read back from a cache record (AppendHeadRefs,
+	// RefsArena.Read) into another arena, as a later run reads them.
+	var arena, later lint.RefsArena
 	refs := make([]lint.HeadRefs, len(docs))
+	read := make([]lint.HeadRefs, len(docs))
 	for i, doc := range docs {
 		refs[i] = arena.Keep(doc)
+		w := codec.NewWriter(nil)
+		lint.AppendHeadRefs(w, refs[i])
+		r := codec.NewReader(w.Bytes())
+		if read[i] = later.Read(r); r.Done() != nil {
+			t.Fatalf("%s: the references do not read back: %v", doc.Path, r.Done())
+		}
 		// Numbered by the shared arena, they name the same artifacts as
 		// numbered by their own.
 		if got, want := refs[i].Coordinates(), headRefsOf(doc).Coordinates(); !slices.Equal(got, want) {
@@ -64,6 +74,9 @@ func TestJudgeHeadsIsExact(t *testing.T) {
 				found := lint.Run([]*syntax.Document{doc}, tree, cfg)
 				if got, want := judge(refs[i]), len(found) > 0; got != want {
 					t.Errorf("tree %s, rules %s, %s: judgement %v, but Run reported %d diagnostics", tn, sn, doc.Path, got, len(found))
+				}
+				if got, want := judge(read[i]), len(found) > 0; got != want {
+					t.Errorf("tree %s, rules %s, %s: judgement of the references read back %v, but Run reported %d diagnostics", tn, sn, doc.Path, got, len(found))
 				}
 				if len(found) > 0 {
 					reported++

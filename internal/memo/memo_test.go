@@ -1,0 +1,310 @@
+package memo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// open opens a store in dir for mode, failing the test on an error, and
+// collects its warnings.
+func open(t *testing.T, dir string, mode Mode) (*Store, *[]string) {
+	t.Helper()
+	s, err := Open(dir, mode, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	warnings := &[]string{}
+	s.Warn = func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		*warnings = append(*warnings, msg)
+	}
+	return s, warnings
+}
+
+func key(s string) Key { return Key(sha256.Sum256([]byte(s))) }
+
+// put fills a table with n records named and keyed by their index.
+func put(tb *Table, n int, value string) {
+	for i := range n {
+		name := fmt.Sprintf("artifact-%d", i)
+		tb.Put(name, key(name), []byte(value+name))
+	}
+}
+
+func TestTableKeepsWhatARunUsedOrAdded(t *testing.T) {
+	dir := t.TempDir()
+	s, warnings := open(t, dir, On)
+	ns := []byte("namespace")
+	tb := s.Table(ns, "/root")
+	put(tb, 600, "v1:")
+	tb.Commit()
+
+	// The next run finds every record under its key, and nothing under
+	// another key or in another namespace or scope.
+	s2, _ := open(t, dir, On)
+	tb2 := s2.Table(ns, "/root")
+	for i := range 600 {
+		name := fmt.Sprintf("artifact-%d", i)
+		got, ok := tb2.Get(name, key(name))
+		if !ok || string(got) != "v1:"+name {
+			t.Fatalf("Get(%s) = %q, %v; want the record of the last run", name, got, ok)
+		}
+	}
+	if _, ok := tb2.Get("artifact-1", key("artifact-2")); ok {
+		t.Error("a record was found under another record's key")
+	}
+	if _, ok := s2.Table([]byte("other"), "/root").Get("artifact-1", key("artifact-1")); ok {
+		t.Error("a record was found in another namespace")
+	}
+	if _, ok := s2.Table(ns, "/elsewhere").Get("artifact-1", key("artifact-1")); ok {
+		t.Error("a record was found under another scope")
+	}
+	// This run used half of them and replaced one: the next sees only those.
+	tb3 := s2.Table(ns, "/root")
+	for i := range 300 {
+		name := fmt.Sprintf("artifact-%d", i)
+		tb3.Get(name, key(name))
+	}
+	tb3.Put("artifact-0", key("new"), []byte("v2"))
+	tb3.Commit()
+	tb4 := s2.Table(ns, "/root")
+	if _, ok := tb4.Get("artifact-400", key("artifact-400")); ok {
+		t.Error("a record the last run did not use was kept")
+	}
+	if got, ok := tb4.Get("artifact-0", key("new")); !ok || string(got) != "v2" {
+		t.Errorf("the record the last run added: %q, %v", got, ok)
+	}
+	if got, ok := tb4.Get("artifact-0", key("artifact-0")); !ok || string(got) != "v1:artifact-0" {
+		t.Errorf("a record the last run used: %q, %v", got, ok)
+	}
+	if len(*warnings) > 0 {
+		t.Errorf("warnings: %q", *warnings)
+	}
+}
+
+func TestUnchangedTableWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	put(tb, 50, "v")
+	tb.Commit()
+	before := s.Stats()
+	tb2 := s.Table([]byte("ns"), "/root")
+	for i := range 50 {
+		name := fmt.Sprintf("artifact-%d", i)
+		tb2.Get(name, key(name))
+		tb2.Put(name, key(name), []byte("v"+name)) // the same bytes again
+	}
+	tb2.Commit()
+	if after := s.Stats(); after.Entries != before.Entries || after.Objects != before.Objects {
+		t.Errorf("a run that changed nothing wrote: %+v, then %+v", before, after)
+	}
+}
+
+// corrupt rewrites every object file of the store with f applied.
+func corrupt(t *testing.T, dir string, f func([]byte) []byte) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*-d"))
+	if len(files) == 0 {
+		t.Fatal("no objects to corrupt")
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCorruptObjectsAreMissesWithOneWarning(t *testing.T) {
+	for name, f := range map[string]func([]byte) []byte{
+		"flipped":   func(b []byte) []byte { b = bytes.Clone(b); b[len(b)/2] ^= 1; return b },
+		"truncated": func(b []byte) []byte { return b[:len(b)/2] },
+		"empty":     func([]byte) []byte { return nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, _ := open(t, dir, On)
+			tb := s.Table([]byte("ns"), "/root")
+			put(tb, 20, "v")
+			tb.Commit()
+			corrupt(t, dir, f)
+			s2, warnings := open(t, dir, On)
+			tb2 := s2.Table([]byte("ns"), "/root")
+			if _, ok := tb2.Get("artifact-3", key("artifact-3")); ok {
+				t.Error("a record of a corrupt object was given")
+			}
+			if len(*warnings) != 1 {
+				t.Errorf("warnings: %q, want exactly one", *warnings)
+			}
+			// The run recomputes and writes again; the next run is whole.
+			put(tb2, 20, "v")
+			tb2.Commit()
+			tb3 := s2.Table([]byte("ns"), "/root")
+			if _, ok := tb3.Get("artifact-3", key("artifact-3")); !ok {
+				t.Error("a record written after the corruption was not found")
+			}
+		})
+	}
+}
+
+func TestConcurrentRunsLeaveAValidState(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Open(dir, On, false)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for range 5 {
+				tb := s.Table([]byte("ns"), "/root")
+				put(tb, 100, fmt.Sprintf("writer%d:", w))
+				tb.Commit()
+			}
+		}()
+	}
+	wg.Wait()
+	s, warnings := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	// The last writer won: every record is one writer's, whole.
+	got, ok := tb.Get("artifact-7", key("artifact-7"))
+	if !ok || !strings.HasPrefix(string(got), "writer") || !strings.HasSuffix(string(got), ":artifact-7") {
+		t.Errorf("after concurrent runs: %q, %v", got, ok)
+	}
+	if len(*warnings) > 0 {
+		t.Errorf("warnings: %q", *warnings)
+	}
+}
+
+func TestReadOnlyWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	if _, err := Open(dir, ReadOnly, false); !os.IsNotExist(err) {
+		t.Errorf("a read-only cache that does not exist: %v, want not-exist", err)
+	}
+	s, _ := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	put(tb, 10, "v")
+	tb.Commit()
+	before := s.Stats()
+	ro, _ := open(t, dir, ReadOnly)
+	tb2 := ro.Table([]byte("ns"), "/root")
+	if _, ok := tb2.Get("artifact-1", key("artifact-1")); !ok {
+		t.Error("a read-only run does not read")
+	}
+	put(tb2, 30, "other")
+	tb2.Commit()
+	if err := ro.Trim(true, 0); err != nil {
+		t.Fatal(err)
+	}
+	if after := s.Stats(); after != before {
+		t.Errorf("a read-only run wrote: %+v, then %+v", before, after)
+	}
+}
+
+func TestDirAndFallback(t *testing.T) {
+	t.Setenv(EnvDir, "off")
+	if _, on, err := Dir(); on || err != nil {
+		t.Errorf("%s=off: on %v, err %v", EnvDir, on, err)
+	}
+	t.Setenv(EnvDir, "relative/dir")
+	if _, _, err := Dir(); err == nil {
+		t.Error("a relative directory is accepted")
+	}
+	// CI with HOME=/ or a cache home that is a file: the default cannot
+	// be created, and the cache falls back to the temporary directory.
+	t.Setenv(EnvDir, "")
+	home := t.TempDir()
+	notDir := filepath.Join(home, "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", notDir)
+	t.Setenv("HOME", notDir)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir, on, err := Dir()
+	if err != nil || !on {
+		t.Fatalf("Dir: %q, %v, %v", dir, on, err)
+	}
+	s, err := Open(dir, On, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Path(), tmp) {
+		t.Errorf("the cache went to %s, want the fallback under %s", s.Path(), tmp)
+	}
+	for _, name := range []string{"README", "CACHEDIR.TAG"} {
+		if _, err := os.Stat(filepath.Join(s.Path(), name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := Open(dir, On, false); err == nil {
+		t.Error("a directory named by the user that cannot be created is not an error")
+	}
+}
+
+func TestTrimToBudgetAndClean(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	for i := range 5 {
+		tb := s.Table([]byte(fmt.Sprint("ns", i)), "/root")
+		put(tb, 100, strings.Repeat("x", 1000))
+		tb.Commit()
+	}
+	// Make the first namespace's files the least recently used.
+	old := time.Now().Add(-time.Hour)
+	for _, e := range s.entries()[:10] {
+		os.Chtimes(e.path, old, old)
+	}
+	total := s.Stats().Bytes
+	if err := s.Trim(true, total/2); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Stats().Bytes; got > total/2 || got == 0 {
+		t.Errorf("trimmed to %d bytes of %d, want at most half and not nothing", got, total)
+	}
+	if err := s.Clean(); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Stats(); st.Entries != 0 || st.Objects != 0 {
+		t.Errorf("after Clean: %+v", st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); err != nil {
+		t.Error("Clean removed CACHEDIR.TAG")
+	}
+	t.Setenv(EnvBudget, "3M")
+	if b, err := Budget(); b != 3<<20 || err != nil {
+		t.Errorf("Budget: %d, %v", b, err)
+	}
+	t.Setenv(EnvBudget, "lots")
+	if _, err := Budget(); err == nil {
+		t.Error("a budget that does not parse is accepted")
+	}
+}
+
+func TestToolIDIsStable(t *testing.T) {
+	a, err := ToolID()
+	if err != nil || len(a) == 0 {
+		t.Fatalf("ToolID: %q, %v", a, err)
+	}
+	exe, _ := os.Executable()
+	if id := buildID(exe); id == nil {
+		t.Error("the test binary's Go build ID was not found")
+	}
+}
