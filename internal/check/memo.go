@@ -413,12 +413,34 @@ func coordsDigest(tree *lint.StaticTree) []byte {
 	return sum[:]
 }
 
+// recordVerdict keeps that the head-only rules report nothing on the head
+// at path with digest, as judged from its references (lint.JudgeHeads),
+// which look up the coordinates looked: a head record without findings,
+// which stands while the tree shows those coordinates as it does now.
+func (m *checkMemo) recordVerdict(path string, digest vt.Digest, looked []vt.Coordinate, tree *lint.StaticTree) {
+	if m == nil {
+		return
+	}
+	m.putHead(path, digest, nil, nil, &recordingTree{looked: looked}, tree)
+}
+
 // recordHead keeps the findings of the head-only rules on doc, the head at
 // its path, and what they looked at (rt), for its record.
 func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *recordingTree, tree *lint.StaticTree) {
 	if m == nil {
 		return
 	}
+	paths := make([]string, len(found))
+	for i, d := range found {
+		paths[i] = ValuePath(doc, d.Range)
+	}
+	m.putHead(doc.Path, doc.Digest, found, paths, rt, tree)
+}
+
+// putHead keeps a head record: the findings on the head at path with
+// digest, their value paths, and what the rules looked at (rt) as tree
+// shows it; in verify mode it compares it with the cached one.
+func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, paths []string, rt *recordingTree, tree *lint.StaticTree) {
 	w := codec.NewWriter(nil)
 	w.Uint(checkRecordFormat)
 	diag.AppendList(w, found)
@@ -431,26 +453,22 @@ func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *record
 		w.String(c.String())
 		w.String(tree.View(c))
 	}
-	paths := make([]string, len(found))
-	for i, d := range found {
-		paths[i] = ValuePath(doc, d.Range)
-	}
 	w.Uint(uint64(len(paths)))
 	for _, p := range paths {
 		w.String(p)
 	}
 	m.keepPaths(nil, found, paths)
-	key := headKey(doc.Path, doc.Digest)
+	key := headKey(path, digest)
 	data := w.Bytes()
 	if m.verify {
 		m.mu.Lock()
 		cached, ok := m.stashed[key]
 		m.mu.Unlock()
 		if ok && !bytes.Equal(cached, data) {
-			m.fail("the head " + doc.Path)
+			m.fail("the head " + path)
 		}
 	}
-	m.table.Put(coordinateOf(doc.Path), key, data)
+	m.table.Put(coordinateOf(path), key, data)
 }
 
 // readHeadRecord decodes a head record.

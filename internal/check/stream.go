@@ -107,10 +107,9 @@ func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.slot(a.Index, a.Of)
-	h := headRef{path: vr.head}
-	if h.path != "" {
-		h.refs = v.refs.Read(codec.NewReader(vr.refs))
-	}
+	// The references are read only if the head must be judged again
+	// (headRules).
+	h := headRef{path: vr.head, raw: vr.refs}
 	v.diags[a.Index] = vr.diags
 	v.trees[a.Index] = vr.trees
 	v.head[a.Index] = h
