@@ -232,6 +232,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if r.memo, err = openMemo(r, perDoc, perHead); err != nil {
 		return nil, err
 	}
+	if err := g.fromCache(ctx, r.memo); err != nil {
+		return nil, err
+	}
 	v := newVisitor(r, perDoc)
 	r.packs = sync.OnceValue(func() *plugin.Stream { return packStream(ctx, r) })
 	defer func() {

@@ -43,12 +43,13 @@ type gate struct {
 	// atRev maps the root-relative path of each Journal file of the commit
 	// to its entry; nil when there is no gate.
 	atRev map[string]gitrepo.Entry
-	// files and committed cache what git holds under the root (see
-	// listed and committedFiles).
+	// files, index and committed cache what git holds under the root (see
+	// listed, indexed and committedFiles).
 	files     *gitFiles
+	index     map[string]gitrepo.Entry
 	committed map[string]*committedFile
-	// eolAttrs caches the text, eol and filter attributes of the loaded files, by
-	// root-relative path (eolConversion).
+	// eolAttrs caches the attributes of the loaded files that decide git's
+	// conversions, by root-relative path (eolConversion, attrs.go).
 	eolAttrs map[string]eolAttr
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
@@ -326,7 +327,7 @@ func (g *gate) takeOver(p *gate) {
 	if p == nil {
 		return
 	}
-	g.repo, g.rootRel, g.files, g.stamp = p.repo, p.rootRel, p.files, p.stamp
+	g.repo, g.rootRel, g.files, g.index, g.stamp = p.repo, p.rootRel, p.files, p.index, p.stamp
 	g.committed = maps.Clone(p.committed)
 	g.eolAttrs = maps.Clone(p.eolAttrs)
 }
@@ -348,11 +349,6 @@ func (g *gate) forgetStampedAttributes(r *run) {
 	}
 }
 
-// eolAttr holds the attributes of one Journal file that decide whether git
-// converts its bytes, as git check-attr reports them ("set", "unset",
-// "unspecified" or a value).
-type eolAttr struct{ text, eol, filter string }
-
 // eolConversion reports, once, that git may convert the line endings of
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
@@ -370,13 +366,12 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		}
 	}
 	if len(ask) > 0 {
-		got, err := g.repo.Attributes(ctx, g.staged, askTop, "text", "eol", "filter")
+		got, err := g.repo.Attributes(ctx, g.staged, askTop, attrNames...)
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
 		for i, p := range ask {
-			v := got[askTop[i]]
-			g.eolAttrs[p] = eolAttr{text: v[0], eol: v[1], filter: v[2]}
+			g.eolAttrs[p] = eolAttrOf(got[askTop[i]])
 		}
 	}
 	converted, first := 0, ""
@@ -631,16 +626,14 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 			}
 		}
 	}
-	entries, err := g.repo.Index(ctx, g.rootRel)
+	index, err := g.indexed(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("git ls-files: %w", err)
+		return nil, err
 	}
-	for _, e := range entries {
-		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
-			f.index[p] = e
-			if e.IsRegular() {
-				regular[p] = true
-			}
+	for p, e := range index {
+		f.index[p] = e
+		if e.IsRegular() {
+			regular[p] = true
 		}
 	}
 	for p := range regular {
@@ -652,6 +645,31 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 	}
 	g.files = f
 	return f, nil
+}
+
+// indexed returns the merged index entries of the Journal paths under
+// the root, by root-relative path: those vouchWorkTree listed, else one
+// git command, once per run.
+func (g *gate) indexed(ctx context.Context) (map[string]gitrepo.Entry, error) {
+	if g.index == nil {
+		entries, err := g.repo.Index(ctx, g.rootRel)
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: %w", err)
+		}
+		g.keepIndex(entries)
+	}
+	return g.index, nil
+}
+
+// keepIndex keeps the merged entries of the Journal paths of entries, the
+// index's entries under the root, for indexed.
+func (g *gate) keepIndex(entries []gitrepo.Entry) {
+	g.index = make(map[string]gitrepo.Entry, len(entries))
+	for _, e := range entries {
+		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
+			g.index[p] = e
+		}
+	}
 }
 
 // committedFiles returns what git holds of each of the root-relative
@@ -861,12 +879,12 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if g == nil || g.repo == nil || g.staged {
 		return l, nil
 	}
-	files, err := g.listed(ctx)
+	index, err := g.indexed(ctx)
 	if err != nil {
 		return nil, err
 	}
 	links := map[string]bool{}
-	for p, e := range files.index {
+	for p, e := range index {
 		if e.Mode == "120000" {
 			if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
 				links[p] = true
@@ -882,7 +900,10 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if crlf, err = g.mayDifferFromHEAD(ctx, crlf); err != nil {
 		return nil, err
 	}
-	committed, err := g.committedFiles(ctx, crlf)
+	var committed map[string]*committedFile
+	if len(crlf) > 0 {
+		committed, err = g.committedFiles(ctx, crlf)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -354,20 +354,6 @@ func headKey(path string, digest vt.Digest) memo.Key {
 	return memo.Key(sha256.Sum256(w.Bytes()))
 }
 
-// headRecord is what the head-only rules found on one head and what they
-// looked at.
-type headRecord struct {
-	found diag.List
-	// all says they listed every coordinate of the tree, whose digest
-	// (lint.StaticTree.CoordinatesDigest) is coords; views are what they
-	// saw of each coordinate they looked up (lint.StaticTree.View).
-	all    bool
-	coords []byte
-	looked []vt.Coordinate
-	views  []string
-	paths  []string // the value paths of found
-}
-
 // headFound returns the cached findings on the head at path with digest
 // when what the rules looked at in tree is as it was; in verify mode it
 // keeps them aside and reports none.
@@ -380,31 +366,53 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 	if !ok {
 		return nil, false
 	}
-	hr, err := readHeadRecord(data)
-	if err != nil {
+	found, paths, ok, err := readHeadRecord(data, tree)
+	switch {
+	case err != nil:
 		m.r.opts.Cache.Warnf("the cached record of the head %s does not decode (%v); it was recomputed", path, err)
 		return nil, false
-	}
-	if hr.all && !bytes.Equal(hr.coords, coordsDigest(tree)) {
+	case !ok:
 		return nil, false
-	}
-	for i, c := range hr.looked {
-		if tree.View(c) != hr.views[i] {
-			return nil, false
-		}
-	}
-	if m.verify {
+	case m.verify:
 		m.mu.Lock()
 		m.stashed[key] = data
 		m.mu.Unlock()
 		return nil, false
 	}
-	m.mu.Lock()
-	for i := range hr.found {
-		m.paths[vpKey{hr.found[i].Path, hr.found[i].Range}] = hr.paths[i]
+	m.keepPaths(nil, found, paths)
+	return found, true
+}
+
+// readHeadRecord decodes a head record (putHead) when what it says the
+// rules looked at is as tree shows it: the findings and their value
+// paths, and ok; ok is false when the tree shows otherwise.
+func readHeadRecord(data []byte, tree *lint.StaticTree) (found diag.List, paths []string, ok bool, err error) {
+	r := codec.NewReader(data)
+	if r.Uint() != checkRecordFormat {
+		return nil, nil, false, codec.ErrCorrupt
 	}
-	m.mu.Unlock()
-	return hr.found, true
+	if r.Bool() && !bytes.Equal(r.Slice(), coordsDigest(tree)) {
+		return nil, nil, false, r.Err()
+	}
+	n := r.Len()
+	for range n {
+		c, view := r.String(), r.String()
+		if r.Err() == nil && !tree.HasView(c, view) {
+			return nil, nil, false, nil
+		}
+	}
+	found = diag.ReadList(r)
+	paths = make([]string, r.Len())
+	for i := range paths {
+		paths[i] = r.Interned()
+	}
+	if err := r.Done(); err != nil {
+		return nil, nil, false, err
+	}
+	if len(paths) != len(found) {
+		return nil, nil, false, codec.ErrCorrupt
+	}
+	return found, paths, true, nil
 }
 
 // coordsDigest is the digest of the tree's coordinates.
@@ -441,9 +449,10 @@ func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *record
 // digest, their value paths, and what the rules looked at (rt) as tree
 // shows it; in verify mode it compares it with the cached one.
 func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, paths []string, rt *recordingTree, tree *lint.StaticTree) {
+	// What the rules looked at comes first, so that a record that no
+	// longer stands is known before its findings are read.
 	w := codec.NewWriter(nil)
 	w.Uint(checkRecordFormat)
-	diag.AppendList(w, found)
 	w.Bool(rt.all)
 	if rt.all {
 		w.Raw(coordsDigest(tree))
@@ -453,6 +462,7 @@ func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, path
 		w.String(c.String())
 		w.String(tree.View(c))
 	}
+	diag.AppendList(w, found)
 	w.Uint(uint64(len(paths)))
 	for _, p := range paths {
 		w.String(p)
@@ -469,38 +479,6 @@ func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, path
 		}
 	}
 	m.table.Put(coordinateOf(path), key, data)
-}
-
-// readHeadRecord decodes a head record.
-func readHeadRecord(data []byte) (*headRecord, error) {
-	r := codec.NewReader(data)
-	if r.Uint() != checkRecordFormat {
-		return nil, codec.ErrCorrupt
-	}
-	hr := &headRecord{found: diag.ReadList(r), all: r.Bool()}
-	if hr.all {
-		hr.coords = r.Raw()
-	}
-	n := r.Len()
-	for range n {
-		c, err := vt.ParseCoordinate(r.Interned())
-		if err != nil {
-			r.Fail()
-		}
-		hr.looked = append(hr.looked, c)
-		hr.views = append(hr.views, r.String())
-	}
-	hr.paths = make([]string, r.Len())
-	for i := range hr.paths {
-		hr.paths[i] = r.Interned()
-	}
-	if err := r.Done(); err != nil {
-		return nil, err
-	}
-	if len(hr.paths) != len(hr.found) {
-		return nil, codec.ErrCorrupt
-	}
-	return hr, nil
 }
 
 // commit keeps this run's records for the next run, and returns the

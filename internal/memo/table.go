@@ -108,9 +108,7 @@ func (t *Table) readShard(id ID) (map[Key][]byte, bool) {
 	for range n {
 		var k Key
 		r.Fixed(k[:])
-		// Raw copies: the records outlive data only as much as the run
-		// keeps them.
-		out[k] = r.Raw()
+		out[k] = r.Slice() // the records share the shard's bytes
 	}
 	if r.Done() != nil {
 		t.s.warn("cache shard %x does not decode; its records were recomputed", id[:4])

@@ -256,5 +256,16 @@ func (g *Git) Address(rel string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return "git:" + object, true
+	return ObjectAddress(object), true
+}
+
+// Paths returns the root-relative paths of the source's files (regular
+// files, symbolic links and submodules), sorted.
+func (g *Git) Paths() []string {
+	out := make([]string, 0, len(g.files))
+	for p := range g.files {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -116,5 +116,9 @@ func BlobAddress(format string, data []byte) string {
 	}
 	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
-	return "git:" + hex.EncodeToString(h.Sum(nil))
+	return ObjectAddress(hex.EncodeToString(h.Sum(nil)))
 }
+
+// ObjectAddress returns the content address of a file whose bytes are
+// the blob git names object ([BlobAddress]).
+func ObjectAddress(object string) string { return "git:" + object }

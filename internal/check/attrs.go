@@ -1,0 +1,208 @@
+package check
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/source"
+)
+
+// eolAttr holds the attributes of one Journal file that decide whether
+// git converts its bytes, as git check-attr reports them ("set", "unset",
+// "unspecified" or a value), in the order of [attrNames].
+type eolAttr struct{ text, eol, filter, ident, encoding string }
+
+// attrNames are the attributes of [eolAttr], as git names them.
+var attrNames = []string{"text", "eol", "filter", "ident", "working-tree-encoding"}
+
+// eolAttrOf makes an eolAttr of git's values in the order of attrNames.
+func eolAttrOf(v []string) eolAttr {
+	return eolAttr{text: v[0], eol: v[1], filter: v[2], ident: v[3], encoding: v[4]}
+}
+
+// convertsNothing reports whether git stores and checks out a file with
+// the attributes a byte for byte, under core.autocrlf set to autocrlf
+// ("" when unset): no text conversion (text unset, or unspecified without
+// eol and without core.autocrlf), no filter, no $Id$ expansion, no
+// working-tree encoding.
+func (a eolAttr) convertsNothing(autocrlf string) bool {
+	unsetOr := func(v string) bool { return v == "unspecified" || v == "unset" }
+	if !unsetOr(a.filter) || !unsetOr(a.ident) || !unsetOr(a.encoding) {
+		return false
+	}
+	switch a.text {
+	case "unset":
+		return true
+	case "unspecified":
+		return a.eol == "unspecified" && (autocrlf == "" || strings.EqualFold(autocrlf, "false"))
+	}
+	return false
+}
+
+// knownAttributes fills g.eolAttrs with the attributes of the Journal
+// files paths (root-relative, grouped by artifact directory as sorted
+// paths are) from the attribute records of the cache, kept under the
+// SHA-256 of what decides git's attributes there
+// (gitrepo.Repo.AttributeSources), and asks git once about the files of
+// the directories it has no record of, keeping records of its answers. An
+// artifact directory that holds a .gitattributes of its own is always
+// asked about (git reads it; the sources do not name it).
+func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
+	sources, err := g.repo.AttributeSources(ctx, []string{g.rootRel}, g.staged)
+	if err != nil {
+		return fmt.Errorf("git attributes: %w", err)
+	}
+	if g.eolAttrs == nil {
+		g.eolAttrs = make(map[string]eolAttr, len(paths))
+	}
+	type group struct {
+		dir   string
+		paths []string
+		key   memo.Key
+	}
+	var ask []group
+	for lo := 0; lo < len(paths); {
+		dir := coordinateOf(paths[lo])
+		hi := lo + 1
+		for hi < len(paths) && coordinateOf(paths[hi]) == dir {
+			hi++
+		}
+		ps := paths[lo:hi]
+		lo = hi
+		w := codec.NewWriter(nil)
+		w.String("attributes")
+		w.Raw(sources)
+		for _, p := range ps {
+			w.String(p)
+		}
+		k := memo.Key(sha256.Sum256(w.Bytes()))
+		own := slices.Contains(ps, dir+"/.gitattributes")
+		if data, ok := m.table.Get(dir, k); ok && !own && !m.verify {
+			if vs, ok := readAttrs(data, len(ps)); ok {
+				for i, p := range ps {
+					g.eolAttrs[p] = vs[i]
+				}
+				continue
+			}
+		}
+		ask = append(ask, group{dir, ps, k})
+		if own {
+			ask[len(ask)-1].key = memo.Key{}
+		}
+	}
+	var tops []string
+	for _, gr := range ask {
+		for _, p := range gr.paths {
+			tops = append(tops, g.topPath(p))
+		}
+	}
+	got, err := g.repo.Attributes(ctx, g.staged, tops, attrNames...)
+	if err != nil {
+		return fmt.Errorf("git check-attr: %w", err)
+	}
+	for _, gr := range ask {
+		w := codec.NewWriter(nil)
+		for _, p := range gr.paths {
+			a := eolAttrOf(got[g.topPath(p)])
+			g.eolAttrs[p] = a
+			for _, v := range []string{a.text, a.eol, a.filter, a.ident, a.encoding} {
+				w.String(v)
+			}
+		}
+		if gr.key != (memo.Key{}) {
+			m.table.Put(gr.dir, gr.key, w.Bytes())
+		}
+	}
+	return nil
+}
+
+// readAttrs decodes an attribute record of n files.
+func readAttrs(data []byte, n int) ([]eolAttr, bool) {
+	r := codec.NewReader(data)
+	out := make([]eolAttr, n)
+	for i := range out {
+		out[i] = eolAttr{text: r.Interned(), eol: r.Interned(), filter: r.Interned(), ident: r.Interned(), encoding: r.Interned()}
+	}
+	return out, r.Done() == nil
+}
+
+// cleanDisk is the work tree on disk, whose files git reports holding
+// exactly their index blob's bytes have that blob's address without being
+// read (source.Addresser).
+type cleanDisk struct {
+	*source.Disk
+	addrs map[string]string // root-relative path → address
+}
+
+// Address returns the address of a file that git vouches for.
+func (d *cleanDisk) Address(rel string) (string, bool) {
+	a, ok := d.addrs[rel]
+	return a, ok
+}
+
+// fromCache prepares what the git side of a run with the cache m takes
+// from it: the attributes of the files git holds (knownAttributes) and,
+// for a check of the work tree, the addresses of the files git vouches for
+// (vouchWorkTree). Without a cache or a repository it does nothing.
+func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
+	if m == nil || g.repo == nil {
+		return nil
+	}
+	if index, ok := g.src.(*source.Git); ok {
+		return g.knownAttributes(ctx, m, index.Paths())
+	}
+	return g.vouchWorkTree(ctx, m)
+}
+
+// vouchWorkTree makes g's source of the work tree a cleanDisk: a file
+// whose index entry git watches (not assume-unchanged or skip-worktree),
+// that git does not report changed (gitrepo.Repo.DirtyFiles: git's own
+// stat comparison and racy-git rule) and whose attributes convert nothing
+// gets its index blob's address. Everything else is read. It also fills
+// g.eolAttrs (knownAttributes).
+func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
+	entries, err := g.repo.Index(ctx, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("git ls-files: %w", err)
+	}
+	g.keepIndex(entries)
+	dirty, err := g.repo.DirtyFiles(ctx, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("git diff-files: %w", err)
+	}
+	autocrlf, err := g.repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return fmt.Errorf("git config: %w", err)
+	}
+	var paths []string
+	byPath := make(map[string]gitrepo.Entry, len(entries))
+	for _, e := range entries {
+		if p, ok := g.underRoot(e.Path); ok && strings.Count(p, "/") == 1 && e.Stage == 0 {
+			paths = append(paths, p)
+			byPath[p] = e
+		}
+	}
+	slices.Sort(paths)
+	if err := g.knownAttributes(ctx, m, paths); err != nil {
+		return err
+	}
+	d, ok := g.src.(*source.Disk)
+	if !ok {
+		return nil
+	}
+	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
+	for _, p := range paths {
+		e := byPath[p]
+		if e.IsRegular() && e.Watched() && !dirty[e.Path] && g.eolAttrs[p].convertsNothing(autocrlf) {
+			cd.addrs[p] = source.ObjectAddress(e.Object)
+		}
+	}
+	g.src = cd
+	return nil
+}

@@ -1,0 +1,178 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// AttributeSources returns the SHA-256 of everything that decides, by the
+// rules of gitattributes(5), the attributes git gives a file in the
+// directories dirs (relative to the top level, with forward slashes, ""
+// for the top level) and in no other directory, and how git converts its
+// bytes: the .gitattributes of each of dirs and of every directory above
+// them (those of the index when cached is set, as "git check-attr
+// --cached" reads them, else of the work tree), the repository's
+// info/attributes, the user's attributes file (core.attributesFile, or
+// its default place), the system-wide one, the configuration that git's
+// conversions read (core.autocrlf, core.eol, attr.tree), the environment
+// that changes them (GIT_ATTR_NOSYSTEM, GIT_ATTR_SOURCE), and git's
+// version. Two equal sums mean that git answers the same for the same
+// paths, so a caller may keep what git said about a path under it. Git
+// failing is an error.
+func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool) ([]byte, error) {
+	h := sha256.New()
+	field := func(name string, value []byte) {
+		h.Write([]byte(name))
+		h.Write(binary.LittleEndian.AppendUint64([]byte{0}, uint64(len(value))))
+		h.Write(value)
+	}
+	file := func(name, p string) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			b = []byte("\x00missing")
+		}
+		field(name+" "+p, b)
+	}
+	version, err := r.output(ctx, "", nil, "version")
+	if err != nil {
+		return nil, err
+	}
+	field("version", version)
+	if cached {
+		field("cached", nil)
+	}
+	for _, env := range []string{"GIT_ATTR_NOSYSTEM", "GIT_ATTR_SOURCE"} {
+		if v, set := os.LookupEnv(env); set {
+			field("env "+env, []byte(v))
+		}
+	}
+	// The configuration: one question for every key that matters.
+	cfg, err := r.output(ctx, "", nil, "config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|attributesfile)|attr\.tree)$`)
+	var ce *CommandError
+	switch {
+	case errors.As(err, &ce) && ce.exitCode() == 1: // none is set
+		cfg = nil
+	case err != nil:
+		return nil, err
+	}
+	field("config", cfg)
+	userFile := ""
+	for rec := range strings.SplitSeq(string(cfg), "\x00") {
+		if k, v, ok := strings.Cut(rec, "\n"); ok && strings.EqualFold(k, "core.attributesfile") {
+			userFile = v
+		}
+	}
+	switch {
+	case userFile == "":
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if home, _ := os.UserHomeDir(); xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			userFile = filepath.Join(xdg, "git", "attributes")
+		}
+	case strings.HasPrefix(userFile, "~/"):
+		home, _ := os.UserHomeDir()
+		userFile = filepath.Join(home, userFile[2:])
+	case !filepath.IsAbs(userFile):
+		userFile = filepath.Join(r.top, userFile)
+	}
+	if userFile != "" {
+		file("user", userFile)
+	}
+	// The system-wide file lies under git's own prefix; git 2.42 and
+	// later say where.
+	if sys, err := r.output(ctx, "", nil, "var", "GIT_ATTR_SYSTEM"); err == nil {
+		file("system", strings.TrimSpace(string(sys)))
+	} else {
+		for _, p := range []string{"/etc/gitattributes", "/usr/local/etc/gitattributes"} {
+			file("system", p)
+		}
+	}
+	for _, p := range r.stateFiles {
+		if strings.HasSuffix(filepath.ToSlash(p), "info/attributes") {
+			file("info", p)
+		}
+	}
+	// The .gitattributes of each directory and those above it.
+	seen := map[string]bool{}
+	var files []string
+	for _, d := range dirs {
+		for {
+			f := path.Join(d, ".gitattributes")
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+			if d == "" || d == "." {
+				break
+			}
+			if d = path.Dir(d); d == "." {
+				d = ""
+			}
+		}
+	}
+	if !cached {
+		for _, f := range files {
+			file("gitattributes", filepath.Join(r.top, filepath.FromSlash(f)))
+		}
+		return h.Sum(nil), nil
+	}
+	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
+	if err != nil {
+		return nil, err
+	}
+	field("index", out)
+	return h.Sum(nil), nil
+}
+
+// Config returns the value of the configuration variable name as git
+// reads it ("git config --get"), "" when it is not set.
+func (r *Repo) Config(ctx context.Context, name string) (string, error) {
+	out, err := r.output(ctx, "", nil, "config", "--get", name)
+	var ce *CommandError
+	if errors.As(err, &ce) && ce.exitCode() == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// exitCode returns the exit code of the failed command, or -1.
+func (e *CommandError) exitCode() int {
+	var ee interface{ ExitCode() int }
+	if errors.As(e.Err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// DirtyFiles returns the paths under prefix (relative to the top level)
+// whose work-tree copy git does not know to hold the index's bytes ("git
+// diff-files --name-only": changed, deleted, or with stat data that
+// differs from the index's, such as a touched file; git compares the
+// bytes of an entry whose stat data it cannot trust). A path it does not
+// list is clean: after git's conversions for that path, the work-tree
+// copy hashes to the index's blob. Untracked files are not listed.
+func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"diff-files", "--name-only", "-z", "--ignore-submodules=none"}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	dirty := map[string]bool{}
+	for rec := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		if len(rec) > 0 {
+			dirty[string(rec)] = true
+		}
+	}
+	return dirty, nil
+}
