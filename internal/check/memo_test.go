@@ -509,3 +509,46 @@ func TestCacheConcurrentChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheTrustsGitOnlyWhereGitLooks: a work-tree file is taken by its
+// index blob's address only where git compares it with the index and
+// converts nothing; a file git does not look at (assume-unchanged,
+// skip-worktree) or converts (core.autocrlf, a text or filter attribute)
+// is read, so a change git does not report is still found.
+func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
+	r := newRepo(t, 20, 31)
+	st := openStore(t, t.TempDir(), memo.On)
+	r.same("cold", check.Options{}, st)
+	fs := r.files()
+	edit := func(p string) {
+		b := r.read(p)
+		i := bytes.Index(b, []byte("DESCRIPTION \"")) + len("DESCRIPTION \"")
+		b[i] ^= 0x20
+		r.write("journals/"+p, string(b))
+	}
+	r.git("update-index", "--assume-unchanged", "journals/"+fs[1])
+	edit(fs[1])
+	r.same("an assume-unchanged file edited", check.Options{}, st)
+	r.git("update-index", "--skip-worktree", "journals/"+fs[2])
+	edit(fs[2])
+	r.same("a skip-worktree file edited", check.Options{}, st)
+
+	// Committed with LF, checked out with CRLF: git reports the file
+	// clean, its bytes are not the blob's.
+	r.write(".gitattributes", "")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "no attributes")
+	r.git("config", "core.autocrlf", "true")
+	p := fs[4]
+	os.Remove(filepath.Join(r.root, p))
+	r.git("checkout", "--", "journals/"+p)
+	if !bytes.Contains(r.read(p), []byte("\r\n")) {
+		t.Fatal("git did not convert the checkout: the test proves nothing")
+	}
+	r.same("core.autocrlf=true", check.Options{}, st)
+	r.git("config", "core.autocrlf", "false")
+	r.write(".gitattributes", "*.journal filter=upper\n")
+	r.git("config", "filter.upper.clean", "cat")
+	r.git("config", "filter.upper.smudge", "cat")
+	r.same("a filter attribute", check.Options{}, st)
+}
