@@ -69,6 +69,10 @@ type checkMemo struct {
 	table  *memo.Table
 	verify bool
 	perDoc lint.RunConfig
+	// loadOnly, for Records, gives only the load's part of a record, of
+	// an artifact fresh does not ask to read.
+	loadOnly bool
+	fresh    func(dir string, paths []string) bool
 
 	mu sync.Mutex
 	// stashed holds, in verify mode, the cached record of each key that
@@ -159,6 +163,9 @@ func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record
 	data, ok := m.table.Get(dir, key)
 	if !ok {
 		return nil, false
+	}
+	if m.loadOnly {
+		return m.lookupLoad(dir, paths, data)
 	}
 	rec, vr, err := m.decode(dir, data)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/rules"
@@ -551,4 +553,97 @@ func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
 	r.git("config", "filter.upper.clean", "cat")
 	r.git("config", "filter.upper.smudge", "cat")
 	r.same("a filter attribute", check.Options{}, st)
+}
+
+// TestRecordsLoadAsALoadDoes: a load that takes artifacts from a check's
+// records (check.Records, for `new` and `diff --staged`) finds what a
+// load that reads every file finds (the diagnostics that say whether the
+// tree is valid, the files' summaries and outcomes), and reads the
+// artifacts it is asked to read, with their chains.
+func TestRecordsLoadAsALoadDoes(t *testing.T) {
+	r := newRepo(t, 30, 41)
+	fs := r.files()
+	p, _ := gen.Mutate(r.root, 5) // something invalid too
+	head := r.head(fs[0])
+	dir, name, _ := strings.Cut(head, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, ".journal"), r.read(head))
+	r.write("journals/"+rel, string(data))
+	r.git("add", "-A")
+	st := openStore(t, t.TempDir(), memo.On)
+	for _, staged := range []bool{false, true} {
+		r.check(check.Options{Staged: staged}, st)
+	}
+	type found struct {
+		Diagnostics string
+		Files       []string
+		Chain       []string
+	}
+	load1 := func(recs *check.Records, src func() load.Options) (found, int) {
+		t.Helper()
+		var chain []string
+		var mu sync.Mutex
+		reused := 0
+		lo := src()
+		lo.DropDocs = true
+		lo.Visit = func(a *load.Artifact) {
+			mu.Lock()
+			defer mu.Unlock()
+			if a.Record != nil {
+				reused++
+			}
+			if a.Dir == dir {
+				for _, e := range a.Chain {
+					chain = append(chain, e.Source)
+				}
+			}
+		}
+		lr, err := load.Load(context.Background(), r.root, recs.Options(lo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f found
+		for _, d := range lr.Diagnostics {
+			f.Diagnostics += fmt.Sprintf("%#v\n", d)
+		}
+		for _, file := range lr.Files {
+			f.Files = append(f.Files, fmt.Sprintf("%s %+v %d", file.Path, file.Summary, file.Outcome))
+		}
+		f.Chain = chain
+		return f, reused
+	}
+	fresh := func(d string, _ []string) bool { return d == dir }
+	recs, err := check.OpenRecords(context.Background(), check.RecordsOptions{Root: r.root, Cache: st, Fresh: fresh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer recs.Close()
+	plain := func() load.Options { return load.Options{} }
+	with, reused := load1(recs, plain)
+	without, _ := load1(nil, plain)
+	if d := cmp.Diff(without, with); d != "" {
+		t.Errorf("work tree (%s mutated): the load with records finds otherwise (-without +with):\n%s", p, d)
+	}
+	if reused == 0 || len(with.Chain) < 2 {
+		t.Errorf("%d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
+	}
+
+	added, err := check.OpenAdded(context.Background(), check.AddedOptions{Root: r.root, Staged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer added.Close()
+	srecs, err := check.OpenRecords(context.Background(), check.RecordsOptions{Root: r.root, Cache: st, Added: added,
+		Fresh: func(_ string, paths []string) bool { return slices.ContainsFunc(paths, added.IsNew) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged := func() load.Options { return load.Options{Source: added.Source()} }
+	with, reused = load1(srecs, staged)
+	without, _ = load1(nil, staged)
+	if d := cmp.Diff(without, with); d != "" {
+		t.Errorf("index: the load with records finds otherwise (-without +with):\n%s", d)
+	}
+	if reused == 0 || len(with.Chain) < 2 {
+		t.Errorf("index: %d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
+	}
 }

@@ -3,12 +3,18 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -18,7 +24,8 @@ import (
 // for the top level) and in no other directory, and how git converts its
 // bytes: the .gitattributes of each of dirs and of every directory above
 // them (those of the index when cached is set, as "git check-attr
-// --cached" reads them, else of the work tree), the repository's
+// --cached" reads them, else of the work tree; the same files in both give
+// the same sum), the repository's
 // info/attributes, the user's attributes file (core.attributesFile, or
 // its default place), the system-wide one, the configuration that git's
 // conversions read (core.autocrlf, core.eol, attr.tree), the environment
@@ -45,9 +52,6 @@ func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool)
 		return nil, err
 	}
 	field("version", version)
-	if cached {
-		field("cached", nil)
-	}
 	for _, env := range []string{"GIT_ATTR_NOSYSTEM", "GIT_ATTR_SOURCE"} {
 		if v, set := os.LookupEnv(env); set {
 			field("env "+env, []byte(v))
@@ -119,18 +123,71 @@ func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool)
 			}
 		}
 	}
-	if !cached {
-		for _, f := range files {
-			file("gitattributes", filepath.Join(r.top, filepath.FromSlash(f)))
+	// Each file as git would read it: whether it is a regular file, a
+	// symbolic link (which git does not follow) or missing, and its
+	// blob's object id, so that the index and a work tree that hold the
+	// same .gitattributes give the same sum.
+	state := map[string]string{}
+	if cached {
+		out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
+		if err != nil {
+			return nil, err
 		}
-		return h.Sum(nil), nil
+		for _, rec := range splitNUL(out) {
+			e, ok := parseEntry(rec, false)
+			if !ok {
+				return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
+			}
+			state[e.Path] = gitKind(e.Mode) + " " + e.Object
+		}
+	} else {
+		for _, f := range files {
+			abs := filepath.Join(r.top, filepath.FromSlash(f))
+			fi, err := os.Lstat(abs)
+			switch {
+			case err != nil:
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(abs)
+				state[f] = "symlink " + BlobID(r.format, []byte(target))
+			case fi.Mode().IsRegular():
+				b, err := os.ReadFile(abs)
+				if err != nil {
+					return nil, err
+				}
+				state[f] = "regular " + BlobID(r.format, b)
+			default:
+				state[f] = "other"
+			}
+		}
 	}
-	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
-	if err != nil {
-		return nil, err
+	for _, f := range files {
+		field("gitattributes "+f, []byte(state[f]))
 	}
-	field("index", out)
 	return h.Sum(nil), nil
+}
+
+// gitKind names the kind of file of a git mode, as AttributeSources does.
+func gitKind(mode string) string {
+	switch mode {
+	case "100644", "100755":
+		return "regular"
+	case "120000":
+		return "symlink"
+	}
+	return "other"
+}
+
+// BlobID returns the object id git gives a blob of data in the object
+// format (a repository's ObjectFormat: "sha256", else SHA-1): the hash of
+// "blob", the size in decimal, a NUL byte and the bytes, in lowercase hex.
+func BlobID(format string, data []byte) string {
+	var h hash.Hash = sha1.New()
+	if format == "sha256" {
+		h = sha256.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Config returns the value of the configuration variable name as git
