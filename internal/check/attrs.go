@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -8,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
 )
 
@@ -205,4 +208,73 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	}
 	g.src = cd
 	return nil
+}
+
+// trustBase limits what a check against a revision (--against, a
+// pull-request gate) takes from the cache m to what the change under check
+// did not touch, as the base revision's configuration judged it: an
+// artifact with a file that is new or changed since the merge base (or
+// deleted there) is read and checked afresh, and no record is taken at all
+// when the configuration file differs from the base revision's. A cache
+// restored in CI from runs of the default branch then never speaks for
+// content or rules that the pull request brings.
+func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) error {
+	if m == nil || g.commit == "" || g.staged {
+		return nil
+	}
+	changes, err := g.repo.Diff(ctx, g.commit, false, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("--against: %w", err)
+	}
+	touched := map[string]bool{}
+	for _, c := range changes {
+		for _, top := range []string{c.Path, c.OldPath} {
+			if p, ok := g.underRoot(top); ok && top != "" {
+				touched[coordinateOf(p)] = true
+			}
+		}
+	}
+	same, err := g.sameConfigAtBase(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	m.fresh = func(dir string, paths []string) bool {
+		if !same || touched[dir] {
+			return true
+		}
+		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atRev[p]; return !old })
+	}
+	return nil
+}
+
+// sameConfigAtBase reports whether the configuration file of cfg holds
+// the same bytes at the compared commit as now: the same path (or, for no
+// file, no .journal-lint.yaml at the top of the repository there).
+func (g *gate) sameConfigAtBase(ctx context.Context, cfg *config.Config) (bool, error) {
+	rel, now := ".journal-lint.yaml", []byte(nil)
+	if cfg != nil && cfg.File != "" {
+		r, err := g.repo.Rel(cfg.File)
+		if err != nil {
+			return true, nil // outside the repository: not part of the change
+		}
+		rel = r
+		if now, err = readfile.Read(cfg.File, readfile.Options{Max: readfile.MaxConfig}); err != nil {
+			return false, nil
+		}
+	}
+	entries, err := g.repo.Tree(ctx, g.commit, rel)
+	if err != nil {
+		return false, fmt.Errorf("--against: %w", err)
+	}
+	for _, e := range entries {
+		if e.Path == rel && e.IsRegular() {
+			blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, readfile.MaxConfig)
+			if err != nil {
+				return false, fmt.Errorf("--against: %w", err)
+			}
+			base, ok := blobs[e.Object]
+			return ok && now != nil && bytes.Equal(base, now), nil
+		}
+	}
+	return now == nil, nil
 }

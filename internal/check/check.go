@@ -235,6 +235,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err := g.fromCache(ctx, r.memo); err != nil {
 		return nil, err
 	}
+	if err := g.trustBase(ctx, r.memo, cfg); err != nil {
+		return nil, err
+	}
 	v := newVisitor(r, perDoc)
 	r.packs = sync.OnceValue(func() *plugin.Stream { return packStream(ctx, r) })
 	defer func() {

@@ -69,10 +69,11 @@ type checkMemo struct {
 	table  *memo.Table
 	verify bool
 	perDoc lint.RunConfig
-	// loadOnly, for Records, gives only the load's part of a record, of
-	// an artifact fresh does not ask to read.
+	// loadOnly, for Records, gives only the load's part of a record.
 	loadOnly bool
-	fresh    func(dir string, paths []string) bool
+	// fresh, when set, names the artifact directories (with their
+	// Journal files) that must be read whatever the cache holds.
+	fresh func(dir string, paths []string) bool
 
 	mu sync.Mutex
 	// stashed holds, in verify mode, the cached record of each key that
@@ -159,13 +160,16 @@ func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
 // it stands at this run's time; in verify mode it is kept aside to compare
 // with what the visit computes, and never given.
 func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record, bool) {
+	if m.fresh != nil && m.fresh(dir, paths) {
+		return nil, false
+	}
 	key := m.artifactKey(k, paths)
 	data, ok := m.table.Get(dir, key)
 	if !ok {
 		return nil, false
 	}
 	if m.loadOnly {
-		return m.lookupLoad(dir, paths, data)
+		return m.lookupLoad(dir, data)
 	}
 	rec, vr, err := m.decode(dir, data)
 	if err != nil {

@@ -647,3 +647,44 @@ func TestRecordsLoadAsALoadDoes(t *testing.T) {
 		t.Errorf("index: %d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
 	}
 }
+
+// TestGateTrustsTheCacheOnlyForWhatThePullRequestLeft: a check against a
+// revision (the pull-request gate, whose cache CI restores from runs that
+// anyone can influence) takes from the cache only artifacts that the
+// change under check left as they are at the merge base, and nothing when
+// the change edits the configuration.
+func TestGateTrustsTheCacheOnlyForWhatThePullRequestLeft(t *testing.T) {
+	r := newRepo(t, 30, 51)
+	r.git("checkout", "-q", "-b", "pr")
+	head := r.head(r.files()[0])
+	dir, name, _ := strings.Cut(head, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, ".journal"), r.read(head))
+	r.write("journals/"+rel, string(data))
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "a revision")
+	st := openStore(t, t.TempDir(), memo.On)
+	r.same("the pull request's tree", check.Options{}, st) // every artifact in the cache
+	opts := check.Options{Root: r.root, Config: r.config(), Now: r.now, Cache: st, Against: "main"}
+	res, err := check.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Computed != 1 || res.Reused != res.Artifacts-1 {
+		t.Errorf("the gate computed %d and took %d of %d artifacts from the cache, want 1 (%s, which the pull request changed) and the others",
+			res.Computed, res.Reused, res.Artifacts, dir)
+	}
+	r.same("the gate", check.Options{Against: "main"}, st)
+
+	r.cfgText = "rules:\n  style/crlf: error\n"
+	r.write(".journal-lint.yaml", r.cfgText)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "config")
+	r.same("the pull request's tree with its configuration", check.Options{}, st)
+	opts.Config = r.config()
+	if res, err = check.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 0 {
+		t.Errorf("the pull request changed the configuration, and the gate took %d artifacts from the cache", res.Reused)
+	}
+}

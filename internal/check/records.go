@@ -104,12 +104,9 @@ func (rs *Records) Close() {
 }
 
 // lookupLoad is Lookup for a load that needs only what the load finds: the
-// load's part of the record, which does not depend on the time or the
-// rules, unless the directory must be read (fresh).
-func (m *checkMemo) lookupLoad(dir string, paths []string, data []byte) (*load.Record, bool) {
-	if m.fresh != nil && m.fresh(dir, paths) {
-		return nil, false
-	}
+// load's part of the record data, which depends on neither the time nor
+// the rules.
+func (m *checkMemo) lookupLoad(dir string, data []byte) (*load.Record, bool) {
 	r := codec.NewReader(data)
 	if r.Uint() != checkRecordFormat {
 		return nil, false
