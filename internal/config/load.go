@@ -16,7 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/readfile"
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // validityMsg explains why validity codes cannot be configured away.
