@@ -15,12 +15,12 @@ import (
 )
 
 // TestStreamSendsTheSameDocuments: a Stream fed by the visits of a load
-// that drops its documents sends every document, with every part, exactly
-// as the NewInput of a load that kept them encodes it, on a tree with
-// rejected, invalid and misplaced files (whose chain is another
-// artifact's), and each document once; so does a stream to packs that
-// parse the texts themselves when the load recycles each document once
-// visited.
+// that drops its documents sends every document, with the parts a pack
+// needs, exactly as they are encoded from a load that kept them, with the
+// artifact's chain, on a tree with rejected, invalid and misplaced files
+// (whose chain is another artifact's), and each document once; so does a
+// stream to packs that need neither directives nor model, when the load
+// recycles each document once visited.
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -37,32 +37,36 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, needs := range []protocol.Needs{protocol.NeedsAll, protocol.NeedsAll | protocol.ParseText} {
+	for _, needs := range []wire.Needs{wire.NeedAll, wire.NeedText | wire.NeedChain} {
 		want := map[string][]byte{}
-		in := NewInput(kept)
-		for _, b := range in.batches {
-			for path, enc := range split(t, in.documents(b, needs)) {
-				want[path] = enc
+		var c protocol.Converter
+		for _, f := range kept.Files {
+			if !f.Summary.Read {
+				continue
 			}
+			cc := protocol.ChainContext(f)
+			if f.Summary.CoordinateOK {
+				cc.Revisions = protocol.Revisions(kept.State.Entries(f.Summary.Coordinate))
+			}
+			want[f.Path] = wire.AppendDocument(nil, c.Document(f.Doc, cc, needs), needs)
 		}
 
-		st := newStream(ctx, &Set{Packs: []*Pack{{needs: needs}}})
-		st.chain = true
+		st := newStream(ctx, &Packs{packs: []*Pack{{needs: needs}}})
 		got := map[string][]byte{}
 		go func() {
 			defer close(st.done)
 			for b := range st.feeds[0] {
-				for path, enc := range split(t, st.in.documents(b, needs)) {
+				for path, enc := range split(t, st.documents(b, needs)) {
 					if _, dup := got[path]; dup {
 						t.Errorf("%s sent twice", path)
 					}
 					got[path] = enc
 				}
-				st.in.sent(b)
+				st.sent(b)
 			}
 		}()
-		if st.Recyclable() != (needs&protocol.ParseText != 0) {
-			t.Fatalf("needs %b: Recyclable is %v", needs, st.Recyclable())
+		if recyclable := needs&(wire.NeedDirectives|wire.NeedRevision) == 0; st.Recyclable() != recyclable {
+			t.Fatalf("needs %04b: Recyclable is %v", needs, st.Recyclable())
 		}
 		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable, Visit: st.Visit})
 		if err != nil {
@@ -71,36 +75,37 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if len(st.later) == 0 {
 			t.Error("no document waited for another artifact's chain")
 		}
-		st.res = nil // no pack ran: nothing to merge
 		if _, err := st.Finish(ctx, dropped); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(want) || len(want) < 1500 {
-			t.Fatalf("needs %b: sent %d documents, want %d", needs, len(got), len(want))
+			t.Fatalf("needs %04b: sent %d documents, want %d", needs, len(got), len(want))
 		}
 		for path, w := range want {
 			if !bytes.Equal(got[path], w) {
-				t.Errorf("needs %b: %s: the stream's encoding differs", needs, path)
+				t.Errorf("needs %04b: %s: the stream's encoding differs", needs, path)
 			}
 		}
 	}
 }
 
-// split cuts the encoding of CheckRequest.documents into its documents by
+// split cuts the encoding of CheckRequest.documents into its elements by
 // path.
 func split(t *testing.T, b []byte) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		v, m := protowire.ConsumeBytes(b[n:])
-		if n < 0 || m < 0 || num != wire.CheckRequestDocuments || typ != protowire.BytesType {
+		_, _, k := protowire.ConsumeTag(b)
+		if k < 0 {
 			t.Fatal("malformed documents")
 		}
-		_, _, k := protowire.ConsumeTag(v)
-		path, _ := protowire.ConsumeString(v[k:])
-		out[path] = bytes.Clone(v) // the buffer is reused once sent
-		b = b[n+m:]
+		_, m := protowire.ConsumeBytes(b[k:])
+		docs, err := wire.DecodeDocuments(b[:k+max(m, 0)])
+		if m < 0 || err != nil || len(docs) != 1 {
+			t.Fatalf("malformed documents: %v", err)
+		}
+		out[docs[0].Path] = bytes.Clone(b[:k+m]) // the buffer is reused once sent
+		b = b[k+m:]
 	}
 	return out
 }
