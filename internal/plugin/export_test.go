@@ -22,13 +22,19 @@ func PIDs(ps *Packs) []int {
 }
 
 // Connected returns the Packs of packs already served on clients, named
-// names, without starting or verifying anything: the packs' run is the
+// names ("" for the pack's own name) and configured with cfg (nil for
+// none), without starting or verifying anything: the packs' run is the
 // host's, their process is none.
-func Connected(ctx context.Context, clients []*wire.Client, names []string) (*Packs, error) {
+func Connected(ctx context.Context, clients []*wire.Client, names []string, cfg map[string]any) (*Packs, error) {
 	ps := &Packs{cfg: config.Default(), started: make(chan struct{})}
 	close(ps.started)
 	for i, c := range clients {
-		p := &Pack{spec: Spec{Name: names[i]}, tail: &tail{}, config: []byte("{}")}
+		spec := Spec{Name: names[i], Config: cfg}
+		js, err := configJSON(spec)
+		if err != nil {
+			return nil, err
+		}
+		p := &Pack{spec: spec, tail: &tail{}, config: js}
 		if err := p.describe(ctx, c, ""); err != nil {
 			return nil, err
 		}
@@ -36,3 +42,6 @@ func Connected(ctx context.Context, clients []*wire.Client, names []string) (*Pa
 	}
 	return ps, nil
 }
+
+// Client returns the connection of the i-th started pack of ps.
+func Client(ps *Packs, i int) *wire.Client { return ps.packs[i].client }

@@ -115,7 +115,7 @@ func TestNeeds(t *testing.T) {
 		clients = append(clients, client)
 		names = append(names, fmt.Sprintf("pack-%d", i))
 	}
-	ps, err := plugin.Connected(ctx, clients, names)
+	ps, err := plugin.Connected(ctx, clients, names, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

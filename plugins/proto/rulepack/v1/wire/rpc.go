@@ -270,6 +270,12 @@ type Client struct {
 	rpc pb.RulePackClient
 }
 
+// NewClient returns the host side of a connection to a pack, such as one
+// a test serves itself; the host's connections come from [PluginSets].
+func NewClient(conn grpc.ClientConnInterface) *Client {
+	return &Client{rpc: pb.NewRulePackClient(conn)}
+}
+
 // Describe asks the pack who it is. The description is as the pack gave
 // it; [Description.Validate] says whether the host may use it. The error
 // is the call's (a gRPC status).
@@ -484,7 +490,7 @@ func (p *grpcPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
 
 // GRPCClient returns a [*Client] over c. It never fails.
 func (p *grpcPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &Client{rpc: pb.NewRulePackClient(c)}, nil
+	return NewClient(c), nil
 }
 
 // PluginSets returns go-plugin's VersionedPlugins for protocol [Version]
@@ -512,5 +518,5 @@ func Pipe(pack Pack) (*Client, func(), error) {
 		srv.Stop()
 		return nil, nil, err
 	}
-	return &Client{rpc: pb.NewRulePackClient(conn)}, func() { conn.Close(); srv.Stop() }, nil
+	return NewClient(conn), func() { conn.Close(); srv.Stop() }, nil
 }
