@@ -32,16 +32,20 @@ const (
 
 // Stream runs the packs over the documents of a load while the load visits
 // them (load.Options.Visit), so that a check reads and parses each file
-// once: the documents an artifact's visit holds go into the current batch,
-// a full batch goes to every pack at once, and it is let go when every pack
-// has answered. Sending waits while every worker of a pack is busy, so
-// memory holds the batches in flight, not the tree. It is the one way the
-// host runs packs.
+// once: each document an artifact's visit holds is encoded there, once
+// for each set of parts the packs need, into the current batch, and the
+// load may then hand it back to the parser (load.Options.Recycle); a full
+// batch goes to every pack at once, and it is let go when every pack has
+// answered. Sending waits while every worker of a pack is busy, so memory
+// holds the batches in flight, not the tree. It is the one way the host
+// runs packs.
 type Stream struct {
 	packs  *Packs
 	ctx    context.Context
 	cancel context.CancelFunc
-	chain  bool // a pack reads the chain context
+	chain  bool         // a pack reads the chain context
+	needs  []wire.Needs // the distinct sets of parts the packs need
+	of     []int        // the index in needs of each pack's
 	feeds  []chan *batch
 	res    []packResult
 	done   chan struct{} // closed when every pack's run returned
@@ -58,29 +62,31 @@ type Stream struct {
 	free   [][]byte // encoding buffers of batches every pack has sent, for reuse
 }
 
-// laterDoc is a document whose batch waits for the end of the load: its
-// document was not read by this load (an artifact taken over from an
-// earlier one), or its chain is another artifact's, which may not be
-// visited yet.
+// laterDoc is a document whose batch waits for the end of the load, which
+// reads it again: its document was not read by this load (an artifact
+// taken over from an earlier one), or its chain is another artifact's,
+// which was not visited yet.
 type laterDoc struct {
 	path string
 	size int
-	doc  *syntax.Document // nil: read again
 	cc   *wire.ChainContext
 }
 
 // batch is one Check call's documents.
 type batch struct {
-	paths  []string
-	chains []*wire.ChainContext
-	size   int // bytes of text
+	paths []string
+	size  int // bytes of text
+	// docs are the batch's documents, for the findings on them: only
+	// what syntax.Recycle leaves of them is read (path, text, line
+	// index); nil once every pack has the batch.
+	docs []*syntax.Document
+	// enc holds the documents as CheckRequest fields, for each set of
+	// parts of Stream.needs; nil once every pack has the batch.
+	enc [][]byte
 
 	mu      sync.Mutex
-	docs    []*syntax.Document       // nil entries are read again when first needed
-	read    bool                     // docs has no nil entry left but those of changed files
-	at      map[string]int           // index of each path, made when a pack's answer is decoded
-	enc     [wire.NeedAll + 1][]byte // the documents' encoding by the packs' needs; nil until encoded, and again once every pack has it
-	pending atomic.Int32             // packs still to send it
+	at      map[string]int // index of each path, made when a pack's answer is decoded
+	pending atomic.Int32   // packs still to send it
 }
 
 // full reports whether b can take no document of n bytes: it holds
@@ -89,12 +95,12 @@ func (b *batch) full(n int) bool {
 	return len(b.paths) >= batchDocs || (len(b.paths) > 0 && b.size+n > batchBytes)
 }
 
-// add appends one document to b.
-func (b *batch) add(path string, size int, doc *syntax.Document, cc *wire.ChainContext) {
-	b.paths = append(b.paths, path)
-	b.docs = append(b.docs, doc)
-	b.chains = append(b.chains, cc)
-	b.size += size
+// encoded is one document encoded for each set of parts of Stream.needs.
+type encoded struct {
+	path string
+	size int
+	doc  *syntax.Document
+	enc  [][]byte
 }
 
 // Stream starts the packs' workers for documents that [Stream.Visit] will
@@ -108,7 +114,7 @@ func (ps *Packs) Stream(ctx context.Context) (*Stream, error) {
 	st := newStream(ctx, ps)
 	var wg sync.WaitGroup
 	for i, p := range ps.packs {
-		wg.Go(func() { st.res[i] = p.run(st.ctx, st, st.feeds[i]) })
+		wg.Go(func() { st.res[i] = p.run(st.ctx, st, st.of[i], st.feeds[i]) })
 	}
 	go func() {
 		wg.Wait()
@@ -127,24 +133,23 @@ func newStream(ctx context.Context, ps *Packs) *Stream {
 		if p.needs&wire.NeedChain != 0 {
 			st.chain = true
 		}
+		i := slices.Index(st.needs, p.needs)
+		if i < 0 {
+			i = len(st.needs)
+			st.needs = append(st.needs, p.needs)
+		}
+		st.of = append(st.of, i)
 		st.feeds = append(st.feeds, make(chan *batch, 1))
 	}
 	return st
 }
 
 // Recyclable reports whether the load may hand each document back to the
-// parser (syntax.Recycle, load.Options.Recycle) once it is visited: no
-// pack needs the directives or the model, so what the stream reads of a
-// document later (its path, text, digest, line index and validity) is
-// what Recycle leaves.
-func (st *Stream) Recyclable() bool {
-	for _, p := range st.packs.packs {
-		if p.needs&(wire.NeedDirectives|wire.NeedRevision) != 0 {
-			return false
-		}
-	}
-	return true
-}
+// parser (syntax.Recycle, load.Options.Recycle) once it is visited: it
+// always may, since the stream encodes each document during its visit
+// and later reads of it only what Recycle leaves (its path, text, digest,
+// line index and validity).
+func (st *Stream) Recyclable() bool { return true }
 
 // Visit adds the documents of one visited artifact. It is safe for
 // concurrent use, as load.Options.Visit requires, and must only be called
@@ -164,41 +169,93 @@ func (st *Stream) Visit(a *load.Artifact) {
 			st.mu.Unlock()
 		}
 	}
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	sc.buf, sc.ready = sc.buf[:0], sc.ready[:0]
+	sc.enc.Reset() // the releases of one artifact
 	for _, f := range a.Files {
 		if !f.Summary.Read {
 			continue
 		}
 		cc := protocol.ChainContext(f)
-		wait := f.Doc == nil
+		known := true
 		if cc.Coordinate == own {
 			cc.Revisions = revs
 		} else if cc.Coordinate != "" && st.chain {
-			wait = true
-		}
-		if wait {
 			st.mu.Lock()
-			st.later = append(st.later, laterDoc{f.Path, f.Summary.Size, f.Doc, cc})
+			cc.Revisions, known = st.chains[cc.Coordinate]
+			st.mu.Unlock()
+		}
+		if f.Doc == nil || !known {
+			// Read again at the end of the load: the load may recycle
+			// f.Doc once visited.
+			st.mu.Lock()
+			st.later = append(st.later, laterDoc{f.Path, f.Summary.Size, cc})
 			st.mu.Unlock()
 			continue
 		}
-		st.add(f.Path, f.Summary.Size, f.Doc, cc)
+		var e encoded
+		e, sc.buf = st.encode(&sc.c, &sc.enc, sc.buf, f.Path, f.Summary.Size, f.Doc, cc)
+		sc.ready = append(sc.ready, e)
 	}
+	st.add(sc.ready...)
+	clear(sc.ready)
 }
 
-// add puts one document into the current batch, sending the batch first
-// when it is full.
-func (st *Stream) add(path string, size int, doc *syntax.Document, cc *wire.ChainContext) {
-	st.mu.Lock()
-	var full *batch
-	if st.cur != nil && st.cur.full(size) {
-		full, st.cur = st.cur, nil
+// scratch is what a visit encodes its documents with, kept from visit to
+// visit: the converter's arrays and the buffer of the encodings, which
+// add copies into the batches.
+type scratch struct {
+	c     protocol.Converter
+	enc   wire.Encoder
+	buf   []byte
+	ready []encoded
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// encode returns doc, with chain context cc, encoded with enc (nil for
+// none) for each set of parts of st.needs, appended to buf (which it
+// returns, extended). It reads of
+// doc what a pack needs, so it must run before the load recycles doc.
+func (st *Stream) encode(c *protocol.Converter, enc *wire.Encoder, buf []byte, path string, size int, doc *syntax.Document, cc *wire.ChainContext) (encoded, []byte) {
+	e := encoded{path: path, size: size, doc: doc, enc: make([][]byte, len(st.needs))}
+	if doc == nil { // the file changed since the load: nothing to send
+		return e, buf
 	}
-	if st.cur == nil {
-		st.cur = &batch{}
+	for i, needs := range st.needs {
+		start := len(buf)
+		buf = enc.AppendDocument(buf, c.Document(doc, cc, needs), needs)
+		e.enc[i] = buf[start:len(buf):len(buf)]
 	}
-	st.cur.add(path, size, doc, cc)
-	st.mu.Unlock()
-	st.send(full)
+	return e, buf
+}
+
+// add puts documents into the current batch, sending the batch first
+// whenever it is full.
+func (st *Stream) add(docs ...encoded) {
+	for _, e := range docs {
+		st.mu.Lock()
+		var full *batch
+		if st.cur != nil && st.cur.full(e.size) {
+			full, st.cur = st.cur, nil
+		}
+		if st.cur == nil {
+			st.cur = &batch{enc: make([][]byte, len(st.needs))}
+			for i := range st.cur.enc {
+				st.cur.enc[i] = st.buffer()
+			}
+		}
+		b := st.cur
+		b.paths = append(b.paths, e.path)
+		b.docs = append(b.docs, e.doc)
+		b.size += e.size
+		for i, enc := range e.enc {
+			b.enc[i] = append(b.enc[i], enc...)
+		}
+		st.mu.Unlock()
+		st.send(full)
+	}
 }
 
 // send hands b to every pack, waiting while they are busy; nil is nothing.
@@ -230,13 +287,15 @@ func (st *Stream) Finish(ctx context.Context, lr *load.Result) (diag.List, error
 	st.cur, st.later = nil, nil
 	st.mu.Unlock()
 	st.send(last)
+	var c protocol.Converter
 	for _, d := range later {
 		if st.chain && d.cc.Coordinate != "" {
 			st.mu.Lock()
 			d.cc.Revisions = st.chains[d.cc.Coordinate]
 			st.mu.Unlock()
 		}
-		st.add(d.path, d.size, d.doc, d.cc)
+		e, _ := st.encode(&c, nil, nil, d.path, d.size, lr.Doc(d.path), d.cc)
+		st.add(e)
 	}
 	st.mu.Lock()
 	last = st.cur
@@ -331,21 +390,6 @@ func (st *Stream) Close() {
 	<-st.done
 }
 
-// docs returns the documents of b, reading the dropped ones again the
-// first time; b.mu must be held. An entry stays nil when its file changed
-// since the load.
-func (st *Stream) docs(b *batch) []*syntax.Document {
-	if !b.read {
-		for i, d := range b.docs {
-			if d == nil {
-				b.docs[i] = st.lr.Doc(b.paths[i])
-			}
-		}
-		b.read = true
-	}
-	return b.docs
-}
-
 // index returns the position of path in b; b.mu must be held.
 func (b *batch) index(path string) (int, bool) {
 	if b.at == nil {
@@ -367,73 +411,34 @@ func (st *Stream) doc(b *batch, path string) (*syntax.Document, bool) {
 	if !ok {
 		return nil, false
 	}
-	return st.docs(b)[i], true
-}
-
-// documents returns the wire form of batch b's documents with the parts
-// in needs, the encoding of CheckRequest's documents field, encoding it if
-// needed. Packs with the same needs share it.
-func (st *Stream) documents(b *batch, needs wire.Needs) []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.enc[needs] == nil {
-		size := b.size
-		if needs&(wire.NeedDirectives|wire.NeedRevision) != 0 {
-			size *= 3 // the text, then directives and model about as long again
-		}
-		for i := range b.paths {
-			size += 256
-			if cc := b.chains[i]; cc != nil && needs&wire.NeedChain != 0 {
-				size += cc.Revisions.Size()
-			}
-		}
-		enc := st.buffer(size)
-		var c protocol.Converter
-		for i, doc := range st.docs(b) {
-			if doc != nil { // nil: the file changed since the load
-				enc = wire.AppendDocument(enc, c.Document(doc, b.chains[i], needs), needs)
-			}
-		}
-		b.enc[needs] = enc
-	}
-	return b.enc[needs]
+	return b.docs[i], true
 }
 
 // sent records that one pack is done with batch b; after the last one its
-// wire form is dropped (it is encoded again if needed) and its buffer
-// reused for a later batch: a fresh buffer per batch would mean tens of
-// megabytes of new pages for a large tree. Documents read again are let
-// go too.
+// documents are let go and its buffers reused for a later batch: a fresh
+// buffer per batch would mean tens of megabytes of new pages for a large
+// tree.
 func (st *Stream) sent(b *batch) {
 	if b.pending.Add(-1) != 0 {
 		return
 	}
-	b.mu.Lock()
-	encs := b.enc
-	b.enc = [wire.NeedAll + 1][]byte{}
-	clear(b.docs)
-	b.read = false
-	b.mu.Unlock()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	for _, enc := range encs {
-		if enc != nil {
-			st.free = append(st.free, enc[:0])
-		}
+	for _, enc := range b.enc {
+		st.free = append(st.free, enc[:0])
 	}
+	b.enc, b.docs = nil, nil
 }
 
-// buffer returns an empty buffer for about size bytes, reused if one is
-// free.
-func (st *Stream) buffer(size int) []byte {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+// buffer returns an empty buffer, reused if one is free; st.mu must be
+// held.
+func (st *Stream) buffer() []byte {
 	if n := len(st.free); n > 0 {
 		buf := st.free[n-1]
 		st.free = st.free[:n-1]
-		return slices.Grow(buf, size)
+		return buf
 	}
-	return make([]byte, 0, size)
+	return make([]byte, 0, 2*batchBytes)
 }
 
 // packResult is what one pack found over the batches of a run.
@@ -451,10 +456,11 @@ type laterRelated struct {
 	r    *wire.Range
 }
 
-// run sends the pack every batch of feed, a few at a time, until feed is
-// closed, and returns its sorted diagnostics. After a failure it only
-// drains feed. Every batch received is marked [Stream.sent].
-func (p *Pack) run(ctx context.Context, st *Stream, feed <-chan *batch) packResult {
+// run sends the pack every batch of feed, a few at a time, in its encoding
+// need (an index of st.needs), until feed is closed, and returns its
+// sorted diagnostics. After a failure it only drains feed. Every batch
+// received is marked [Stream.sent].
+func (p *Pack) run(ctx context.Context, st *Stream, need int, feed <-chan *batch) packResult {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -476,7 +482,7 @@ func (p *Pack) run(ctx context.Context, st *Stream, feed <-chan *batch) packResu
 					st.sent(b)
 					continue
 				}
-				ds, later, err := p.checkBatch(ctx, st, b, caller)
+				ds, later, err := p.checkBatch(ctx, st, b, b.enc[need], caller)
 				st.sent(b)
 				mu.Lock()
 				if err != nil {
@@ -514,9 +520,9 @@ func (p *Pack) run(ctx context.Context, st *Stream, feed <-chan *batch) packResu
 	return out
 }
 
-// checkBatch sends one batch with caller and decodes its answer.
-func (p *Pack) checkBatch(ctx context.Context, st *Stream, b *batch, caller *wire.Caller) (diag.List, []laterRelated, error) {
-	docs := st.documents(b, p.needs)
+// checkBatch sends batch b, encoded as docs, with caller and decodes its
+// answer.
+func (p *Pack) checkBatch(ctx context.Context, st *Stream, b *batch, docs []byte, caller *wire.Caller) (diag.List, []laterRelated, error) {
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
 	found, err := caller.Check(cctx, p.config, docs)

@@ -50,8 +50,10 @@ type Document struct {
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
 
-	mu  sync.Mutex
-	err error // the first part that did not decode
+	mu    sync.Mutex
+	err   error                   // the first part that did not decode
+	asked map[string]ReleaseBlock // ReleaseBlock's answers before the directives are built
+
 }
 
 // newDocument returns the document r of a Check request.
@@ -253,27 +255,49 @@ func block(dirs []Directive) ReleaseBlock {
 // for those.
 func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
 	if !d.built.Load() {
-		ws := d.wireDirectives()
-		keyword := func(k int) string { return d.recv.TextString(ws[k].KeywordStart, ws[k].KeywordEnd) }
-		for i, j := range blockSpans(len(ws), keyword) {
-			w := ws[i]
-			v := ""
-			if len(w.Args) > 0 {
-				v = d.recv.TextString(w.Args[0].Start, w.Args[0].End)
-				if w.Args[0].Quoted {
-					v = w.Args[0].Text
-				}
+		d.mu.Lock()
+		b, ok := d.asked[version]
+		d.mu.Unlock()
+		if !ok {
+			b, ok = d.releaseBlock(version)
+			d.mu.Lock()
+			if d.asked == nil {
+				d.asked = map[string]ReleaseBlock{}
 			}
-			if v == version {
-				return block(d.convert(ws[i:j], d.Range)), true
-			}
+			d.asked[version] = b
+			d.mu.Unlock()
 		}
-		return ReleaseBlock{}, false
+		return b, b.Release.Keyword != ""
 	}
 	for _, b := range d.ReleaseBlocks() {
 		if b.Version == version {
 			return b, true
 		}
+	}
+	return ReleaseBlock{}, false
+}
+
+// releaseBlock builds the first RELEASE block written as version from the
+// directives as offsets, and only it: its positions come from a cursor
+// that starts on the block's line.
+func (d *Document) releaseBlock(version string) (ReleaseBlock, bool) {
+	ws := d.wireDirectives()
+	keyword := func(k int) string { return d.recv.TextString(ws[k].KeywordStart, ws[k].KeywordEnd) }
+	for i, j := range blockSpans(len(ws), keyword) {
+		w := ws[i]
+		v := ""
+		if len(w.Args) > 0 {
+			v = d.recv.TextString(w.Args[0].Start, w.Args[0].End)
+			if w.Args[0].Quoted {
+				v = w.Args[0].Text
+			}
+		}
+		if v != version {
+			continue
+		}
+		start := min(max(w.Start, 0), len(d.Text))
+		c := cursor{d: d, line: 1 + bytes.Count(d.Text[:start], []byte{'\n'}), lineStart: bytes.LastIndexByte(d.Text[:start], '\n') + 1}
+		return block(d.convert(ws[i:j], c.rangeOf)), true
 	}
 	return ReleaseBlock{}, false
 }
@@ -311,11 +335,14 @@ func (d *Document) Range(start, end int) Range {
 // pos returns the position of off, an offset within the text.
 func (d *Document) pos(off int) Pos {
 	d.linesOnce.Do(func() {
-		d.lines = append(d.lines, 0)
-		for i, b := range d.Text {
-			if b == '\n' {
-				d.lines = append(d.lines, i+1)
+		d.lines = make([]int, 1, bytes.Count(d.Text, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(d.Text[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			d.lines = append(d.lines, i)
 		}
 	})
 	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1

@@ -11,14 +11,16 @@ import (
 // arrays of directives and arguments from one document to the next. Its
 // zero value is ready to use; it is not safe for concurrent use.
 type Converter struct {
-	doc  wire.Document
-	dirs []wire.Directive
-	args []wire.Arg
+	doc   wire.Document
+	dirs  []wire.Directive
+	args  []wire.Arg
+	texts [][]byte
 }
 
 // Document returns the wire form of doc, with its directives only when
-// needs has them (the encoder writes nothing else of them) and chain (nil
-// for none). The result and its directives are valid until the next call;
+// needs has them, the texts of its release blocks only when it has the
+// model (the encoder writes nothing else of them) and chain (nil for
+// none). The result and its directives are valid until the next call;
 // they share doc's text and strings, which must not change meanwhile. It
 // reads of doc only what syntax.Recycle leaves (path, text, digest,
 // validity) unless needs has the directives or the model.
@@ -26,11 +28,31 @@ func (c *Converter) Document(doc *syntax.Document, chain *wire.ChainContext, nee
 	c.doc = wire.Document{Path: doc.Path, Text: doc.Src, Digest: doc.Digest, Valid: doc.RevisionOK, Chain: chain}
 	if needs.Normal()&wire.NeedRevision != 0 && doc.RevisionOK {
 		c.doc.Revision = doc.Revision
+		c.doc.ReleaseTexts = c.releaseTexts(doc)
 	}
 	if needs.Normal()&wire.NeedDirectives != 0 {
 		c.doc.Directives = c.directives(doc.Directives)
 	}
 	return &c.doc
+}
+
+// releaseTexts returns the text of each release block of doc, from its
+// RELEASE line to the end of its last directive, in file order: the
+// order of the model's releases; nil when the parse holds no blocks
+// (syntax.Recycle dropped them).
+func (c *Converter) releaseTexts(doc *syntax.Document) [][]byte {
+	if len(doc.Releases) == 0 {
+		return nil
+	}
+	c.texts = c.texts[:0]
+	for _, b := range doc.Releases {
+		last := b.Release
+		if n := len(b.Directives); n > 0 {
+			last = b.Directives[n-1]
+		}
+		c.texts = append(c.texts, doc.Src[b.Release.Range().Start.Offset:last.Range().End.Offset])
+	}
+	return c.texts
 }
 
 // directives converts dirs into c's arrays.

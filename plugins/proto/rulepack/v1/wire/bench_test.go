@@ -14,8 +14,9 @@ import (
 // against the generated one:
 //
 //   - encode: the host's side, from its parsed documents to the bytes of
-//     the request's documents (hand: AppendDocument; generated: build
-//     the messages, proto.Marshal);
+//     the request's documents (hand: an Encoder, which writes a release
+//     an artifact's earlier revision had once; generated: build the
+//     messages, proto.Marshal);
 //   - decode: the pack's side, from those bytes to every document's model
 //     and directives, what a pack that reads them all pays (hand:
 //     DecodeDocuments, Revision, Directives; generated: proto.Unmarshal,
@@ -35,10 +36,14 @@ func BenchmarkCodec(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
 		var buf []byte
+		var enc wire.Encoder // as the host's, which remembers an artifact's releases
 		for b.Loop() {
 			buf = buf[:0]
-			for _, d := range docs {
-				buf = wire.AppendDocument(buf, d.Document, wire.NeedAll)
+			for i, d := range docs {
+				if i > 0 && d.Chain != nil && docs[i-1].Chain != nil && d.Chain.Coordinate != docs[i-1].Chain.Coordinate {
+					enc.Reset()
+				}
+				buf = enc.AppendDocument(buf, d.Document, wire.NeedAll)
 			}
 		}
 	})

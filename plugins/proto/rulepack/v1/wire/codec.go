@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strings"
 	"unicode/utf8"
@@ -31,6 +32,11 @@ type Document struct {
 	// Chain is the document's place in its artifact's chain; nil when the
 	// host has none to give.
 	Chain *ChainContext
+	// ReleaseTexts, when not nil, holds the text of each release's block in
+	// the order of Revision.Releases(): an [Encoder] writes a release
+	// whose block it has written before as it did then. nil leaves every
+	// release to be encoded.
+	ReleaseTexts [][]byte
 }
 
 // Directive is one directive line as byte offsets into its document's
@@ -106,6 +112,25 @@ func EncodeRevisions(entries []ChainEntry) Revisions {
 // proto.Marshal writes for the same message (fields in number order, zero
 // values left out).
 func AppendDocument(b []byte, d *Document, needs Needs) []byte {
+	return (*Encoder)(nil).AppendDocument(b, d, needs)
+}
+
+// Encoder is [AppendDocument] that remembers the releases it wrote by the
+// text of their blocks (Document.ReleaseTexts): the revisions of an
+// artifact repeat the releases of the ones before, which it then copies
+// instead of encoding them again. Its zero value is ready to use; a nil
+// Encoder remembers nothing. It is not safe for concurrent use.
+type Encoder struct {
+	releases map[string][]byte
+}
+
+// Reset forgets every release e wrote, so that its memory holds one
+// artifact's releases at a time.
+func (e *Encoder) Reset() { clear(e.releases) }
+
+// AppendDocument is the package's [AppendDocument], with e's memory of
+// releases.
+func (e *Encoder) AppendDocument(b []byte, d *Document, needs Needs) []byte {
 	needs = needs.Normal()
 	b, doc := openMessage(b, checkRequestDocuments)
 	b = appendString(b, documentPath, validUTF8(d.Path))
@@ -123,7 +148,7 @@ func AppendDocument(b []byte, d *Document, needs Needs) []byte {
 	if d.Valid {
 		b, m = openMessage(b, documentRevision)
 		if needs&NeedRevision != 0 {
-			b = appendRevision(b, d.Revision)
+			b = e.appendRevision(b, d.Revision, d.ReleaseTexts)
 		}
 		b = closeMessage(b, m)
 	}
@@ -192,7 +217,9 @@ func appendOffsets(b []byte, start, end int) []byte {
 	return protowire.AppendVarint(b, uint64(int64(end)))
 }
 
-func appendRevision(b []byte, r model.Revision) []byte {
+// appendRevision appends the fields of a Revision message; texts are the
+// texts of its releases' blocks, or nil.
+func (e *Encoder) appendRevision(b []byte, r model.Revision, texts [][]byte) []byte {
 	b = appendString(b, revisionCoordinate, r.Coordinate().String())
 	b = appendString(b, revisionJournalVersion, r.JournalVersion().String())
 	if d, ok := r.Predecessor(); ok {
@@ -205,11 +232,28 @@ func appendRevision(b []byte, r model.Revision) []byte {
 	if p, ok := r.Policy(); ok {
 		b = appendPolicy(b, revisionPolicy, p)
 	}
-	for _, rel := range r.Releases() {
+	releases := r.Releases()
+	if len(texts) != len(releases) || e == nil {
+		texts = nil
+	}
+	for i, rel := range releases {
+		if texts != nil {
+			if enc, ok := e.releases[string(texts[i])]; ok {
+				b = append(b, enc...)
+				continue
+			}
+		}
+		start := len(b)
 		var m int
 		b, m = openMessage(b, revisionReleases)
 		b = appendRelease(b, rel)
 		b = closeMessage(b, m)
+		if texts != nil {
+			if e.releases == nil {
+				e.releases = map[string][]byte{}
+			}
+			e.releases[string(texts[i])] = bytes.Clone(b[start:])
+		}
 	}
 	return b
 }

@@ -85,18 +85,19 @@ func convert(doc *syntax.Document, cc *wire.ChainContext) *wire.Document {
 var needsCases = []wire.Needs{0, wire.NeedText, wire.NeedDirectives, wire.NeedRevision, wire.NeedChain, wire.NeedRevision | wire.NeedChain, wire.NeedAll}
 
 // TestCodecMatchesGenerated holds the hand codec to the generated one:
-// AppendDocument writes the bytes proto.Marshal writes for the generated
-// message of the same document and parts, and DecodeDocuments reads back
-// every part that was sent, on a generated tree with faults and unusual
-// texts.
+// AppendDocument, and an Encoder that wrote the earlier documents,
+// write the bytes proto.Marshal writes for the generated message of the
+// same document and parts, and DecodeDocuments reads back every part that
+// was sent, on a generated tree with faults and unusual texts.
 func TestCodecMatchesGenerated(t *testing.T) {
 	docs := corpus(t, 400)
 	valid := 0
+	encs := make([]wire.Encoder, len(needsCases)) // across documents, as the host's
 	for _, d := range docs {
 		if d.Valid {
 			valid++
 		}
-		for _, needs := range needsCases {
+		for i, needs := range needsCases {
 			got := wire.AppendDocument([]byte("prefix"), d.Document, needs)
 			want, err := proto.Marshal(&pb.CheckRequest{Documents: []*pb.Document{generated(d, needs)}})
 			if err != nil {
@@ -104,6 +105,9 @@ func TestCodecMatchesGenerated(t *testing.T) {
 			}
 			if !bytes.HasPrefix(got, []byte("prefix")) || !bytes.Equal(got[6:], want) {
 				t.Fatalf("%s, needs %04b: AppendDocument differs from proto.Marshal\n got %x\nwant %x", d.Path, needs, got[6:], want)
+			}
+			if e := encs[i].AppendDocument(nil, d.Document, needs); !bytes.Equal(e, want) {
+				t.Fatalf("%s, needs %04b: an Encoder that wrote earlier revisions writes another document", d.Path, needs)
 			}
 			back, err := wire.DecodeDocuments(got[6:])
 			if err != nil || len(back) != 1 {

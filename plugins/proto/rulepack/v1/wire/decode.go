@@ -74,10 +74,14 @@ type batch struct {
 	b []byte
 	s string
 
-	mu sync.Mutex
 	// chains holds the decoded chain revisions by their encoding: every
 	// document of an artifact carries the same list.
 	chains map[string][]ChainEntry
+
+	mu sync.Mutex
+	// releases holds decoded releases by their encoding: each revision of
+	// an artifact repeats the releases of the one before.
+	releases map[string]model.Release
 	// licenses holds parsed license expressions, which repeat a lot.
 	licenses map[string]vt.License
 }
@@ -94,7 +98,7 @@ var errMalformed = errors.New("malformed message")
 // digest or chain cannot be read; a malformed model or directive list is
 // the error of [Received.Revision] or [Received.Directives].
 func DecodeDocuments(raw []byte) ([]*Received, error) {
-	w := &batch{b: raw, s: string(raw), chains: map[string][]ChainEntry{}, licenses: map[string]vt.License{}}
+	w := &batch{b: raw, s: string(raw), chains: map[string][]ChainEntry{}, releases: map[string]model.Release{}, licenses: map[string]vt.License{}}
 	var out []*Received
 	err := w.fields(span{0, len(raw)}, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
 		if num != checkRequestDocuments || typ != protowire.BytesType {
@@ -338,9 +342,20 @@ func (w *batch) revision(s span, digest vt.Digest) (model.Revision, error) {
 			}
 			spec.Policy = &p
 		case revisionReleases:
-			r, err := w.release(&dc, val)
-			if err != nil {
-				return err
+			key := w.str(val)
+			w.mu.Lock()
+			r, ok := w.releases[key]
+			w.mu.Unlock()
+			if !ok {
+				var err error
+				if r, err = w.release(&dc, val); err != nil {
+					return err
+				}
+				if dc.err == nil {
+					w.mu.Lock()
+					w.releases[key] = r
+					w.mu.Unlock()
+				}
 			}
 			spec.Releases = append(spec.Releases, r)
 		}

@@ -368,8 +368,17 @@ func ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize),
 		grpc.ForceServerCodec(serverCodec{}),
+		grpc.InitialWindowSize(window), grpc.InitialConnWindowSize(window),
+		grpc.ReadBufferSize(ioBuffer), grpc.WriteBufferSize(ioBuffer),
 	}
 }
+
+// window is the HTTP/2 flow-control window of both sides; ioBuffer the
+// size of their read and write buffers.
+const (
+	window   = 16 << 20
+	ioBuffer = 1 << 20
+)
 
 // clientOptions are the host's call options on a pack's connection.
 func clientOptions() grpc.DialOption {
@@ -378,7 +387,10 @@ func clientOptions() grpc.DialOption {
 
 // DialOptions are the gRPC dial options the host connects to a pack with
 // (go-plugin's ClientConfig.GRPCDialOptions).
-func DialOptions() []grpc.DialOption { return []grpc.DialOption{clientOptions()} }
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{clientOptions(), grpc.WithInitialWindowSize(window), grpc.WithInitialConnWindowSize(window),
+		grpc.WithReadBufferSize(ioBuffer), grpc.WithWriteBufferSize(ioBuffer)}
+}
 
 // serverCodec is gRPC's protobuf codec, except that it leaves the
 // documents of a CheckRequest encoded, in the message's unknown fields, for
