@@ -182,7 +182,7 @@ func TestHappyPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 {
+	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 || !info.Pure {
 		t.Errorf("info = %+v", info)
 	}
 	if r, ok := info.Rule("license-policy/denied-license"); !ok || r.DefaultSeverity != diag.Error {
@@ -222,7 +222,7 @@ func TestConfigNameNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "house" || info.PackName != "misbehave" || len(ds) != 1 || ds[0].Code != "house/mode" || ds[0].Severity != diag.Warning {
+	if info.Name != "house" || info.PackName != "misbehave" || info.Pure || len(ds) != 1 || ds[0].Code != "house/mode" || ds[0].Severity != diag.Warning {
 		t.Errorf("info %+v, diagnostics:\n%s", info, list(ds))
 	}
 }

@@ -96,6 +96,11 @@ func writeInfo(ctx context.Context, w io.Writer, info plugin.Info) {
 		hv = "any"
 	}
 	fmt.Fprintf(w, "  journal-lint:   %s (this is %s)\n", hv, Version())
+	pure := "no"
+	if info.Pure {
+		pure = "yes"
+	}
+	fmt.Fprintf(w, "  pure:           %s\n", pure)
 	fmt.Fprintln(w, "  rules:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range info.Rules {
