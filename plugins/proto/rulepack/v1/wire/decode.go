@@ -475,21 +475,21 @@ func (d *Received) Directives() ([]Directive, error) {
 	if d.dirs.lo < 0 {
 		return nil, nil
 	}
+	if out, ok := d.packedDirectives(); ok {
+		return out, nil
+	}
 	counts, sp, quoted, decoded, err := d.batch.directives(d.dirs)
 	if err != nil {
 		return nil, fmt.Errorf("document %s: directives: %w", d.Path, err)
 	}
-	n := len(d.Text)
 	k := 0 // the next span pair
 	next := func() (int, int) {
 		if 2*k+1 >= len(sp) {
 			k++
 			return 0, 0
 		}
-		lo := min(max(int(sp[2*k]), 0), n)
-		hi := min(max(int(sp[2*k+1]), lo), n)
 		k++
-		return lo, hi
+		return d.clamp(int(sp[2*k-2]), int(sp[2*k-1]))
 	}
 	nargs := 0
 	for _, c := range counts {
@@ -522,6 +522,99 @@ func (d *Received) Directives() ([]Directive, error) {
 		}
 	}
 	return out, nil
+}
+
+// clamp returns [lo, hi) clamped to the text.
+func (d *Received) clamp(lo, hi int) (int, int) {
+	n := len(d.Text)
+	lo = min(max(lo, 0), n)
+	return lo, min(max(hi, lo), n)
+}
+
+// packedDirectives is [Received.Directives] for the encoding a host
+// writes: each of the three arrays packed, once, and consistent (as many
+// span pairs as directives and arguments need, one quoted flag per
+// argument). It reads the arrays in one pass, without decoding them into
+// lists first; false means another encoding, which Directives reads the
+// general way.
+func (d *Received) packedDirectives() ([]Directive, bool) {
+	w := d.batch
+	var counts, spans, quoted span
+	var seen [directivesDecoded + 1]int
+	var decoded []string
+	err := w.fields(d.dirs, func(num protowire.Number, typ protowire.Type, val span, _ uint64) error {
+		if num < directivesArgCounts || num > directivesDecoded {
+			return nil
+		}
+		if typ != protowire.BytesType {
+			return errMalformed // unpacked: the general way
+		}
+		seen[num]++
+		switch num {
+		case directivesArgCounts:
+			counts = val
+		case directivesSpans:
+			spans = val
+		case directivesQuoted:
+			quoted = val
+		case directivesDecoded:
+			decoded = append(decoded, w.str(val))
+		}
+		return nil
+	})
+	if err != nil || seen[directivesArgCounts] > 1 || seen[directivesSpans] > 1 || seen[directivesQuoted] > 1 {
+		return nil, false
+	}
+	cb, sb, qb := w.b[counts.lo:counts.hi], w.b[spans.lo:spans.hi], w.b[quoted.lo:quoted.hi]
+	varint := func(b *[]byte) (int, bool) {
+		v, n := protowire.ConsumeVarint(*b)
+		if n < 0 {
+			return 0, false
+		}
+		*b = (*b)[n:]
+		return int(int64(v)), true
+	}
+	pair := func() (int, int, bool) {
+		lo, ok1 := varint(&sb)
+		hi, ok2 := varint(&sb)
+		lo, hi = d.clamp(lo, hi)
+		return lo, hi, ok1 && ok2
+	}
+	out := make([]Directive, 0, len(cb))
+	args := make([]Arg, len(qb)) // one flag per argument, one byte each
+	a := 0
+	for len(cb) > 0 {
+		c, ok := varint(&cb)
+		if !ok || c < 0 || a+c > len(args) {
+			return nil, false
+		}
+		var dir Directive
+		var ok1, ok2 bool
+		dir.Start, dir.End, ok1 = pair()
+		dir.KeywordStart, dir.KeywordEnd, ok2 = pair()
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		dir.Args = args[a : a+c : a+c]
+		for j := range dir.Args {
+			arg := &dir.Args[j]
+			if arg.Start, arg.End, ok = pair(); !ok || qb[a] > 1 {
+				return nil, false
+			}
+			if qb[a] == 1 {
+				if len(decoded) == 0 {
+					return nil, false
+				}
+				arg.Quoted, arg.Text, decoded = true, decoded[0], decoded[1:]
+			}
+			a++
+		}
+		out = append(out, dir)
+	}
+	if a != len(args) || len(sb) > 0 || len(decoded) > 0 {
+		return nil, false
+	}
+	return out, true
 }
 
 // directives decodes the packed arrays of a Directives message. Repeated
