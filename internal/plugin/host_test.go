@@ -185,8 +185,8 @@ func TestHappyPath(t *testing.T) {
 	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 || !info.Pure {
 		t.Errorf("info = %+v", info)
 	}
-	if r, ok := info.Rule("license-policy/denied-license"); !ok || r.DefaultSeverity != diag.Error {
-		t.Errorf("denied-license rule = %+v, %v", r, ok)
+	if r := info.Rules[0]; r.Code != "license-policy/denied-license" || r.DefaultSeverity != diag.Error {
+		t.Errorf("denied-license rule = %+v", r)
 	}
 	want := []string{
 		"com.example.widget/20260110T080000Z.journal:6:1: warning: release 1.0.0 has no DESCRIPTION [license-policy/missing-description]",

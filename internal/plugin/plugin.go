@@ -149,16 +149,6 @@ func (i Info) Codes() []string {
 	return out
 }
 
-// Rule returns the rule with the given code, if the pack has it.
-func (i Info) Rule(code string) (RuleInfo, bool) {
-	for _, r := range i.Rules {
-		if r.Code == code {
-			return r, true
-		}
-	}
-	return RuleInfo{}, false
-}
-
 // VerifyError is returned when a pack's executable cannot be read or does
 // not match its pinned sha256. It is a configuration error: the pack never
 // runs.
