@@ -8,18 +8,12 @@ import (
 	"sync"
 
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
-	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
 )
 
-func init() {
-	hook.NewServer = func(p any) (wire.Pack, error) {
-		pack, ok := p.(Pack)
-		if !ok {
-			return nil, fmt.Errorf("sdk: want an sdk.Pack, got %T", p)
-		}
-		return newServer(pack)
-	}
-}
+// Handler returns p's side of the protocol, what [Serve] serves, for
+// running the pack in-process over package wire (package sdktest does).
+// The error is [Pack.Validate]'s.
+func Handler(p Pack) (wire.Pack, error) { return newServer(p) }
 
 // server is the protocol's pack side ([wire.Pack]) for one pack.
 type server struct {

@@ -40,7 +40,6 @@ import (
 
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk"
-	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
 	"github.com/r35157/journal-lint/plugins/sdk/sdktest/internal/inputs"
 )
 
@@ -149,7 +148,7 @@ func CheckTree(t testing.TB, pack sdk.Pack, config map[string]any, root string) 
 // them, sorted; or its failure.
 func check(t testing.TB, pack sdk.Pack, config map[string]any, docs []*inputs.Doc) ([]Finding, error) {
 	t.Helper()
-	srv, err := hook.NewServer(pack)
+	srv, err := sdk.Handler(pack)
 	if err != nil {
 		t.Fatalf("invalid pack: %v", err)
 	}
