@@ -25,9 +25,9 @@ type Document struct {
 	// Directives are every directive line in file order, as offsets into
 	// Text.
 	Directives []Directive
-	// Valid reports whether Text is a valid Journal; Revision is then its
-	// model.
-	Valid    bool
+	// Valid reports whether Text is a valid Journal.
+	Valid bool
+	// Revision is the model of a valid Text.
 	Revision model.Revision
 	// Chain is the document's place in its artifact's chain; nil when the
 	// host has none to give.
@@ -43,7 +43,9 @@ type Document struct {
 // text: [Start, End) covers the keyword to the last non-blank byte,
 // [KeywordStart, KeywordEnd) the keyword.
 type Directive struct {
-	Start, End               int
+	// Start and End are the byte offsets of the directive.
+	Start, End int
+	// KeywordStart and KeywordEnd are those of its keyword.
 	KeywordStart, KeywordEnd int
 	// Args are the arguments in order.
 	Args []Arg
@@ -52,13 +54,14 @@ type Directive struct {
 // Arg is one argument of a [Directive]: [Start, End) covers it as written,
 // quotes included.
 type Arg struct {
+	// Start and End are the byte offsets of the argument as written.
 	Start, End int
-	// Quoted reports whether the argument is a quoted string; Text is then
-	// its decoded value (valid UTF-8: the encoder replaces invalid bytes with
-	// U+FFFD, as a protobuf string must be). Text is unused for a bare
-	// argument, whose value is its raw text.
+	// Quoted reports whether the argument is a quoted string.
 	Quoted bool
-	Text   string
+	// Text is the decoded value of a quoted argument (valid UTF-8: the
+	// encoder replaces invalid bytes with U+FFFD, as a protobuf string
+	// must be); unused for a bare argument, whose value is its raw text.
+	Text string
 }
 
 // ChainContext is what the host knows of a document's place in its
@@ -84,9 +87,11 @@ func (r Revisions) Size() int { return len(r.enc) }
 // ChainEntry is one accepted revision of an artifact.
 type ChainEntry struct {
 	// Path is the root-relative path of its file.
-	Path           string
+	Path string
+	// JournalVersion is the revision's JOURNAL_VERSION.
 	JournalVersion vt.JournalVersion
-	Digest         vt.Digest
+	// Digest is the revision digest of its file.
+	Digest vt.Digest
 }
 
 // EncodeRevisions returns the wire form of an artifact's accepted

@@ -42,6 +42,7 @@ func (p Pos) String() string {
 
 // Range is a half-open range [Start, End) of a document.
 type Range struct {
+	// Start is the first position of the range, End the one after it.
 	Start, End Pos
 }
 
@@ -150,7 +151,8 @@ type Related struct {
 	// Path is the path of a document of the tree.
 	Path string
 	// Range is nil for the whole file.
-	Range   *Range
+	Range *Range
+	// Message says what the location is to the finding.
 	Message string
 }
 

@@ -92,10 +92,12 @@ func Tree(ctx context.Context, root string) ([]*Doc, error) {
 
 // Finding is what [Compare] needs of a finding.
 type Finding struct {
+	// Code is "<pack>/<rule>", Path the document's, Message the finding's.
 	Code, Path, Message string
 	// Severity is "error", "warning" or "info".
 	Severity string
-	Range    wire.Range
+	// Range is the finding's, with journal-lint's positions.
+	Range wire.Range
 }
 
 // Compare matches the findings on the text src against its want comments
