@@ -34,7 +34,7 @@ func Connected(ctx context.Context, clients []*wire.Client, names []string, cfg 
 		if err != nil {
 			return nil, err
 		}
-		p := &Pack{spec: spec, tail: &tail{}, config: js}
+		p := &pack{spec: spec, tail: &tail{}, config: js}
 		if err := p.describe(ctx, c, ""); err != nil {
 			return nil, err
 		}

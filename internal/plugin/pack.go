@@ -22,8 +22,8 @@ import (
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
-// Pack is one running rule pack that has described itself.
-type Pack struct {
+// pack is one running rule pack that has described itself.
+type pack struct {
 	spec   Spec
 	info   Info
 	desc   wire.Description
@@ -45,8 +45,8 @@ type Pack struct {
 // [*VerifyError] (nothing ran), a [*Error] (the pack failed; its process
 // group is already gone), or an error for a configuration the host cannot
 // encode or a private directory it cannot create. A nil error means the
-// caller must [Pack.Close] the pack.
-func start(ctx context.Context, spec Spec, hostVersion string) (*Pack, error) {
+// caller must close the pack.
+func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
 	cfgJSON, err := configJSON(spec)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
+	p := &pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
 	var procErr error
 	p.plugin = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
@@ -77,8 +77,8 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*Pack, error) {
 		Logger:          hclog.NewNullLogger(),
 		GRPCDialOptions: wire.DialOptions(),
 	})
-	fail := func(err error) (*Pack, error) {
-		p.Close()
+	fail := func(err error) (*pack, error) {
+		p.close()
 		return nil, p.failure(spec.Label(), err)
 	}
 	if _, err := p.plugin.Start(); err != nil {
@@ -115,7 +115,7 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*Pack, error) {
 // calls it once the handshake is done, not before: an interpreted pack (a
 // script with a #! line) is opened by its interpreter through that path.
 // It is harmless to call again.
-func (p *Pack) removeCopy() {
+func (p *pack) removeCopy() {
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)
 	}
@@ -126,7 +126,7 @@ func (p *Pack) removeCopy() {
 // or called os.Exit before sdk.Serve): that is waited for briefly, so that
 // the failure says how it ended and quotes its whole stderr, instead of
 // an empty "something other than the handshake".
-func (p *Pack) startError(err error) error {
+func (p *pack) startError(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "Unrecognized remote plugin message: \n") && strings.Contains(msg, "Failed to read any lines"):
@@ -161,7 +161,7 @@ func firstLine(s string) string {
 
 // failure wraps err as a pack *Error with the stderr tail and, when the
 // process is gone, how it ended.
-func (p *Pack) failure(name string, err error) *Error {
+func (p *pack) failure(name string, err error) *Error {
 	var pe *Error
 	if errors.As(err, &pe) {
 		return pe
@@ -180,7 +180,7 @@ func (p *Pack) failure(name string, err error) *Error {
 }
 
 // describe asks the pack who it is and checks the answer.
-func (p *Pack) describe(ctx context.Context, client *wire.Client, hostVersion string) error {
+func (p *pack) describe(ctx context.Context, client *wire.Client, hostVersion string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
 	d, err := client.Describe(ctx, hostVersion)
@@ -240,7 +240,7 @@ func severity(s wire.Severity) diag.Severity {
 }
 
 // callError turns a failed call into the reason a pack failed.
-func (p *Pack) callError(ctx context.Context, call string, err error) error {
+func (p *pack) callError(ctx context.Context, call string, err error) error {
 	st, _ := status.FromError(err)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || st.Code() == codes.DeadlineExceeded:
@@ -259,24 +259,21 @@ func (p *Pack) callError(ctx context.Context, call string, err error) error {
 	return fmt.Errorf("%s: %s", call, st.Message())
 }
 
-// Info returns what the pack said about itself.
-func (p *Pack) Info() Info { return p.info }
-
-// Stderr returns the tail of the pack's stderr so far.
-func (p *Pack) Stderr() string { return p.tail.String() }
+// stderr returns the tail of the pack's stderr so far.
+func (p *pack) stderr() string { return p.tail.String() }
 
 // kill ends the process at once (a hung pack gets no graceful shutdown).
-func (p *Pack) kill() {
+func (p *pack) kill() {
 	if p.proc != nil {
 		_ = p.proc.Kill(context.Background())
 	}
 }
 
-// Close stops the pack: it kills its process group, waits for go-plugin
+// close stops the pack: it kills its process group, waits for go-plugin
 // to let go of it (bounded: see drainTime), and removes its socket
 // directory and the private copy of its executable. It is safe to call
 // more than once and never fails.
-func (p *Pack) Close() {
+func (p *pack) close() {
 	p.closeOnce.Do(func() {
 		p.kill()
 		if p.plugin != nil {

@@ -26,7 +26,7 @@ type Packs struct {
 	started chan struct{}
 	// packs are the packs that started and described themselves, in
 	// configuration order.
-	packs []*Pack
+	packs []*pack
 	// failures are the plugin/failed diagnostics of the packs that did not.
 	failures diag.List
 	// err is the start-up error that stops the command ([Packs.Wait]).
@@ -85,7 +85,7 @@ func Start(ctx context.Context, cfg *config.Config) (*Packs, error) {
 // with one name, a cancelled start) is the start-up error, and then no
 // pack keeps running.
 func (ps *Packs) start(ctx context.Context, specs []Spec) {
-	packs := make([]*Pack, len(specs))
+	packs := make([]*pack, len(specs))
 	errs := make([]error, len(specs))
 	var wg sync.WaitGroup
 	for i, s := range specs {
@@ -237,7 +237,7 @@ func (ps *Packs) Close() {
 func (ps *Packs) closeAll() {
 	var wg sync.WaitGroup
 	for _, p := range ps.packs {
-		wg.Go(p.Close)
+		wg.Go(p.close)
 	}
 	wg.Wait()
 }

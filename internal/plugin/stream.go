@@ -315,7 +315,7 @@ func (st *Stream) Finish(ctx context.Context, lr *load.Result) (diag.List, error
 
 // resolve gives the related locations that waited for the end of the load
 // their ranges, and sorts the diagnostics.
-func (st *Stream) resolve(p *Pack, r packResult) packResult {
+func (st *Stream) resolve(p *pack, r packResult) packResult {
 	if r.err != nil || len(r.later) == 0 {
 		return r
 	}
@@ -358,10 +358,10 @@ func (st *Stream) merge() diag.List {
 			p := ps.packs[i]
 			var pe *Error
 			if !errors.As(r.err, &pe) {
-				pe = &Error{Pack: p.info.Name, Err: r.err, Stderr: p.Stderr()}
+				pe = &Error{Pack: p.info.Name, Err: r.err, Stderr: p.stderr()}
 			}
 			out = append(out, Failure(pe))
-			p.Close()
+			p.close()
 			continue
 		}
 		out = append(out, r.ds...)
@@ -460,7 +460,7 @@ type laterRelated struct {
 // need (an index of st.needs), until feed is closed, and returns its
 // sorted diagnostics. After a failure it only drains feed. Every batch
 // received is marked [Stream.sent].
-func (p *Pack) run(ctx context.Context, st *Stream, need int, feed <-chan *batch) packResult {
+func (p *pack) run(ctx context.Context, st *Stream, need int, feed <-chan *batch) packResult {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -522,7 +522,7 @@ func (p *Pack) run(ctx context.Context, st *Stream, need int, feed <-chan *batch
 
 // checkBatch sends batch b, encoded as docs, with caller and decodes its
 // answer.
-func (p *Pack) checkBatch(ctx context.Context, st *Stream, b *batch, docs []byte, caller *wire.Caller) (diag.List, []laterRelated, error) {
+func (p *pack) checkBatch(ctx context.Context, st *Stream, b *batch, docs []byte, caller *wire.Caller) (diag.List, []laterRelated, error) {
 	cctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
 	found, err := caller.Check(cctx, p.config, docs)
@@ -549,7 +549,7 @@ func (p *Pack) checkBatch(ctx context.Context, st *Stream, b *batch, docs []byte
 }
 
 // malformed is the failure of a pack that returned a malformed diagnostic.
-func (p *Pack) malformed(err error) *Error {
+func (p *pack) malformed(err error) *Error {
 	return p.failure(p.info.Name, fmt.Errorf("malformed diagnostic: %v", err))
 }
 
@@ -559,7 +559,7 @@ func (p *Pack) malformed(err error) *Error {
 // locations whose documents are not in the batch: the load may not have
 // read them yet, and [Stream.Finish] resolves them; their ranges stay
 // unset.
-func (p *Pack) decodeFinding(st *Stream, b *batch, f wire.Finding) (d diag.Diagnostic, later []int, err error) {
+func (p *pack) decodeFinding(st *Stream, b *batch, f wire.Finding) (d diag.Diagnostic, later []int, err error) {
 	if err := f.Validate(p.desc); err != nil {
 		return d, nil, err
 	}

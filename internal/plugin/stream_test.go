@@ -73,7 +73,7 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 			want[f.Path] = wire.AppendDocument(nil, c.Document(f.Doc, cc, needs), needs)
 		}
 
-		st := newStream(ctx, &Packs{packs: []*Pack{{needs: needs}}})
+		st := newStream(ctx, &Packs{packs: []*pack{{needs: needs}}})
 		got := map[string][]byte{}
 		go func() {
 			defer close(st.done)
