@@ -27,11 +27,13 @@
 package sdktest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -111,7 +113,7 @@ func Run(t *testing.T, dir string, pack sdk.Pack, config map[string]any) {
 
 // CheckFiles checks pack, configured with config, against Journal texts by
 // file name, each parsed on its own, and returns the findings sorted by
-// path and position. The error is the pack's failure, as journal-lint
+// path and position, as journal-lint sorts them. The error is the pack's failure, as journal-lint
 // would report it as plugin/failed.
 func CheckFiles(t testing.TB, pack sdk.Pack, config map[string]any, files map[string]string) ([]Finding, error) {
 	t.Helper()
@@ -188,12 +190,10 @@ func check(t testing.TB, pack sdk.Pack, config map[string]any, docs []*inputs.Do
 			return nil, failed(desc.Name, "malformed diagnostic", err)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		return a.rng.Start.Offset < b.rng.Start.Offset
+	// As journal-lint sorts diagnostics: by path, position, code, message.
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
+			strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
 	})
 	return out, nil
 }
