@@ -49,11 +49,16 @@ func main() {
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}
+	sdk.Serve(packOf(mode, version))
+}
+
+// packOf returns the pack of mode, with version as its own.
+func packOf(mode, version string) sdk.Pack {
 	var needs sdk.Needs // every part
 	if mode == "needless" {
 		needs = sdk.NeedChain
 	}
-	sdk.Serve(sdk.Pack{
+	return sdk.Pack{
 		Name:    "misbehave",
 		Version: version,
 		Needs:   needs,
@@ -63,7 +68,7 @@ func main() {
 			Summary:  "misbehaves as its name says",
 			Check:    func(p *sdk.Pass) { run(mode, p) },
 		}},
-	})
+	}
 }
 
 // logPID appends the process id to <mode>.pids in the working directory
