@@ -50,7 +50,7 @@ type gate struct {
 	committed map[string]*committedFile
 	// eolAttrs caches the attributes of the loaded files that decide git's
 	// conversions, by root-relative path (eolConversion, attrs.go).
-	eolAttrs map[string]eolAttr
+	eolAttrs map[string]*eolAttr // equal sets shared
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
 	stamp uint64
@@ -357,7 +357,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = make(map[string]eolAttr, len(r.load.Files))
+		g.eolAttrs = make(map[string]*eolAttr, len(r.load.Files))
 	}
 	var ask, askTop []string // root-relative and top-level paths
 	for _, f := range r.load.Files {
@@ -371,7 +371,8 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
 		for i, p := range ask {
-			g.eolAttrs[p] = eolAttrOf(got[askTop[i]])
+			a := eolAttrOf(got[askTop[i]])
+			g.eolAttrs[p] = &a
 		}
 	}
 	converted, first := 0, ""
