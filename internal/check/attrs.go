@@ -285,7 +285,7 @@ func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) 
 		if !same || touched[dir] {
 			return true
 		}
-		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atRev[p]; return !old })
+		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atBase(p); return !old })
 	}
 	return nil
 }

@@ -265,6 +265,13 @@ func (g *Git) Address(rel string) (string, bool) {
 	return ObjectAddress(object), true
 }
 
+// Entry returns git's entry of the file at the root-relative path rel,
+// and whether the source holds one.
+func (g *Git) Entry(rel string) (gitrepo.Entry, bool) {
+	e, ok := g.files[rel]
+	return e, ok
+}
+
 // Paths returns the root-relative paths of the source's files (regular
 // files, symbolic links and submodules), sorted.
 func (g *Git) Paths() []string {
