@@ -237,7 +237,7 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 		}
 	}
 	vr.head = r.Interned()
-	vr.refs = r.Raw()
+	vr.refs = r.Slice() // shares the shard's bytes, which the table holds anyway
 	vr.paths = make([]string, r.Len())
 	for i := range vr.paths {
 		vr.paths[i] = r.Interned()

@@ -58,7 +58,8 @@ func artifactKey(dir string, names, addrs []string) Key {
 type Memo interface {
 	// Lookup returns the record of the artifact directory dir with key,
 	// whose Journal files are paths (root-relative, chronological), and
-	// whether there is one. The record's files must not be changed.
+	// whether there is one: a record of its own (ReadRecord), which the
+	// load takes and changes.
 	Lookup(dir string, paths []string, key Key) (*Record, bool)
 }
 
@@ -213,13 +214,14 @@ func lookup(ai, total int, a *artifactRun, cands []candidate, addrs []string, di
 }
 
 // takeRecord makes the recorded artifact rec the artifact a of this load
-// (index ai): copies of its files (their diagnostic lists clipped, so that
-// a pending rejection's diagnostic appends to a copy), and a visit.
+// (index ai): its files (their diagnostic lists clipped, so that a pending
+// rejection's diagnostic appends to a copy), and a visit. The record must
+// not be given to another load.
 func takeRecord(ai, total int, a *artifactRun, rec *Record, dir string, fs []*File, opts Options) {
 	for i := range rec.files {
-		f := rec.files[i]
+		f := &rec.files[i] // the record is this load's own: ReadRecord made it
 		f.Diagnostics = slices.Clip(f.Diagnostics)
-		fs[i] = &f
+		fs[i] = f
 	}
 	a.accepted = rec.accepted
 	a.pending.Store(0)
