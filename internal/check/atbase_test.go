@@ -14,14 +14,7 @@ import (
 // deleted, turned into a link or left alone in the index, for --staged and
 // for the work tree, and while a merge left the index unmerged.
 func TestAtBaseIsTheCommitsTree(t *testing.T) {
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "t")
-	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.org")
-	}
+	gitEnv(t)
 	dir := t.TempDir()
 	files := map[string]string{}
 	for _, p := range []string{"a/1", "a/2", "b/1", "c/1", "d/1", "e/1"} {
