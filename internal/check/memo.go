@@ -58,6 +58,7 @@ type ErrCacheVerify struct {
 	What string
 }
 
+// Error says which record differs and what to do.
 func (e *ErrCacheVerify) Error() string {
 	return "cache verification failed: the cached record of " + e.What + " differs from what was computed now; run with --cache=off and report this as a bug"
 }
