@@ -163,9 +163,9 @@ func readSummary(r *codec.Reader) Summary {
 
 // memoized reports whether a load with opts may take artifacts from
 // opts.Memo: a load from scratch (no Base, Prior or Overlay) that drops its
-// documents and keeps no state, since a record holds no document.
+// documents, since a record holds no document.
 func memoized(opts Options) bool {
-	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && len(opts.Overlay) == 0 && opts.DropDocs && !opts.KeepState
+	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && len(opts.Overlay) == 0 && opts.DropDocs
 }
 
 // addresses returns the content address of every candidate that the
