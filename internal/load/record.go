@@ -76,14 +76,12 @@ type Record struct {
 	Extra any
 }
 
-// Summaries returns the summary of each file of the record, in order.
-func (r *Record) Summaries() []Summary {
-	out := make([]Summary, len(r.files))
-	for i := range r.files {
-		out[i] = r.files[i].Summary
-	}
-	return out
-}
+// Len returns the number of files of the record.
+func (r *Record) Len() int { return len(r.files) }
+
+// Summary returns the summary of the record's file i (0 ≤ i < Len), in
+// chronological order.
+func (r *Record) Summary(i int) Summary { return r.files[i].Summary }
 
 // RecordFormat is the version of the encoding of a [Record]; whoever keeps
 // records keys them by it too.
@@ -121,10 +119,11 @@ func ReadRecord(r *codec.Reader, dir string) (*Record, error) {
 	}
 	n := r.Len()
 	rec := &Record{files: make([]File, n)}
+	co, _ := vt.ParseCoordinate(dir) // what most files' ARTIFACT is
 	for i := range rec.files {
 		f := &rec.files[i]
 		f.Path = dir + "/" + r.String()
-		f.Summary = readSummary(r)
+		f.Summary = readSummary(r, co)
 		f.Diagnostics = diag.ReadList(r)
 		f.Outcome = chain.Outcome(r.SmallInt())
 		if r.Bool() {
@@ -151,10 +150,15 @@ func appendSummary(w *codec.Writer, s Summary) {
 	w.Uint(uint64(s.Size))
 }
 
-func readSummary(r *codec.Reader) Summary {
+// readSummary reads a summary of a file of the artifact directory named
+// after co.
+func readSummary(r *codec.Reader, co vt.Coordinate) Summary {
 	s := Summary{Digest: r.Digest(), Read: r.Bool(), CoordinateOK: r.Bool(), JournalVersionOK: r.Bool(), RevisionOK: r.Bool()}
-	if c := r.Interned(); c != "" {
-		s.Coordinate, _ = vt.ParseCoordinate(c)
+	switch c := r.Slice(); {
+	case string(c) == co.String() && len(c) > 0:
+		s.Coordinate = co
+	case len(c) > 0:
+		s.Coordinate, _ = vt.ParseCoordinate(string(c))
 	}
 	s.JournalVersion = r.Timestamp()
 	s.Size = r.SmallInt()
