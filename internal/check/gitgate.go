@@ -214,7 +214,7 @@ func (g *gate) atBase(p string) (gitrepo.Entry, bool) {
 		e, ok := g.baseFull[p]
 		return e, ok
 	}
-	if _, ok := g.journalPath(g.topPath(p)); !ok {
+	if !g.isJournal(p) {
 		return gitrepo.Entry{}, false
 	}
 	var e gitrepo.Entry
@@ -322,16 +322,17 @@ func (g *gate) close() {
 // .journal.example when examples are loaded).
 func (g *gate) journalPath(top string) (string, bool) {
 	p, ok := g.underRoot(top)
-	if !ok {
+	if !ok || !g.isJournal(p) {
 		return "", false
 	}
-	if strings.Count(p, "/") != 1 {
-		return "", false
-	}
-	if strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)) {
-		return p, true
-	}
-	return "", false
+	return p, true
+}
+
+// isJournal reports whether the root-relative path p names a Journal file
+// at its place: <coordinate dir>/<name>.journal, or .journal.example when
+// examples are loaded.
+func (g *gate) isJournal(p string) bool {
+	return strings.Count(p, "/") == 1 && (strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)))
 }
 
 // underRoot turns a top-relative git path into a root-relative one, and
