@@ -155,6 +155,11 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
+	if !opts.Staged {
+		if err := g.refuseSparse(ctx); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+	}
 	return g, nil
 }
 
