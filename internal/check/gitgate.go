@@ -386,6 +386,9 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 			return nil, err
 		}
 	}
+	if err := g.adviseFork(ctx, r); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
