@@ -373,7 +373,19 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	if err != nil {
 		return nil, err
 	}
+	enabled, err := g.conversionEnabled(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(enabled) > 0 {
+		eol = enabled // the change under check turned conversion on: an error
+	}
 	out = append(out, eol...)
+	staged, err := g.stagedConversion(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, staged...)
 	if g.commit != "" {
 		hist, err := g.history(ctx, r)
 		if err != nil {

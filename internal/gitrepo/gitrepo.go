@@ -104,6 +104,8 @@ type Repo struct {
 	head, common string
 	// format is the repository's object format: "sha1" or "sha256".
 	format string
+	// env is added to git's environment (AttributesAt's own index).
+	env []string
 }
 
 // stateFiles are the files of a repository, as --git-path names them, whose
@@ -238,7 +240,7 @@ func ResolveExisting(abs string) string {
 func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, r.git, append(append([]string{}, globalArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), r.env...)
 	return cmd
 }
 
