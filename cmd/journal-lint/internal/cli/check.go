@@ -291,7 +291,7 @@ func colorChoice(mode string, w any) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		f, _ := w.(*os.File)
+		f, _ := outputFile(w).(*os.File)
 		return render.ColorWanted(f, nil), nil
 	}
 	return false, usageErrorf("--color must be auto, always or never, not %q", mode)

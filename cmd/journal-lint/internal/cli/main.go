@@ -112,9 +112,13 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	// A command asks git each question once (gitrepo.WithMemo); the
 	// language server, which runs while the user works, opts out.
 	ctx = gitrepo.WithMemo(ctx)
-	app := newApp(stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	app := newApp(out, stderr)
 	err := app.RunContext(ctx, interspersed(app, args))
-	return exitCode(err, stderr)
+	if out.err != nil && errors.Is(err, out.err) {
+		err = nil // the failed write itself: out.exit reports it
+	}
+	return out.exit(exitCode(err, stderr), stderr)
 }
 
 // exitCode maps the error of a run to an exit code, printing it.
