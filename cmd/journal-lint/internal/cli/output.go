@@ -14,6 +14,10 @@ import (
 // status a shell reports for git log | head, ended quietly by the signal.
 const exitBrokenPipe = 128 + int(syscall.SIGPIPE)
 
+// exitInterrupted is the exit code of a run stopped by Ctrl-C: 128 plus
+// SIGINT, as a shell reports for a command the signal ended.
+const exitInterrupted = 128 + int(syscall.SIGINT)
+
 // checkedWriter is standard output as the commands see it: it keeps the
 // first write error (a full disk, a closed pipe), fails every later write
 // with it, and [checkedWriter.exit] turns it into the run's exit code, so
