@@ -59,6 +59,9 @@ type gate struct {
 	// stamped says that g took the facts above over from a prior run
 	// because the stamp did not change.
 	stamped bool
+	// skipped is why a check of a work tree that git refuses asked git
+	// nothing (Result.GitSkipped); nil otherwise.
+	skipped error
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -95,6 +98,10 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return nil, ctx.Err()
 		}
 		if !wantGit {
+			var unsafe *gitrepo.UnsafeRepositoryError
+			if errors.As(err, &unsafe) {
+				g.skipped = err
+			}
 			return g, nil
 		}
 		flag := "--against"

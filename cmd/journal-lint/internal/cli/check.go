@@ -16,6 +16,7 @@ import (
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/progress"
 	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -190,6 +191,10 @@ func runCheck(c *ucli.Context) (err error) {
 		Tool:        render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI},
 	}
 	report.Fingerprints = res.Fingerprints
+	if res.GitSkipped != nil {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: note: skipped the checks that ask git (repo/eol-conversion, and the explanation of chain errors by committed revisions): %s\n",
+			safetext.Lines(res.GitSkipped.Error()))
+	}
 	if b := res.Baseline; b != nil {
 		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Head: b.Head, RepositoryURI: b.RepositoryURI}
 	}
