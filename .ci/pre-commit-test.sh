@@ -200,6 +200,10 @@ echo "$out" | grep -q '^journal-lint\.*Failed$' || fail "the journal-lint hook d
 echo "$out" | grep -q 'journals/com.example.widget/20260315T080000Z.journal:4:13: error: PREDECESSOR names 20260201T080000Z, which is not the head of com.example.widget .*\[chain/fork\]' ||
 	fail "no chain/fork on the merge"
 [ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] || fail "the merge commit was created"
+# The forking revision is committed on main: the help says what works
+# during a merge, not to change its PREDECESSOR.
+echo "$out" | grep -q 'help: two branches each added a successor to the same revision, and a chain is linear: this merge cannot be finished as it is' ||
+	fail "the fork's help does not say what to do during the merge"
 # git says "Not committing merge; use 'git commit' to complete the merge":
 # pre-commit then runs in its merge-conflict mode, with a file list that
 # holds no file of this clean merge.
