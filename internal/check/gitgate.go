@@ -59,6 +59,9 @@ type gate struct {
 	// stamped says that g took the facts above over from a prior run
 	// because the stamp did not change.
 	stamped bool
+	// skipped is why a check of a work tree that git refuses asked git
+	// nothing (Result.GitSkipped); nil otherwise.
+	skipped error
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -95,6 +98,10 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return nil, ctx.Err()
 		}
 		if !wantGit {
+			var unsafe *gitrepo.UnsafeRepositoryError
+			if errors.As(err, &unsafe) {
+				g.skipped = err
+			}
 			return g, nil
 		}
 		flag := "--against"
@@ -152,6 +159,11 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 	}
 	if g.commit != "" {
 		if err := g.loadBase(ctx); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+	}
+	if !opts.Staged {
+		if err := g.refuseSparse(ctx); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
@@ -369,7 +381,19 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	if err != nil {
 		return nil, err
 	}
+	enabled, err := g.conversionEnabled(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(enabled) > 0 {
+		eol = enabled // the change under check turned conversion on: an error
+	}
 	out = append(out, eol...)
+	staged, err := g.stagedConversion(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, staged...)
 	if g.commit != "" {
 		hist, err := g.history(ctx, r)
 		if err != nil {
@@ -381,6 +405,9 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 		if err := g.explainCommitted(ctx, r); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.adviseFork(ctx, r); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

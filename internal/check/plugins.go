@@ -204,6 +204,7 @@ func registryWith(cfg *config.Config, set *plugin.Set) config.Registry {
 		}
 	}
 	reg.Codes = exact
+	reg.Namespaces, reg.AnyNamespace = lenient, anyNamespace
 	reg.Known = func(code string) bool {
 		if slices.Contains(exact, code) {
 			return true
