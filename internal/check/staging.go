@@ -35,15 +35,25 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 	if !g.staged {
 		return nil, nil
 	}
-	files, err := g.listed(ctx)
-	if err != nil {
-		return nil, err
+	// The files whose index entry differs from HEAD's: git's short answer,
+	// not a listing of both (every file before the first commit).
+	var changed map[string]bool
+	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err == nil {
+		changes, err := g.repo.IndexDiff(ctx, "HEAD", g.rootRel)
+		if err != nil {
+			return nil, fmt.Errorf("git diff: %w", err)
+		}
+		changed = map[string]bool{}
+		for _, c := range changes {
+			if p, ok := g.underRoot(c.Path); ok && c.Status != 'D' {
+				changed[p] = true
+			}
+		}
 	}
 	var out diag.List
 	for _, f := range r.load.Files {
 		a := g.eolAttrs[f.Path]
-		e, staged := files.index[f.Path]
-		if a == nil || a.text == "unset" || !staged || files.head[f.Path] == e.Object {
+		if a == nil || a.text == "unset" || (changed != nil && !changed[f.Path]) {
 			continue
 		}
 		blob := r.load.Source(f.Path)
