@@ -52,32 +52,45 @@ func (a eolAttr) convertsNothing(autocrlf string) bool {
 // files paths (root-relative, grouped by artifact directory as sorted
 // paths are) from the attribute records of the cache, kept under the
 // SHA-256 of what decides git's attributes there
-// (gitrepo.Repo.AttributeSources), and asks git once about the files of
-// the directories it has no record of, keeping records of its answers. An
-// artifact directory that holds a .gitattributes of its own is always
-// asked about (git reads it; the sources do not name it).
+// (gitrepo.Repo.AttributeSources), and asks git once about the files it
+// has no record of, keeping records of its answers. A record holds the
+// files of the artifact directories of one shard of the cache's table
+// (memo.ShardOf): a few hundred files, asked about again when any of them
+// is added or removed. An artifact directory that holds a .gitattributes
+// of its own is always asked about (git reads it; the sources do not name
+// it).
 func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
 	sources, err := g.repo.AttributeSources(ctx, []string{g.rootRel}, g.staged)
 	if err != nil {
 		return fmt.Errorf("git attributes: %w", err)
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = make(map[string]eolAttr, len(paths))
+		g.eolAttrs = make(map[string]*eolAttr, len(paths))
 	}
-	type group struct {
-		dir   string
-		paths []string
-		key   memo.Key
-	}
-	var ask []group
+	// The groups: one per shard, and one of the directories with their own
+	// .gitattributes, which no record holds.
+	byShard := map[int][]string{}
+	var own []string
 	for lo := 0; lo < len(paths); {
 		dir := coordinateOf(paths[lo])
 		hi := lo + 1
 		for hi < len(paths) && coordinateOf(paths[hi]) == dir {
 			hi++
 		}
-		ps := paths[lo:hi]
+		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") {
+			own = append(own, ps...)
+		} else {
+			n := memo.ShardOf(dir)
+			byShard[n] = append(byShard[n], ps...)
+		}
 		lo = hi
+	}
+	type group struct {
+		paths []string
+		key   memo.Key // zero for no record
+	}
+	ask := []group{{paths: own}}
+	for _, ps := range byShard {
 		w := codec.NewWriter(nil)
 		w.String("attributes")
 		w.Raw(sources)
@@ -85,8 +98,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 			w.String(p)
 		}
 		k := memo.Key(sha256.Sum256(w.Bytes()))
-		own := slices.Contains(ps, dir+"/.gitattributes")
-		if data, ok := m.table.Get(dir, k); ok && !own && !m.verify {
+		if data, ok := m.table.Get(coordinateOf(ps[0]), k); ok && !m.verify {
 			if vs, ok := readAttrs(data, len(ps)); ok {
 				for i, p := range ps {
 					g.eolAttrs[p] = vs[i]
@@ -94,10 +106,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 				continue
 			}
 		}
-		ask = append(ask, group{dir, ps, k})
-		if own {
-			ask[len(ask)-1].key = memo.Key{}
-		}
+		ask = append(ask, group{ps, k})
 	}
 	var tops []string
 	for _, gr := range ask {
@@ -109,28 +118,62 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 	if err != nil {
 		return fmt.Errorf("git check-attr: %w", err)
 	}
+	shared := map[eolAttr]*eolAttr{}
 	for _, gr := range ask {
-		w := codec.NewWriter(nil)
-		for _, p := range gr.paths {
+		as := make([]*eolAttr, len(gr.paths))
+		for i, p := range gr.paths {
 			a := eolAttrOf(got[g.topPath(p)])
-			g.eolAttrs[p] = a
-			for _, v := range []string{a.text, a.eol, a.filter, a.ident, a.encoding} {
-				w.String(v)
+			if shared[a] == nil {
+				shared[a] = &a
 			}
+			as[i] = shared[a]
+			g.eolAttrs[p] = as[i]
 		}
 		if gr.key != (memo.Key{}) {
-			m.table.Put(gr.dir, gr.key, w.Bytes())
+			m.table.Put(coordinateOf(gr.paths[0]), gr.key, appendAttrs(as))
 		}
 	}
 	return nil
 }
 
-// readAttrs decodes an attribute record of n files.
-func readAttrs(data []byte, n int) ([]eolAttr, bool) {
+// appendAttrs encodes the attributes of the files of an attribute record:
+// each distinct set once, then the number of each file's set.
+func appendAttrs(as []*eolAttr) []byte {
+	w := codec.NewWriter(nil)
+	index := map[*eolAttr]int{}
+	var sets []*eolAttr
+	for _, a := range as {
+		if _, ok := index[a]; !ok {
+			index[a] = len(sets)
+			sets = append(sets, a)
+		}
+	}
+	w.Uint(uint64(len(sets)))
+	for _, a := range sets {
+		for _, v := range []string{a.text, a.eol, a.filter, a.ident, a.encoding} {
+			w.String(v)
+		}
+	}
+	for _, a := range as {
+		w.Uint(uint64(index[a]))
+	}
+	return w.Bytes()
+}
+
+// readAttrs decodes an attribute record (appendAttrs) of n files.
+func readAttrs(data []byte, n int) ([]*eolAttr, bool) {
 	r := codec.NewReader(data)
-	out := make([]eolAttr, n)
+	sets := make([]eolAttr, r.Len())
+	for i := range sets {
+		sets[i] = eolAttr{text: r.Interned(), eol: r.Interned(), filter: r.Interned(), ident: r.Interned(), encoding: r.Interned()}
+	}
+	out := make([]*eolAttr, n)
 	for i := range out {
-		out[i] = eolAttr{text: r.Interned(), eol: r.Interned(), filter: r.Interned(), ident: r.Interned(), encoding: r.Interned()}
+		k := r.SmallInt()
+		if k >= len(sets) {
+			return nil, false
+		}
+		out[i] = &sets[k]
 	}
 	return out, r.Done() == nil
 }
@@ -202,7 +245,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for _, p := range paths {
 		e := byPath[p]
-		if e.IsRegular() && e.Watched() && !dirty[e.Path] && g.eolAttrs[p].convertsNothing(autocrlf) {
+		if a := g.eolAttrs[p]; e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}
@@ -242,7 +285,7 @@ func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) 
 		if !same || touched[dir] {
 			return true
 		}
-		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atRev[p]; return !old })
+		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atBase(p); return !old })
 	}
 	return nil
 }

@@ -104,6 +104,12 @@ type Result struct {
 	// Baseline is the commit the gate compared with (--against, or HEAD
 	// for --staged); nil without a gate.
 	Baseline *Baseline
+	// GitSkipped says why a check of a work tree (without --against or
+	// --staged) skipped what it asks git (repo/eol-conversion, and the
+	// explanations of chain diagnostics by committed revisions): the
+	// *gitrepo.UnsafeRepositoryError of a repository git refuses. It is
+	// nil when git answered, or when the root lies in no repository.
+	GitSkipped error
 	// Fingerprints are the stable fingerprints of Diagnostics by index, set
 	// when comparing against a revision (render.Report.Fingerprints).
 	Fingerprints map[int]string
@@ -323,6 +329,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Fingerprints = fps
 	res.Baseline = g.baseline(ctx)
+	res.GitSkipped = g.skipped
 	if r.memo != nil {
 		res.Reused, res.Computed = int(r.memo.reused.Load()), int(r.memo.computed.Load())
 	}

@@ -165,7 +165,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 				outs[i] = found
 				return
 			}
-			if found, ok := r.memo.headFound(h.path, r.headDigest(h.path), hc.tree); ok {
+			if found, ok := r.memo.headFound(h.path, h.digest, hc.tree); ok {
 				outs[i] = found
 				return
 			}
@@ -179,7 +179,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			if r.opts.KeepState {
 				hc.store(h.path, headFindings{digest: r.headDigest(h.path), looked: h.refs.Coordinates()})
 			}
-			r.memo.recordVerdict(h.path, r.headDigest(h.path), h.refs.Coordinates(), hc.tree)
+			r.memo.recordVerdict(h.path, h.digest, h.refs.Coordinates(), hc.tree)
 		}
 	})
 	if !r.opts.KeepState {
@@ -213,11 +213,12 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	return out, nil
 }
 
-// headRef names the head revision of a chain: its file, and what the
-// head-only rules read of it. (Its digest is its file's, [run.headDigest].)
+// headRef names the head revision of a chain: its file and digest, and
+// what the head-only rules read of it.
 type headRef struct {
-	path string
-	refs lint.HeadRefs
+	path   string
+	digest vt.Digest
+	refs   lint.HeadRefs
 	// raw, for a head taken from a cache record, is its references as the
 	// record holds them (lint.AppendHeadRefs), read into refs only when
 	// the head is judged again.

@@ -58,6 +58,7 @@ type ErrCacheVerify struct {
 	What string
 }
 
+// Error says which record differs and what to do.
 func (e *ErrCacheVerify) Error() string {
 	return "cache verification failed: the cached record of " + e.What + " differs from what was computed now; run with --cache=off and report this as a bug"
 }
@@ -192,8 +193,8 @@ func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record
 // timely reports whether the findings on the files of rec, made at then,
 // stand at this run's time.
 func (m *checkMemo) timely(rec *load.Record, then time.Time) bool {
-	for _, s := range rec.Summaries() {
-		if s.JournalVersionOK && !m.perDoc.SameAt(s.JournalVersion, then, m.r.opts.Now) {
+	for i := range rec.Len() {
+		if s := rec.Summary(i); s.JournalVersionOK && !m.perDoc.SameAt(s.JournalVersion, then, m.r.opts.Now) {
 			return false
 		}
 	}
@@ -237,7 +238,7 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 		}
 	}
 	vr.head = r.Interned()
-	vr.refs = r.Raw()
+	vr.refs = r.Slice() // shares the shard's bytes, which the table holds anyway
 	vr.paths = make([]string, r.Len())
 	for i := range vr.paths {
 		vr.paths[i] = r.Interned()
@@ -407,7 +408,7 @@ func readHeadRecord(data []byte, tree *lint.StaticTree) (found diag.List, paths 
 	}
 	n := r.Len()
 	for range n {
-		c, view := r.String(), r.String()
+		c, view := r.Slice(), r.Slice()
 		if r.Err() == nil && !tree.HasView(c, view) {
 			return nil, nil, false, nil
 		}

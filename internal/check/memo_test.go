@@ -29,6 +29,7 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/render"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -577,6 +578,10 @@ func TestRecordsLoadAsALoadDoes(t *testing.T) {
 		Diagnostics string
 		Files       []string
 		Chain       []string
+		// State is the fresh artifact's accepted state and the counts,
+		// for a load that keeps its state (log, show).
+		State             []string
+		Chains, Revisions int
 	}
 	load1 := func(recs *check.Records, src func() load.Options) (found, int) {
 		t.Helper()
@@ -609,6 +614,13 @@ func TestRecordsLoadAsALoadDoes(t *testing.T) {
 			f.Files = append(f.Files, fmt.Sprintf("%s %+v %d", file.Path, file.Summary, file.Outcome))
 		}
 		f.Chain = chain
+		f.Chains, f.Revisions = lr.Chains, lr.Revisions
+		if lr.State != nil {
+			co, _ := vt.ParseCoordinate(dir)
+			for _, e := range lr.State.Entries(co) {
+				f.State = append(f.State, e.Source+" "+e.Revision.Digest().String())
+			}
+		}
 		return f, reused
 	}
 	fresh := func(d string, _ []string) bool { return d == dir }
@@ -625,6 +637,12 @@ func TestRecordsLoadAsALoadDoes(t *testing.T) {
 	}
 	if reused == 0 || len(with.Chain) < 2 {
 		t.Errorf("%d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
+	}
+	state := func() load.Options { return load.Options{KeepState: true, Compact: true} }
+	with, _ = load1(recs, state)
+	without, _ = load1(nil, state)
+	if d := cmp.Diff(without, with); d != "" || len(with.State) < 2 {
+		t.Errorf("a load that keeps its state: with records (-without +with):\n%s", d)
 	}
 
 	added, err := check.OpenAdded(context.Background(), check.AddedOptions{Root: r.root, Staged: true})

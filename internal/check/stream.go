@@ -74,7 +74,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source}
+		h = headRef{path: e.Source, digest: e.Revision.Digest()}
 	}
 	m := v.r.memo
 	var refs []byte // the head's references, for the artifact's record
@@ -110,6 +110,11 @@ func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
 	// The references are read only if the head must be judged again
 	// (headRules).
 	h := headRef{path: vr.head, raw: vr.refs}
+	for _, f := range a.Files {
+		if f.Path == h.path {
+			h.digest = f.Summary.Digest
+		}
+	}
 	v.diags[a.Index] = vr.diags
 	v.trees[a.Index] = vr.trees
 	v.head[a.Index] = h

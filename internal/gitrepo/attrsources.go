@@ -233,3 +233,44 @@ func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, 
 	}
 	return dirty, nil
 }
+
+// RawChange is one entry of [Repo.IndexDiff]: a path whose index entry
+// differs from the commit's, with both sides.
+type RawChange struct {
+	// Status is git's status letter: 'A' added, 'D' deleted, 'M'
+	// modified, 'T' type changed, 'U' unmerged.
+	Status byte
+	// OldMode and OldObject are the commit's side ("000000" and zeros
+	// for an added path); NewMode and NewObject the index's.
+	OldMode, OldObject, NewMode, NewObject string
+	// Path is relative to the top level, with forward slashes.
+	Path string
+}
+
+// IndexDiff lists the paths under prefix whose index entry differs from
+// the commit rev's ("git diff --cached --raw --no-renames"): what a check
+// of rev's files can learn from the index listing and this short answer
+// instead of listing rev's whole tree.
+func (r *Repo) IndexDiff(ctx context.Context, rev, prefix string) ([]RawChange, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.output(ctx, "", nil, append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	recs := splitNUL(out)
+	var changes []RawChange
+	for i := 0; i+1 < len(recs); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(recs[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff --raw: malformed entry %q", recs[i])
+		}
+		changes = append(changes, RawChange{Status: meta[4][0], OldMode: meta[0], NewMode: meta[1], OldObject: meta[2], NewObject: meta[3], Path: recs[i+1]})
+	}
+	if len(recs)%2 != 0 {
+		return nil, fmt.Errorf("git diff --raw: truncated output")
+	}
+	return changes, nil
+}

@@ -104,6 +104,8 @@ type Repo struct {
 	head, common string
 	// format is the repository's object format: "sha1" or "sha256".
 	format string
+	// env is added to git's environment (AttributesAt's own index).
+	env []string
 }
 
 // stateFiles are the files of a repository, as --git-path names them, whose
@@ -116,9 +118,10 @@ var stateFiles = []string{"index", "HEAD", "packed-refs", "reftable/tables.list"
 var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
 
 // Open finds the work tree that contains dir and returns it; a dir that
-// does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed and
+// does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed,
 // [ErrNotRepository] when dir is outside a work tree (including inside a
-// bare repository or a .git directory).
+// bare repository or a .git directory) and an [*UnsafeRepositoryError]
+// when git refuses the repository's owner.
 func Open(ctx context.Context, dir string) (*Repo, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -146,6 +149,11 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "must be run in a work tree") {
 			return nil, ErrNotRepository
+		}
+		if errors.As(err, &ce) {
+			if unsafe := unsafeRepository(ce.Stderr); unsafe != nil {
+				return nil, unsafe
+			}
 		}
 		return nil, err
 	}
@@ -238,7 +246,7 @@ func ResolveExisting(abs string) string {
 func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, r.git, append(append([]string{}, globalArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), r.env...)
 	return cmd
 }
 

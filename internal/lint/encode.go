@@ -85,11 +85,12 @@ func (t *StaticTree) View(c vt.Coordinate) string {
 }
 
 // HasView reports whether the tree shows the coordinate written c as
-// view (what [StaticTree.View] returns for it), without making a view.
-func (t *StaticTree) HasView(c, view string) bool {
-	vs, ok := t.releases[c]
-	if !ok || view == "" {
-		return !ok && view == ""
+// view (what [StaticTree.View] returns for it), without making a view or
+// copying its arguments.
+func (t *StaticTree) HasView(c, view []byte) bool {
+	vs, ok := t.releases[string(c)]
+	if !ok || len(view) == 0 {
+		return !ok && len(view) == 0
 	}
 	if view[0] != '+' {
 		return false
@@ -97,12 +98,12 @@ func (t *StaticTree) HasView(c, view string) bool {
 	view = view[1:]
 	for _, v := range vs {
 		s := v.String()
-		if len(view) <= len(s) || view[:len(s)] != s || view[len(s)] != '\n' {
+		if len(view) <= len(s) || string(view[:len(s)]) != s || view[len(s)] != '\n' {
 			return false
 		}
 		view = view[len(s)+1:]
 	}
-	return view == ""
+	return len(view) == 0
 }
 
 // CoordinatesDigest returns the SHA-256 of the tree's coordinates, in

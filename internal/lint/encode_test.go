@@ -29,7 +29,7 @@ func TestHasViewIsView(t *testing.T) {
 		}
 		for _, c := range cs {
 			for _, v := range views {
-				if got, want := t1.HasView(c, v), t1.View(coord(c)) == v; got != want {
+				if got, want := t1.HasView([]byte(c), []byte(v)), t1.View(coord(c)) == v; got != want {
 					t.Errorf("HasView(%s, %q) = %v, View is %q", c, v, got, t1.View(coord(c)))
 				}
 			}

@@ -211,6 +211,7 @@ func (ps *Packs) Registry(builtin config.Registry) config.Registry {
 		}
 	}
 	reg.Codes = exact
+	reg.Namespaces, reg.AnyNamespace = lenient, anyNamespace
 	reg.Known = func(code string) bool {
 		if slices.Contains(exact, code) {
 			return true
