@@ -24,8 +24,12 @@ NORACE_TESTS := TestLargeBuffer|TestGeneratedTreeJSONDigest
 # limit per package, which says nothing about the code.
 TEST_TIMEOUT ?= 20m
 
+# The test rule pack lives under testdata (go test ./... leaves it out):
+# its own sdktest suite runs here.
+TEST_PACKS := ./internal/plugin/testdata/misbehave
+
 test:
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS) $(TEST_PACKS)
 	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./internal/lsp ./internal/check
 
 lint:

@@ -46,12 +46,12 @@ type Options struct {
 	// in for the files on disk (load.Options.Overlay): an editor checks its
 	// buffers in the context of the tree. It is ignored with Staged.
 	Overlay map[string][]byte
-	// Packs are the rule packs of Config, started by [StartPacks] or
-	// [LaunchPacks] for the same Config and owned by the caller, who closes
+	// Packs are the rule packs of Config, started by plugin.Launch (or
+	// plugin.Start) for the same Config and owned by the caller, who closes
 	// them after Run; nil when Config has none (Run fails when it has
 	// some). Packs that are still starting let the load begin: its first
 	// visit waits for them.
-	Packs *Packs
+	Packs *plugin.Packs
 	// KeepState keeps every parsed document and the accepted state in
 	// Result.Load, for a caller that queries them afterwards (the language
 	// server). Without it the tree streams and Result.Load holds only
@@ -135,8 +135,8 @@ type run struct {
 	// packs returns the stream that runs the rule packs over the
 	// documents as the load visits them (packStream), started at the
 	// first call, which waits for packs that are still starting; it
-	// returns nil without rule packs.
-	packs func() *plugin.Stream
+	// returns nil without rule packs, and the packs' start-up error.
+	packs func() (*plugin.Stream, error)
 	// visitor and heads hold the per-artifact findings and those of the
 	// head-only rules, for a later run that takes this one as
 	// Options.Prior.
@@ -197,9 +197,9 @@ func Registry() config.Registry {
 
 // Run checks the tree under opts.Root. Its errors are a cancelled ctx or an
 // analyzer that could not run (such as an invalid rule option, which config
-// validation normally catches first), and [errPacksNotStarted] when the
-// configuration has rule packs and opts.Packs is nil. Run never closes
-// opts.Packs.
+// validation normally catches first), the start-up error of opts.Packs
+// (plugin.Packs.Wait), and [errPacksNotStarted] when the configuration has
+// rule packs and opts.Packs is nil. Run never closes opts.Packs.
 //
 // The tree streams through the load: each artifact's documents are linted
 // and its chain diffed as soon as the artifact is read, and then dropped,
@@ -245,9 +245,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	v := newVisitor(r, perDoc)
-	r.packs = sync.OnceValue(func() *plugin.Stream { return packStream(ctx, r) })
+	r.packs = sync.OnceValues(func() (*plugin.Stream, error) { return packStream(ctx, r) })
 	defer func() {
-		if st := r.packs(); st != nil {
+		if st, _ := r.packs(); st != nil {
 			st.Close()
 		}
 	}()
@@ -259,11 +259,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot, Source: g.src}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
-		// theirs while the tree streams (plugin.Stream): unless every pack
-		// parses the texts itself, they read the directives and models
-		// later. The load asks after each visit, which waited for the packs.
+		// theirs while the tree streams (plugin.Stream): unless no pack
+		// needs them, they read the directives and models later. The load
+		// asks after each visit, which waited for the packs.
 		lopts.Recycle = func() bool {
-			st := r.packs()
+			st, _ := r.packs()
 			return st == nil || st.Recyclable()
 		}
 	}

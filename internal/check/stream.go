@@ -49,7 +49,7 @@ func (v *visitor) slot(i, of int) {
 
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
-	if st := v.r.packs(); st != nil {
+	if st, _ := v.r.packs(); st != nil {
 		st.Visit(a)
 	}
 	if v.reused(a.Index, a.Of, a.Prior) {

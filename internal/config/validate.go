@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // OptionKind is the type of value a rule option takes.

@@ -16,6 +16,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin"
 )
 
 // scope is where a buffer is checked: its Journal root, its path below it
@@ -66,12 +67,12 @@ func within(dir, path string) bool {
 
 // configEntry is one loaded configuration file with the state it was read
 // at, and its rule packs, started once and kept running for the session
-// (check.StartPacks).
+// (plugin.Start).
 type configEntry struct {
 	mod   time.Time
 	size  int64
 	cfg   *config.Config
-	packs *check.Packs
+	packs *plugin.Packs
 	err   error
 }
 
@@ -81,7 +82,7 @@ type configEntry struct {
 // config.Default and the error, which the caller shows to the user: check
 // would refuse to run, and an editor should still show the validity
 // findings.
-func (s *server) config(file string) (*config.Config, *check.Packs, error) {
+func (s *server) config(file string) (*config.Config, *plugin.Packs, error) {
 	if file == "" {
 		// One value for the session, so that a check can take over the
 		// last one's findings (check.Options.Prior needs the same
@@ -119,16 +120,16 @@ func (s *server) config(file string) (*config.Config, *check.Packs, error) {
 
 // loadConfig loads and validates file like `journal-lint check` does,
 // starting the rule packs it pins to learn their codes.
-func (s *server) loadConfig(file string) (*config.Config, *check.Packs, error) {
+func (s *server) loadConfig(file string) (*config.Config, *plugin.Packs, error) {
 	cfg, err := config.Load(file)
 	if err != nil {
 		return nil, nil, err
 	}
-	packs, err := check.StartPacks(s.ctx, cfg)
+	packs, err := plugin.Start(s.ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := config.Validate(cfg, packs.Registry()); err != nil {
+	if err := config.Validate(cfg, packs.Registry(check.Registry())); err != nil {
 		packs.Close()
 		return nil, nil, err
 	}

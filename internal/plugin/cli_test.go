@@ -180,7 +180,7 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 	dir := project(t, "license-policy", policyConfig, "10s")
 	out, errOut, code := journalLint(t, dir, "plugins", "list")
 	if code != 0 || !strings.Contains(out, "license-policy 1.0.0") || !strings.Contains(out, "(verified)") ||
-		!strings.Contains(out, "license-policy/denied-license") {
+		!strings.Contains(out, "license-policy/denied-license") || !strings.Contains(out, "  pure:           yes\n") {
 		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
 	}
 	path := filepath.Join(bin, "license-policy")

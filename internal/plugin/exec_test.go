@@ -66,7 +66,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 	}()
 	ran, refused := 0, 0
 	for range 30 {
-		p, err := plugin.Start(context.Background(), s, plugin.Options{})
+		ps, err := plugin.Start(context.Background(), configOf(s))
 		var ve *plugin.VerifyError
 		switch {
 		case errors.As(err, &ve) && ve.Err == nil && ve.Got != "":
@@ -75,10 +75,10 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 			t.Errorf("start: %v", err)
 		default:
 			ran++
-			if got := p.Info().Version; got != "sha256-"+s.SHA256 {
+			if got := ps.Infos()[0].Version; got != "sha256-"+s.SHA256 {
 				t.Errorf("a pack ran from bytes with digest %s, not the pinned %s", got, s.SHA256)
 			}
-			p.Close()
+			ps.Close()
 		}
 	}
 	close(stop)
@@ -100,7 +100,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 // handshake is reported as exiting with its status and its panic, not as
 // writing something other than the handshake.
 func TestEarlyPanic(t *testing.T) {
-	d := plugin.Failure(failure(t, "earlypanic", 0))
+	d := failure(t, "earlypanic", 0)
 	for _, want := range []string{"the pack exited before the handshake (process exit status 2)", `stderr: "panic: no rules file"`} {
 		if !strings.Contains(d.Message, want) {
 			t.Errorf("message lacks %q: %s", want, d.Message)
@@ -122,7 +122,7 @@ func TestGrandchildren(t *testing.T) {
 	for _, mode := range []string{"holdpipes", "orphan"} {
 		t.Run(mode, func(t *testing.T) {
 			start := time.Now()
-			d := plugin.Failure(failure(t, mode, 500*time.Millisecond))
+			d := failure(t, mode, 500*time.Millisecond)
 			if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Help, "started grandchild") {
 				t.Errorf("%s\n%s", d.Message, d.Help)
 			}

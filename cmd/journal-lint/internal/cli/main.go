@@ -20,7 +20,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/safetext"
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // Exit codes of journal-lint (documented in the README).

@@ -12,8 +12,8 @@
 // hangs in Check), orphan (the same with a grandchild that has neither),
 // sleeper (sleeps: the grandchild), echo (reports what its config says:
 // message, help and related as a diagnostic, count times; writes stderr to
-// stderr first, and crashes with panic when set), or anything else
-// (behaves).
+// stderr first, and crashes with panic when set), needless (echo that
+// declares it reads only the chain context), or anything else (behaves).
 package main
 
 import (
@@ -49,16 +49,26 @@ func main() {
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}
-	sdk.Serve(sdk.Pack{
+	sdk.Serve(packOf(mode, version))
+}
+
+// packOf returns the pack of mode, with version as its own.
+func packOf(mode, version string) sdk.Pack {
+	var needs sdk.Needs // every part
+	if mode == "needless" {
+		needs = sdk.NeedChain
+	}
+	return sdk.Pack{
 		Name:    "misbehave",
 		Version: version,
+		Needs:   needs,
 		Rules: []sdk.Rule{{
 			Name:     "mode",
 			Severity: sdk.Warning,
 			Summary:  "misbehaves as its name says",
 			Check:    func(p *sdk.Pass) { run(mode, p) },
 		}},
-	})
+	}
 }
 
 // logPID appends the process id to <mode>.pids in the working directory
@@ -125,7 +135,7 @@ func run(mode string, p *sdk.Pass) {
 			Start: sdk.Pos{Offset: 0, Line: 1, Column: 1},
 			End:   sdk.Pos{Offset: len(p.Doc.Text) + 100, Line: 1, Column: 1},
 		}})
-	case "echo":
+	case "echo", "needless":
 		echo(p)
 	case "introspect":
 		stdin, _ := os.Readlink("/proc/self/fd/0")
