@@ -295,11 +295,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.memo.commit(); err != nil {
-		return nil, err
-	}
 	found, err := runAnalyzers(ctx, r)
 	if err != nil {
+		return nil, err
+	}
+	// After the analyzers: the records wait for the rule packs' findings.
+	if err := r.memo.commit(); err != nil {
 		return nil, err
 	}
 	// Analyzers may amend the load's diagnostics, so they are taken last.

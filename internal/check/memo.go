@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,8 +16,10 @@ import (
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // A check with a cache (Options.Cache) keeps, for every artifact, what it
@@ -88,6 +91,20 @@ type checkMemo struct {
 	// reused and computed count the artifacts taken from records and
 	// those visited after reading.
 	reused, computed atomic.Int64
+	// packs says that the run's rule packs are all pure (packsKey): their
+	// findings on an artifact are part of its record. The records of the
+	// artifacts read wait in pending for the packs' findings (finishPacks);
+	// packFound gathers the findings the records hold.
+	packs     bool
+	pending   map[string]pendingRecord // by artifact directory
+	packFound diag.List
+}
+
+// pendingRecord is an artifact's record without the rule packs' findings.
+type pendingRecord struct {
+	key  memo.Key
+	data []byte
+	body int // where the part after the header starts (sameAfter)
 }
 
 // vpKey names a diagnostic's place for its value path (ValuePath): its
@@ -100,20 +117,62 @@ type vpKey struct {
 // openMemo returns the memo of r, or nil when r uses no cache.
 func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
 	o := r.opts
-	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || len(r.cfg.Plugins) > 0 || o.Prior != nil {
+	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || o.Prior != nil {
 		return nil, nil
 	}
-	ns, err := namespace(r)
+	packs, cacheable := packsKey(r)
+	if !cacheable || (packs != nil && !packsPure(r)) {
+		return nil, nil
+	}
+	ns, err := namespace(r, packs)
 	if err != nil {
 		return nil, err
 	}
-	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{}}
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
+		packs: packs != nil, pending: map[string]pendingRecord{}}
 	m.table = o.Cache.Table(ns, o.Root)
 	return m, nil
 }
 
-// namespace returns the namespace of r's records (see above).
-func namespace(r *run) ([]byte, error) {
+// packsKey returns what names the rule packs' part of the records of r:
+// each configured pack's name, pinned digest (the bytes that run, which
+// the host verifies before it starts them) and configuration, in
+// configuration order; nil without packs. cacheable is false when an
+// entry says cache: false.
+func packsKey(r *run) (key []byte, cacheable bool) {
+	if len(r.cfg.Plugins) == 0 {
+		return nil, true
+	}
+	w := codec.NewWriter(nil)
+	w.String("packs")
+	for _, p := range r.cfg.Plugins {
+		cfg, err := json.Marshal(p.Config) // maps marshal with sorted keys
+		if p.NoCache || err != nil {
+			return nil, false
+		}
+		w.String(p.Name)
+		w.String(p.Path)
+		w.String(p.SHA256)
+		w.Raw(cfg)
+	}
+	return w.Bytes(), true
+}
+
+// packsPure reports whether every rule pack of r started and declares its
+// rules pure (sdk.Pack.Pure), so that its findings on an artifact may be
+// kept in the artifact's record. It waits for the packs to start.
+func packsPure(r *run) bool {
+	ps := r.opts.Packs
+	if ps.Wait() != nil || len(ps.Failures()) > 0 {
+		return false
+	}
+	infos := ps.Infos()
+	return len(infos) == len(r.cfg.Plugins) && !slices.ContainsFunc(infos, func(i plugin.Info) bool { return !i.Pure })
+}
+
+// namespace returns the namespace of r's records (see above), with the
+// rule packs' part packs (packsKey).
+func namespace(r *run, packs []byte) ([]byte, error) {
 	tool, err := memo.ToolID()
 	if err != nil {
 		return nil, fmt.Errorf("cache: naming the tool's build: %w", err)
@@ -124,6 +183,7 @@ func namespace(r *run) ([]byte, error) {
 	w.Uint(load.RecordFormat)
 	w.Uint(checkRecordFormat)
 	w.Bool(r.opts.Examples)
+	w.Raw(packs)
 	codes := slices.Sorted(maps.Keys(r.cfg.Rules))
 	w.Uint(uint64(len(codes)))
 	for _, code := range codes {
@@ -214,6 +274,8 @@ type visitRecord struct {
 	// paths are the value paths of the files' diagnostics, in order, then
 	// of diags.
 	paths []string
+	// packs are the rule packs' findings on the artifact's files.
+	packs diag.List
 }
 
 // decode reads an artifact record of dir.
@@ -243,6 +305,7 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 	for i := range vr.paths {
 		vr.paths[i] = r.Interned()
 	}
+	vr.packs = diag.ReadList(r)
 	return rec, vr, r.Done()
 }
 
@@ -278,17 +341,63 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, th []treeHead, head s
 		w.String(p)
 	}
 	m.keepPaths(a.Files, ds, paths)
+	pr := pendingRecord{key: m.artifactKey(a.Key, pathsOf(a.Files)), data: w.Bytes(), body: body}
+	if m.packs {
+		// The packs' findings come when the load is done (finishPacks).
+		m.mu.Lock()
+		m.pending[a.Dir] = pr
+		m.mu.Unlock()
+		return
+	}
+	m.putArtifact(a.Dir, pr, nil)
+}
+
+// putArtifact keeps the artifact record pr of the directory dir with the
+// rule packs' findings on it, and in verify mode compares it with the
+// cached one.
+func (m *checkMemo) putArtifact(dir string, pr pendingRecord, packs diag.List) {
+	w := codec.NewWriter(pr.data)
+	diag.AppendList(w, packs)
 	data := w.Bytes()
-	key := m.artifactKey(a.Key, pathsOf(a.Files))
 	if m.verify {
 		m.mu.Lock()
-		cached, ok := m.stashed[key]
+		cached, ok := m.stashed[pr.key]
 		m.mu.Unlock()
-		if ok && !sameAfter(cached, data, body) {
-			m.fail("artifact " + a.Dir)
+		if ok && !sameAfter(cached, data, pr.body) {
+			m.fail("artifact " + dir)
 		}
 	}
-	m.table.Put(a.Dir, key, data)
+	m.table.Put(dir, pr.key, data)
+}
+
+// finishPacks takes the rule packs' findings ds on the artifacts this run
+// read (plugin.Stream.Finish) into their records, which waited for them,
+// and returns them with the findings the records of the other artifacts
+// hold, sorted: what the packs would have found on the whole tree. When a
+// pack failed, the waiting records are dropped: its findings are not
+// whole.
+func (m *checkMemo) finishPacks(ds diag.List) diag.List {
+	if m == nil || !m.packs {
+		return ds
+	}
+	failed := slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Code == rules.PluginFailed })
+	if !failed {
+		byDir := map[string]diag.List{}
+		for _, d := range ds {
+			dir := coordinateOf(d.Path)
+			byDir[dir] = append(byDir[dir], d)
+		}
+		for dir, pr := range m.pending {
+			m.putArtifact(dir, pr, byDir[dir])
+		}
+	}
+	m.pending = nil
+	if len(m.packFound) == 0 {
+		return ds
+	}
+	out := slices.Concat(ds, m.packFound)
+	out.Sort()
+	return out
 }
 
 // sameAfter reports whether two encodings of a record are equal past

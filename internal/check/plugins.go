@@ -31,5 +31,11 @@ func rulePacks(ctx context.Context, r *run) (diag.List, error) {
 	if st == nil || err != nil {
 		return nil, err
 	}
-	return st.Finish(ctx, r.load)
+	ds, err := st.Finish(ctx, r.load)
+	if err != nil {
+		return nil, err
+	}
+	// With the cache, the packs saw only the artifacts that were read; the
+	// records hold what they found on the others.
+	return r.memo.finishPacks(ds), nil
 }

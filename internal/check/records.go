@@ -71,7 +71,14 @@ func OpenRecords(ctx context.Context, opts RecordsOptions) (*Records, error) {
 		own = true
 	}
 	r := &run{opts: Options{Root: opts.Root, Examples: opts.Examples, Cache: opts.Cache, Now: time.Now()}, cfg: cfg, gate: g}
-	ns, err := namespace(r)
+	// The records of a check with rule packs are under the packs' names
+	// too; what the load found does not depend on them, so whether they
+	// are pure does not matter here.
+	packs, cacheable := packsKey(r)
+	if !cacheable {
+		return nil, nil
+	}
+	ns, err := namespace(r, packs)
 	if err != nil {
 		return nil, err
 	}

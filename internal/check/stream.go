@@ -50,7 +50,11 @@ func (v *visitor) slot(i, of int) {
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
 	if st, _ := v.r.packs(); st != nil {
-		st.Visit(a)
+		if a.Record != nil && v.r.memo != nil && v.r.memo.packs {
+			st.Known(a) // its record holds the packs' findings
+		} else {
+			st.Visit(a)
+		}
 	}
 	if v.reused(a.Index, a.Of, a.Prior) {
 		return
@@ -102,8 +106,14 @@ func (v *visitor) visit(a *load.Artifact) {
 
 // fromRecord takes what an earlier run's visit found of a from its record.
 func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
-	v.r.memo.reused.Add(1)
-	v.r.memo.keepPaths(a.Files, vr.diags, vr.paths)
+	m := v.r.memo
+	m.reused.Add(1)
+	m.keepPaths(a.Files, vr.diags, vr.paths)
+	if len(vr.packs) > 0 {
+		m.mu.Lock()
+		m.packFound = append(m.packFound, vr.packs...)
+		m.mu.Unlock()
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.slot(a.Index, a.Of)

@@ -45,6 +45,8 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		os.Setenv("TMPDIR", packTmp)
+		// journal-lint's cache goes with the rest, not to the user's.
+		os.Setenv("JOURNAL_LINT_CACHE", filepath.Join(dir, "cache"))
 		// One go build for the three commands: it links them in parallel.
 		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
 			"../../examples/rulepack-license-policy", "./testdata/misbehave", "../../cmd/journal-lint")

@@ -121,8 +121,8 @@ type Info struct {
 	HostVersions string
 	// Pure is the pack's declaration that its findings on a document
 	// depend only on the document, the chain context it asked for and its
-	// configuration (wire.Description.Pure); the host does not act on it
-	// yet.
+	// configuration (wire.Description.Pure): a check with the cache keeps
+	// them with each artifact's record when every pack declares it.
 	Pure bool
 	// Path is the executable that ran; SHA256 its verified digest.
 	Path, SHA256 string

@@ -202,6 +202,24 @@ func (st *Stream) Visit(a *load.Artifact) {
 	clear(sc.ready)
 }
 
+// Known takes the visited artifact a, whose findings the caller already
+// has (a check takes them from its cache's record of a, load.Artifact.Record),
+// without sending its documents: only its chain of accepted revisions is
+// kept, for the chain context of another artifact's document that names
+// a's coordinate. It is safe for concurrent use and must only be called
+// before Finish.
+func (st *Stream) Known(a *load.Artifact) {
+	if len(st.feeds) == 0 || !st.chain {
+		return
+	}
+	if c, err := vt.ParseCoordinate(a.Dir); err == nil && c.String() == a.Dir {
+		revs := protocol.FileRevisions(a.Files)
+		st.mu.Lock()
+		st.chains[a.Dir] = revs
+		st.mu.Unlock()
+	}
+}
+
 // scratch is what a visit encodes its documents with, kept from visit to
 // visit: the converter's arrays and the buffer of the encodings, which
 // add copies into the batches.

@@ -92,6 +92,19 @@ func Revisions(entries []chain.Entry) wire.Revisions {
 	return wire.EncodeRevisions(list)
 }
 
+// FileRevisions is [Revisions] of an artifact whose chain a load did not
+// build (it took the artifact from a record, load.Artifact.Record): its
+// files that the chain accepted, in their order, which is the chain's.
+func FileRevisions(files []*load.File) wire.Revisions {
+	var list []wire.ChainEntry
+	for _, f := range files {
+		if f.Outcome == chain.Appended {
+			list = append(list, wire.ChainEntry{Path: f.Path, JournalVersion: f.Summary.JournalVersion, Digest: f.Summary.Digest})
+		}
+	}
+	return wire.EncodeRevisions(list)
+}
+
 // ChainContext returns the chain context of file f of a load without its
 // accepted revisions, which the caller adds once its artifact's are known
 // ([Revisions]): the coordinate its header names ("" when it names none)
