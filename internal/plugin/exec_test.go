@@ -150,3 +150,36 @@ func TestCLIGrandchildDoesNotStallCheck(t *testing.T) {
 		t.Errorf("%d pack processes left after journal-lint exited", n)
 	}
 }
+
+// TestCancelledStartEndsAtOnce: a start that is cancelled (the user's
+// Ctrl-C) while a pack has not completed its handshake kills the pack's
+// process and returns, instead of waiting out the pack's start timeout.
+func TestCancelledStartEndsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "sleeper") // never completes the handshake
+	if err := copyFile(filepath.Join(bin, "misbehave"), exe); err != nil {
+		t.Fatal(err)
+	}
+	s := spec(t, "misbehave")
+	s.Path, s.Timeout = exe, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	ps := plugin.Launch(ctx, configOf(s))
+	defer ps.Close()
+	for len(pids(exe)) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	waited := make(chan error, 1)
+	go func() { waited <- ps.Wait() }()
+	select {
+	case err := <-waited:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Wait after a cancelled start: %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute): // far below the start timeout of an hour
+		t.Fatal("a cancelled start waited for the pack's handshake")
+	}
+	if n := running(t, exe); n != 0 {
+		t.Errorf("%d pack processes left after a cancelled start", n)
+	}
+}

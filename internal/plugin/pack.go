@@ -56,13 +56,24 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
 		return nil, err
 	}
 	p := &pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
+	// A cancelled start (Ctrl-C) must not wait out the pack's start
+	// timeout: go-plugin's Start takes no context, so the process is
+	// killed under it (or never started), which ends the handshake.
+	var mu sync.Mutex
 	var procErr error
+	cancelled := false
 	p.plugin = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.PluginSets(nil),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		SkipHostEnv:      true,
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if cancelled {
+				procErr = ctx.Err()
+				return nil, procErr
+			}
 			proc, err := newProcess(exe, spec.Dir, cmd.Env, p.tail)
 			if err != nil {
 				procErr = err
@@ -81,10 +92,30 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
 		p.close()
 		return nil, p.failure(spec.Label(), err)
 	}
-	if _, err := p.plugin.Start(); err != nil {
+	started := make(chan error, 1)
+	go func() {
+		_, err := p.plugin.Start()
+		started <- err
+	}()
+	select {
+	case err = <-started:
+	case <-ctx.Done():
+		mu.Lock()
+		cancelled = true
+		if p.proc != nil {
+			_ = p.proc.Kill(ctx)
+		}
+		mu.Unlock()
+		<-started
+		p.close()
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		mu.Lock()
 		if procErr != nil {
 			err = procErr
 		}
+		mu.Unlock()
 		return fail(p.startError(err))
 	}
 	// The pack is up: an interpreter has opened its script by now, and the
