@@ -20,8 +20,19 @@ type diagnosticData struct {
 	Help string `json:"help,omitempty"`
 }
 
-// publish sends the diagnostics of c for the buffer d as it was checked.
+// publish sends the diagnostics of c for the buffer d as it was checked,
+// if the buffer is still open at that version: a check that ends after a
+// close (or a change) must not bring back what the close cleared (or
+// publish over a later check's diagnostics).
 func (s *server) publish(c *checked, d *document) {
+	s.pub.Lock()
+	defer s.pub.Unlock()
+	s.mu.Lock()
+	cur := s.docs[d.uri]
+	s.mu.Unlock()
+	if cur == nil || cur.serial != d.serial {
+		return
+	}
 	ds := c.byPath[d.rel]
 	out := make([]protocol.Diagnostic, 0, len(ds))
 	for _, dg := range ds {

@@ -88,6 +88,10 @@ type server struct {
 	client protocol.Client
 	ctx    context.Context
 
+	// pub serialises what decides a document's diagnostics on the client:
+	// a publish (with its test that the document is still open at the
+	// version checked) and a close (with its empty list). Taken before mu.
+	pub   sync.Mutex
 	mu    sync.Mutex
 	idle  *sync.Cond // signalled when a check round ends
 	state int
@@ -115,6 +119,8 @@ type server struct {
 	configs map[string]*configEntry
 	// told remembers the messages already shown, so each is shown once.
 	told map[string]bool
+	// serial numbers the documents: each open and change makes a new one.
+	serial uint64
 }
 
 // document is one open buffer at one version. A document is never changed:
@@ -123,6 +129,9 @@ type document struct {
 	uri     protocol.DocumentURI
 	path    string // absolute, clean file path
 	version int32
+	// serial tells this version of the buffer from every other, also from
+	// the same version number after a close and an open.
+	serial uint64
 	*text
 	scope
 }
@@ -439,6 +448,8 @@ func (s *server) didOpen(_ context.Context, params json.RawMessage) (any, error)
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version,
 		text: newText([]byte(p.TextDocument.Text)), scope: s.locate(path)}
 	s.mu.Lock()
+	s.serial++
+	d.serial = s.serial
 	s.docs[d.uri] = d
 	s.markDirtyLocked(d.root)
 	s.mu.Unlock()
@@ -482,7 +493,8 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 		t = newText(src)
 	}
 	nd := *d
-	nd.text, nd.version = t, p.TextDocument.Version
+	s.serial++
+	nd.text, nd.version, nd.serial = t, p.TextDocument.Version, s.serial
 	s.docs[d.uri] = &nd
 	s.markDirtyLocked(d.root)
 	return nil, nil
@@ -493,6 +505,10 @@ func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, err
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	// A closed buffer's diagnostics go away (the file's own are check's),
+	// and no check that saw it publishes after that (see [server.publish]).
+	s.pub.Lock()
+	defer s.pub.Unlock()
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	if ok {
@@ -501,7 +517,6 @@ func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, err
 	}
 	s.mu.Unlock()
 	if ok {
-		// A closed buffer's diagnostics go away (the file's own are check's).
 		return nil, s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
 	}
 	return nil, nil

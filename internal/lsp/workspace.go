@@ -2,11 +2,13 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -155,6 +157,14 @@ type checked struct {
 	byPath map[string]diag.List
 }
 
+// hooks hold the server at fixed points for the package's tests
+// (export_test.go); nil otherwise.
+var hooks struct {
+	// checked runs after a check of root, before its diagnostics are
+	// published; ctx ends when the check is cancelled.
+	checked atomic.Pointer[func(ctx context.Context, root string)]
+}
+
 // rescanEvery is how long the server trusts its picture of a tree on disk
 // without a file event from the client: a check after that lists the tree
 // again and reads the files whose size or modification time changed.
@@ -259,6 +269,9 @@ func (s *server) checkRoot(root string) {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
 		}
 		return
+	}
+	if h := hooks.checked.Load(); h != nil {
+		(*h)(s.ctx, root)
 	}
 	c := &checked{res: res, cfg: cfg, docs: docs, byPath: map[string]diag.List{}}
 	for _, d := range res.Diagnostics {

@@ -224,6 +224,17 @@ func (c *Client) WaitCleared(u protocol.DocumentURI) {
 	}
 }
 
+// Last returns the diagnostics last published for u, without waiting
+// (nil when none were).
+func (c *Client) Last(u protocol.DocumentURI) []protocol.Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.diags[u]; p != nil {
+		return p.Diagnostics
+	}
+	return nil
+}
+
 // Messages returns the window/showMessage texts received so far.
 func (c *Client) Messages() []string {
 	c.mu.Lock()

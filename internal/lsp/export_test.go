@@ -1,0 +1,14 @@
+package lsp
+
+import (
+	"context"
+	"testing"
+)
+
+// HoldAfterCheck makes every check call f after it ran and before its
+// diagnostics are published (ctx ends when the check is cancelled), until
+// the test ends. Call it before the server starts.
+func HoldAfterCheck(t testing.TB, f func(ctx context.Context, root string)) {
+	hooks.checked.Store(&f)
+	t.Cleanup(func() { hooks.checked.Store(nil) })
+}

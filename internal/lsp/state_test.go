@@ -1,0 +1,60 @@
+package lsp_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/r35157/journal-lint/internal/lsp"
+	"github.com/r35157/journal-lint/internal/lsp/lsptest"
+)
+
+// holdFirstCheck holds the first check of the session after it ran, before
+// it publishes, until the returned release is called; held is closed when
+// it is reached.
+func holdFirstCheck(t *testing.T) (held <-chan struct{}, release func()) {
+	h, r := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	lsp.HoldAfterCheck(t, func(context.Context, string) {
+		once.Do(func() { close(h); <-r })
+	})
+	var released sync.Once
+	release = func() { released.Do(func() { close(r) }) }
+	t.Cleanup(release)
+	return h, release
+}
+
+// A check still running when its buffer closes publishes nothing: the
+// empty list of the close stays, also for the old name of a buffer renamed
+// by a close and an open.
+func TestNoDiagnosticsAfterClose(t *testing.T) {
+	root := tree(t)
+	held, release := holdFirstCheck(t)
+	c := lsptest.Start(t, opts())
+	path := filepath.Join(root, filepath.FromSlash(widgetFork))
+	u := c.OpenFile(path)
+	<-held
+	if err := c.Server.DidClose(c.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitCleared(u)
+	// The rename: the same text under another name.
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := c.Open(filepath.Join(root, "com.example.widget", "20260302T080000Z.journal"), text)
+	release()
+	// The renamed buffer's diagnostics come from a later check than the
+	// held one, so whatever the held check sent has arrived by then.
+	if ds := c.Diagnostics(renamed, 1); len(ds) == 0 {
+		t.Fatal("no diagnostics for the renamed buffer")
+	}
+	if ds := c.Last(u); len(ds) != 0 {
+		t.Fatalf("the closed buffer got diagnostics after its close: %v", codes(ds))
+	}
+}
