@@ -20,6 +20,16 @@ type diagnosticData struct {
 	Help string `json:"help,omitempty"`
 }
 
+// publishParams are the parameters of textDocument/publishDiagnostics.
+// Unlike the library's type, whose version is omitted when it is 0, they
+// carry every version a client sent, 0 included (LSP 3.17: a version is
+// an integer, and diagnostics name the version they were computed for).
+type publishParams struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
 // publish sends the diagnostics of c for the buffer d as it was checked,
 // if the buffer is still open at that version: a check that ends after a
 // close (or a change) must not bring back what the close cleared (or
@@ -38,8 +48,8 @@ func (s *server) publish(c *checked, d *document) {
 	for _, dg := range ds {
 		out = append(out, s.toProtocol(c, d, dg))
 	}
-	version := uint32(max(d.version, 0))
-	err := s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: d.uri, Version: version, Diagnostics: out})
+	version := d.version
+	err := s.conn.Notify(s.ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams{URI: d.uri, Version: &version, Diagnostics: out})
 	if err != nil {
 		s.logf("publishing diagnostics: %v", err)
 	}

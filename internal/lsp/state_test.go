@@ -58,3 +58,23 @@ func TestNoDiagnosticsAfterClose(t *testing.T) {
 		t.Fatalf("the closed buffer got diagnostics after its close: %v", codes(ds))
 	}
 }
+
+// Diagnostics of a buffer opened at version 0 carry version 0.
+func TestVersionZero(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(widgetHead)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := lsptest.URI(filepath.Join(root, filepath.FromSlash(widgetHead)))
+	err = c.Server.DidOpen(c.Ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "journal", Version: 0, Text: string(text)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.DiagnosticsAfter(u, 0)
+	if v, ok := c.Version(u); !ok || v != 0 {
+		t.Fatalf("version %d (present: %v), want 0", v, ok)
+	}
+}
