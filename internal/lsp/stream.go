@@ -22,7 +22,7 @@ const MaxMessage = 64 << 20
 // stream is the Content-Length framed transport of the base protocol (LSP
 // 3.17 "Base Protocol"). Unlike the library's stream it survives a body that
 // is not a JSON-RPC message, or is too large: it answers such a message with
-// a JSON-RPC error whose id is null (JSON-RPC 2.0 §5.1) and reads on. Only a
+// a JSON-RPC error (JSON-RPC 2.0 §5.1, see [stream.writeError]) and reads on. Only a
 // broken header or a closed connection ends it.
 type stream struct {
 	conn io.ReadWriteCloser
@@ -53,7 +53,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			}
 			total += length
 			s.logf("skipped a message of %d bytes (at most %d are read)", length, MaxMessage)
-			s.writeError(ctx, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, MaxMessage))
+			s.writeError(ctx, nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, MaxMessage))
 			continue
 		}
 		body := make([]byte, length)
@@ -64,7 +64,11 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil {
 			s.logf("skipped a message that is not JSON-RPC: %v", err)
-			s.writeError(ctx, jsonrpc2.ParseError, "not a JSON-RPC message: "+err.Error())
+			if !json.Valid(body) {
+				s.writeError(ctx, nil, jsonrpc2.ParseError, "not JSON: "+err.Error())
+			} else {
+				s.writeError(ctx, requestID(body), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 request: "+err.Error())
+			}
 			continue
 		}
 		return msg, total, nil
@@ -122,12 +126,38 @@ func (s *stream) writeBody(data []byte) (int64, error) {
 	return int64(n + m), err
 }
 
-// writeError answers a message that could not be read with a JSON-RPC error
-// of id null.
-func (s *stream) writeError(_ context.Context, code jsonrpc2.Code, message string) {
+// requestID returns the id of a JSON object that is not a valid request,
+// when it has one that is a number or a string; nil otherwise.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	var id any
+	if json.Unmarshal(m.ID, &id) != nil {
+		return nil
+	}
+	switch id.(type) {
+	case float64, string:
+		return m.ID
+	}
+	return nil
+}
+
+// writeError answers a message that could not be read with a JSON-RPC
+// error (JSON-RPC 2.0 §5.1): ParseError for a body that is not JSON,
+// InvalidRequest for JSON that is not a request. Its id is the request's,
+// when it could be read, else null.
+func (s *stream) writeError(_ context.Context, id json.RawMessage, code jsonrpc2.Code, message string) {
+	var idv any
+	if id != nil {
+		idv = id
+	}
 	data, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
-		"id":      nil,
+		"id":      idv,
 		"error":   map[string]any{"code": code, "message": message},
 	})
 	if _, err := s.writeBody(data); err != nil {
