@@ -295,3 +295,22 @@ func TestLicenseFixes(t *testing.T) {
 		}
 	}
 }
+
+// A client that lists plain text first for hovers (ALE) gets plain text,
+// without Markdown markers.
+func TestHoverPlainText(t *testing.T) {
+	root := tree(t)
+	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+		Hover: &protocol.HoverTextDocumentClientCapabilities{ContentFormat: []protocol.MarkupKind{protocol.PlainText, protocol.Markdown}}}}}
+	c := lsptest.StartWith(t, opts(), init)
+	u, _ := open(t, c, root, widgetHead)
+	for _, p := range []protocol.Position{{Line: 4, Character: 20}, {Line: 10, Character: 10}, {Line: 15, Character: 10}} {
+		h, err := c.Server.Hover(c.Ctx(), &protocol.HoverParams{TextDocumentPositionParams: at(u, p.Line, p.Character)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil || h.Contents.Kind != protocol.PlainText || strings.ContainsAny(h.Contents.Value, "*`") || h.Contents.Value == "" {
+			t.Errorf("hover at %v: %+v, want plain text", p, h)
+		}
+	}
+}

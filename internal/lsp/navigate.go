@@ -145,7 +145,20 @@ func (s *server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if arg >= 0 {
 		rg = v.d.lspRange(s.enc, d.Args[arg].Range().Start.Offset, d.Args[arg].Range().End.Offset)
 	}
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &rg}, nil
+	s.mu.Lock()
+	kind := s.hoverKind
+	s.mu.Unlock()
+	if kind == protocol.PlainText {
+		text = plainText(text)
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: text}, Range: &rg}, nil
+}
+
+// plainText returns the hover Markdown as plain text: the texts use only
+// strong emphasis and code spans, whose markers are dropped (no value of
+// the format holds "**" or a backtick that a hover shows).
+func plainText(md string) string {
+	return strings.NewReplacer("**", "", "`", "").Replace(md)
 }
 
 func (v *view) hoverText(d *syntax.Directive, arg int) string {

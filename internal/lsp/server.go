@@ -37,6 +37,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +98,10 @@ type server struct {
 	state int
 	exit  chan bool // receives whether shutdown came first
 	enc   posEncoding
-	docs  map[protocol.DocumentURI]*document
+	// hoverKind is the format of hover texts: the first the client lists
+	// that the server writes, Markdown when it lists none.
+	hoverKind protocol.MarkupKind
+	docs      map[protocol.DocumentURI]*document
 	// dirty holds the roots whose open buffers need a check.
 	dirty map[string]bool
 	// checking is true while a check round runs.
@@ -146,18 +150,19 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		opts:    opts,
-		ctx:     ctx,
-		exit:    make(chan bool, 1),
-		enc:     utf16,
-		docs:    map[protocol.DocumentURI]*document{},
-		dirty:   map[string]bool{},
-		checked: map[string]*checked{},
-		rescan:  map[string]bool{},
-		scanned: map[string]time.Time{},
-		wake:    make(chan struct{}, 1),
-		configs: map[string]*configEntry{},
-		told:    map[string]bool{},
+		opts:      opts,
+		ctx:       ctx,
+		exit:      make(chan bool, 1),
+		enc:       utf16,
+		hoverKind: protocol.Markdown,
+		docs:      map[protocol.DocumentURI]*document{},
+		dirty:     map[string]bool{},
+		checked:   map[string]*checked{},
+		rescan:    map[string]bool{},
+		scanned:   map[string]time.Time{},
+		wake:      make(chan struct{}, 1),
+		configs:   map[string]*configEntry{},
+		told:      map[string]bool{},
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.conn = jsonrpc2.NewConn(newStream(conn, s.logf))
@@ -310,6 +315,11 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		TextDocument struct {
+			Hover struct {
+				ContentFormat []protocol.MarkupKind `json:"contentFormat"`
+			} `json:"hover"`
+		} `json:"textDocument"`
 		Workspace struct {
 			DidChangeWatchedFiles struct {
 				DynamicRegistration bool `json:"dynamicRegistration"`
@@ -349,6 +359,11 @@ func (s *server) initialize(_ context.Context, params json.RawMessage) (any, err
 	for _, e := range p.Capabilities.General.PositionEncodings {
 		if posEncoding(e) == utf8Encoding {
 			s.enc = utf8Encoding
+		}
+	}
+	for _, k := range slices.Backward(p.Capabilities.TextDocument.Hover.ContentFormat) {
+		if k == protocol.Markdown || k == protocol.PlainText {
+			s.hoverKind = k
 		}
 	}
 	version := s.opts.Version
