@@ -31,16 +31,17 @@ type publishParams struct {
 }
 
 // publish sends the diagnostics of c for the buffer d as it was checked,
-// if the buffer is still open at that version: a check that ends after a
-// close (or a change) must not bring back what the close cleared (or
-// publish over a later check's diagnostics).
+// if the buffer is still open at that version and the session was not
+// shut down: a check that ends after a close (or a change) must not bring
+// back what the close cleared (or publish over a later check's
+// diagnostics).
 func (s *server) publish(c *checked, d *document) {
 	s.pub.Lock()
 	defer s.pub.Unlock()
 	s.mu.Lock()
-	cur := s.docs[d.uri]
+	cur, state := s.docs[d.uri], s.state
 	s.mu.Unlock()
-	if cur == nil || cur.serial != d.serial {
+	if cur == nil || cur.serial != d.serial || state != running {
 		return
 	}
 	ds := c.byPath[d.rel]

@@ -94,7 +94,6 @@ type server struct {
 	// version checked) and a close (with its empty list). Taken before mu.
 	pub   sync.Mutex
 	mu    sync.Mutex
-	idle  *sync.Cond // signalled when a check round ends
 	state int
 	exit  chan bool // receives whether shutdown came first
 	enc   posEncoding
@@ -104,8 +103,8 @@ type server struct {
 	docs      map[protocol.DocumentURI]*document
 	// dirty holds the roots whose open buffers need a check.
 	dirty map[string]bool
-	// checking is true while a check round runs.
-	checking bool
+	// cancelRound cancels the check round that runs, nil between rounds.
+	cancelRound context.CancelFunc
 	// checked is the last check of each root.
 	checked map[string]*checked
 	// rescan holds the roots whose tree on disk may have changed (a save,
@@ -164,7 +163,6 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		configs:   map[string]*configEntry{},
 		told:      map[string]bool{},
 	}
-	s.idle = sync.NewCond(&s.mu)
 	s.conn = jsonrpc2.NewConn(newStream(conn, s.logf))
 	s.client = protocol.ClientDispatcher(s.conn, zap.NewNop())
 	s.conn.Go(ctx, s.handle)
@@ -195,9 +193,6 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 	}
 	cancel()
 	s.conn.Close()
-	s.mu.Lock()
-	s.idle.Broadcast()
-	s.mu.Unlock()
 	<-checkerDone
 	s.closeConfigs()
 	return err
@@ -423,13 +418,18 @@ func (s *server) initialized(context.Context, json.RawMessage) (any, error) {
 	return nil, nil
 }
 
-// shutdown finishes the pending checks (so that their diagnostics are
-// published) and refuses further requests.
+// shutdown cancels the running check and answers at once; from then on
+// no diagnostics are published and requests are refused. It waits only
+// for a publish under way, so that none follows the answer.
 func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
+	s.pub.Lock()
+	defer s.pub.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = shuttingDown
-	s.waitIdleLocked()
+	if s.cancelRound != nil {
+		s.cancelRound()
+	}
 	return nil, nil
 }
 

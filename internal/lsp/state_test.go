@@ -78,3 +78,25 @@ func TestVersionZero(t *testing.T) {
 		t.Fatalf("version %d (present: %v), want 0", v, ok)
 	}
 }
+
+// shutdown cancels the running check and answers at once; no diagnostics
+// are published after it.
+func TestShutdownCancelsCheck(t *testing.T) {
+	root := tree(t)
+	held := make(chan struct{})
+	var once sync.Once
+	// The check waits until it is cancelled, as a long one would.
+	lsp.HoldAfterCheck(t, func(ctx context.Context, _ string) {
+		once.Do(func() { close(held) })
+		<-ctx.Done()
+	})
+	c := lsptest.Start(t, opts())
+	u := c.OpenFile(filepath.Join(root, filepath.FromSlash(widgetFork)))
+	<-held
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Published(u); n != 0 {
+		t.Fatalf("diagnostics were published %d times after shutdown", n)
+	}
+}

@@ -3,7 +3,6 @@ package lsp
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -179,18 +178,11 @@ func (s *server) markDirtyLocked(root string) {
 	}
 }
 
-// waitIdleLocked waits until no root is dirty and no check runs, or the
-// session ends; s.mu is held.
-func (s *server) waitIdleLocked() {
-	for (len(s.dirty) > 0 || s.checking) && s.ctx.Err() == nil {
-		s.idle.Wait()
-	}
-}
-
 // checkLoop runs check rounds until the session ends: after a wake-up it
 // waits for the debounce delay, then checks every dirty root with the
 // buffers as they are then. Changes that arrive during a round make another
-// round, so a burst of edits costs a few checks, not one per edit.
+// round, so a burst of edits costs a few checks, not one per edit. After
+// shutdown nothing is checked, and shutdown cancels the round under way.
 func (s *server) checkLoop() {
 	for {
 		select {
@@ -206,23 +198,31 @@ func (s *server) checkLoop() {
 			}
 		}
 		s.mu.Lock()
+		if s.state != running {
+			s.mu.Unlock()
+			continue
+		}
 		roots := s.dirty
 		s.dirty = map[string]bool{}
-		s.checking = true
+		ctx, cancel := context.WithCancel(s.ctx)
+		s.cancelRound = cancel
 		s.mu.Unlock()
 		for root := range roots {
-			s.checkRoot(root)
+			if ctx.Err() != nil {
+				break
+			}
+			s.checkRoot(ctx, root)
 		}
 		s.mu.Lock()
-		s.checking = false
-		s.idle.Broadcast()
+		s.cancelRound = nil
 		s.mu.Unlock()
+		cancel()
 	}
 }
 
 // checkRoot checks the tree under root with its open buffers and publishes
 // the diagnostics of each buffer.
-func (s *server) checkRoot(root string) {
+func (s *server) checkRoot(ctx context.Context, root string) {
 	s.mu.Lock()
 	docs := map[protocol.DocumentURI]*document{}
 	overlay := map[string][]byte{}
@@ -263,15 +263,15 @@ func (s *server) checkRoot(root string) {
 	delete(s.rescan, root)
 	s.mu.Unlock()
 	start := time.Now()
-	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
+	res, err := check.Run(ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
 	if err != nil {
-		if !errors.Is(err, s.ctx.Err()) {
+		if ctx.Err() == nil {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
 		}
 		return
 	}
 	if h := hooks.checked.Load(); h != nil {
-		(*h)(s.ctx, root)
+		(*h)(ctx, root)
 	}
 	c := &checked{res: res, cfg: cfg, docs: docs, byPath: map[string]diag.List{}}
 	for _, d := range res.Diagnostics {
