@@ -75,6 +75,15 @@ var ErrExitWithoutShutdown = errors.New("the client sent exit before shutdown")
 // away, which LSP 3.17 treats like an exit without shutdown (code 1).
 var ErrClosedWithoutShutdown = errors.New("the client closed the connection before shutdown")
 
+// ErrParentExited is returned by [Serve] when the process that started the
+// server (initialize's processId) is gone: LSP 3.17 "initialize" asks a
+// server to exit then, even if its input stays open.
+var ErrParentExited = errors.New("the client's process exited")
+
+// parentPoll is how often the server looks whether the client's process
+// is still there.
+const parentPoll = time.Second
+
 // lifecycle states of a server (LSP 3.17 "Lifecycle Messages").
 const (
 	uninitialized = iota
@@ -96,7 +105,9 @@ type server struct {
 	mu    sync.Mutex
 	state int
 	exit  chan bool // receives whether shutdown came first
-	enc   posEncoding
+	// orphaned is closed when the client's process is gone.
+	orphaned chan struct{}
+	enc      posEncoding
 	// hoverKind is the format of hover texts: the first the client lists
 	// that the server writes, Markdown when it lists none.
 	hoverKind protocol.MarkupKind
@@ -144,7 +155,8 @@ type document struct {
 // exit, or after shutdown when the client then closed the connection
 // without exit; [ErrExitWithoutShutdown] after an exit without shutdown;
 // [ErrClosedWithoutShutdown] when the client closed the connection before
-// shutdown; and the connection's error when it broke otherwise.
+// shutdown; [ErrParentExited] when the process that initialize named is
+// gone; and the connection's error when it broke otherwise.
 func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -152,6 +164,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		opts:      opts,
 		ctx:       ctx,
 		exit:      make(chan bool, 1),
+		orphaned:  make(chan struct{}),
 		enc:       utf16,
 		hoverKind: protocol.Markdown,
 		docs:      map[protocol.DocumentURI]*document{},
@@ -188,6 +201,8 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 				err = nil
 			}
 		}
+	case <-s.orphaned:
+		err = ErrParentExited
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
@@ -306,6 +321,8 @@ func decode(params json.RawMessage, v any) error {
 // initializeParams is what the server reads of initialize: the LSP 3.17
 // position encodings the client offers.
 type initializeParams struct {
+	// ProcessID is the client's process, null when it has none to give.
+	ProcessID    *int `json:"processId"`
 	Capabilities struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
@@ -361,6 +378,9 @@ func (s *server) initialize(_ context.Context, params json.RawMessage) (any, err
 			s.hoverKind = k
 		}
 	}
+	if pid := p.ProcessID; pid != nil && *pid > 0 {
+		go s.watchParent(*pid)
+	}
 	version := s.opts.Version
 	if version == "" {
 		version = "devel"
@@ -383,6 +403,25 @@ func (s *server) initialize(_ context.Context, params json.RawMessage) (any, err
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "journal-lint", Version: version},
 	}, nil
+}
+
+// watchParent closes s.orphaned when the process pid is gone; it ends
+// with the session.
+func (s *server) watchParent(pid int) {
+	tick := time.NewTicker(parentPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+			if !alive(pid) {
+				s.logf("the client's process %d is gone: exiting", pid)
+				close(s.orphaned)
+				return
+			}
+		}
+	}
 }
 
 // watchers are the files whose changes on disk the server asks the client

@@ -2,7 +2,9 @@ package lsp_test
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -98,5 +100,22 @@ func TestShutdownCancelsCheck(t *testing.T) {
 	}
 	if n := c.Published(u); n != 0 {
 		t.Fatalf("diagnostics were published %d times after shutdown", n)
+	}
+}
+
+// The server exits when the process named by initialize's processId is
+// gone, although its input stays open.
+func TestExitsWhenParentGone(t *testing.T) {
+	parent := exec.Command("sleep", "600")
+	if err := parent.Start(); err != nil {
+		t.Skipf("no process to stand for the editor: %v", err)
+	}
+	c := lsptest.StartWith(t, opts(), &protocol.InitializeParams{ProcessID: int32(parent.Process.Pid)})
+	if err := parent.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = parent.Wait()
+	if err := c.Wait(); !errors.Is(err, lsp.ErrParentExited) {
+		t.Fatalf("Serve returned %v, want ErrParentExited", err)
 	}
 }

@@ -46,7 +46,7 @@ func runLSP(c *ucli.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClosedWithoutShutdown):
+	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClosedWithoutShutdown), errors.Is(err, lsp.ErrParentExited):
 		// LSP 3.17 "exit": exit code 1 when shutdown did not come first.
 		return &exitError{code: ExitFindings, err: fmt.Errorf("lsp: %w (exit code 1)", err)}
 	}
