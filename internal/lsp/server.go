@@ -593,12 +593,33 @@ func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error)
 }
 
 // recheckAll checks every open buffer again, listing their trees again,
-// after a file or the configuration changed outside the buffers (a changed
-// configuration file is loaded again by the check).
+// after a file or the configuration changed outside the buffers. Each
+// buffer is located again first: a configuration file created, moved or
+// deleted can change which configuration and which root apply. (The
+// configuration itself is read again by the check when its content
+// changed.)
 func (s *server) recheckAll(context.Context, json.RawMessage) (any, error) {
 	s.mu.Lock()
+	paths := map[protocol.DocumentURI]string{}
+	for u, d := range s.docs {
+		paths[u] = d.path
+	}
+	s.mu.Unlock()
+	scopes := map[protocol.DocumentURI]scope{}
+	for u, p := range paths {
+		scopes[u] = s.locate(p)
+	}
+	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range s.docs {
+	for u, d := range s.docs {
+		if sc, ok := scopes[u]; ok && sc != d.scope {
+			s.rescan[d.root] = true
+			s.markDirtyLocked(d.root)
+			nd := *d
+			nd.scope = sc
+			s.docs[u] = &nd
+			d = &nd
+		}
 		s.rescan[d.root] = true
 		s.markDirtyLocked(d.root)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -117,5 +118,88 @@ func TestExitsWhenParentGone(t *testing.T) {
 	_ = parent.Wait()
 	if err := c.Wait(); !errors.Is(err, lsp.ErrParentExited) {
 		t.Fatalf("Serve returned %v, want ErrParentExited", err)
+	}
+}
+
+// watched reports a file event of the client: path was created, changed
+// or deleted on disk.
+func watched(t *testing.T, c *lsptest.Client, path string, typ protocol.FileChangeType) {
+	t.Helper()
+	err := c.Server.DidChangeWatchedFiles(c.Ctx(), &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: lsptest.URI(path), Type: typ}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// severityOf returns the severity of the first diagnostic with code, 0
+// when there is none.
+func severityOf(ds []protocol.Diagnostic, code string) protocol.DiagnosticSeverity {
+	for _, d := range ds {
+		if d.Code == code {
+			return d.Severity
+		}
+	}
+	return 0
+}
+
+// The configuration is read again on a file event: a rewrite that keeps
+// its size and modification time, a deletion (no error message) and a
+// configuration created after the buffer opened all apply at once.
+func TestConfigurationFollowsFileEvents(t *testing.T) {
+	root := tree(t)
+	cfgPath := filepath.Join(filepath.Dir(root), ".journal-lint.yaml")
+	orig, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lsptest.Start(t, opts())
+	u, ds := open(t, c, root, widgetHead)
+	if s := severityOf(ds, "history/release-added"); s != protocol.DiagnosticSeverityInformation {
+		t.Fatalf("history/release-added: severity %v, want info from the configuration (%v)", s, codes(ds))
+	}
+	recheck := func(path string, typ protocol.FileChangeType) []protocol.Diagnostic {
+		t.Helper()
+		n := c.Published(u)
+		watched(t, c, path, typ)
+		return c.DiagnosticsAfter(u, n)
+	}
+
+	// Same size, same modification time, another severity.
+	offed := strings.Replace(string(orig), "history/release-added: info", "history/release-added: off ", 1)
+	if len(offed) != len(orig) || offed == string(orig) {
+		t.Fatal("the test's rewrite must keep the size")
+	}
+	if err := os.WriteFile(cfgPath, []byte(offed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(cfgPath, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if ds := recheck(cfgPath, protocol.FileChangeTypeChanged); hasCode(ds, "history/release-added") {
+		t.Errorf("after the rewrite history/release-added is off, got %v", codes(ds))
+	}
+
+	// Deleted: the default configuration, without an error message.
+	if err := os.Remove(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	ds = recheck(cfgPath, protocol.FileChangeTypeDeleted)
+	if s := severityOf(ds, "style/trailing-whitespace"); s != protocol.DiagnosticSeverityWarning {
+		t.Errorf("without a configuration style/trailing-whitespace is a warning, got severity %v", s)
+	}
+	if m := c.Messages(); len(m) != 0 {
+		t.Errorf("deleting the configuration showed %q", m)
+	}
+
+	// Created again.
+	if err := os.WriteFile(cfgPath, []byte(offed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ds := recheck(cfgPath, protocol.FileChangeTypeCreated); hasCode(ds, "history/release-added") {
+		t.Errorf("after the configuration was created history/release-added is off, got %v", codes(ds))
 	}
 }

@@ -3,6 +3,10 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"io/fs"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -65,46 +69,74 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// configEntry is one loaded configuration file with the state it was read
-// at, and its rule packs, started once and kept running for the session
-// (check.StartPacks).
+// configEntry is one loaded configuration file with the digest of the
+// bytes it was read from, and its rule packs, started once and kept
+// running for the session (check.StartPacks). Like the tree's files the
+// configuration is judged by its content: a rewrite that keeps the size
+// and the modification time is a change too.
 type configEntry struct {
-	mod   time.Time
-	size  int64
+	sum   [sha256.Size]byte
 	cfg   *config.Config
 	packs *check.Packs
 	err   error
 }
 
 // config returns the validated configuration of file ("" for none:
-// config.Default) and its running rule packs, reloading it when the file
-// changed. A configuration that does not load or validate yields
+// config.Default) and its running rule packs, reloading it when its
+// content changed. A configuration that does not load or validate yields
 // config.Default and the error, which the caller shows to the user: check
 // would refuse to run, and an editor should still show the validity
-// findings.
+// findings. A file that is gone (deleted since the buffer was located;
+// the next file event locates the buffers again) is no error: the buffer
+// has no configuration.
 func (s *server) config(file string) (*config.Config, *check.Packs, error) {
-	if file == "" {
-		// One value for the session, so that a check can take over the
-		// last one's findings (check.Options.Prior needs the same
-		// configuration).
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.defaultConfig == nil {
-			s.defaultConfig = config.Default()
+	if file != "" {
+		data, err := readConfig(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.logf("configuration %s is gone: checking with the default configuration", file)
+		case err != nil:
+			return config.Default(), nil, fmt.Errorf("configuration %s: %w", file, err)
+		default:
+			return s.configOf(file, sha256.Sum256(data))
 		}
-		return s.defaultConfig, nil, nil
 	}
-	fi, err := os.Stat(file)
+	// One value for the session, so that a check can take over the
+	// last one's findings (check.Options.Prior needs the same
+	// configuration).
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.defaultConfig == nil {
+		s.defaultConfig = config.Default()
+	}
+	return s.defaultConfig, nil, nil
+}
+
+// readConfig reads a configuration file to tell whether it changed, at
+// most one byte more than config.Load reads.
+func readConfig(file string) ([]byte, error) {
+	f, err := os.Open(file)
 	if err != nil {
-		return config.Default(), nil, fmt.Errorf("configuration %s: %w", file, err)
+		return nil, err
 	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxConfig+1))
+}
+
+// maxConfig is the size of the largest configuration file config.Load
+// reads ("A file that cannot be read" in its doc).
+const maxConfig = 1 << 20
+
+// configOf returns the configuration of file whose content has the digest
+// sum, from the cache or loaded anew.
+func (s *server) configOf(file string, sum [sha256.Size]byte) (*config.Config, *check.Packs, error) {
 	s.mu.Lock()
 	e := s.configs[file]
 	s.mu.Unlock()
-	if e != nil && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+	if e != nil && e.sum == sum {
 		return e.cfg, e.packs, e.err
 	}
-	ne := &configEntry{mod: fi.ModTime(), size: fi.Size()}
+	ne := &configEntry{sum: sum}
 	ne.cfg, ne.packs, ne.err = s.loadConfig(file)
 	if ne.err != nil {
 		ne.cfg = config.Default()
