@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -201,5 +202,47 @@ func TestConfigurationFollowsFileEvents(t *testing.T) {
 	}
 	if ds := recheck(cfgPath, protocol.FileChangeTypeCreated); hasCode(ds, "history/release-added") {
 		t.Errorf("after the configuration was created history/release-added is off, got %v", codes(ds))
+	}
+}
+
+// Files created, changed or deleted on disk are seen on the client's file
+// event, without an edit of the buffer: a successor written next to the
+// open head makes it a revision with a successor (the head-only rules
+// leave it), and its deletion makes it the head again.
+func TestFileEventsOnDisk(t *testing.T) {
+	root := tree(t)
+	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}}
+	c := lsptest.StartWith(t, opts(), init)
+	c.Calls(protocol.MethodClientRegisterCapability)
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+		t.Fatal(err)
+	}
+	u, ds := open(t, c, root, widgetHead)
+	if !hasCode(ds, "deps/unknown-artifact") {
+		t.Fatalf("the head should have deps/unknown-artifact, got %v", codes(ds))
+	}
+	next := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
+	next = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(head))
+	nextPath := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
+	if err := os.WriteFile(nextPath, []byte(next), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := c.Published(u)
+	watched(t, c, nextPath, protocol.FileChangeTypeCreated)
+	if ds := c.DiagnosticsAfter(u, n); hasCode(ds, "deps/unknown-artifact") {
+		t.Errorf("with a successor on disk the buffer is no head, got %v", codes(ds))
+	}
+	if err := os.Remove(nextPath); err != nil {
+		t.Fatal(err)
+	}
+	n = c.Published(u)
+	watched(t, c, nextPath, protocol.FileChangeTypeDeleted)
+	if ds := c.DiagnosticsAfter(u, n); !hasCode(ds, "deps/unknown-artifact") {
+		t.Errorf("with the successor deleted the buffer is the head again, got %v", codes(ds))
 	}
 }
