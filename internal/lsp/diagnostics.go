@@ -49,8 +49,11 @@ func (s *server) publish(c *checked, d *document) {
 	for _, dg := range ds {
 		out = append(out, s.toProtocol(c, d, dg))
 	}
-	version := d.version
-	err := s.conn.Notify(s.ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams{URI: d.uri, Version: &version, Diagnostics: out})
+	params := publishParams{URI: d.uri, Diagnostics: out}
+	if d.version != noVersion {
+		params.Version = &d.version
+	}
+	err := s.conn.Notify(s.ctx, protocol.MethodTextDocumentPublishDiagnostics, params)
 	if err != nil {
 		s.logf("publishing diagnostics: %v", err)
 	}

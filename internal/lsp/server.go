@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -510,6 +511,42 @@ func (s *server) didOpen(_ context.Context, params json.RawMessage) (any, error)
 	return nil, nil
 }
 
+// noVersion is the version of a buffer the client never opened: its
+// diagnostics name no version.
+const noVersion = -1
+
+// adoptUnopened takes a Journal that the client saves or changes without
+// having opened it as open, with the bytes of its file on disk: after
+// "save as" (Neovim's :saveas, Emacs's write-file) the buffer is the file
+// just written, and editors send didSave and didChange for its new name
+// but no didOpen. Without it those messages were dropped and the buffer
+// went unchecked. what names the message, for the log.
+func (s *server) adoptUnopened(u protocol.DocumentURI, what string) {
+	s.mu.Lock()
+	_, open := s.docs[u]
+	s.mu.Unlock()
+	path, ok := filePath(u)
+	if open || !ok || !isJournal(path) {
+		return
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		s.logf("%s for %s, which is not open and cannot be read: %v", what, path, err)
+		return
+	}
+	d := &document{uri: u, path: path, version: noVersion, text: newText(src), scope: s.locate(path)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, open := s.docs[u]; open {
+		return
+	}
+	s.logf("%s for %s, which the client did not open: checking the file as it is on disk", what, path)
+	s.serial++
+	d.serial = s.serial
+	s.docs[u] = d
+	s.markDirtyLocked(d.root)
+}
+
 // contentChange is one change of didChange; unlike the library's type its
 // range is a pointer, so that a change without a range (the whole text) can
 // be told from a change at 0:0.
@@ -528,6 +565,7 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	s.adoptUnopened(p.TextDocument.URI, "a change")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.docs[p.TextDocument.URI]
@@ -578,11 +616,14 @@ func (s *server) didClose(ctx context.Context, params json.RawMessage) (any, err
 
 // didSave rechecks the buffer's tree, listing it again: a saved file
 // changes the context of the other open buffers only through the disk.
+// A Journal saved without having been opened ("save as" in Neovim and
+// Emacs) is taken as open with its bytes on disk.
 func (s *server) didSave(_ context.Context, params json.RawMessage) (any, error) {
 	var p protocol.DidSaveTextDocumentParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	s.adoptUnopened(p.TextDocument.URI, "a save")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {

@@ -246,3 +246,35 @@ func TestFileEventsOnDisk(t *testing.T) {
 		t.Errorf("with the successor deleted the buffer is the head again, got %v", codes(ds))
 	}
 }
+
+// A Journal saved or changed without a didOpen ("save as" under a new
+// name) is checked as it is on disk, and its changes apply from there.
+func TestSaveAsUnopened(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	path := filepath.Join(root, filepath.FromSlash(widgetFork))
+	u := lsptest.URI(path)
+	if err := c.Server.DidSave(c.Ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		t.Fatal(err)
+	}
+	ds := c.DiagnosticsAfter(u, 0)
+	var fork *protocol.Diagnostic
+	for i, d := range ds {
+		if d.Code == "chain/fork" {
+			fork = &ds[i]
+		}
+	}
+	if fork == nil {
+		t.Fatalf("want chain/fork from the file on disk, got %v", codes(ds))
+	}
+	// An incremental change applies to the bytes on disk: write the head's
+	// digest over the PREDECESSOR argument.
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Edit(u, 5, fork.Range, digest(head))
+	if ds := c.Diagnostics(u, 5); hasCode(ds, "chain/fork") {
+		t.Fatalf("the change did not apply to the saved file: %v", codes(ds))
+	}
+}
