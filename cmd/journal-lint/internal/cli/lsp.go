@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -26,7 +25,7 @@ func lspCommand() *ucli.Command {
 			"Example (Neovim):\n" +
 			"   vim.lsp.start({ name = 'journal-lint', cmd = { 'journal-lint', 'lsp' } })",
 		Flags: []ucli.Flag{
-			&ucli.DurationFlag{Name: "debounce", Value: 50 * time.Millisecond, Usage: "wait `DURATION` after a change before checking (changes within it are checked together)"},
+			&ucli.DurationFlag{Name: "debounce", Value: lsp.DefaultDebounce, Usage: "wait `DURATION` after a change before checking (changes within it are checked together); by default a change is checked at once, and the changes made during a check right after it"},
 		},
 		Action: runLSP,
 	}
