@@ -136,8 +136,9 @@ type server struct {
 	// when each root's tree was last listed.
 	rescan  map[string]bool
 	scanned map[string]time.Time
-	// watch says the client can watch files for the server.
-	watch bool
+	// watch says the client can watch files for the server; watching
+	// that it agreed to (client/registerCapability answered).
+	watch, watching bool
 	// defaultConfig is the configuration of buffers without a
 	// configuration file.
 	defaultConfig *config.Config
@@ -465,7 +466,11 @@ func (s *server) initialized(context.Context, json.RawMessage) (any, error) {
 		}}})
 		if err != nil {
 			s.logf("asking the client to watch files: %v", err)
+			return
 		}
+		s.mu.Lock()
+		s.watching = true
+		s.mu.Unlock()
 	}()
 	return nil, nil
 }

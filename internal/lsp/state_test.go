@@ -278,3 +278,31 @@ func TestSaveAsUnopened(t *testing.T) {
 		t.Fatalf("the change did not apply to the saved file: %v", codes(ds))
 	}
 }
+
+// A client that does not watch files (Neovim 0.7) sees a file created on
+// disk all the same, without an edit: the server lists the tree again in
+// the background.
+func TestDiskChangesWithoutWatching(t *testing.T) {
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+		t.Fatal(err)
+	}
+	u, ds := open(t, c, root, widgetHead)
+	if !hasCode(ds, "deps/unknown-artifact") {
+		t.Fatalf("the head should have deps/unknown-artifact, got %v", codes(ds))
+	}
+	next := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
+	next = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(head))
+	n := c.Published(u)
+	if err := os.WriteFile(filepath.Join(root, "com.example.widget", "20260401T080000Z.journal"), []byte(next), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for hasCode(c.DiagnosticsAfter(u, n), "deps/unknown-artifact") {
+		n = c.Published(u)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -197,11 +198,13 @@ var hooks struct {
 }
 
 // rescanEvery is how long the server trusts its picture of a tree on disk
-// without a file event from the client. Once the author pauses for
-// rescanPause after that, a check in the background lists the tree again
-// and reads the files whose size or modification time changed; a change
-// cancels it. So a keystroke never waits for a listing of the tree (160
-// ms for 10,000 files), and a tree is listed again only after edits.
+// when the client does not watch files for it. Once the author pauses for
+// rescanPause after that (or at once when idle), a check in the
+// background lists the tree again and reads the files whose size or
+// modification time changed; a change cancels it. So a keystroke never
+// waits for a listing of the tree (160 ms for 10,000 files), and files
+// created, changed or deleted on disk are seen within a few seconds
+// without an edit.
 const (
 	rescanEvery = 2 * time.Second
 	rescanPause = time.Second
@@ -230,8 +233,8 @@ func (s *server) markDirtyLocked(root string) {
 func (s *server) checkLoop() {
 	for {
 		var due <-chan time.Time
-		if len(s.staleRoots()) > 0 {
-			due = time.After(rescanPause)
+		if wait, ok := s.rescanDue(); ok {
+			due = time.After(wait)
 		}
 		background := false
 		select {
@@ -275,14 +278,31 @@ func (s *server) checkLoop() {
 	}
 }
 
-// staleRoots returns the checked roots whose tree was last listed more
-// than rescanEvery ago.
-func (s *server) staleRoots() map[string]bool {
+// rescanDue returns how long to wait, without a change, before the next
+// background listing of a tree: until the oldest listing of a checked
+// tree is rescanEvery old, and at least rescanPause; false when no tree is
+// checked, or when the client watches the files for the server (its file
+// events make the next check list the tree again).
+func (s *server) rescanDue() (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.staleRootsLocked()
+	if s.watching {
+		return 0, false
+	}
+	var oldest time.Time
+	for root := range s.checked {
+		if t := s.scanned[root]; oldest.IsZero() || t.Before(oldest) {
+			oldest = t
+		}
+	}
+	if len(s.checked) == 0 {
+		return 0, false
+	}
+	return max(rescanPause, time.Until(oldest.Add(rescanEvery))+time.Millisecond), true
 }
 
+// staleRootsLocked returns the checked roots whose tree was last listed
+// more than rescanEvery ago; s.mu is held.
 func (s *server) staleRootsLocked() map[string]bool {
 	out := map[string]bool{}
 	for root := range s.checked {
@@ -294,8 +314,9 @@ func (s *server) staleRootsLocked() map[string]bool {
 }
 
 // checkRoot checks the tree under root with its open buffers and publishes
-// the diagnostics of each buffer; rescan lists the tree again.
-func (s *server) checkRoot(ctx context.Context, root string, rescan bool) {
+// the diagnostics of each buffer. A check in the background lists the
+// tree again and publishes only what changed.
+func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	s.mu.Lock()
 	docs := map[protocol.DocumentURI]*document{}
 	overlay := map[string][]byte{}
@@ -333,7 +354,7 @@ func (s *server) checkRoot(ctx context.Context, root string, rescan bool) {
 		prior = last.res
 	}
 	asked := s.rescan[root]
-	rescan = rescan || asked
+	rescan := background || asked
 	delete(s.rescan, root)
 	s.mu.Unlock()
 	start := time.Now()
@@ -356,12 +377,17 @@ func (s *server) checkRoot(ctx context.Context, root string, rescan bool) {
 		c.byPath[d.Path] = append(c.byPath[d.Path], d)
 	}
 	s.mu.Lock()
+	last := s.checked[root]
 	s.checked[root] = c
 	if prior == nil || rescan {
 		s.scanned[root] = start
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
+		if background && last != nil && last.docs[d.uri] != nil && last.docs[d.uri].serial == d.serial &&
+			reflect.DeepEqual(last.byPath[d.rel], c.byPath[d.rel]) {
+			continue // nothing new to show after a listing in the background
+		}
 		s.publish(c, d)
 	}
 }
