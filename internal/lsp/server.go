@@ -132,10 +132,11 @@ type server struct {
 	// checked is the last check of each root.
 	checked map[string]*checked
 	// rescan holds the roots whose tree on disk may have changed (a save,
-	// a file event): their next check lists the tree again. scanned is
-	// when each root's tree was last listed.
+	// a file event): their next check lists the tree again. nextScan is
+	// when each root's tree is to be listed again in the background
+	// (workspace.go).
 	rescan  map[string]bool
-	scanned map[string]time.Time
+	nextScan map[string]time.Time
 	// watch says the client can watch files for the server; watching
 	// that it agreed to (client/registerCapability answered).
 	watch, watching bool
@@ -185,7 +186,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		dirty:     map[string]bool{},
 		checked:   map[string]*checked{},
 		rescan:    map[string]bool{},
-		scanned:   map[string]time.Time{},
+		nextScan:  map[string]time.Time{},
 		wake:      make(chan struct{}, 1),
 		configs:   map[string]*configEntry{},
 		told:      map[string]bool{},

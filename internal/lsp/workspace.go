@@ -198,16 +198,22 @@ var hooks struct {
 }
 
 // rescanEvery is how long the server trusts its picture of a tree on disk
-// when the client does not watch files for it. Once the author pauses for
-// rescanPause after that (or at once when idle), a check in the
+// when the client does not watch files for it, and rescanWatched when it
+// does (a watching client may not see everything: eglot watches only the
+// directories that held files when it registered). Once the author pauses
+// for rescanPause after that (or at once when idle), a check in the
 // background lists the tree again and reads the files whose size or
 // modification time changed; a change cancels it. So a keystroke never
 // waits for a listing of the tree (160 ms for 10,000 files), and files
-// created, changed or deleted on disk are seen within a few seconds
-// without an edit.
+// created, changed or deleted on disk are seen within seconds without an
+// edit. A large tree is listed less often: the wait is at least
+// rescanShare times what the last listing took, so that listing takes at
+// most 1/rescanShare of the time.
 const (
-	rescanEvery = 2 * time.Second
-	rescanPause = time.Second
+	rescanEvery   = 2 * time.Second
+	rescanWatched = 10 * time.Second
+	rescanPause   = time.Second
+	rescanShare   = 20
 )
 
 // markDirtyLocked asks for a check of root, cancelling a check in the
@@ -279,38 +285,43 @@ func (s *server) checkLoop() {
 }
 
 // rescanDue returns how long to wait, without a change, before the next
-// background listing of a tree: until the oldest listing of a checked
-// tree is rescanEvery old, and at least rescanPause; false when no tree is
-// checked, or when the client watches the files for the server (its file
-// events make the next check list the tree again).
+// background listing of a tree (at least rescanPause), and false when no
+// tree is checked.
 func (s *server) rescanDue() (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.watching {
-		return 0, false
-	}
-	var oldest time.Time
+	var next time.Time
 	for root := range s.checked {
-		if t := s.scanned[root]; oldest.IsZero() || t.Before(oldest) {
-			oldest = t
+		if t := s.nextScan[root]; next.IsZero() || t.Before(next) {
+			next = t
 		}
 	}
 	if len(s.checked) == 0 {
 		return 0, false
 	}
-	return max(rescanPause, time.Until(oldest.Add(rescanEvery))+time.Millisecond), true
+	return max(rescanPause, time.Until(next)+time.Millisecond), true
 }
 
-// staleRootsLocked returns the checked roots whose tree was last listed
-// more than rescanEvery ago; s.mu is held.
+// staleRootsLocked returns the checked roots whose background listing is
+// due; s.mu is held.
 func (s *server) staleRootsLocked() map[string]bool {
 	out := map[string]bool{}
 	for root := range s.checked {
-		if time.Since(s.scanned[root]) > rescanEvery {
+		if !time.Now().Before(s.nextScan[root]) {
 			out[root] = true
 		}
 	}
 	return out
+}
+
+// scannedLocked records that root's tree was listed, which took cost;
+// s.mu is held.
+func (s *server) scannedLocked(root string, cost time.Duration) {
+	every := rescanEvery
+	if s.watching {
+		every = rescanWatched
+	}
+	s.nextScan[root] = time.Now().Add(max(every, rescanShare*cost))
 }
 
 // checkRoot checks the tree under root with its open buffers and publishes
@@ -380,7 +391,7 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	last := s.checked[root]
 	s.checked[root] = c
 	if prior == nil || rescan {
-		s.scanned[root] = start
+		s.scannedLocked(root, time.Since(start))
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
