@@ -120,7 +120,7 @@ func (s *server) fixable(ctx context.Context, c *checked, d *document) (bool, st
 			return true, ""
 		}
 		doc, _ := syntax.Parse(d.rel, disk)
-		st := c.res.Load.State
+		st := c.state()
 		e, ok := st.ByDigest(doc.Digest)
 		if !ok {
 			return true, ""

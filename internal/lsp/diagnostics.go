@@ -45,9 +45,15 @@ func (s *server) publish(c *checked, d *document) {
 		return
 	}
 	ds := c.byPath[d.rel]
-	out := make([]protocol.Diagnostic, 0, len(ds))
+	out := make([]protocol.Diagnostic, 0, len(ds)+1)
 	for _, dg := range ds {
 		out = append(out, s.toProtocol(c, d, dg))
+	}
+	if d.alone != "" {
+		// Why the tree rules are silent: a note, not a finding of check.
+		out = append(out, protocol.Diagnostic{Range: d.diagRange(s.enc, diag.Range{}), Severity: protocol.DiagnosticSeverityInformation,
+			Source: source, Message: "checked on its own, as journal-lint check --file checks a draft: " + d.alone +
+				"; placement, chain, deps/ and history rules need a Journal tree and were skipped"})
 	}
 	params := publishParams{URI: d.uri, Diagnostics: out}
 	if d.version != noVersion {
@@ -111,9 +117,14 @@ func (s *server) textOf(c *checked, d *document, rel string) *text {
 	return newText(nil)
 }
 
-// uriOf returns the file: URI of a root-relative path.
+// uriOf returns the file: URI of a root-relative path (or of an absolute
+// one: a buffer checked alone names itself so).
 func (c *checked) uriOf(root, rel string) protocol.DocumentURI {
-	return protocol.DocumentURI(uri.File(filepath.Join(root, filepath.FromSlash(rel))))
+	p := filepath.FromSlash(rel)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return protocol.DocumentURI(uri.File(p))
 }
 
 // severity maps check's severities to LSP's.

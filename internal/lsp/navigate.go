@@ -35,8 +35,8 @@ func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
 	v := &view{d: d}
 	c, fresh := s.lastCheck(d)
 	if c != nil {
-		v.c, v.state = c, c.res.Load.State
-		if fresh {
+		v.c, v.state = c, c.state()
+		if fresh && c.res.Load != nil {
 			for _, f := range c.res.Load.Files {
 				if f.Path == d.rel && f.Doc != nil && sameBytes(f.Doc.Src, d.src) {
 					v.doc = f.Doc

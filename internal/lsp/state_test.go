@@ -306,3 +306,33 @@ func TestDiskChangesWithoutWatching(t *testing.T) {
 		n = c.Published(u)
 	}
 }
+
+// A Journal buffer outside <root>/<coordinate>/<file> (a scratch draft, a
+// stray file in the root, a subfolder) gets what `check --file` finds, and
+// a note that says why the tree rules were skipped.
+func TestOutsideTheTree(t *testing.T) {
+	root := tree(t)
+	text, err := os.ReadFile(filepath.Join(root, "org.example.logging", "20260106T090000Z.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lsptest.Start(t, opts())
+	for _, path := range []string{
+		filepath.Join(t.TempDir(), "drafts", "draft.journal"),
+		filepath.Join(root, "stray.journal"),
+		filepath.Join(root, "org.example.logging", "sub", "20260106T090000Z.journal"),
+	} {
+		u := c.Open(path, text)
+		ds := c.Diagnostics(u, 1)
+		if !hasCode(ds, "value/license") {
+			t.Errorf("%s: want value/license, as check --file finds, got %v", path, codes(ds))
+		}
+		var note bool
+		for _, d := range ds {
+			note = note || (d.Code == nil && strings.Contains(d.Message, "checked on its own") && d.Severity == protocol.DiagnosticSeverityInformation)
+		}
+		if !note {
+			t.Errorf("%s: no note on why the tree rules were skipped: %v", path, ds)
+		}
+	}
+}

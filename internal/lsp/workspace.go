@@ -18,10 +18,12 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // scope is where a buffer is checked: its Journal root, its path below it
@@ -38,21 +40,31 @@ type scope struct {
 	// upwards, as `journal-lint check` finds it from the working directory;
 	// "" when there is none.
 	configFile string
+	// alone, when not "", says why the file is in no Journal tree: it is
+	// checked on its own, as `journal-lint check --file` checks it; root
+	// is then the file itself and rel its path with forward slashes.
+	alone string
 }
 
-// locate finds the scope of the file at the absolute path.
+// locate finds the scope of the file at the absolute path. A file lies
+// in a tree when it is <root>/<coordinate>/<file> below the root that the
+// configuration names or, without one, when its directory is named like
+// an artifact coordinate ("Filesystem layout" in docs/journal-format.md);
+// any other Journal (a scratch draft, a stray file in the root, a
+// subfolder, a test fixture) is checked alone.
 func (s *server) locate(path string) scope {
 	dir := filepath.Dir(path)
 	sc := scope{root: filepath.Dir(dir)}
 	if f, err := config.Find(dir); err == nil {
 		sc.configFile = f
 	}
+	configRoot := ""
 	if sc.configFile != "" {
 		// Only the root is read here; the check loads (and validates) the
 		// configuration with its packs, in the one goroutine that checks.
 		if cfg, err := config.Load(sc.configFile); err == nil && cfg.Root != "" {
 			if r := cfg.RootDir(); within(r, path) {
-				sc.root = r
+				sc.root, configRoot = r, r
 			}
 		}
 	}
@@ -61,6 +73,16 @@ func (s *server) locate(path string) scope {
 		rel = filepath.Base(path)
 	}
 	sc.rel = filepath.ToSlash(rel)
+	if configRoot != "" {
+		if strings.Count(sc.rel, "/") != 1 {
+			sc.alone = fmt.Sprintf("it is not at <coordinate>/<file> below the Journal root %s (root: in %s)", configRoot, sc.configFile)
+		}
+	} else if _, err := vt.ParseCoordinate(filepath.Base(dir)); err != nil {
+		sc.alone = fmt.Sprintf("its directory is not an artifact directory (%v)", err)
+	}
+	if sc.alone != "" {
+		sc.root, sc.rel = path, filepath.ToSlash(path)
+	}
 	return sc
 }
 
@@ -264,7 +286,7 @@ func (s *server) checkLoop() {
 		}
 		roots := s.dirty
 		if background {
-			roots = s.staleRootsLocked()
+			roots = s.staleRootsLocked(time.Now())
 		} else {
 			s.dirty = map[string]bool{}
 		}
@@ -291,23 +313,24 @@ func (s *server) rescanDue() (time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var next time.Time
-	for root := range s.checked {
+	for root := range s.staleRootsLocked(time.Time{}) {
 		if t := s.nextScan[root]; next.IsZero() || t.Before(next) {
 			next = t
 		}
 	}
-	if len(s.checked) == 0 {
+	if next.IsZero() {
 		return 0, false
 	}
 	return max(rescanPause, time.Until(next)+time.Millisecond), true
 }
 
-// staleRootsLocked returns the checked roots whose background listing is
-// due; s.mu is held.
-func (s *server) staleRootsLocked() map[string]bool {
+// staleRootsLocked returns the checked trees (not the buffers checked
+// alone) whose background listing is due at now, all of them for a zero
+// now; s.mu is held.
+func (s *server) staleRootsLocked(now time.Time) map[string]bool {
 	out := map[string]bool{}
-	for root := range s.checked {
-		if !time.Now().Before(s.nextScan[root]) {
+	for root, c := range s.checked {
+		if c.res.Load != nil && (now.IsZero() || !now.Before(s.nextScan[root])) {
 			out[root] = true
 		}
 	}
@@ -353,6 +376,12 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	cfg, packs, err := s.config(configFile)
 	if err != nil {
 		s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: %v; checking with the default configuration", err))
+	}
+	for _, d := range docs {
+		if d.alone != "" {
+			s.checkAlone(ctx, d, cfg)
+			return
+		}
 	}
 	// The last check's unchanged artifacts are taken over (check.Options.Prior):
 	// a change costs the work of its artifact. The tree on disk is listed
@@ -401,6 +430,34 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 		}
 		s.publish(c, d)
 	}
+}
+
+// checkAlone checks a buffer that lies in no Journal tree on its own, as
+// `journal-lint check --file` does, and publishes what that finds (see
+// [server.publish] for the note that says why).
+func (s *server) checkAlone(ctx context.Context, d *document, cfg *config.Config) {
+	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(),
+		Overlay: map[string][]byte{d.path: d.src}})
+	if err != nil {
+		return // only a cancelled ctx
+	}
+	c := &checked{res: res, cfg: cfg, docs: map[protocol.DocumentURI]*document{d.uri: d}, byPath: map[string]diag.List{}}
+	for _, dg := range res.Diagnostics {
+		c.byPath[dg.Path] = append(c.byPath[dg.Path], dg)
+	}
+	s.mu.Lock()
+	s.checked[d.root] = c
+	s.mu.Unlock()
+	s.publish(c, d)
+}
+
+// state returns the accepted state of the tree as c loaded it, empty for a
+// buffer checked alone.
+func (c *checked) state() *chain.State {
+	if c.res.Load == nil {
+		return chain.Empty()
+	}
+	return c.res.Load.State
 }
 
 // tell shows message to the user once per session.
