@@ -46,6 +46,9 @@ func (s *server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 	if c == nil || !fresh {
 		return []protocol.CodeAction{}, nil
 	}
+	// The text as checked: the bytes on disk when they stood in for the
+	// buffer (withDiskBytes), whose offsets the diagnostics count.
+	d = c.docs[d.uri]
 	if ok, why := s.fixable(ctx, c, d); !ok {
 		s.logf("no fixes for %s: %s", d.rel, why)
 		return []protocol.CodeAction{}, nil

@@ -135,7 +135,7 @@ type server struct {
 	// a file event): their next check lists the tree again. nextScan is
 	// when each root's tree is to be listed again in the background
 	// (workspace.go).
-	rescan  map[string]bool
+	rescan   map[string]bool
 	nextScan map[string]time.Time
 	// watch says the client can watch files for the server; watching
 	// that it agreed to (client/registerCapability answered).

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -334,5 +335,45 @@ func TestOutsideTheTree(t *testing.T) {
 		if !note {
 			t.Errorf("%s: no note on why the tree rules were skipped: %v", path, ds)
 		}
+	}
+}
+
+// An editor that normalises line endings sends LF text for a CRLF file:
+// the server checks the file's bytes, so that the file keeps its
+// style/crlf and its digest, which its successor names.
+func TestCRLFNormalisedByEditor(t *testing.T) {
+	root := tree(t)
+	// The default configuration (the test tree's ignores style/crlf).
+	if err := os.Remove(filepath.Join(filepath.Dir(root), ".journal-lint.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	genesis := filepath.Join(root, "com.example.widget", "20260110T080000Z.journal")
+	lf, err := os.ReadFile(genesis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
+	if err := os.WriteFile(genesis, crlf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Its successors name the CRLF bytes.
+	for _, rel := range []string{widgetHead, widgetFork} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAll(text, []byte("PREDECESSOR "+digest(crlf)))
+		if err := os.WriteFile(p, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := lsptest.Start(t, opts())
+	g := c.Open(genesis, lf)
+	if ds := c.Diagnostics(g, 1); !hasCode(ds, "style/crlf") {
+		t.Errorf("the CRLF file lost its style/crlf: %v", codes(ds))
+	}
+	if _, ds := open(t, c, root, widgetHead); hasCode(ds, "chain/missing-predecessor") {
+		t.Errorf("the successor of the CRLF file got %v", codes(ds))
 	}
 }

@@ -357,16 +357,18 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	examples := false
 	configFile := ""
 	for u, d := range s.docs {
-		if d.root != root {
-			continue
+		if d.root == root {
+			docs[u] = d
 		}
-		d = withDiskBytes(d)
+	}
+	s.mu.Unlock()
+	for u, d := range docs {
+		d = s.withDiskBytes(d)
 		docs[u] = d
 		overlay[d.rel] = d.src
 		examples = examples || strings.HasSuffix(d.rel, load.ExampleSuffix)
 		configFile = d.configFile
 	}
-	s.mu.Unlock()
 	if len(docs) == 0 {
 		s.mu.Lock()
 		delete(s.checked, root)
@@ -488,21 +490,57 @@ func (s *server) lastCheck(d *document) (*checked, bool) {
 }
 
 // withDiskBytes returns d with the bytes of its file on disk when the
-// buffer is that file as an editor decoded it: JSON (and so LSP) cannot
-// carry invalid UTF-8, so an editor shows each invalid byte as U+FFFD. The
-// check then sees the real bytes and reports syntax/encoding as check does.
-// Positions stay the same: an invalid byte and U+FFFD are one unit each.
-func withDiskBytes(d *document) *document {
-	if !bytes.Contains(d.src, []byte("\uFFFD")) {
+// buffer is that file as an editor decoded it, so that the check sees
+// the real bytes, as check does:
+//   - JSON (and so LSP) cannot carry invalid UTF-8, so an editor shows each
+//     invalid byte as U+FFFD; the check then reports syntax/encoding.
+//     Positions stay the same: an invalid byte and U+FFFD are one unit each.
+//   - Editors that normalise line endings (eglot, ALE) send LF text for a
+//     CRLF file; the check then finds style/crlf, and the file keeps its
+//     digest, which its successor names. Positions within a line stay the
+//     same: the CR ends it.
+//
+// The second is logged once per file.
+func (s *server) withDiskBytes(d *document) *document {
+	crlf := false
+	switch {
+	case bytes.Contains(d.src, []byte("\uFFFD")):
+	case bytes.IndexByte(d.src, '\r') < 0:
+		// A CRLF file of the buffer's text has one byte more per line.
+		fi, err := os.Stat(d.path)
+		if err != nil || fi.Size() <= int64(len(d.src)) || fi.Size() > int64(len(d.src)+bytes.Count(d.src, []byte("\n"))) {
+			return d
+		}
+		crlf = true
+	default:
 		return d
 	}
 	disk, err := os.ReadFile(d.path)
-	if err != nil || utf8.Valid(disk) || !bytes.Equal(replaceInvalid(disk), d.src) {
+	if err != nil {
+		return d
+	}
+	if crlf {
+		if !bytes.Equal(bytes.ReplaceAll(disk, []byte("\r\n"), []byte("\n")), d.src) {
+			return d
+		}
+		s.logOnce(d.path+"\x00crlf", "%s: the buffer has LF line endings where the file on disk has CRLF: the file's bytes are checked", d.path)
+	} else if utf8.Valid(disk) || !bytes.Equal(replaceInvalid(disk), d.src) {
 		return d
 	}
 	nd := *d
 	nd.text = newText(disk)
 	return &nd
+}
+
+// logOnce logs the message once per session and key.
+func (s *server) logOnce(key, format string, args ...any) {
+	s.mu.Lock()
+	seen := s.told[key]
+	s.told[key] = true
+	s.mu.Unlock()
+	if !seen {
+		s.logf(format, args...)
+	}
 }
 
 // replaceInvalid returns b with each byte that is not part of valid UTF-8
