@@ -142,7 +142,7 @@ func (s *server) fixable(ctx context.Context, c *checked, d *document) (bool, st
 // predecessor's: what an author of a draft wants before they save it under
 // <JOURNAL_VERSION>.journal. Nil otherwise.
 func (s *server) journalVersionFix(c *checked, d *document) *diag.Fix {
-	doc, _ := syntax.Parse(d.rel, d.src)
+	doc := d.parsed(d.rel)
 	now := vt.TimestampOf(s.now().UTC()).String()
 	title := "Set JOURNAL_VERSION to now (" + now + ")"
 	jv := doc.Header.JournalVersion

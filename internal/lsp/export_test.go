@@ -12,3 +12,10 @@ func HoldAfterCheck(t testing.TB, f func(ctx context.Context, root string)) {
 	hooks.checked.Store(&f)
 	t.Cleanup(func() { hooks.checked.Store(nil) })
 }
+
+// HoldParse makes every parse of a buffer for a request call f first,
+// until the test ends. Call it before the server starts.
+func HoldParse(t testing.TB, f func()) {
+	hooks.parse.Store(&f)
+	t.Cleanup(func() { hooks.parse.Store(nil) })
+}

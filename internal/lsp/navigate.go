@@ -45,7 +45,7 @@ func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
 		}
 	}
 	if v.doc == nil {
-		v.doc, _ = syntax.Parse(d.rel, d.src)
+		v.doc = d.parsed(d.rel)
 	}
 	return v, nil
 }

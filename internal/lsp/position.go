@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // posEncoding is how a Position's character counts (LSP 3.17
@@ -17,10 +19,26 @@ const (
 	utf8Encoding posEncoding = "utf-8"
 )
 
-// text is one version of a file's bytes with its line index.
+// text is one version of a file's bytes with its line index, and its
+// parse once a request needed it.
 type text struct {
 	src   []byte
 	lines *diag.LineIndex
+
+	once sync.Once
+	doc  *syntax.Document
+}
+
+// parsed returns the text parsed (path names it in positions), parsing it
+// the first time: requests about one version of a buffer share one parse.
+func (t *text) parsed(path string) *syntax.Document {
+	t.once.Do(func() {
+		if h := hooks.parse.Load(); h != nil {
+			(*h)()
+		}
+		t.doc, _ = syntax.Parse(path, t.src)
+	})
+	return t.doc
 }
 
 func newText(src []byte) *text { return &text{src: src, lines: diag.NewLineIndex(src)} }

@@ -244,7 +244,7 @@ func (s *server) now() time.Time {
 // handle answers one request or notification. It never returns an error
 // (that would close the connection): failures are JSON-RPC errors, and a
 // panic in a handler is an InternalError answer.
-func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	replied := false
 	respond := func(result any, rerr error) {
 		replied = true
@@ -252,15 +252,17 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			s.logf("answering %s: %v", req.Method(), werr)
 		}
 	}
-	defer func() {
+	// recovered turns a panic of the handler into an InternalError answer
+	// (when none went out yet).
+	recovered := func() {
 		if p := recover(); p != nil {
 			s.logf("%s: internal error: %v\n%s", req.Method(), p, debug.Stack())
 			if !replied {
 				respond(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "journal-lint failed on %s: %v", req.Method(), p))
 			}
 		}
-		err = nil
-	}()
+	}
+	defer recovered()
 	_, isCall := req.(*jsonrpc2.Call)
 	method := req.Method()
 
@@ -288,6 +290,16 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return nil // unknown notifications, $/cancelRequest and $/setTrace are ignored
 	}
+	if isCall && !sequential[method] {
+		// A request runs beside the messages that follow it, so that one
+		// that takes long (parsing a 16 MiB buffer) holds up no other;
+		// the notifications before it have been handled.
+		go func() {
+			defer recovered()
+			respond(h(s, ctx, req.Params()))
+		}()
+		return nil
+	}
 	result, herr := h(s, ctx, req.Params())
 	if isCall {
 		respond(result, herr)
@@ -296,6 +308,10 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	return nil
 }
+
+// sequential are the requests handled in the order they came, before the
+// next message is read: the lifecycle.
+var sequential = map[string]bool{protocol.MethodInitialize: true, protocol.MethodShutdown: true}
 
 // handler answers one method; params are the raw parameters.
 type handler func(s *server, ctx context.Context, params json.RawMessage) (any, error)

@@ -377,3 +377,28 @@ func TestCRLFNormalisedByEditor(t *testing.T) {
 		t.Errorf("the successor of the CRLF file got %v", codes(ds))
 	}
 }
+
+// A request that takes long (parsing a large buffer for a hover) holds up
+// no other message: while it parses, a hover on another buffer is
+// answered.
+func TestRequestsDoNotWaitForEachOther(t *testing.T) {
+	root := tree(t)
+	parsing, done := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	lsp.HoldParse(t, func() {
+		once.Do(func() { close(parsing); <-done })
+	})
+	held, release := holdFirstCheck(t)
+	c := lsptest.Start(t, opts())
+	defer close(done)
+	big := c.OpenFile(filepath.Join(root, filepath.FromSlash(widgetFork)))
+	<-held // the buffer is not checked: a hover parses it
+	go func() { _, _ = c.Server.Hover(context.Background(), &protocol.HoverParams{TextDocumentPositionParams: at(big, 10, 10)}) }()
+	<-parsing
+	release()
+	u, _ := open(t, c, root, widgetHead)
+	h, err := c.Server.Hover(c.Ctx(), &protocol.HoverParams{TextDocumentPositionParams: at(u, 10, 10)})
+	if err != nil || h == nil {
+		t.Fatalf("hover while another one parses: %v, %v", h, err)
+	}
+}

@@ -217,6 +217,8 @@ var hooks struct {
 	// checked runs after a check of root, before its diagnostics are
 	// published; ctx ends when the check is cancelled.
 	checked atomic.Pointer[func(ctx context.Context, root string)]
+	// parse runs before a request parses a buffer.
+	parse atomic.Pointer[func()]
 }
 
 // rescanEvery is how long the server trusts its picture of a tree on disk
