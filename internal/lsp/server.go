@@ -335,6 +335,7 @@ func init() {
 		protocol.MethodWorkspaceExecuteCommand:         (*server).executeCommand,
 		protocol.MethodWorkspaceDidChangeWatchedFiles:  (*server).recheckAll,
 		protocol.MethodWorkspaceDidChangeConfiguration: (*server).recheckAll,
+		methodTooLarge:                                 (*server).tooLarge,
 	}
 }
 
@@ -537,10 +538,7 @@ func (s *server) didOpen(_ context.Context, params json.RawMessage) (any, error)
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version,
 		text: newText([]byte(p.TextDocument.Text)), scope: s.locate(path)}
 	s.mu.Lock()
-	s.serial++
-	d.serial = s.serial
-	s.docs[d.uri] = d
-	s.markDirtyLocked(d.root)
+	s.putLocked(d)
 	s.mu.Unlock()
 	return nil, nil
 }
@@ -575,10 +573,44 @@ func (s *server) adoptUnopened(u protocol.DocumentURI, what string) {
 		return
 	}
 	s.logf("%s for %s, which the client did not open: checking the file as it is on disk", what, path)
+	s.putLocked(d)
+}
+
+// putLocked makes d the open buffer of its URI, with a new serial
+// number, and asks for a check; s.mu is held.
+func (s *server) putLocked(d *document) {
 	s.serial++
 	d.serial = s.serial
-	s.docs[u] = d
+	s.docs[d.uri] = d
 	s.markDirtyLocked(d.root)
+}
+
+// tooLarge takes the file on disk as the buffer of a didOpen or didChange
+// too large to read (see [stream.oversized]), at the version the message
+// named, and says so in the log.
+func (s *server) tooLarge(_ context.Context, params json.RawMessage) (any, error) {
+	var p tooLargeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	path, ok := filePath(p.URI)
+	if !ok || !isJournal(path) {
+		return nil, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		s.logf("%s of %d bytes for %s, over the %d read, and the file cannot be read: %v", p.Method, p.Bytes, path, MaxMessage, err)
+		return nil, nil
+	}
+	s.logf("%s of %d bytes for %s, over the %d read: its file on disk is checked in its place", p.Method, p.Bytes, path, MaxMessage)
+	d := &document{uri: p.URI, path: path, version: noVersion, text: newText(src), scope: s.locate(path)}
+	if p.Version != nil {
+		d.version = *p.Version
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.putLocked(d)
+	return nil, nil
 }
 
 // contentChange is one change of didChange; unlike the library's type its
@@ -619,10 +651,8 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 		t = newText(src)
 	}
 	nd := *d
-	s.serial++
-	nd.text, nd.version, nd.serial = t, p.TextDocument.Version, s.serial
-	s.docs[d.uri] = &nd
-	s.markDirtyLocked(d.root)
+	nd.text, nd.version = t, p.TextDocument.Version
+	s.putLocked(&nd)
 	return nil, nil
 }
 

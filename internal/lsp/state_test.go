@@ -393,7 +393,9 @@ func TestRequestsDoNotWaitForEachOther(t *testing.T) {
 	defer close(done)
 	big := c.OpenFile(filepath.Join(root, filepath.FromSlash(widgetFork)))
 	<-held // the buffer is not checked: a hover parses it
-	go func() { _, _ = c.Server.Hover(context.Background(), &protocol.HoverParams{TextDocumentPositionParams: at(big, 10, 10)}) }()
+	go func() {
+		_, _ = c.Server.Hover(context.Background(), &protocol.HoverParams{TextDocumentPositionParams: at(big, 10, 10)})
+	}()
 	<-parsing
 	release()
 	u, _ := open(t, c, root, widgetHead)

@@ -11,12 +11,15 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // MaxMessage is the largest message body in bytes that the server reads: a 16
 // MiB Journal (the format's limit, "Lines and encoding" in
 // docs/journal-format.md) sent as a JSON string with room for escapes. A
-// larger body is skipped and answered with an error; the connection stays up.
+// larger body is skimmed for what it was and skipped: a request gets an
+// error, a buffer too large is checked from its file on disk
+// ([stream.oversized]); the connection stays up.
 const MaxMessage = 64 << 20
 
 // stream is the Content-Length framed transport of the base protocol (LSP
@@ -48,12 +51,15 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, total, err
 		}
 		if length > MaxMessage {
-			if _, err := io.CopyN(io.Discard, s.in, length); err != nil {
+			body := io.LimitReader(s.in, length)
+			sk := skim(body)
+			if _, err := io.Copy(io.Discard, body); err != nil {
 				return nil, total, fmt.Errorf("skipping an oversized message: %w", err)
 			}
 			total += length
-			s.logf("skipped a message of %d bytes (at most %d are read)", length, MaxMessage)
-			s.writeError(ctx, nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, MaxMessage))
+			if msg := s.oversized(ctx, sk, length); msg != nil {
+				return msg, total, nil
+			}
 			continue
 		}
 		body := make([]byte, length)
@@ -73,6 +79,45 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		return msg, total, nil
 	}
+}
+
+// methodTooLarge is the notification that stands for a didOpen or
+// didChange too large to read (see [stream.oversized]); it never comes
+// from a client.
+const methodTooLarge = "$/journal-lint/tooLarge"
+
+// tooLargeParams are its parameters.
+type tooLargeParams struct {
+	Method  string               `json:"method"`
+	URI     protocol.DocumentURI `json:"uri"`
+	Version *int32               `json:"version"`
+	Bytes   int64                `json:"bytes"`
+}
+
+// oversized deals with a message of length bytes, over MaxMessage, of
+// which sk was read: a request is answered with an error that names it;
+// a didOpen or didChange becomes a methodTooLarge notification, so that
+// the server checks the file on disk in place of the buffer (a 17 MB
+// Journal padded with NUL bytes, sent as \u0000 escapes, is a message of
+// 102 MB: its fs/too-large comes from the disk). Other notifications are
+// logged.
+func (s *stream) oversized(ctx context.Context, sk skimmed, length int64) jsonrpc2.Message {
+	s.logf("skipped a %s message of %d bytes (at most %d are read)", sk.Method, length, MaxMessage)
+	switch {
+	case sk.ID != nil:
+		s.writeError(ctx, sk.ID, jsonrpc2.InvalidRequest, fmt.Sprintf("%s message of %d bytes is larger than %d", sk.Method, length, MaxMessage))
+	case (sk.Method == protocol.MethodTextDocumentDidOpen || sk.Method == protocol.MethodTextDocumentDidChange) && sk.URI != "":
+		p := tooLargeParams{Method: sk.Method, URI: protocol.DocumentURI(sk.URI), Bytes: length}
+		var v int32
+		if json.Unmarshal(sk.Version, &v) == nil {
+			p.Version = &v
+		}
+		msg, err := jsonrpc2.NewNotification(methodTooLarge, p)
+		if err == nil {
+			return msg
+		}
+	}
+	return nil
 }
 
 // header reads the header part of one message and returns its
