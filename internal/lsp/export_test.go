@@ -19,3 +19,10 @@ func HoldParse(t testing.TB, f func()) {
 	hooks.parse.Store(&f)
 	t.Cleanup(func() { hooks.parse.Store(nil) })
 }
+
+// OnShutdown makes the server call f when shutdown arrives, until the
+// test ends. Call it before the server starts.
+func OnShutdown(t testing.TB, f func()) {
+	hooks.shutdown.Store(&f)
+	t.Cleanup(func() { hooks.shutdown.Store(nil) })
+}

@@ -150,6 +150,8 @@ type server struct {
 	told map[string]bool
 	// serial numbers the documents: each open and change makes a new one.
 	serial uint64
+	// requests are the requests under way on their own goroutines.
+	requests sync.WaitGroup
 }
 
 // document is one open buffer at one version. A document is never changed:
@@ -294,7 +296,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		// A request runs beside the messages that follow it, so that one
 		// that takes long (parsing a 16 MiB buffer) holds up no other;
 		// the notifications before it have been handled.
+		s.requests.Add(1)
 		go func() {
+			defer s.requests.Done()
 			defer recovered()
 			respond(h(s, ctx, req.Params()))
 		}()
@@ -493,18 +497,23 @@ func (s *server) initialized(context.Context, json.RawMessage) (any, error) {
 	return nil, nil
 }
 
-// shutdown cancels the running check and answers at once; from then on
-// no diagnostics are published and requests are refused. It waits only
-// for a publish under way, so that none follows the answer.
+// shutdown cancels the running check and answers once the requests
+// under way are answered (none of them waits for a check); from then on
+// no diagnostics are published and requests are refused. A publish under
+// way finishes first, so that none follows the answer.
 func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
-	s.pub.Lock()
-	defer s.pub.Unlock()
+	if h := hooks.shutdown.Load(); h != nil {
+		(*h)()
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.state = shuttingDown
 	if s.cancelRound != nil {
 		s.cancelRound()
 	}
+	s.mu.Unlock()
+	s.requests.Wait()
+	s.pub.Lock()
+	defer s.pub.Unlock()
 	return nil, nil
 }
 

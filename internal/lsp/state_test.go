@@ -404,3 +404,43 @@ func TestRequestsDoNotWaitForEachOther(t *testing.T) {
 		t.Fatalf("hover while another one parses: %v, %v", h, err)
 	}
 }
+
+// A request under way when shutdown arrives is answered before shutdown
+// is (and so before exit can end the session).
+func TestShutdownAnswersRequestsUnderWay(t *testing.T) {
+	root := tree(t)
+	parsing, done := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	lsp.HoldParse(t, func() {
+		once.Do(func() { close(parsing); <-done })
+	})
+	shut := make(chan struct{})
+	lsp.OnShutdown(t, func() { close(shut) })
+	held, release := holdFirstCheck(t)
+	c := lsptest.Start(t, opts())
+	u := c.OpenFile(filepath.Join(root, filepath.FromSlash(widgetFork)))
+	<-held // not checked: the hover parses the buffer
+	type answer struct {
+		h   *protocol.Hover
+		err error
+	}
+	hovered := make(chan answer, 1)
+	go func() {
+		h, err := c.Server.Hover(c.Ctx(), &protocol.HoverParams{TextDocumentPositionParams: at(u, 10, 10)})
+		hovered <- answer{h, err}
+	}()
+	<-parsing
+	stopped := make(chan error, 1)
+	go func() {
+		release()
+		stopped <- c.Stop()
+	}()
+	<-shut
+	close(done)
+	if a := <-hovered; a.err != nil || a.h == nil {
+		t.Errorf("the hover under way at shutdown: %v, %v", a.h, a.err)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -219,6 +219,8 @@ var hooks struct {
 	checked atomic.Pointer[func(ctx context.Context, root string)]
 	// parse runs before a request parses a buffer.
 	parse atomic.Pointer[func()]
+	// shutdown runs when shutdown arrives.
+	shutdown atomic.Pointer[func()]
 }
 
 // rescanEvery is how long the server trusts its picture of a tree on disk
