@@ -225,15 +225,7 @@ func TestCompletion(t *testing.T) {
 	c.Diagnostics(u, 2)
 	labels := func(line, char uint32) []string {
 		t.Helper()
-		l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, line, char)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, it := range l.Items {
-			out = append(out, it.Label)
-		}
-		return out
+		return completionLabels(t, c, u, line, char)
 	}
 	if got := labels(16, 8); !slices.Contains(got, "org.example.core") || slices.Contains(got, "com.example.widget") {
 		t.Errorf("coordinates: %v", got)
@@ -250,6 +242,20 @@ func TestCompletion(t *testing.T) {
 	if got := labels(20, 0); !slices.Contains(got, "CONTENT") || slices.Contains(got, "ARTIFACT") {
 		t.Errorf("release keywords: %v", got)
 	}
+}
+
+// completionLabels returns the labels of the completion at line:char of u.
+func completionLabels(t *testing.T, c *lsptest.Client, u protocol.DocumentURI, line, char uint32) []string {
+	t.Helper()
+	l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, line, char)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, it := range l.Items {
+		out = append(out, it.Label)
+	}
+	return out
 }
 
 // journal-lint.diffPredecessor returns the semantic diff as Markdown.
@@ -357,18 +363,9 @@ func TestCompletePredecessorBeforeCheck(t *testing.T) {
 	t.Cleanup(release) // before the session's shutdown, which waits for the check
 	labels := func(u protocol.DocumentURI, line, char uint32) []string {
 		t.Helper()
-		l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, line, char)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, it := range l.Items {
-			out = append(out, it.Label)
-		}
-		return out
+		return completionLabels(t, c, u, line, char)
 	}
-	successor := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
-	successor = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(successor, "PREDECESSOR "+digest(head))
+	successor := successorOf(head, "20260401T080000Z")
 	typing := strings.Replace(successor, "PREDECESSOR "+digest(head), "PREDECESSOR ", 1)
 	path := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
 	// Before the first check (held).

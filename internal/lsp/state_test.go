@@ -216,19 +216,8 @@ func TestFileEventsOnDisk(t *testing.T) {
 		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}}
 	c := lsptest.StartWith(t, opts(), init)
 	c.Calls(protocol.MethodClientRegisterCapability)
-	head, err := os.ReadFile(filepath.Join(root, widgetHead))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
-		t.Fatal(err)
-	}
-	u, ds := open(t, c, root, widgetHead)
-	if !hasCode(ds, "deps/unknown-artifact") {
-		t.Fatalf("the head should have deps/unknown-artifact, got %v", codes(ds))
-	}
-	next := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
-	next = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(head))
+	u, head := openLoneHead(t, c, root)
+	next := successorOf(head, "20260401T080000Z")
 	nextPath := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
 	if err := os.WriteFile(nextPath, []byte(next), 0o644); err != nil {
 		t.Fatal(err)
@@ -286,19 +275,8 @@ func TestSaveAsUnopened(t *testing.T) {
 func TestDiskChangesWithoutWatching(t *testing.T) {
 	root := tree(t)
 	c := lsptest.Start(t, opts())
-	head, err := os.ReadFile(filepath.Join(root, widgetHead))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
-		t.Fatal(err)
-	}
-	u, ds := open(t, c, root, widgetHead)
-	if !hasCode(ds, "deps/unknown-artifact") {
-		t.Fatalf("the head should have deps/unknown-artifact, got %v", codes(ds))
-	}
-	next := strings.Replace(string(head), "JOURNAL_VERSION 20260201T080000Z", "JOURNAL_VERSION 20260401T080000Z", 1)
-	next = regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(head))
+	u, head := openLoneHead(t, c, root)
+	next := successorOf(head, "20260401T080000Z")
 	n := c.Published(u)
 	if err := os.WriteFile(filepath.Join(root, "com.example.widget", "20260401T080000Z.journal"), []byte(next), 0o644); err != nil {
 		t.Fatal(err)
@@ -443,4 +421,30 @@ func TestShutdownAnswersRequestsUnderWay(t *testing.T) {
 	if err := <-stopped; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openLoneHead removes the fork of the test tree and opens the widget's
+// head, which then has deps/unknown-artifact (a rule of heads only); it
+// returns the buffer and its text.
+func openLoneHead(t *testing.T, c *lsptest.Client, root string) (protocol.DocumentURI, []byte) {
+	t.Helper()
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+		t.Fatal(err)
+	}
+	u, ds := open(t, c, root, widgetHead)
+	if !hasCode(ds, "deps/unknown-artifact") {
+		t.Fatalf("the head should have deps/unknown-artifact, got %v", codes(ds))
+	}
+	return u, head
+}
+
+// successorOf returns a successor of the revision text at the Journal
+// version jv: the same text naming text as its PREDECESSOR.
+func successorOf(text []byte, jv string) string {
+	next := regexp.MustCompile(`JOURNAL_VERSION \S+`).ReplaceAllString(string(text), "JOURNAL_VERSION "+jv)
+	return regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(text))
 }
