@@ -408,6 +408,9 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	if err != nil {
 		if ctx.Err() == nil {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
+			s.mu.Lock()
+			s.scannedLocked(root, time.Since(start)) // not again at once in the background
+			s.mu.Unlock()
 		} else if asked {
 			s.mu.Lock()
 			s.rescan[root] = true // for the next check
