@@ -203,7 +203,7 @@ func (s *server) executeCommand(_ context.Context, params json.RawMessage) (any,
 		}
 		u = obj.URI
 	}
-	v, err := s.viewOf(u)
+	v, err := s.viewOf(u, 0)
 	if err != nil {
 		return nil, err
 	}

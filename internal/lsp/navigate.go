@@ -26,8 +26,12 @@ type view struct {
 	c     *checked
 }
 
-// viewOf returns the view of the open buffer u.
-func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
+// viewOf returns the view of the open buffer u for a request about line
+// (1-based; 0 for the whole buffer). It never parses what a check or an
+// earlier request parsed: a buffer version that is not parsed yet is
+// seen as the last parsed version when line is the same there (the view
+// is then of that version), and is parsed only otherwise.
+func (s *server) viewOf(u protocol.DocumentURI, line int) (*view, error) {
 	d, err := s.document(u)
 	if err != nil {
 		return nil, err
@@ -45,7 +49,13 @@ func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
 		}
 	}
 	if v.doc == nil {
-		v.doc = d.parsed(d.rel)
+		if t, doc := d.reusable(line); doc != nil {
+			nd := *d
+			nd.text = t
+			v.d, v.doc = &nd, doc
+		} else {
+			v.doc = d.parsed(d.rel)
+		}
 	}
 	return v, nil
 }
@@ -116,7 +126,7 @@ func (s *server) viewAt(params json.RawMessage) (*view, int, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, 0, err
 	}
-	v, err := s.viewOf(p.TextDocument.URI)
+	v, err := s.viewOf(p.TextDocument.URI, int(p.Position.Line)+1)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -659,6 +659,9 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 		src = append(append(append(src, t.src[:start]...), ch.Text...), t.src[end:]...)
 		t = newText(src)
 	}
+	if t != d.text {
+		t.follow(d.text)
+	}
 	nd := *d
 	nd.text, nd.version = t, p.TextDocument.Version
 	s.putLocked(&nd)

@@ -448,3 +448,45 @@ func successorOf(text []byte, jv string) string {
 	next := regexp.MustCompile(`JOURNAL_VERSION \S+`).ReplaceAllString(string(text), "JOURNAL_VERSION "+jv)
 	return regexp.MustCompile(`PREDECESSOR \S+`).ReplaceAllString(next, "PREDECESSOR "+digest(text))
 }
+
+// A request about a buffer version not checked yet does not parse the
+// buffer again when the line it is about is the same in the last parsed
+// version: a hover on a 16 MiB buffer answers at once after an edit
+// elsewhere.
+func TestRequestsReuseTheLastParse(t *testing.T) {
+	root := tree(t)
+	var mu sync.Mutex
+	parses := 0
+	lsp.HoldParse(t, func() {
+		mu.Lock()
+		parses++
+		mu.Unlock()
+	})
+	checks, block := 0, make(chan struct{})
+	lsp.HoldAfterCheck(t, func(ctx context.Context, _ string) {
+		mu.Lock()
+		checks++
+		n := checks
+		mu.Unlock()
+		if n == 2 {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+		}
+	})
+	c := lsptest.Start(t, opts())
+	t.Cleanup(func() { close(block) })
+	u, _ := open(t, c, root, widgetHead)
+	// Line 1 is a comment: the edit's check (2) is held.
+	c.Edit(u, 2, protocol.Range{Start: protocol.Position{Line: 0, Character: 1}, End: protocol.Position{Line: 0, Character: 1}}, " edited")
+	h, err := c.Server.Hover(c.Ctx(), &protocol.HoverParams{TextDocumentPositionParams: at(u, 10, 10)})
+	if err != nil || h == nil || !strings.Contains(h.Contents.Value, "MIT License") {
+		t.Fatalf("hover on LICENSE after an edit elsewhere: %v, %v", h, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if parses != 0 {
+		t.Errorf("the hover parsed the buffer %d times; the last parse had the same line", parses)
+	}
+}

@@ -425,6 +425,14 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	for _, d := range res.Diagnostics {
 		c.byPath[d.Path] = append(c.byPath[d.Path], d)
 	}
+	// The buffers' parses serve the requests (text.keep).
+	for _, f := range res.Load.Files {
+		for _, d := range docs {
+			if f.Path == d.rel && f.Doc != nil && sameBytes(f.Doc.Src, d.src) {
+				d.keep(f.Doc)
+			}
+		}
+	}
 	s.mu.Lock()
 	last := s.checked[root]
 	s.checked[root] = c
