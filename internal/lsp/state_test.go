@@ -212,10 +212,7 @@ func TestConfigurationFollowsFileEvents(t *testing.T) {
 // leave it), and its deletion makes it the head again.
 func TestFileEventsOnDisk(t *testing.T) {
 	root := tree(t)
-	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
-		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}}
-	c := lsptest.StartWith(t, opts(), init)
-	c.Calls(protocol.MethodClientRegisterCapability)
+	c := startWatching(t)
 	u, head := openLoneHead(t, c, root)
 	next := successorOf(head, "20260401T080000Z")
 	nextPath := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
@@ -423,16 +420,27 @@ func TestShutdownAnswersRequestsUnderWay(t *testing.T) {
 	}
 }
 
-// openLoneHead removes the fork of the test tree and opens the widget's
-// head, which then has deps/unknown-artifact (a rule of heads only); it
-// returns the buffer and its text.
+// startWatching starts a session with a client that watches files for
+// the server, once it was asked to.
+func startWatching(t *testing.T) *lsptest.Client {
+	t.Helper()
+	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesWorkspaceClientCapabilities{DynamicRegistration: true}}}}
+	c := lsptest.StartWith(t, opts(), init)
+	c.Calls(protocol.MethodClientRegisterCapability)
+	return c
+}
+
+// openLoneHead removes the fork of the test tree (if still there) and
+// opens the widget's head, which then has deps/unknown-artifact (a rule
+// of heads only); it returns the buffer and its text.
 func openLoneHead(t *testing.T, c *lsptest.Client, root string) (protocol.DocumentURI, []byte) {
 	t.Helper()
 	head, err := os.ReadFile(filepath.Join(root, widgetHead))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	u, ds := open(t, c, root, widgetHead)
@@ -488,5 +496,55 @@ func TestRequestsReuseTheLastParse(t *testing.T) {
 	defer mu.Unlock()
 	if parses != 0 {
 		t.Errorf("the hover parsed the buffer %d times; the last parse had the same line", parses)
+	}
+}
+
+// A git checkout that switches the tree under an open buffer is seen on
+// the client's file events: on a branch where the head has a successor,
+// the buffer is no head; back on main, it is again.
+func TestGitCheckoutSwitchesTree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := tree(t)
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(root)
+	commitAll(t, dir)
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextPath := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.org"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("checkout", "-q", "-b", "next")
+	if err := os.WriteFile(nextPath, []byte(successorOf(head, "20260401T080000Z")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "next")
+	git("checkout", "-q", "-")
+
+	c := startWatching(t)
+	u, _ := openLoneHead(t, c, root)
+	n := c.Published(u)
+	git("checkout", "-q", "next")
+	watched(t, c, nextPath, protocol.FileChangeTypeCreated)
+	if ds := c.DiagnosticsAfter(u, n); hasCode(ds, "deps/unknown-artifact") {
+		t.Errorf("on the branch with a successor the buffer is no head, got %v", codes(ds))
+	}
+	n = c.Published(u)
+	git("checkout", "-q", "-")
+	watched(t, c, nextPath, protocol.FileChangeTypeDeleted)
+	if ds := c.DiagnosticsAfter(u, n); !hasCode(ds, "deps/unknown-artifact") {
+		t.Errorf("back on the first branch the buffer is the head again, got %v", codes(ds))
 	}
 }
