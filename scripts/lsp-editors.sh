@@ -44,7 +44,11 @@ for editor in "${editors[@]}"; do
 	echo "== $editor"
 	case $editor in
 	nvim)
-		config nvim07 >"$tmp/init.lua"
+		# The page's configuration for this Neovim: 0.7, or 0.8 and later.
+		which=nvim08
+		case $(nvim --version | head -1) in "NVIM v0.7."*) which=nvim07 ;; esac
+		echo "configuration: $which"
+		config "$which" >"$tmp/init.lua"
 		(cd "$dir" && HOME="$tmp" timeout 180 nvim --headless -u "$tmp/init.lua" -i NONE "$fork" \
 			-c "luafile $OLDPWD/scripts/lsp-editors/nvim.lua")
 		;;
