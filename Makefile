@@ -17,7 +17,7 @@ help:
 
 # Tests too slow under the race detector: they are built with !race and
 # make test runs them in a second, plain pass.
-NORACE_TESTS := TestLargeBuffer|TestGeneratedTreeJSONDigest
+NORACE_TESTS := TestLargeBuffer|TestOversizedMessage|TestGeneratedTreeJSONDigest
 
 # The CLI's script tests take 4 to 6 minutes under the race detector on a
 # 2-core machine; on a busy one they can pass go test's default 10-minute
