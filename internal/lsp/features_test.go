@@ -373,8 +373,10 @@ func TestCompletePredecessorBeforeCheck(t *testing.T) {
 	if got := labels(u, 4, 12); !slices.Equal(got, []string{digest(head)}) {
 		t.Errorf("before the first check: %v, want the head's digest", got)
 	}
-	_ = c.Server.DidClose(c.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	// The buffer is closed once the first check runs (held): closed
+	// before, it may never be checked, and nothing would be held.
 	<-holding
+	_ = c.Server.DidClose(c.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
 	release()
 	// The successor is checked (check 2) and becomes the head; then the
 	// digest is deleted and the edit's check (3) is held.
