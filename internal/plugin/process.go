@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,10 @@ type process struct {
 	stderrDone chan struct{} // closed when its stderr is read to the end (or given up)
 	mu         sync.Mutex
 	result     error // what Wait returned, once done
+	// startMu orders Start and Kill, which a cancelled start calls while
+	// go-plugin may be starting the process; killed says Kill came first.
+	startMu sync.Mutex
+	killed  bool
 }
 
 var _ runner.Runner = (*process)(nil)
@@ -81,7 +86,12 @@ func newProcess(path, dir string, env []string, errOut io.Writer) (*process, err
 // Start starts the process, drops the host's copies of the pack's ends of
 // the pipes, and starts reaping and reading stderr in the background.
 func (p *process) Start(context.Context) error {
-	err := p.cmd.Start()
+	p.startMu.Lock()
+	defer p.startMu.Unlock()
+	err := errors.New("the start was cancelled")
+	if !p.killed {
+		err = p.cmd.Start()
+	}
 	for _, f := range p.child {
 		f.Close()
 	}
@@ -152,8 +162,12 @@ func (p *process) waitStderr(d time.Duration) {
 // Kill kills the process group; calling it again, or after the process
 // exited (when reap killed the group), is harmless.
 func (p *process) Kill(context.Context) error {
+	p.startMu.Lock()
+	p.killed = true
+	started := p.cmd.Process != nil
+	p.startMu.Unlock()
 	p.lifeline.Close()
-	if p.cmd.Process == nil {
+	if !started {
 		return nil
 	}
 	select {
