@@ -40,8 +40,8 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 //     of every directory in the root and digest (plain and --check) of
 //     every file, whose exit status must not be 3 (journal-lint failed).
 //
-// The cases run as parallel subtests (their journal-lint runs one at a
-// time, see cliMu). The header lines of a case:
+// The cases run as parallel subtests, journal-lint in-process. The header
+// lines of a case:
 //   - cmd: check or diff, then arguments that replace the defaults (check
 //     ROOT; diff --root ROOT --all com.example.w);
 //   - root: the Journal root below the case's directory (default: itself);
@@ -245,20 +245,13 @@ func readCommands(t *testing.T, root string, cfg []string) {
 	}
 }
 
-// cliMu serialises the in-process runs of journal-lint: its flags are
-// package-level values of urfave/cli that every run writes, so only the
-// rest of a case (writing the tree, git) runs in parallel.
-var cliMu sync.Mutex
-
 // runCLI runs journal-lint in-process with args and checks the invariants
 // of package safetext on its stdout (github: annotations allowed) and
 // stderr.
 func runCLI(t *testing.T, github bool, args ...string) ([]byte, []byte, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cliMu.Lock()
 	code := cli.Main(args, &stdout, &stderr)
-	cliMu.Unlock()
 	for name, out := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
 		if err := safetexttest.Check(out, github && name == "stdout", false); err != nil {
 			t.Errorf("%s: %s: %v", strings.Join(args[1:min(len(args), 4)], " "), name, err)

@@ -112,7 +112,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	// A command asks git each question once (gitrepo.WithMemo); the
 	// language server, which runs while the user works, opts out.
 	ctx = gitrepo.WithMemo(ctx)
-	app := newApp(stdout, stderr)
+	app := newApp(stdout, stderr, args)
 	err := app.RunContext(ctx, interspersed(app, args))
 	return exitCode(err, stderr)
 }
@@ -139,7 +139,7 @@ func exitCode(err error, stderr io.Writer) int {
 	return ExitUsage
 }
 
-func newApp(stdout, stderr io.Writer) *ucli.App {
+func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 	app := &ucli.App{
 		Name:    "journal-lint",
 		Usage:   "check Nenjim Journal repositories",
@@ -180,6 +180,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
 	}
+	addHelp(app, args)
 	return app
 }
 
