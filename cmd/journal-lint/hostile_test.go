@@ -2,11 +2,8 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,13 +11,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/r35157/journal-lint/cmd/journal-lint/internal/cli"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/internal/safetext/safetexttest"
 )
 
@@ -49,7 +46,7 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 //   - git: ARGS runs git in the case's directory (isolated from the user's
 //     configuration), and step: next writes the archive's files under next/
 //     (a file whose text is "DELETE" removes the path), in header order;
-//   - pack: MODE runs the misbehaving test pack of internal/plugin in MODE
+//   - pack: MODE runs the misbehaving test pack of internal/plugin/packtest in MODE
 //     (echo reports its config: message, help, related, stderr, count,
 //     panic), pinned to its digest (pack-pin: wrong pins another), with the
 //     pack-config: lines as its config and pack-timeout: (default 10s).
@@ -61,8 +58,6 @@ func TestHostileCatalogue(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("the catalogue holds %d inputs, want at least 100", len(files))
 	}
-	packDir := t.TempDir()
-	pack := sync.OnceValue(func() error { return buildPack(packDir) })
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			t.Parallel()
@@ -70,12 +65,7 @@ func TestHostileCatalogue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.first("pack") != "" {
-				if err := pack(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c.run(t, packDir)
+			c.run(t)
 		})
 	}
 }
@@ -111,7 +101,7 @@ func (c *hostileCase) first(key string) string {
 	return ""
 }
 
-func (c *hostileCase) run(t *testing.T, packDir string) {
+func (c *hostileCase) run(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range c.ar.Files {
 		if !strings.HasPrefix(f.Name, "next/") {
@@ -134,7 +124,7 @@ func (c *hostileCase) run(t *testing.T, packDir string) {
 		}
 	}
 	if mode := c.first("pack"); mode != "" {
-		c.writePackConfig(t, dir, packDir, mode)
+		c.writePackConfig(t, dir, mode)
 	}
 	for _, l := range c.lines {
 		switch l[0] {
@@ -307,30 +297,12 @@ func runGit(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// buildPack builds the misbehaving test pack of internal/plugin into dir
-// (once, for the first case that needs it).
-func buildPack(dir string) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "misbehave"), "../../internal/plugin/testdata/misbehave")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the test pack: %v\n%s", err, out)
-	}
-	return nil
-}
-
 // writePackConfig writes (or extends) the case's .journal-lint.yaml with a
 // plugins: entry that runs the test pack in mode.
-func (c *hostileCase) writePackConfig(t *testing.T, dir, packDir, mode string) {
+func (c *hostileCase) writePackConfig(t *testing.T, dir, mode string) {
 	t.Helper()
-	bin, err := os.ReadFile(filepath.Join(packDir, "misbehave"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), mode)
-	if err := os.WriteFile(path, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(bin)
-	pin := hex.EncodeToString(sum[:])
+	path := packtest.Path(t, mode)
+	pin := packtest.Digest(t)
 	if c.first("pack-pin") == "wrong" {
 		pin = strings.Repeat("ab", 32)
 	}

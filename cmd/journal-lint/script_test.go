@@ -15,33 +15,32 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/r35157/journal-lint/cmd/journal-lint/internal/cli"
+	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
-// TestMain lets the scripts run journal-lint as a command in-process.
+// TestMain runs this test binary as journal-lint, as the example rule
+// pack (license-policy) or as the misbehaving test pack when it is started
+// under one of their names (packtest.Main), as the scripts and the tests
+// of packs_test.go start them; else it runs the tests (withCache).
 func TestMain(m *testing.M) {
-	var tm testscript.TestingM = m
-	// The tests that run journal-lint in this process keep its cache in a
-	// directory of their own, not the user's.
-	if os.Getenv("JOURNAL_LINT_CACHE") == "" {
-		if dir, err := os.MkdirTemp("", "journal-lint-cache-"); err == nil {
-			os.Setenv("JOURNAL_LINT_CACHE", dir)
-			tm = removing{m, dir}
-		}
-	}
-	testscript.Main(tm, map[string]func(){
-		"journal-lint": func() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr)) },
+	packtest.Main(withCache{m}, map[string]func(){
+		"journal-lint":   func() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr)) },
+		"license-policy": func() { sdk.Serve(licensepolicy.Pack) },
 	})
 }
 
-// removing runs the tests, then removes dir.
-type removing struct {
-	m   *testing.M
-	dir string
-}
+// withCache runs the tests with the cache of journal-lint
+// (JOURNAL_LINT_CACHE) in the temporary directory, not the user's, unless
+// it is set.
+type withCache struct{ m *testing.M }
 
-func (r removing) Run() int {
-	defer os.RemoveAll(r.dir)
-	return r.m.Run()
+func (w withCache) Run() int {
+	if os.Getenv("JOURNAL_LINT_CACHE") == "" {
+		os.Setenv("JOURNAL_LINT_CACHE", filepath.Join(os.TempDir(), "journal-lint-cache"))
+	}
+	return w.m.Run()
 }
 
 // TestScripts runs the txtar scripts in testdata/script. Set

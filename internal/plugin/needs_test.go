@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/internal/syntax"
 	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 )
@@ -60,7 +61,7 @@ const (
 
 // needsTree is a valid document and an invalid one (no JOURNAL_VERSION).
 var needsTree = map[string]string{
-	widgetPath: widget,
+	widgetPath: packtest.Widget,
 	brokenPath: "JOURNAL_FORMAT 1\nARTIFACT com.example.broken\nDESCRIPTION \"no version\"\n",
 }
 
@@ -175,7 +176,7 @@ func TestNeeds(t *testing.T) {
 	if !proto.Equal(full.GetRevision(), rev.GetRevision()) || full.GetRevision().GetCoordinate() != "com.example.widget" {
 		t.Errorf("revision-only pack got model %v, want %v", rev.GetRevision(), full.GetRevision())
 	}
-	if string(recs[3].docs[widgetPath].GetText()) != widget {
+	if string(recs[3].docs[widgetPath].GetText()) != packtest.Widget {
 		t.Errorf("directives pack got text %q", recs[3].docs[widgetPath].GetText())
 	}
 }

@@ -1,4 +1,4 @@
-package plugin_test
+package main
 
 import (
 	"bytes"
@@ -14,10 +14,14 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
+// The tests of this file run journal-lint as a process, with rule packs:
+// both are this test binary, started under their names (see TestMain).
+
 // project writes a Journal tree and a .journal-lint.yaml that runs the
-// built pack name with the given config and timeout, and returns the
+// pack name with the given config and timeout, and returns the
 // project directory.
 func project(t *testing.T, name, cfg, timeout string) string {
 	t.Helper()
@@ -27,12 +31,11 @@ func project(t *testing.T, name, cfg, timeout string) string {
 		t.Fatal(err)
 	}
 	// A trailing blank on the DESCRIPTION line: a built-in warning.
-	text := strings.Replace(widget, `DESCRIPTION "Fine"`, `DESCRIPTION "Fine" `, 1)
+	text := strings.Replace(packtest.Widget, `DESCRIPTION "Fine"`, `DESCRIPTION "Fine" `, 1)
 	if err := os.WriteFile(filepath.Join(j, "20260110T080000Z.journal"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := spec(t, name)
-	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    timeout: %s\n", s.Path, s.SHA256, timeout)
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    timeout: %s\n", packtest.Path(t, name), packtest.Digest(t), timeout)
 	if cfg != "" {
 		yaml += "    config:\n" + cfg
 	}
@@ -42,13 +45,11 @@ func project(t *testing.T, name, cfg, timeout string) string {
 	return dir
 }
 
-// journalLint runs the built journal-lint in dir and returns its stdout,
-// stderr and exit code.
+// journalLint runs journal-lint in dir and returns its stdout, stderr and
+// exit code.
 func journalLint(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "journal-lint"), args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd := journalLintCmd(t, dir, args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -59,6 +60,15 @@ func journalLint(t *testing.T, dir string, args ...string) (string, string, int)
 		t.Fatal(err)
 	}
 	return out.String(), errOut.String(), code
+}
+
+// journalLintCmd is the command that runs journal-lint with args in dir.
+func journalLintCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(packtest.Path(t, "journal-lint"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "GORACE="+raceOptions())
+	return cmd
 }
 
 const policyConfig = "      denied: [GPL-3.0-only]\n"
@@ -74,7 +84,7 @@ func TestCLICheckWithPack(t *testing.T) {
 	if code != 1 || errOut != "" {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	if n := running(t, filepath.Join(bin, "license-policy")); n != 0 {
+	if n := packtest.Running(t, packtest.Path(t, "license-policy")); n != 0 {
 		t.Errorf("%d pack processes left after journal-lint exited", n)
 	}
 
@@ -116,9 +126,8 @@ func TestCLIRelatedAcrossBatches(t *testing.T) {
 		}
 		return err
 	})
-	s := spec(t, "echo")
 	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n      message: m\n      related: %s\n",
-		s.Path, s.SHA256, strings.TrimPrefix(last, "journals/"))
+		packtest.Path(t, "echo"), packtest.Digest(t), strings.TrimPrefix(last, "journals/"))
 	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +171,7 @@ func TestCLIChecksumMismatch(t *testing.T) {
 	dir := project(t, "license-policy", "", "10s")
 	cfg := filepath.Join(dir, ".journal-lint.yaml")
 	b, _ := os.ReadFile(cfg)
-	sum := spec(t, "license-policy").SHA256
+	sum := packtest.Digest(t)
 	b = bytes.Replace(b, []byte(sum), []byte(strings.Repeat("a", 64)), 1)
 	// An ignore entry for the pack's codes must not hide the real problem
 	// behind "matches no known rule code".
@@ -183,14 +192,14 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 		!strings.Contains(out, "license-policy/denied-license") {
 		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
 	}
-	path := filepath.Join(bin, "license-policy")
+	path := packtest.Path(t, "license-policy")
 	// The path is shown relative, as every output path (here: to the
 	// working directory, which is in no git work tree).
 	if rel, err := filepath.Rel(dir, path); err != nil || !strings.Contains(out, "  path:           "+filepath.ToSlash(rel)+"\n") {
 		t.Errorf("list: want the pack's path relative to %s (%s):\n%s", dir, rel, out)
 	}
 	out, _, code = journalLint(t, dir, "plugins", "checksum", path)
-	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), spec(t, "license-policy").SHA256)
+	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), packtest.Digest(t))
 	if code != 0 || out != want {
 		t.Errorf("checksum: exit %d\n%s\nwant\n%s", code, out, want)
 	}
@@ -200,12 +209,11 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 // second run) while a pack hangs, and requires the pack to be gone soon
 // after: the lifeline closes when the host dies.
 func TestCLINoLeakWhenHostDies(t *testing.T) {
-	hang := filepath.Join(bin, "hang")
+	hang := packtest.Path(t, "hang")
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := project(t, "hang", "", "1m")
-			cmd := exec.Command(filepath.Join(bin, "journal-lint"), "check")
-			cmd.Dir = dir
+			cmd := journalLintCmd(t, dir, "check")
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +221,7 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			// Wait for the pack to be busy in Check (its process is up).
 			deadline := time.Now().Add(10 * time.Second)
-			for len(pids(hang)) == 0 {
+			for len(packtest.PIDs(hang)) == 0 {
 				if time.Now().After(deadline) {
 					cmd.Process.Kill()
 					t.Fatal("the pack never started")
@@ -221,7 +229,7 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			time.Sleep(200 * time.Millisecond)
-			before := len(pids(hang))
+			before := len(packtest.PIDs(hang))
 			cmd.Process.Signal(sig)
 			select {
 			case <-done:
@@ -229,9 +237,27 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatalf("journal-lint did not exit on %v", sig)
 			}
-			if n := running(t, hang); n != 0 {
+			if n := packtest.Running(t, hang); n != 0 {
 				t.Errorf("%d of %d pack processes survived journal-lint's %v", n, before, sig)
 			}
 		})
+	}
+}
+
+// TestCLIGrandchildDoesNotStallCheck runs journal-lint check with a pack
+// whose grandchild keeps the pack's stdout and stderr open: check reports
+// the timeout and exits soon after it, leaving nothing running.
+func TestCLIGrandchildDoesNotStallCheck(t *testing.T) {
+	dir := project(t, "holdpipes", "", "1s")
+	start := time.Now()
+	out, errOut, code := journalLint(t, dir, "check")
+	if el := time.Since(start); el > 6*time.Second {
+		t.Errorf("check took %v with a 1s pack timeout", el)
+	}
+	if code != 1 || !strings.Contains(out, "check timed out after 1s") || !strings.Contains(out, "[plugin/failed]") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if n := packtest.Running(t, packtest.Path(t, "holdpipes")); n != 0 {
+		t.Errorf("%d pack processes left after journal-lint exited", n)
 	}
 }
