@@ -478,11 +478,12 @@ func (f *jfile) read() error {
 // setData makes data the text of f: its bytes, its lines and its line
 // terminator.
 func (f *jfile) setData(data []byte) {
-	f.data, f.nl, f.lines = data, "\n", strings.SplitAfter(string(data), "\n")
+	text := string(data) // one copy: a tree may hold a 17 MiB file (fs/too-large)
+	f.data, f.nl, f.lines = data, "\n", strings.SplitAfter(text, "\n")
 	if f.lines[len(f.lines)-1] == "" {
 		f.lines = f.lines[:len(f.lines)-1]
 	}
-	if strings.Contains(string(data), "\r\n") {
+	if strings.Contains(text, "\r\n") {
 		f.nl = "\r\n"
 	}
 }
