@@ -5,7 +5,8 @@ PKGS := ./...
 .PHONY: help test lint bench bench-scale fuzz vectors build generate
 
 help:
-	@echo "make test     run every test with the race detector (what CI runs)"
+	@echo "make test     run every test with the race detector, then the long ones whole (what CI runs)"
+	@echo "              (go test -short ./... is the inner loop: the long tests small or skipped)"
 	@echo "make lint     gofmt check and go vet"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
 	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum, then the"
@@ -15,9 +16,21 @@ help:
 	@echo "make build    build bin/journal-lint"
 	@echo "make generate regenerate the rule-pack protocol code (plugins/proto)"
 
-# Tests too slow under the race detector: they are built with !race and
-# make test runs them in a second, plain pass.
-NORACE_TESTS := TestLargeBuffer|TestGeneratedTreeJSONDigest
+# The long tests (package internal/longtest): equivalence and scale tests
+# on generated trees, and tests of large inputs. Under -short and under the
+# race detector they run small or not at all; make test runs them whole in
+# a second pass without the detector. TestMakefileListsLongTests holds
+# these lists to the tests that call package longtest.
+LONG_TESTS := TestLargeBuffer TestGeneratedTreeJSONDigest TestPriorEqualsFresh \
+	TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText TestCacheIsInvisible \
+	TestStreamSendsTheSameDocuments TestInputOfDroppedDocuments \
+	TestGeneratedTreesAreValidAndRealistic TestWriteFaulted TestParserRevision \
+	TestAppendDocument TestRecycle TestTooLarge TestFormatCitations TestParseTextAsWire
+LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
+	./internal/plugin/protocol ./internal/syntax ./docs ./plugins/sdk
+empty :=
+space := $(empty) $(empty)
+LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 
 # The CLI's script tests take 4 to 6 minutes under the race detector on a
 # 2-core machine; on a busy one they can pass go test's default 10-minute
@@ -32,7 +45,7 @@ RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 
 test:
 	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
-	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./internal/lsp ./internal/check
+	$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

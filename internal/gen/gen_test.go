@@ -11,6 +11,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 )
 
 func loadTree(t *testing.T, root string, examples bool) *load.Result {
@@ -48,8 +49,11 @@ func TestGenerateIsDeterministic(t *testing.T) {
 }
 
 // TestGeneratedTreesAreValidAndRealistic loads generated trees of many
-// sizes through the one validation path.
+// sizes through the one validation path. A long test (longtest.Whole): the
+// generator runs on one goroutine, and the load's workers have tests of
+// their own under the race detector.
 func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	seen := map[string]bool{}
 	for seed := range uint64(30) {
@@ -158,7 +162,11 @@ func TestMutateChangesOneFile(t *testing.T) {
 
 // TestWriteFaulted: equal arguments give equal trees, faults are injected,
 // and none of them breaks the root (the tree still loads and lists files).
+// A long test (longtest.Whole): the generator runs on one goroutine, and
+// rereads the 17 MiB file of fs/too-large for each later fault, which the
+// race detector makes seconds.
 func TestWriteFaulted(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	fo := FaultOptions{InjectSeed: 7, Mutations: 5, MutateSeed: 9}
 	var trees [2]map[string][]byte

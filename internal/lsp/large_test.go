@@ -1,5 +1,3 @@
-//go:build !race
-
 package lsp_test
 
 import (
@@ -9,6 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
@@ -16,8 +15,9 @@ import (
 // A 16 MiB buffer (the format's limit) is read and checked, one byte more
 // is fs/too-large, and closing it clears its diagnostics. Moving 16 MiB
 // through JSON takes minutes under the race detector, so this test runs
-// without it (make test runs it separately).
+// without it (a long test: make test runs it in its plain pass).
 func TestLargeBuffer(t *testing.T) {
+	longtest.Whole(t)
 	root := tree(t)
 	c := lsptest.Start(t, opts())
 	ctx := c.Ctx()

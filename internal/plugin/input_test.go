@@ -8,6 +8,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
@@ -15,11 +16,12 @@ import (
 // TestInputOfDroppedDocuments: the Input of a load that dropped its
 // documents (as a check with rule packs makes) reads them again and
 // encodes every batch exactly as the Input of a load that kept them, with
-// a fault injected so that rejected and invalid files are in it too.
+// a fault injected so that rejected and invalid files are in it too. A
+// long test: 1200 files, 300 when tests run small (longtest.Small).
 func TestInputOfDroppedDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Files: 1200, Seed: 7}); err != nil {
+	if _, err := gen.Write(root, gen.Options{Files: longtest.Size(1200, 300), Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gen.Inject(root, "chain/fork", 7); err != nil {

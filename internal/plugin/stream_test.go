@@ -9,6 +9,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/rules"
@@ -20,11 +21,13 @@ import (
 // rejected, invalid and misplaced files (whose chain is another
 // artifact's), and each document once; so does a stream to packs that
 // parse the texts themselves when the load recycles each document once
-// visited.
+// visited. A long test: 1500 files, 300 when tests run small
+// (longtest.Small).
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Files: 1500, Seed: 11}); err != nil {
+	files := longtest.Size(1500, 300)
+	if _, err := gen.Write(root, gen.Options{Files: files, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	for i, code := range []string{rules.ChainFork, rules.FSDirectoryMismatch, rules.ChainCrossArtifact, rules.SyntaxUnknownDirective} {
@@ -75,7 +78,7 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if _, err := st.Finish(ctx, dropped); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != len(want) || len(want) < 1500 {
+		if len(got) != len(want) || len(want) < files {
 			t.Fatalf("needs %b: sent %d documents, want %d", needs, len(got), len(want))
 		}
 		for path, w := range want {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
@@ -20,8 +21,10 @@ import (
 // encoding of its directives and model, for every part a pack may need,
 // on every document of a generated tree with a fault of every expressible
 // validity code (forks, misplaced, cross-artifact, invalid texts) and
-// random byte-level mutations, and on unusual texts.
+// random byte-level mutations, and on unusual texts. A long test
+// (longtest.Whole): one goroutine but for the load.
 func TestParseTextAsWire(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	if _, err := gen.WriteFaulted(root, gen.Options{Files: 400, Seed: 5}, gen.FaultOptions{InjectSeed: 200, Mutations: 40, MutateSeed: 700}); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
 
@@ -23,11 +24,10 @@ var updateParserDigest = flag.Bool("update-parser-digest", false, "record the di
 // random byte-level mutations, and of the parser's own test texts. A rule
 // pack whose SDK names the host's revision parses the texts itself, so a
 // change to this output without a new revision would give such packs
-// other directives or models than the host's.
+// other directives or models than the host's. A long test
+// (longtest.Whole): it runs on one goroutine but for the load.
 func TestParserRevision(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and parses 300 files")
-	}
+	longtest.Whole(t)
 	root := filepath.Join(t.TempDir(), "journals")
 	if _, err := gen.WriteFaulted(root, gen.Options{Files: 300, Seed: 17}, gen.FaultOptions{InjectSeed: 300, Mutations: 30, MutateSeed: 900}); err != nil {
 		t.Fatal(err)
