@@ -25,9 +25,10 @@ LONG_TESTS := TestLargeBuffer TestGeneratedTreeJSONDigest TestPriorEqualsFresh \
 	TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText TestCacheIsInvisible \
 	TestStreamSendsTheSameDocuments TestInputOfDroppedDocuments \
 	TestGeneratedTreesAreValidAndRealistic TestWriteFaulted TestParserRevision \
-	TestAppendDocument TestRecycle TestTooLarge TestFormatCitations TestParseTextAsWire
+	TestAppendDocument TestRecycle TestTooLarge TestFormatCitations TestParseTextAsWire \
+	TestHostileCatalogue TestCLIRelatedAcrossBatches TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
-	./internal/plugin/protocol ./internal/syntax ./docs ./plugins/sdk
+	./internal/plugin/protocol ./internal/syntax ./docs ./plugins/sdk ./cmd/journal-lint
 empty :=
 space := $(empty) $(empty)
 LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$

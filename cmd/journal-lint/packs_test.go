@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
@@ -112,11 +113,13 @@ func TestCLICheckWithPack(t *testing.T) {
 // TestCLIRelatedAcrossBatches: check streams the documents to a pack
 // while it reads the tree, so a related location may name a document of
 // a batch not read yet; it is resolved once the tree is read, from that
-// document, as for a related location in the same batch.
+// document, as for a related location in the same batch. A long test: 400
+// files, 200 when tests run small (longtest.Small).
 func TestCLIRelatedAcrossBatches(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
-	if _, err := gen.Write(root, gen.Options{Files: 400, Seed: 5}); err != nil {
+	files := longtest.Size(400, 200) // batches of 128 documents
+	if _, err := gen.Write(root, gen.Options{Files: files, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
 	var last string // the last file in path order: in the last batch
@@ -153,8 +156,8 @@ func TestCLIRelatedAcrossBatches(t *testing.T) {
 			}
 		}
 	}
-	if n != 400 {
-		t.Errorf("%d findings of the pack, want one on each of the 400 files", n)
+	if n != files {
+		t.Errorf("%d findings of the pack, want one on each of the %d files", n, files)
 	}
 }
 

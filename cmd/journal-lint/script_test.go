@@ -16,6 +16,7 @@ import (
 
 	"github.com/r35157/journal-lint/cmd/journal-lint/internal/cli"
 	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/plugins/sdk"
 )
@@ -45,6 +46,20 @@ func (w withCache) Run() int {
 
 // TestScripts runs the txtar scripts in testdata/script. Set
 // JOURNAL_UPDATE=1 to rewrite their expected output files.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
+}
+
+// TestActionScript runs the GitHub Action end to end
+// (testdata/action/action_run.txtar), whose build step builds journal-lint
+// with go: seconds of linking that gain nothing from the race detector. A
+// long test (longtest.Whole).
+func TestActionScript(t *testing.T) {
+	longtest.Whole(t)
+	testscript.Run(t, scriptParams(filepath.Join("testdata", "action")))
+}
+
+// scriptParams returns the parameters of the txtar scripts in dir.
 //
 // Scripts see $SHARED, the shared specification folder (vectors and corpus),
 // and skip what needs it with `[!shared] skip`; $EXAMPLES is the
@@ -52,15 +67,15 @@ func (w withCache) Run() int {
 // top of the repository (where action.yml is). Go's caches (GOCACHE,
 // GOMODCACHE, GOPATH) are this machine's, with GOPROXY=off, so that a
 // script can build journal-lint as the GitHub Action does, offline.
-func TestScripts(t *testing.T) {
+func scriptParams(dir string) testscript.Params {
 	shared, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "data", "nenjim", "journals"))
 	hooks, _ := filepath.Abs(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
 	action, _ := filepath.Abs(filepath.Join("..", ".."))
 	goEnv := goCaches()
 	gorace := raceOptions()
-	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("testdata", "script"),
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("JOURNAL_UPDATE") != "",
@@ -95,7 +110,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("JOURNAL_LINT_CACHE", cache)
 			return nil
 		},
-	})
+	}
 }
 
 // goCaches returns GOCACHE, GOMODCACHE and GOPATH as `go env` reports them
