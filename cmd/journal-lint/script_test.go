@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -102,15 +104,65 @@ func scriptParams(dir string) testscript.Params {
 			// Each script has a cache of its own, outside $WORK (whose
 			// listing and git status scripts compare), that its second
 			// check of a tree finds warm.
-			cache, err := os.MkdirTemp("", "journal-lint-cache-")
+			cache, err := scriptCaches.get()
 			if err != nil {
 				return err
 			}
-			env.Defer(func() { os.RemoveAll(cache) })
+			env.Defer(func() { scriptCaches.put(cache) })
 			env.Setenv("JOURNAL_LINT_CACHE", cache)
 			return nil
 		},
 	}
+}
+
+// scriptCaches lends each script an empty cache directory of its own.
+var scriptCaches cacheDirs
+
+// cacheDirs lends empty cache directories. A cache keeps 256
+// subdirectories, which some file systems take a millisecond of CPU each
+// to make and as much to remove, so a directory given back is emptied of
+// its files and lent again.
+type cacheDirs struct {
+	mu   sync.Mutex
+	free []string
+}
+
+// get returns an empty cache directory: one given back, or a new one.
+func (c *cacheDirs) get() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.free); n > 0 {
+		dir := c.free[n-1]
+		c.free = c.free[:n-1]
+		return dir, nil
+	}
+	return os.MkdirTemp("", "journal-lint-cache-")
+}
+
+// put empties dir, keeping its subdirectories but not what they hold, and
+// lends it again; a directory that cannot be emptied is removed.
+func (c *cacheDirs) put(dir string) {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case !d.IsDir():
+			return os.Remove(p)
+		case p != dir && filepath.Dir(p) != dir:
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		os.RemoveAll(dir)
+		return
+	}
+	c.mu.Lock()
+	c.free = append(c.free, dir)
+	c.mu.Unlock()
 }
 
 // goCaches returns GOCACHE, GOMODCACHE and GOPATH as `go env` reports them
