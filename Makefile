@@ -33,11 +33,6 @@ empty :=
 space := $(empty) $(empty)
 LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 
-# The CLI's script tests take 4 to 6 minutes under the race detector on a
-# 2-core machine; on a busy one they can pass go test's default 10-minute
-# limit per package, which says nothing about the code.
-TEST_TIMEOUT ?= 20m
-
 # A program built with the race detector sleeps a second when it exits, for
 # goroutines still running to report: every test binary did, 45 seconds
 # asleep per run, two packages at a time on two cores. A race during a
@@ -45,7 +40,7 @@ TEST_TIMEOUT ?= 20m
 RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 
 test:
-	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)
 
 lint:
