@@ -21,14 +21,13 @@ help:
 # race detector they run small or not at all; make test runs them whole in
 # a second pass without the detector. TestMakefileListsLongTests holds
 # these lists to the tests that call package longtest.
-LONG_TESTS := TestLargeBuffer TestGeneratedTreeJSONDigest TestPriorEqualsFresh \
-	TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText TestCacheIsInvisible \
-	TestStreamSendsTheSameDocuments TestInputOfDroppedDocuments \
-	TestGeneratedTreesAreValidAndRealistic TestWriteFaulted TestParserRevision \
-	TestAppendDocument TestRecycle TestTooLarge TestFormatCitations TestParseTextAsWire \
+LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
+	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
+	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
+	TestWriteFaulted TestRecycle TestTooLarge TestFormatCitations \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
-	./internal/plugin/protocol ./internal/syntax ./docs ./plugins/sdk ./cmd/journal-lint
+	./internal/syntax ./docs ./cmd/journal-lint
 empty :=
 space := $(empty) $(empty)
 LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$

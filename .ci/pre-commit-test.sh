@@ -5,7 +5,9 @@
 #   2. a commit that edits an accepted revision fails, naming the file;
 #   3. a commit that adds a forked revision fails with chain/fork;
 #   4. a merge of two branches that each add a valid successor to the same
-#      head fails with chain/fork (the pre-merge-commit hook);
+#      head fails with chain/fork (the pre-merge-commit hook), and so does
+#      the `git commit` that git suggests to finish it;
+#   5. a commit that only deletes a revision fails;
 # and that the hooks never modify a file.
 #
 # The hooks are installed the way users install them: pre-commit clones this
@@ -198,5 +200,27 @@ echo "$out" | grep -q '^journal-lint\.*Failed$' || fail "the journal-lint hook d
 echo "$out" | grep -q 'journals/com.example.widget/20260315T080000Z.journal:4:13: error: PREDECESSOR names 20260201T080000Z, which is not the head of com.example.widget .*\[chain/fork\]' ||
 	fail "no chain/fork on the merge"
 [ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] || fail "the merge commit was created"
+# The forking revision is committed on main: the help says what works
+# during a merge, not to change its PREDECESSOR.
+echo "$out" | grep -q 'help: two branches each added a successor to the same revision, and a chain is linear: this merge cannot be finished as it is' ||
+	fail "the fork's help does not say what to do during the merge"
+# git says "Not committing merge; use 'git commit' to complete the merge":
+# pre-commit then runs in its merge-conflict mode, with a file list that
+# holds no file of this clean merge.
+echo "pre-commit-test: 4b. finishing the stopped merge with git commit fails too"
+commit "merge side"
+[ "$status" -ne 0 ] || fail "the stopped merge was finished by git commit"
+echo "$out" | grep -q '^journal-lint\.*Failed$' || fail "the journal-lint hook did not run when the merge was finished"
+echo "$out" | grep -q '\[chain/fork\]' || fail "no chain/fork when the merge was finished"
+[ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] || fail "the merge commit was created by git commit"
 git -C "$repo" merge --abort
+
+echo "pre-commit-test: 5. a commit that only deletes a revision fails"
+git -C "$repo" rm -q journals/com.example.widget/20260110T080000Z.journal
+commit "delete the genesis"
+[ "$status" -ne 0 ] || fail "the deletion of an accepted revision was committed"
+echo "$out" | grep -q 'journals/com.example.widget/20260110T080000Z.journal: error: .*\[history/revision-deleted\]' ||
+	fail "no history/revision-deleted on the deleted genesis"
+[ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] || fail "the deletion was committed"
+git -C "$repo" reset -q --hard
 echo "pre-commit-test: PASS"

@@ -118,6 +118,14 @@ const (
 	// RepoEOLConversion: git may convert the line endings of Journal files
 	// ([Repository]).
 	RepoEOLConversion = "repo/eol-conversion"
+	// RepoEOLConversionEnabled: a change of .gitattributes makes git convert
+	// Journal files that it stored byte for byte at the compared commit
+	// ([Repository]).
+	RepoEOLConversionEnabled = "repo/eol-conversion-enabled"
+	// RepoEOLConverted: git converted the line endings of a Journal file as
+	// it was staged, so the index holds other bytes than the work tree
+	// ([Repository]).
+	RepoEOLConverted = "repo/eol-converted"
 
 	// SecurityBidiControl: a bidirectional control character ([Document]).
 	SecurityBidiControl = "security/bidi-control"
@@ -211,6 +219,8 @@ var registry = []Rule{
 	{Code: LicenseNoassertion, Kind: Document, DefaultSeverity: Warning, Summary: "a release's LICENSE is NOASSERTION"},
 	{Code: PluginFailed, Kind: Engine, DefaultSeverity: Error, Summary: "a configured rule pack failed, so its rules did not run"},
 	{Code: RepoEOLConversion, Kind: Repository, DefaultSeverity: Warning, Summary: "git may convert the line endings of Journal files"},
+	{Code: RepoEOLConversionEnabled, Kind: Repository, DefaultSeverity: Error, Summary: "a change of .gitattributes makes git convert the line endings of Journal files"},
+	{Code: RepoEOLConverted, Kind: Repository, DefaultSeverity: Error, Summary: "git converted the line endings of a staged Journal file"},
 	{Code: SecurityBidiControl, Kind: Document, DefaultSeverity: Error, Summary: "the text contains a Unicode bidirectional control character"},
 	{Code: StyleCRLF, Kind: Document, DefaultSeverity: Warning, Summary: "the file uses CRLF line endings"},
 	{Code: StyleEmptyText, Kind: Document, DefaultSeverity: Warning, Summary: "a quoted text is the empty string \"\""},

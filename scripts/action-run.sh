@@ -18,11 +18,12 @@
 #
 # Environment (the runner's, and the action's inputs):
 #   GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
+#   GITHUB_EVENT_NAME, GITHUB_EVENT_PATH (the event's payload, read with jq),
 #   GITHUB_BASE_REF (set for pull requests)
 #   INPUT_ROOT       Journal root ("" = the configuration's root, else journals/)
 #   INPUT_CONFIG     configuration file ("" = .journal-lint.yaml found as usual)
 #   INPUT_AGAINST    revision to compare with through its merge base with HEAD
-#                    ("" = origin/$GITHUB_BASE_REF for pull requests, else HEAD)
+#                    ("" = by the event, see base below)
 #   INPUT_FAIL_ON    error (default), warning or none
 #   INPUT_NEW_ONLY   true: lint findings only on the revisions added
 #   INPUT_SARIF_FILE where to write the SARIF log ("" = $RUNNER_TEMP/journal-lint/journal-lint.sarif)
@@ -43,19 +44,121 @@ output() {
 	printf '%s=%s\n' "$1" "$2" >>"${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
 }
 
+# annotate MESSAGE...: an error annotation of the action itself, for a
+# failure that stops the check step (workflow commands escape %, CR and LF).
+annotate() {
+	local msg="$*"
+	msg=${msg//'%'/'%25'}
+	msg=${msg//$'\r'/'%0D'}
+	msg=${msg//$'\n'/'%0A'}
+	printf '::error title=journal-lint cannot judge the tree::%s\n' "$msg"
+}
+
+# event_field FILTER: sets field to a string field of the event's payload
+# ("" when absent).
+event_field() {
+	local payload=${GITHUB_EVENT_PATH:-}
+	if [ -z "$payload" ] || [ ! -f "$payload" ]; then
+		annotate "the $GITHUB_EVENT_NAME event has no payload (GITHUB_EVENT_PATH): give the revision to compare with in the input against"
+		exit 2
+	fi
+	if ! command -v jq >/dev/null 2>&1; then
+		annotate "reading the $GITHUB_EVENT_NAME event's payload needs jq on the runner (GitHub's runners have it): install it, or give the input against"
+		exit 2
+	fi
+	field=$(jq -r "$1 // empty" "$payload")
+}
+
+# need_commit SHA WHAT: fails the step unless SHA is a commit of the clone,
+# fetched from origin when the clone lacks it (a commit no branch holds any
+# more, such as the one before a force push).
+need_commit() {
+	if ! git cat-file -e "$1^{commit}" 2>/dev/null; then
+		git fetch -q --no-tags origin "$1" 2>/dev/null || :
+	fi
+	if ! git cat-file -e "$1^{commit}" 2>/dev/null; then
+		annotate "$2 $1 is not in the clone: check out with fetch-depth: 0"
+		exit 2
+	fi
+}
+
+# base: sets against to the revision the gate compares with, by the event
+# (docs/ci.md, "Events"), when the input against is empty:
+#   pull_request, pull_request_target  origin/<base branch> (GITHUB_BASE_REF)
+#   merge_group   merge_group.base_sha: the base branch under the queued merge
+#                 (GitHub leaves GITHUB_BASE_REF empty for this event)
+#   push          before: what the branch held before the push; when the
+#                 push created the branch (before is all zeros), the
+#                 repository's default branch (origin/<default_branch>)
+#   others        HEAD (workflow_dispatch, schedule, ...): the tree and the
+#                 commit itself, the baseline whose fingerprints match the
+#                 pull requests' (docs/ci.md, "Fingerprints")
+base() {
+	local field
+	case ${GITHUB_EVENT_NAME:-} in
+	pull_request | pull_request_target)
+		if [ -z "${GITHUB_BASE_REF:-}" ]; then
+			annotate "GITHUB_BASE_REF is empty on a $GITHUB_EVENT_NAME event: give the revision to compare with in the input against"
+			exit 2
+		fi
+		against=origin/$GITHUB_BASE_REF
+		;;
+	merge_group)
+		event_field .merge_group.base_sha
+		if [ -z "$field" ]; then
+			annotate "the merge_group event's payload has no merge_group.base_sha"
+			exit 2
+		fi
+		need_commit "$field" "the merge queue's base commit"
+		against=$field
+		;;
+	push)
+		event_field .before
+		if [ -z "$field" ] || [ -z "${field//0/}" ]; then
+			event_field .repository.default_branch
+			if [ -z "$field" ]; then
+				annotate "the push event's payload has neither before nor repository.default_branch"
+				exit 2
+			fi
+			against=origin/$field
+		else
+			need_commit "$field" "the commit before the push,"
+			against=$field
+		fi
+		;;
+	*) against=HEAD ;;
+	esac
+}
+
+# judge OUT ARGS...: runs journal-lint ARGS, its stdout to the file OUT (-:
+# the log), and sets status to its exit status. When it cannot judge the
+# tree (exit 2 or 3), its message becomes an annotation too and the step
+# fails with that status.
+judge() {
+	local out=$1 err
+	shift
+	err=$(mktemp)
+	status=0
+	if [ "$out" = - ]; then
+		"$@" 2>"$err" || status=$?
+	else
+		"$@" >"$out" 2>"$err" || status=$?
+	fi
+	cat "$err" >&2
+	if [ "$status" -ge 2 ]; then
+		annotate "$(cat "$err")"
+		rm -f "$err"
+		exit "$status"
+	fi
+	rm -f "$err"
+}
+
 check() {
 	local jl=$bindir/journal-lint
 	[ -x "$jl" ] || { echo "::error::journal-lint is not built: run the build step first"; exit 3; }
 	local against=${INPUT_AGAINST:-}
 	if [ -z "$against" ]; then
-		if [ -n "${GITHUB_BASE_REF:-}" ]; then
-			against=origin/$GITHUB_BASE_REF
-		else
-			# A push: the same gate against the pushed commit itself, so
-			# code scanning has a baseline whose fingerprints match the
-			# pull requests' (docs/ci.md, "Fingerprints").
-			against=HEAD
-		fi
+		base
 	fi
 	local -a common=(--against "$against")
 	if [ -n "${INPUT_CONFIG:-}" ]; then
@@ -89,20 +192,13 @@ check() {
 	mkdir -p "$(dirname "$sarif")"
 
 	# The SARIF log for code scanning: findings (exit 1) belong in it.
-	local status=0
-	"$jl" check "${gate[@]}" --format sarif "${root[@]}" >"$sarif" || status=$?
-	if [ "$status" -ge 2 ]; then
-		exit "$status"
-	fi
+	local status
+	judge "$sarif" "$jl" check "${gate[@]}" --format sarif "${root[@]}"
 	output sarif "$sarif"
 
 	# Annotations on the pull request's files; journal-lint appends every
 	# finding to the step summary itself ($GITHUB_STEP_SUMMARY).
-	status=0
-	"$jl" check "${gate[@]}" --format github "${root[@]}" || status=$?
-	if [ "$status" -ge 2 ]; then
-		exit "$status"
-	fi
+	judge - "$jl" check "${gate[@]}" --format github "${root[@]}"
 
 	# What the revisions added since the merge base change, for the
 	# reviewer; never a failure of its own: the gate is check, which has

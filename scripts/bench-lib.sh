@@ -5,7 +5,7 @@
 [ -x /usr/bin/time ] || { echo "$0: /usr/bin/time (GNU time) is missing: apt-get install time" >&2; exit 2; }
 SIZES=${SIZES:-"10000 100000"}
 PAIRS=${PAIRS:-5}
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/journal-lint/bench
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/journal-lint-bench
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/journal-gen" ./cmd/journal-gen

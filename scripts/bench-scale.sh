@@ -7,7 +7,9 @@
 #   SIZES="1000000" PAIRS=3 make bench-scale   # the documented 1M run
 #
 # Trees are generated once into the user's cache directory
-# (${XDG_CACHE_HOME:-~/.cache}/journal-lint/bench/<files>) and reused.
+# (${XDG_CACHE_HOME:-~/.cache}/journal-lint-bench/<files>) and reused.
+# The check runs without the persistent cache (--cache off): these rows
+# measure the engine; bench-git.sh measures the cache.
 # Needs GNU time (/usr/bin/time, Debian package "time") for peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ for n in $SIZES; do
 		: > "$bin/w"; : > "$bin/s"; : > "$bin/c"; : > "$bin/m"
 		for _ in $(seq "$PAIRS"); do
 			if [ "$what" = check ]; then
-				read -r w c m < <(measure "$bin/journal-lint" check --format json "$tree")
+				read -r w c m < <(measure "$bin/journal-lint" check --cache off --format json "$tree")
 			else
 				read -r w c m < <(JOURNAL_BENCH_ROOT=$tree measure "$bin/ref.test" -test.run '^$' -test.bench BenchmarkStartTree -test.benchtime 1x)
 			fi

@@ -110,6 +110,43 @@ func TestCLICheckWithPack(t *testing.T) {
 	}
 }
 
+// TestCLICacheWithPurePack: a pack that declares its rules pure (the
+// example pack) has its findings kept with each artifact's record of the
+// cache, and a check that takes artifacts from the cache reports what one
+// without a cache does, in every format, after a change too; the cache
+// verifies.
+func TestCLICacheWithPurePack(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "journals")
+	if _, err := gen.Write(root, gen.Options{Files: 60, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n%s", packtest.Path(t, "license-policy"), packtest.Digest(t), policyConfig)
+	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same := func(what string) {
+		t.Helper()
+		for _, format := range []string{"json", "sarif", "text"} {
+			want, _, wantCode := journalLint(t, dir, "check", "--format", format, "--cache", "off")
+			if !strings.Contains(want, "license-policy/") {
+				t.Fatalf("%s: no pack finding: the test proves nothing", what)
+			}
+			for _, mode := range []string{"on", "on", "verify"} {
+				got, errOut, code := journalLint(t, dir, "check", "--format", format, "--cache", mode)
+				if got != want || code != wantCode || errOut != "" {
+					t.Fatalf("%s, --format %s --cache %s: exit %d (want %d), stderr %q, output differs: %v", what, format, mode, code, wantCode, errOut, got != want)
+				}
+			}
+		}
+	}
+	same("cold, then warm")
+	if _, err := gen.Mutate(root, 3); err != nil {
+		t.Fatal(err)
+	}
+	same("one file changed")
+}
+
 // TestCLIRelatedAcrossBatches: check streams the documents to a pack
 // while it reads the tree, so a related location may name a document of
 // a batch not read yet; it is resolved once the tree is read, from that
@@ -192,7 +229,7 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 	dir := project(t, "license-policy", policyConfig, "10s")
 	out, errOut, code := journalLint(t, dir, "plugins", "list")
 	if code != 0 || !strings.Contains(out, "license-policy 1.0.0") || !strings.Contains(out, "(verified)") ||
-		!strings.Contains(out, "license-policy/denied-license") {
+		!strings.Contains(out, "license-policy/denied-license") || !strings.Contains(out, "  pure:           yes\n") {
 		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
 	}
 	path := packtest.Path(t, "license-policy")

@@ -64,7 +64,7 @@ func (a *Added) IsNew(p string) bool {
 	if a.g.commit == "" {
 		return true
 	}
-	_, old := a.g.atRev[p]
+	_, old := a.g.atBase(p)
 	return !old
 }
 

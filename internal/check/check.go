@@ -46,12 +46,12 @@ type Options struct {
 	// in for the files on disk (load.Options.Overlay): an editor checks its
 	// buffers in the context of the tree. It is ignored with Staged.
 	Overlay map[string][]byte
-	// Packs are the rule packs of Config, started by [StartPacks] or
-	// [LaunchPacks] for the same Config and owned by the caller, who closes
+	// Packs are the rule packs of Config, started by plugin.Launch (or
+	// plugin.Start) for the same Config and owned by the caller, who closes
 	// them after Run; nil when Config has none (Run fails when it has
 	// some). Packs that are still starting let the load begin: its first
 	// visit waits for them.
-	Packs *Packs
+	Packs *plugin.Packs
 	// KeepState keeps every parsed document and the accepted state in
 	// Result.Load, for a caller that queries them afterwards (the language
 	// server). Without it the tree streams and Result.Load holds only
@@ -104,6 +104,12 @@ type Result struct {
 	// Baseline is the commit the gate compared with (--against, or HEAD
 	// for --staged); nil without a gate.
 	Baseline *Baseline
+	// GitSkipped says why a check of a work tree (without --against or
+	// --staged) skipped what it asks git (repo/eol-conversion, and the
+	// explanations of chain diagnostics by committed revisions): the
+	// *gitrepo.UnsafeRepositoryError of a repository git refuses. It is
+	// nil when git answered, or when the root lies in no repository.
+	GitSkipped error
 	// Fingerprints are the stable fingerprints of Diagnostics by index, set
 	// when comparing against a revision (render.Report.Fingerprints).
 	Fingerprints map[int]string
@@ -129,8 +135,8 @@ type run struct {
 	// packs returns the stream that runs the rule packs over the
 	// documents as the load visits them (packStream), started at the
 	// first call, which waits for packs that are still starting; it
-	// returns nil without rule packs.
-	packs func() *plugin.Stream
+	// returns nil without rule packs, and the packs' start-up error.
+	packs func() (*plugin.Stream, error)
 	// visitor and heads hold the per-artifact findings and those of the
 	// head-only rules, for a later run that takes this one as
 	// Options.Prior.
@@ -191,9 +197,9 @@ func Registry() config.Registry {
 
 // Run checks the tree under opts.Root. Its errors are a cancelled ctx or an
 // analyzer that could not run (such as an invalid rule option, which config
-// validation normally catches first), and [errPacksNotStarted] when the
-// configuration has rule packs and opts.Packs is nil. Run never closes
-// opts.Packs.
+// validation normally catches first), the start-up error of opts.Packs
+// (plugin.Packs.Wait), and [errPacksNotStarted] when the configuration has
+// rule packs and opts.Packs is nil. Run never closes opts.Packs.
 //
 // The tree streams through the load: each artifact's documents are linted
 // and its chain diffed as soon as the artifact is read, and then dropped,
@@ -232,10 +238,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if r.memo, err = openMemo(r, perDoc, perHead); err != nil {
 		return nil, err
 	}
+	if err := g.fromCache(ctx, r.memo); err != nil {
+		return nil, err
+	}
+	if err := g.trustBase(ctx, r.memo, cfg); err != nil {
+		return nil, err
+	}
 	v := newVisitor(r, perDoc)
-	r.packs = sync.OnceValue(func() *plugin.Stream { return packStream(ctx, r) })
+	r.packs = sync.OnceValues(func() (*plugin.Stream, error) { return packStream(ctx, r) })
 	defer func() {
-		if st := r.packs(); st != nil {
+		if st, _ := r.packs(); st != nil {
 			st.Close()
 		}
 	}()
@@ -247,11 +259,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot, Source: g.src}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
-		// theirs while the tree streams (plugin.Stream): unless every pack
-		// parses the texts itself, they read the directives and models
-		// later. The load asks after each visit, which waited for the packs.
+		// theirs while the tree streams (plugin.Stream): unless no pack
+		// needs them, they read the directives and models later. The load
+		// asks after each visit, which waited for the packs.
 		lopts.Recycle = func() bool {
-			st := r.packs()
+			st, _ := r.packs()
 			return st == nil || st.Recyclable()
 		}
 	}
@@ -283,11 +295,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.memo.commit(); err != nil {
-		return nil, err
-	}
 	found, err := runAnalyzers(ctx, r)
 	if err != nil {
+		return nil, err
+	}
+	// After the analyzers: the records wait for the rule packs' findings.
+	if err := r.memo.commit(); err != nil {
 		return nil, err
 	}
 	// Analyzers may amend the load's diagnostics, so they are taken last.
@@ -317,6 +330,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Fingerprints = fps
 	res.Baseline = g.baseline(ctx)
+	res.GitSkipped = g.skipped
 	if r.memo != nil {
 		res.Reused, res.Computed = int(r.memo.reused.Load()), int(r.memo.computed.Load())
 	}

@@ -28,6 +28,9 @@ type FilesOptions struct {
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
 	Now time.Time
+	// Overlay maps paths of Paths, as given, to texts that stand in for
+	// the files on disk (an editor's unsaved buffer).
+	Overlay map[string][]byte
 }
 
 // RunFiles checks Journal texts on their own, outside a tree (drafts): the
@@ -50,7 +53,7 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
-		src, d, ok := readDraft(p, shown)
+		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {
 			all = append(all, d)
 			continue
@@ -77,11 +80,20 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
 }
 
-// readDraft reads the file at p for RunFiles, or returns the diagnostic
-// that says why it cannot be checked.
-func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
+// readDraft reads the file at p for RunFiles (its text in overlay, if
+// any), or returns the diagnostic that says why it cannot be checked.
+func readDraft(p, shown string, overlay map[string][]byte) ([]byte, diag.Diagnostic, bool) {
 	fail := func(code, msg string) ([]byte, diag.Diagnostic, bool) {
 		return nil, diag.Diagnostic{Code: code, Severity: diag.Error, Path: shown, Message: msg}, false
+	}
+	tooLarge := func(size int64) ([]byte, diag.Diagnostic, bool) {
+		return fail(rules.FSTooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", size, syntax.MaxSize))
+	}
+	if src, ok := overlay[p]; ok {
+		if len(src) > syntax.MaxSize {
+			return tooLarge(int64(len(src)))
+		}
+		return src, diag.Diagnostic{}, true
 	}
 	fi, err := os.Stat(p)
 	switch {
@@ -92,7 +104,7 @@ func readDraft(p, shown string) ([]byte, diag.Diagnostic, bool) {
 	case fi.IsDir():
 		return fail(rules.FSUnreadableFile, "a directory, not a Journal file (check a tree with journal-lint check DIR)")
 	case fi.Size() > syntax.MaxSize:
-		return fail(rules.FSTooLarge, fmt.Sprintf("file is %d bytes; a Journal may have at most %d (16 MiB)", fi.Size(), syntax.MaxSize))
+		return tooLarge(fi.Size())
 	}
 	src, err := readfile.Read(p, readfile.Options{Max: syntax.MaxSize})
 	if err != nil {

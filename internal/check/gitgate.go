@@ -40,22 +40,28 @@ type gate struct {
 	// src is where the tree is loaded from: the disk under the root, or
 	// for --staged the index (a *source.Git, which close closes).
 	src source.Source
-	// atRev maps the root-relative path of each Journal file of the commit
-	// to its entry; nil when there is no gate.
-	atRev map[string]gitrepo.Entry
-	// files and committed cache what git holds under the root (see
-	// listed and committedFiles).
+	// baseChanged holds what differs between the compared commit and the
+	// index, by root-relative path, and baseFull, when the index cannot
+	// tell, the commit's Journal files (see atBase).
+	baseChanged map[string]gitrepo.RawChange
+	baseFull    map[string]gitrepo.Entry
+	// files, index and committed cache what git holds under the root (see
+	// listed, indexed and committedFiles).
 	files     *gitFiles
+	index     map[string]gitrepo.Entry
 	committed map[string]*committedFile
-	// eolAttrs caches the text, eol and filter attributes of the loaded files, by
-	// root-relative path (eolConversion).
-	eolAttrs map[string]eolAttr
+	// eolAttrs caches the attributes of the loaded files that decide git's
+	// conversions, by root-relative path (eolConversion, attrs.go).
+	eolAttrs map[string]*eolAttr // equal sets shared
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
 	stamp uint64
 	// stamped says that g took the facts above over from a prior run
 	// because the stamp did not change.
 	stamped bool
+	// skipped is why a check of a work tree that git refuses asked git
+	// nothing (Result.GitSkipped); nil otherwise.
+	skipped error
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -92,6 +98,10 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return nil, ctx.Err()
 		}
 		if !wantGit {
+			var unsafe *gitrepo.UnsafeRepositoryError
+			if errors.As(err, &unsafe) {
+				g.skipped = err
+			}
 			return g, nil
 		}
 		flag := "--against"
@@ -133,18 +143,6 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		if g.rev, err = repo.ResolveCommit(ctx, g.against); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
-		entries, err := repo.Tree(ctx, g.commit, rel)
-		if err != nil {
-			return nil, fmt.Errorf("--against: %w", err)
-		}
-		// Only regular files can be accepted revisions: a symbolic link
-		// (or a submodule) at the commit never was one.
-		g.atRev = map[string]gitrepo.Entry{}
-		for _, e := range entries {
-			if p, ok := g.journalPath(e.Path); ok && e.IsRegular() {
-				g.atRev[p] = e
-			}
-		}
 	} else if opts.NewOnly && !opts.Staged {
 		// (--staged before the first commit: every revision is new.)
 		return nil, errors.New("--new-only: there is no HEAD commit to compare against; name one with --against")
@@ -159,7 +157,91 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		}
 		g.src = index
 	}
+	if g.commit != "" {
+		if err := g.loadBase(ctx); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+	}
+	if !opts.Staged {
+		if err := g.refuseSparse(ctx); err != nil {
+			return nil, fmt.Errorf("--against: %w", err)
+		}
+	}
 	return g, nil
+}
+
+// loadBase learns which Journal files the compared commit holds (at)
+// (atBase) from the index, which the check lists anyway, and what git says
+// differs between the commit and the index (gitrepo.Repo.IndexDiff),
+// instead of listing the commit's whole tree. While an unmerged entry makes the index
+// an unreliable witness, it lists the commit's tree.
+func (g *gate) loadBase(ctx context.Context) error {
+	changes, err := g.repo.IndexDiff(ctx, g.commit, g.rootRel)
+	if err != nil {
+		return err
+	}
+	g.baseChanged = make(map[string]gitrepo.RawChange, len(changes))
+	for _, c := range changes {
+		if c.Status == 'U' {
+			return g.listBase(ctx)
+		}
+		if p, ok := g.underRoot(c.Path); ok {
+			g.baseChanged[p] = c
+		}
+	}
+	if _, staged := g.src.(*source.Git); !staged {
+		_, err = g.indexed(ctx)
+	}
+	return err
+}
+
+// listBase lists the Journal files of the compared commit's tree, for
+// atBase.
+func (g *gate) listBase(ctx context.Context) error {
+	entries, err := g.repo.Tree(ctx, g.commit, g.rootRel)
+	if err != nil {
+		return err
+	}
+	// Only regular files can be accepted revisions: a symbolic link
+	// (or a submodule) at the commit never was one.
+	g.baseFull = map[string]gitrepo.Entry{}
+	for _, e := range entries {
+		if p, ok := g.journalPath(e.Path); ok && e.IsRegular() {
+			g.baseFull[p] = e
+		}
+	}
+	return nil
+}
+
+// atBase reports whether the compared commit holds a Journal file (a regular
+// file at a Journal's place, as journalPath says) at the root-relative
+// path p, and its entry there; false without a compared commit. A path
+// git does not report changed between the commit and the index holds the
+// index's entry.
+func (g *gate) atBase(p string) (gitrepo.Entry, bool) {
+	switch {
+	case g.commit == "":
+		return gitrepo.Entry{}, false
+	case g.baseFull != nil:
+		e, ok := g.baseFull[p]
+		return e, ok
+	}
+	if !g.isJournal(p) {
+		return gitrepo.Entry{}, false
+	}
+	var e gitrepo.Entry
+	var ok bool
+	if c, changed := g.baseChanged[p]; changed {
+		e, ok = gitrepo.Entry{Mode: c.OldMode, Object: c.OldObject, Path: c.Path}, c.Status != 'A'
+	} else if index, staged := g.src.(*source.Git); staged {
+		e, ok = index.Entry(p)
+	} else {
+		e, ok = g.index[p]
+	}
+	if !ok || !e.IsRegular() {
+		return gitrepo.Entry{}, false
+	}
+	return e, true
 }
 
 // baseCommit returns the commit that a check against rev compares with:
@@ -252,16 +334,17 @@ func (g *gate) close() {
 // .journal.example when examples are loaded).
 func (g *gate) journalPath(top string) (string, bool) {
 	p, ok := g.underRoot(top)
-	if !ok {
+	if !ok || !g.isJournal(p) {
 		return "", false
 	}
-	if strings.Count(p, "/") != 1 {
-		return "", false
-	}
-	if strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)) {
-		return p, true
-	}
-	return "", false
+	return p, true
+}
+
+// isJournal reports whether the root-relative path p names a Journal file
+// at its place: <coordinate dir>/<name>.journal, or .journal.example when
+// examples are loaded.
+func (g *gate) isJournal(p string) bool {
+	return strings.Count(p, "/") == 1 && (strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)))
 }
 
 // underRoot turns a top-relative git path into a root-relative one, and
@@ -298,7 +381,19 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	if err != nil {
 		return nil, err
 	}
+	enabled, err := g.conversionEnabled(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(enabled) > 0 {
+		eol = enabled // the change under check turned conversion on: an error
+	}
 	out = append(out, eol...)
+	staged, err := g.stagedConversion(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, staged...)
 	if g.commit != "" {
 		hist, err := g.history(ctx, r)
 		if err != nil {
@@ -310,6 +405,9 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 		if err := g.explainCommitted(ctx, r); err != nil {
 			return nil, err
 		}
+	}
+	if err := g.adviseFork(ctx, r); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -326,7 +424,7 @@ func (g *gate) takeOver(p *gate) {
 	if p == nil {
 		return
 	}
-	g.repo, g.rootRel, g.files, g.stamp = p.repo, p.rootRel, p.files, p.stamp
+	g.repo, g.rootRel, g.files, g.index, g.stamp = p.repo, p.rootRel, p.files, p.index, p.stamp
 	g.committed = maps.Clone(p.committed)
 	g.eolAttrs = maps.Clone(p.eolAttrs)
 }
@@ -348,11 +446,6 @@ func (g *gate) forgetStampedAttributes(r *run) {
 	}
 }
 
-// eolAttr holds the attributes of one Journal file that decide whether git
-// converts its bytes, as git check-attr reports them ("set", "unset",
-// "unspecified" or a value).
-type eolAttr struct{ text, eol, filter string }
-
 // eolConversion reports, once, that git may convert the line endings of
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
@@ -361,7 +454,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = make(map[string]eolAttr, len(r.load.Files))
+		g.eolAttrs = make(map[string]*eolAttr, len(r.load.Files))
 	}
 	var ask, askTop []string // root-relative and top-level paths
 	for _, f := range r.load.Files {
@@ -370,13 +463,13 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		}
 	}
 	if len(ask) > 0 {
-		got, err := g.repo.Attributes(ctx, g.staged, askTop, "text", "eol", "filter")
+		got, err := g.repo.Attributes(ctx, g.staged, askTop, attrNames...)
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
 		for i, p := range ask {
-			v := got[askTop[i]]
-			g.eolAttrs[p] = eolAttr{text: v[0], eol: v[1], filter: v[2]}
+			a := eolAttrOf(got[askTop[i]])
+			g.eolAttrs[p] = &a
 		}
 	}
 	converted, first := 0, ""
@@ -433,7 +526,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			if !ok || seen[p] {
 				continue
 			}
-			if e, ok := g.atRev[p]; ok {
+			if e, ok := g.atBase(p); ok {
 				seen[p] = true
 				found = append(found, finding{status: c.Status, path: p, entry: e})
 			}
@@ -442,7 +535,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			if !ok || seen[old] {
 				continue
 			}
-			if e, ok := g.atRev[old]; ok {
+			if e, ok := g.atBase(old); ok {
 				seen[old] = true
 				if np, ok := g.underRoot(c.Path); ok {
 					found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
@@ -469,7 +562,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	// a rename git could not see (the new file is untracked).
 	byDigest := map[vt.Digest]string{}
 	for _, f := range r.load.Files {
-		if _, old := g.atRev[f.Path]; f.Summary.Read && !old {
+		if _, old := g.atBase(f.Path); f.Summary.Read && !old {
 			byDigest[f.Summary.Digest] = f.Path
 		}
 	}
@@ -631,16 +724,14 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 			}
 		}
 	}
-	entries, err := g.repo.Index(ctx, g.rootRel)
+	index, err := g.indexed(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("git ls-files: %w", err)
+		return nil, err
 	}
-	for _, e := range entries {
-		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
-			f.index[p] = e
-			if e.IsRegular() {
-				regular[p] = true
-			}
+	for p, e := range index {
+		f.index[p] = e
+		if e.IsRegular() {
+			regular[p] = true
 		}
 	}
 	for p := range regular {
@@ -652,6 +743,31 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 	}
 	g.files = f
 	return f, nil
+}
+
+// indexed returns the merged index entries of the Journal paths under
+// the root, by root-relative path: those vouchWorkTree listed, else one
+// git command, once per run.
+func (g *gate) indexed(ctx context.Context) (map[string]gitrepo.Entry, error) {
+	if g.index == nil {
+		entries, err := g.repo.Index(ctx, g.rootRel)
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: %w", err)
+		}
+		g.keepIndex(entries)
+	}
+	return g.index, nil
+}
+
+// keepIndex keeps the merged entries of the Journal paths of entries, the
+// index's entries under the root, for indexed.
+func (g *gate) keepIndex(entries []gitrepo.Entry) {
+	g.index = make(map[string]gitrepo.Entry, len(entries))
+	for _, e := range entries {
+		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
+			g.index[p] = e
+		}
+	}
 }
 
 // committedFiles returns what git holds of each of the root-relative
@@ -861,12 +977,12 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if g == nil || g.repo == nil || g.staged {
 		return l, nil
 	}
-	files, err := g.listed(ctx)
+	index, err := g.indexed(ctx)
 	if err != nil {
 		return nil, err
 	}
 	links := map[string]bool{}
-	for p, e := range files.index {
+	for p, e := range index {
 		if e.Mode == "120000" {
 			if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
 				links[p] = true
@@ -882,7 +998,10 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if crlf, err = g.mayDifferFromHEAD(ctx, crlf); err != nil {
 		return nil, err
 	}
-	committed, err := g.committedFiles(ctx, crlf)
+	var committed map[string]*committedFile
+	if len(crlf) > 0 {
+		committed, err = g.committedFiles(ctx, crlf)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -978,7 +1097,7 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]str
 	if newOnly {
 		kept := l[:0:0]
 		for _, d := range l {
-			if _, old := g.atRev[d.Path]; old && d.Path != "" && isLintCode(d.Code) {
+			if _, old := g.atBase(d.Path); old && d.Path != "" && isLintCode(d.Code) {
 				continue
 			}
 			kept = append(kept, d)

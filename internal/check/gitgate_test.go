@@ -85,6 +85,23 @@ func TestGateUsageErrors(t *testing.T) {
 	}
 }
 
+// gitEnv gives the test's git commands an empty configuration and an
+// author, and skips the test without git.
+func gitEnv(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(k, "t")
+	}
+	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(k, "t@example.org")
+	}
+}
+
 // gitRepo makes a repository with the tree files (path → text) committed.
 func gitRepo(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
@@ -109,17 +126,7 @@ func gitRepo(t *testing.T, dir string, files map[string]string) {
 // The revision fingerprint depends on the revision and the value, not on
 // where the repository lives or which run computed it.
 func TestRevisionFingerprintStable(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "t")
-	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.org")
-	}
+	gitEnv(t)
 	files := map[string]string{
 		".gitattributes": "*.journal -text\n",
 		"j/com.example.widget/20260110T080000Z.journal": gateGenesis,

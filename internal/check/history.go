@@ -84,6 +84,6 @@ func (r *run) addedByCommit(path string) bool {
 	if g == nil || !g.staged || g.commit == "" || path == "" {
 		return false
 	}
-	_, old := g.atRev[path]
+	_, old := g.atBase(path)
 	return !old
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
@@ -157,15 +158,28 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	report := make([]bool, len(heads))
 	par.ForWorkers(len(heads), r.opts.Workers, func() func(int) {
 		judge := lint.JudgeHeads(hc.tree, rc) // memoizes: one per goroutine
+		var arena lint.RefsArena              // the references read from records
 		return func(i int) {
-			h := heads[i]
+			h := &heads[i]
 			if found, ok := hc.lookup(h.path, r.headDigest); ok {
 				outs[i] = found
-			} else if judge(h.refs) {
+				return
+			}
+			if found, ok := r.memo.headFound(h.path, h.digest, hc.tree); ok {
+				outs[i] = found
+				return
+			}
+			if h.raw != nil {
+				h.refs = arena.Read(codec.NewReader(h.raw))
+			}
+			if judge(h.refs) {
 				report[i] = true
-			} else if r.opts.KeepState {
+				return
+			}
+			if r.opts.KeepState {
 				hc.store(h.path, headFindings{digest: r.headDigest(h.path), looked: h.refs.Coordinates()})
 			}
+			r.memo.recordVerdict(h.path, h.digest, h.refs.Coordinates(), hc.tree)
 		}
 	})
 	if !r.opts.KeepState {
@@ -180,10 +194,6 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			return
 		}
 		h := heads[i]
-		if found, ok := r.memo.headFound(h.path, r.headDigest(h.path), hc.tree); ok {
-			outs[i] = found
-			return
-		}
 		// Read again when the load dropped it; nil when the file no
 		// longer holds the accepted bytes.
 		if doc := r.load.Doc(h.path); doc != nil {
@@ -203,11 +213,16 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 	return out, nil
 }
 
-// headRef names the head revision of a chain: its file, and what the
-// head-only rules read of it. (Its digest is its file's, [run.headDigest].)
+// headRef names the head revision of a chain: its file and digest, and
+// what the head-only rules read of it.
 type headRef struct {
-	path string
-	refs lint.HeadRefs
+	path   string
+	digest vt.Digest
+	refs   lint.HeadRefs
+	// raw, for a head taken from a cache record, is its references as the
+	// record holds them (lint.AppendHeadRefs), read into refs only when
+	// the head is judged again.
+	raw []byte
 }
 
 // headDigest returns the digest of the chain head at path, that of its

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,8 +16,10 @@ import (
 	"github.com/r35157/journal-lint/internal/lint"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // A check with a cache (Options.Cache) keeps, for every artifact, what it
@@ -58,6 +61,7 @@ type ErrCacheVerify struct {
 	What string
 }
 
+// Error says which record differs and what to do.
 func (e *ErrCacheVerify) Error() string {
 	return "cache verification failed: the cached record of " + e.What + " differs from what was computed now; run with --cache=off and report this as a bug"
 }
@@ -69,6 +73,11 @@ type checkMemo struct {
 	table  *memo.Table
 	verify bool
 	perDoc lint.RunConfig
+	// loadOnly, for Records, gives only the load's part of a record.
+	loadOnly bool
+	// fresh, when set, names the artifact directories (with their
+	// Journal files) that must be read whatever the cache holds.
+	fresh func(dir string, paths []string) bool
 
 	mu sync.Mutex
 	// stashed holds, in verify mode, the cached record of each key that
@@ -82,6 +91,20 @@ type checkMemo struct {
 	// reused and computed count the artifacts taken from records and
 	// those visited after reading.
 	reused, computed atomic.Int64
+	// packs says that the run's rule packs are all pure (packsKey): their
+	// findings on an artifact are part of its record. The records of the
+	// artifacts read wait in pending for the packs' findings (finishPacks);
+	// packFound gathers the findings the records hold.
+	packs     bool
+	pending   map[string]pendingRecord // by artifact directory
+	packFound diag.List
+}
+
+// pendingRecord is an artifact's record without the rule packs' findings.
+type pendingRecord struct {
+	key  memo.Key
+	data []byte
+	body int // where the part after the header starts (sameAfter)
 }
 
 // vpKey names a diagnostic's place for its value path (ValuePath): its
@@ -94,20 +117,62 @@ type vpKey struct {
 // openMemo returns the memo of r, or nil when r uses no cache.
 func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
 	o := r.opts
-	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || len(r.cfg.Plugins) > 0 || o.Prior != nil {
+	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || o.Prior != nil {
 		return nil, nil
 	}
-	ns, err := namespace(r)
+	packs, cacheable := packsKey(r)
+	if !cacheable || (packs != nil && !packsPure(r)) {
+		return nil, nil
+	}
+	ns, err := namespace(r, packs)
 	if err != nil {
 		return nil, err
 	}
-	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{}}
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
+		packs: packs != nil, pending: map[string]pendingRecord{}}
 	m.table = o.Cache.Table(ns, o.Root)
 	return m, nil
 }
 
-// namespace returns the namespace of r's records (see above).
-func namespace(r *run) ([]byte, error) {
+// packsKey returns what names the rule packs' part of the records of r:
+// each configured pack's name, pinned digest (the bytes that run, which
+// the host verifies before it starts them) and configuration, in
+// configuration order; nil without packs. cacheable is false when an
+// entry says cache: false.
+func packsKey(r *run) (key []byte, cacheable bool) {
+	if len(r.cfg.Plugins) == 0 {
+		return nil, true
+	}
+	w := codec.NewWriter(nil)
+	w.String("packs")
+	for _, p := range r.cfg.Plugins {
+		cfg, err := json.Marshal(p.Config) // maps marshal with sorted keys
+		if p.NoCache || err != nil {
+			return nil, false
+		}
+		w.String(p.Name)
+		w.String(p.Path)
+		w.String(p.SHA256)
+		w.Raw(cfg)
+	}
+	return w.Bytes(), true
+}
+
+// packsPure reports whether every rule pack of r started and declares its
+// rules pure (sdk.Pack.Pure), so that its findings on an artifact may be
+// kept in the artifact's record. It waits for the packs to start.
+func packsPure(r *run) bool {
+	ps := r.opts.Packs
+	if ps.Wait() != nil || len(ps.Failures()) > 0 {
+		return false
+	}
+	infos := ps.Infos()
+	return len(infos) == len(r.cfg.Plugins) && !slices.ContainsFunc(infos, func(i plugin.Info) bool { return !i.Pure })
+}
+
+// namespace returns the namespace of r's records (see above), with the
+// rule packs' part packs (packsKey).
+func namespace(r *run, packs []byte) ([]byte, error) {
 	tool, err := memo.ToolID()
 	if err != nil {
 		return nil, fmt.Errorf("cache: naming the tool's build: %w", err)
@@ -118,6 +183,7 @@ func namespace(r *run) ([]byte, error) {
 	w.Uint(load.RecordFormat)
 	w.Uint(checkRecordFormat)
 	w.Bool(r.opts.Examples)
+	w.Raw(packs)
 	codes := slices.Sorted(maps.Keys(r.cfg.Rules))
 	w.Uint(uint64(len(codes)))
 	for _, code := range codes {
@@ -155,10 +221,16 @@ func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
 // it stands at this run's time; in verify mode it is kept aside to compare
 // with what the visit computes, and never given.
 func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record, bool) {
+	if m.fresh != nil && m.fresh(dir, paths) {
+		return nil, false
+	}
 	key := m.artifactKey(k, paths)
 	data, ok := m.table.Get(dir, key)
 	if !ok {
 		return nil, false
+	}
+	if m.loadOnly {
+		return m.lookupLoad(dir, data)
 	}
 	rec, vr, err := m.decode(dir, data)
 	if err != nil {
@@ -181,8 +253,8 @@ func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record
 // timely reports whether the findings on the files of rec, made at then,
 // stand at this run's time.
 func (m *checkMemo) timely(rec *load.Record, then time.Time) bool {
-	for _, s := range rec.Summaries() {
-		if s.JournalVersionOK && !m.perDoc.SameAt(s.JournalVersion, then, m.r.opts.Now) {
+	for i := range rec.Len() {
+		if s := rec.Summary(i); s.JournalVersionOK && !m.perDoc.SameAt(s.JournalVersion, then, m.r.opts.Now) {
 			return false
 		}
 	}
@@ -202,6 +274,8 @@ type visitRecord struct {
 	// paths are the value paths of the files' diagnostics, in order, then
 	// of diags.
 	paths []string
+	// packs are the rule packs' findings on the artifact's files.
+	packs diag.List
 }
 
 // decode reads an artifact record of dir.
@@ -226,11 +300,12 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 		}
 	}
 	vr.head = r.Interned()
-	vr.refs = r.Raw()
+	vr.refs = r.Slice() // shares the shard's bytes, which the table holds anyway
 	vr.paths = make([]string, r.Len())
 	for i := range vr.paths {
 		vr.paths[i] = r.Interned()
 	}
+	vr.packs = diag.ReadList(r)
 	return rec, vr, r.Done()
 }
 
@@ -266,17 +341,63 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, th []treeHead, head s
 		w.String(p)
 	}
 	m.keepPaths(a.Files, ds, paths)
+	pr := pendingRecord{key: m.artifactKey(a.Key, pathsOf(a.Files)), data: w.Bytes(), body: body}
+	if m.packs {
+		// The packs' findings come when the load is done (finishPacks).
+		m.mu.Lock()
+		m.pending[a.Dir] = pr
+		m.mu.Unlock()
+		return
+	}
+	m.putArtifact(a.Dir, pr, nil)
+}
+
+// putArtifact keeps the artifact record pr of the directory dir with the
+// rule packs' findings on it, and in verify mode compares it with the
+// cached one.
+func (m *checkMemo) putArtifact(dir string, pr pendingRecord, packs diag.List) {
+	w := codec.NewWriter(pr.data)
+	diag.AppendList(w, packs)
 	data := w.Bytes()
-	key := m.artifactKey(a.Key, pathsOf(a.Files))
 	if m.verify {
 		m.mu.Lock()
-		cached, ok := m.stashed[key]
+		cached, ok := m.stashed[pr.key]
 		m.mu.Unlock()
-		if ok && !sameAfter(cached, data, body) {
-			m.fail("artifact " + a.Dir)
+		if ok && !sameAfter(cached, data, pr.body) {
+			m.fail("artifact " + dir)
 		}
 	}
-	m.table.Put(a.Dir, key, data)
+	m.table.Put(dir, pr.key, data)
+}
+
+// finishPacks takes the rule packs' findings ds on the artifacts this run
+// read (plugin.Stream.Finish) into their records, which waited for them,
+// and returns them with the findings the records of the other artifacts
+// hold, sorted: what the packs would have found on the whole tree. When a
+// pack failed, the waiting records are dropped: its findings are not
+// whole.
+func (m *checkMemo) finishPacks(ds diag.List) diag.List {
+	if m == nil || !m.packs {
+		return ds
+	}
+	failed := slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Code == rules.PluginFailed })
+	if !failed {
+		byDir := map[string]diag.List{}
+		for _, d := range ds {
+			dir := coordinateOf(d.Path)
+			byDir[dir] = append(byDir[dir], d)
+		}
+		for dir, pr := range m.pending {
+			m.putArtifact(dir, pr, byDir[dir])
+		}
+	}
+	m.pending = nil
+	if len(m.packFound) == 0 {
+		return ds
+	}
+	out := slices.Concat(ds, m.packFound)
+	out.Sort()
+	return out
 }
 
 // sameAfter reports whether two encodings of a record are equal past
@@ -354,20 +475,6 @@ func headKey(path string, digest vt.Digest) memo.Key {
 	return memo.Key(sha256.Sum256(w.Bytes()))
 }
 
-// headRecord is what the head-only rules found on one head and what they
-// looked at.
-type headRecord struct {
-	found diag.List
-	// all says they listed every coordinate of the tree, whose digest
-	// (lint.StaticTree.CoordinatesDigest) is coords; views are what they
-	// saw of each coordinate they looked up (lint.StaticTree.View).
-	all    bool
-	coords []byte
-	looked []vt.Coordinate
-	views  []string
-	paths  []string // the value paths of found
-}
-
 // headFound returns the cached findings on the head at path with digest
 // when what the rules looked at in tree is as it was; in verify mode it
 // keeps them aside and reports none.
@@ -380,31 +487,53 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 	if !ok {
 		return nil, false
 	}
-	hr, err := readHeadRecord(data)
-	if err != nil {
+	found, paths, ok, err := readHeadRecord(data, tree)
+	switch {
+	case err != nil:
 		m.r.opts.Cache.Warnf("the cached record of the head %s does not decode (%v); it was recomputed", path, err)
 		return nil, false
-	}
-	if hr.all && !bytes.Equal(hr.coords, coordsDigest(tree)) {
+	case !ok:
 		return nil, false
-	}
-	for i, c := range hr.looked {
-		if tree.View(c) != hr.views[i] {
-			return nil, false
-		}
-	}
-	if m.verify {
+	case m.verify:
 		m.mu.Lock()
 		m.stashed[key] = data
 		m.mu.Unlock()
 		return nil, false
 	}
-	m.mu.Lock()
-	for i := range hr.found {
-		m.paths[vpKey{hr.found[i].Path, hr.found[i].Range}] = hr.paths[i]
+	m.keepPaths(nil, found, paths)
+	return found, true
+}
+
+// readHeadRecord decodes a head record (putHead) when what it says the
+// rules looked at is as tree shows it: the findings and their value
+// paths, and ok; ok is false when the tree shows otherwise.
+func readHeadRecord(data []byte, tree *lint.StaticTree) (found diag.List, paths []string, ok bool, err error) {
+	r := codec.NewReader(data)
+	if r.Uint() != checkRecordFormat {
+		return nil, nil, false, codec.ErrCorrupt
 	}
-	m.mu.Unlock()
-	return hr.found, true
+	if r.Bool() && !bytes.Equal(r.Slice(), coordsDigest(tree)) {
+		return nil, nil, false, r.Err()
+	}
+	n := r.Len()
+	for range n {
+		c, view := r.Slice(), r.Slice()
+		if r.Err() == nil && !tree.HasView(c, view) {
+			return nil, nil, false, nil
+		}
+	}
+	found = diag.ReadList(r)
+	paths = make([]string, r.Len())
+	for i := range paths {
+		paths[i] = r.Interned()
+	}
+	if err := r.Done(); err != nil {
+		return nil, nil, false, err
+	}
+	if len(paths) != len(found) {
+		return nil, nil, false, codec.ErrCorrupt
+	}
+	return found, paths, true, nil
 }
 
 // coordsDigest is the digest of the tree's coordinates.
@@ -413,15 +542,38 @@ func coordsDigest(tree *lint.StaticTree) []byte {
 	return sum[:]
 }
 
+// recordVerdict keeps that the head-only rules report nothing on the head
+// at path with digest, as judged from its references (lint.JudgeHeads),
+// which look up the coordinates looked: a head record without findings,
+// which stands while the tree shows those coordinates as it does now.
+func (m *checkMemo) recordVerdict(path string, digest vt.Digest, looked []vt.Coordinate, tree *lint.StaticTree) {
+	if m == nil {
+		return
+	}
+	m.putHead(path, digest, nil, nil, &recordingTree{looked: looked}, tree)
+}
+
 // recordHead keeps the findings of the head-only rules on doc, the head at
 // its path, and what they looked at (rt), for its record.
 func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *recordingTree, tree *lint.StaticTree) {
 	if m == nil {
 		return
 	}
+	paths := make([]string, len(found))
+	for i, d := range found {
+		paths[i] = ValuePath(doc, d.Range)
+	}
+	m.putHead(doc.Path, doc.Digest, found, paths, rt, tree)
+}
+
+// putHead keeps a head record: the findings on the head at path with
+// digest, their value paths, and what the rules looked at (rt) as tree
+// shows it; in verify mode it compares it with the cached one.
+func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, paths []string, rt *recordingTree, tree *lint.StaticTree) {
+	// What the rules looked at comes first, so that a record that no
+	// longer stands is known before its findings are read.
 	w := codec.NewWriter(nil)
 	w.Uint(checkRecordFormat)
-	diag.AppendList(w, found)
 	w.Bool(rt.all)
 	if rt.all {
 		w.Raw(coordsDigest(tree))
@@ -431,58 +583,23 @@ func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *record
 		w.String(c.String())
 		w.String(tree.View(c))
 	}
-	paths := make([]string, len(found))
-	for i, d := range found {
-		paths[i] = ValuePath(doc, d.Range)
-	}
+	diag.AppendList(w, found)
 	w.Uint(uint64(len(paths)))
 	for _, p := range paths {
 		w.String(p)
 	}
 	m.keepPaths(nil, found, paths)
-	key := headKey(doc.Path, doc.Digest)
+	key := headKey(path, digest)
 	data := w.Bytes()
 	if m.verify {
 		m.mu.Lock()
 		cached, ok := m.stashed[key]
 		m.mu.Unlock()
 		if ok && !bytes.Equal(cached, data) {
-			m.fail("the head " + doc.Path)
+			m.fail("the head " + path)
 		}
 	}
-	m.table.Put(coordinateOf(doc.Path), key, data)
-}
-
-// readHeadRecord decodes a head record.
-func readHeadRecord(data []byte) (*headRecord, error) {
-	r := codec.NewReader(data)
-	if r.Uint() != checkRecordFormat {
-		return nil, codec.ErrCorrupt
-	}
-	hr := &headRecord{found: diag.ReadList(r), all: r.Bool()}
-	if hr.all {
-		hr.coords = r.Raw()
-	}
-	n := r.Len()
-	for range n {
-		c, err := vt.ParseCoordinate(r.Interned())
-		if err != nil {
-			r.Fail()
-		}
-		hr.looked = append(hr.looked, c)
-		hr.views = append(hr.views, r.String())
-	}
-	hr.paths = make([]string, r.Len())
-	for i := range hr.paths {
-		hr.paths[i] = r.Interned()
-	}
-	if err := r.Done(); err != nil {
-		return nil, err
-	}
-	if len(hr.paths) != len(hr.found) {
-		return nil, codec.ErrCorrupt
-	}
-	return hr, nil
+	m.table.Put(coordinateOf(path), key, data)
 }
 
 // commit keeps this run's records for the next run, and returns the

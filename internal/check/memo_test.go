@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,9 +26,11 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/render"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -508,5 +511,199 @@ func TestCacheConcurrentChecks(t *testing.T) {
 		if o := r.check(check.Options{}, st); o.Err != "" || !slices.Equal([]string{o.Diagnostics}, []string{want[r].Diagnostics}) {
 			t.Errorf("after concurrent checks: %s", o.Err)
 		}
+	}
+}
+
+// TestCacheTrustsGitOnlyWhereGitLooks: a work-tree file is taken by its
+// index blob's address only where git compares it with the index and
+// converts nothing; a file git does not look at (assume-unchanged,
+// skip-worktree) or converts (core.autocrlf, a text or filter attribute)
+// is read, so a change git does not report is still found.
+func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
+	r := newRepo(t, 20, 31)
+	st := openStore(t, t.TempDir(), memo.On)
+	r.same("cold", check.Options{}, st)
+	fs := r.files()
+	edit := func(p string) {
+		b := r.read(p)
+		i := bytes.Index(b, []byte("DESCRIPTION \"")) + len("DESCRIPTION \"")
+		b[i] ^= 0x20
+		r.write("journals/"+p, string(b))
+	}
+	r.git("update-index", "--assume-unchanged", "journals/"+fs[1])
+	edit(fs[1])
+	r.same("an assume-unchanged file edited", check.Options{}, st)
+	r.git("update-index", "--skip-worktree", "journals/"+fs[2])
+	edit(fs[2])
+	r.same("a skip-worktree file edited", check.Options{}, st)
+
+	// Committed with LF, checked out with CRLF: git reports the file
+	// clean, its bytes are not the blob's.
+	r.write(".gitattributes", "")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "no attributes")
+	r.git("config", "core.autocrlf", "true")
+	p := fs[4]
+	os.Remove(filepath.Join(r.root, p))
+	r.git("checkout", "--", "journals/"+p)
+	if !bytes.Contains(r.read(p), []byte("\r\n")) {
+		t.Fatal("git did not convert the checkout: the test proves nothing")
+	}
+	r.same("core.autocrlf=true", check.Options{}, st)
+	r.git("config", "core.autocrlf", "false")
+	r.write(".gitattributes", "*.journal filter=upper\n")
+	r.git("config", "filter.upper.clean", "cat")
+	r.git("config", "filter.upper.smudge", "cat")
+	r.same("a filter attribute", check.Options{}, st)
+}
+
+// TestRecordsLoadAsALoadDoes: a load that takes artifacts from a check's
+// records (check.Records, for `new` and `diff --staged`) finds what a
+// load that reads every file finds (the diagnostics that say whether the
+// tree is valid, the files' summaries and outcomes), and reads the
+// artifacts it is asked to read, with their chains.
+func TestRecordsLoadAsALoadDoes(t *testing.T) {
+	r := newRepo(t, 30, 41)
+	fs := r.files()
+	p, _ := gen.Mutate(r.root, 5) // something invalid too
+	head := r.head(fs[0])
+	dir, name, _ := strings.Cut(head, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, ".journal"), r.read(head))
+	r.write("journals/"+rel, string(data))
+	r.git("add", "-A")
+	st := openStore(t, t.TempDir(), memo.On)
+	for _, staged := range []bool{false, true} {
+		r.check(check.Options{Staged: staged}, st)
+	}
+	type found struct {
+		Diagnostics string
+		Files       []string
+		Chain       []string
+		// State is the fresh artifact's accepted state and the counts,
+		// for a load that keeps its state (log, show).
+		State             []string
+		Chains, Revisions int
+	}
+	load1 := func(recs *check.Records, src func() load.Options) (found, int) {
+		t.Helper()
+		var chain []string
+		var mu sync.Mutex
+		reused := 0
+		lo := src()
+		lo.DropDocs = true
+		lo.Visit = func(a *load.Artifact) {
+			mu.Lock()
+			defer mu.Unlock()
+			if a.Record != nil {
+				reused++
+			}
+			if a.Dir == dir {
+				for _, e := range a.Chain {
+					chain = append(chain, e.Source)
+				}
+			}
+		}
+		lr, err := load.Load(context.Background(), r.root, recs.Options(lo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f found
+		for _, d := range lr.Diagnostics {
+			f.Diagnostics += fmt.Sprintf("%#v\n", d)
+		}
+		for _, file := range lr.Files {
+			f.Files = append(f.Files, fmt.Sprintf("%s %+v %d", file.Path, file.Summary, file.Outcome))
+		}
+		f.Chain = chain
+		f.Chains, f.Revisions = lr.Chains, lr.Revisions
+		if lr.State != nil {
+			co, _ := vt.ParseCoordinate(dir)
+			for _, e := range lr.State.Entries(co) {
+				f.State = append(f.State, e.Source+" "+e.Revision.Digest().String())
+			}
+		}
+		return f, reused
+	}
+	fresh := func(d string, _ []string) bool { return d == dir }
+	recs, err := check.OpenRecords(context.Background(), check.RecordsOptions{Root: r.root, Cache: st, Fresh: fresh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer recs.Close()
+	plain := func() load.Options { return load.Options{} }
+	with, reused := load1(recs, plain)
+	without, _ := load1(nil, plain)
+	if d := cmp.Diff(without, with); d != "" {
+		t.Errorf("work tree (%s mutated): the load with records finds otherwise (-without +with):\n%s", p, d)
+	}
+	if reused == 0 || len(with.Chain) < 2 {
+		t.Errorf("%d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
+	}
+	state := func() load.Options { return load.Options{KeepState: true, Compact: true} }
+	with, _ = load1(recs, state)
+	without, _ = load1(nil, state)
+	if d := cmp.Diff(without, with); d != "" || len(with.State) < 2 {
+		t.Errorf("a load that keeps its state: with records (-without +with):\n%s", d)
+	}
+
+	added, err := check.OpenAdded(context.Background(), check.AddedOptions{Root: r.root, Staged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer added.Close()
+	srecs, err := check.OpenRecords(context.Background(), check.RecordsOptions{Root: r.root, Cache: st, Added: added,
+		Fresh: func(_ string, paths []string) bool { return slices.ContainsFunc(paths, added.IsNew) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged := func() load.Options { return load.Options{Source: added.Source()} }
+	with, reused = load1(srecs, staged)
+	without, _ = load1(nil, staged)
+	if d := cmp.Diff(without, with); d != "" {
+		t.Errorf("index: the load with records finds otherwise (-without +with):\n%s", d)
+	}
+	if reused == 0 || len(with.Chain) < 2 {
+		t.Errorf("index: %d artifacts from records, chain %v: the test proves nothing", reused, with.Chain)
+	}
+}
+
+// TestGateTrustsTheCacheOnlyForWhatThePullRequestLeft: a check against a
+// revision (the pull-request gate, whose cache CI restores from runs that
+// anyone can influence) takes from the cache only artifacts that the
+// change under check left as they are at the merge base, and nothing when
+// the change edits the configuration.
+func TestGateTrustsTheCacheOnlyForWhatThePullRequestLeft(t *testing.T) {
+	r := newRepo(t, 30, 51)
+	r.git("checkout", "-q", "-b", "pr")
+	head := r.head(r.files()[0])
+	dir, name, _ := strings.Cut(head, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, ".journal"), r.read(head))
+	r.write("journals/"+rel, string(data))
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "a revision")
+	st := openStore(t, t.TempDir(), memo.On)
+	r.same("the pull request's tree", check.Options{}, st) // every artifact in the cache
+	opts := check.Options{Root: r.root, Config: r.config(), Now: r.now, Cache: st, Against: "main"}
+	res, err := check.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Computed != 1 || res.Reused != res.Artifacts-1 {
+		t.Errorf("the gate computed %d and took %d of %d artifacts from the cache, want 1 (%s, which the pull request changed) and the others",
+			res.Computed, res.Reused, res.Artifacts, dir)
+	}
+	r.same("the gate", check.Options{Against: "main"}, st)
+
+	r.cfgText = "rules:\n  style/crlf: error\n"
+	r.write(".journal-lint.yaml", r.cfgText)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "config")
+	r.same("the pull request's tree with its configuration", check.Options{}, st)
+	opts.Config = r.config()
+	if res, err = check.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 0 {
+		t.Errorf("the pull request changed the configuration, and the gate took %d artifacts from the cache", res.Reused)
 	}
 }

@@ -49,8 +49,12 @@ func (v *visitor) slot(i, of int) {
 
 // visit analyzes one artifact (see [visitor]).
 func (v *visitor) visit(a *load.Artifact) {
-	if st := v.r.packs(); st != nil {
-		st.Visit(a)
+	if st, _ := v.r.packs(); st != nil {
+		if a.Record != nil && v.r.memo != nil && v.r.memo.packs {
+			st.Known(a) // its record holds the packs' findings
+		} else {
+			st.Visit(a)
+		}
 	}
 	if v.reused(a.Index, a.Of, a.Prior) {
 		return
@@ -74,7 +78,7 @@ func (v *visitor) visit(a *load.Artifact) {
 	var h headRef // the zero headRef (no path) when no revision was accepted
 	if len(a.Chain) > 0 {
 		e := a.Chain[len(a.Chain)-1]
-		h = headRef{path: e.Source}
+		h = headRef{path: e.Source, digest: e.Revision.Digest()}
 	}
 	m := v.r.memo
 	var refs []byte // the head's references, for the artifact's record
@@ -102,14 +106,24 @@ func (v *visitor) visit(a *load.Artifact) {
 
 // fromRecord takes what an earlier run's visit found of a from its record.
 func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
-	v.r.memo.reused.Add(1)
-	v.r.memo.keepPaths(a.Files, vr.diags, vr.paths)
+	m := v.r.memo
+	m.reused.Add(1)
+	m.keepPaths(a.Files, vr.diags, vr.paths)
+	if len(vr.packs) > 0 {
+		m.mu.Lock()
+		m.packFound = append(m.packFound, vr.packs...)
+		m.mu.Unlock()
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.slot(a.Index, a.Of)
-	h := headRef{path: vr.head}
-	if h.path != "" {
-		h.refs = v.refs.Read(codec.NewReader(vr.refs))
+	// The references are read only if the head must be judged again
+	// (headRules).
+	h := headRef{path: vr.head, raw: vr.refs}
+	for _, f := range a.Files {
+		if f.Path == h.path {
+			h.digest = f.Summary.Digest
+		}
 	}
 	v.diags[a.Index] = vr.diags
 	v.trees[a.Index] = vr.trees

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -127,14 +128,9 @@ func pluginsChanged(cfg *config.Config, src []byte) diag.List {
 }
 
 // samePack returns the index of the entry of list that is the same pack
-// as p (the same name when p has one, else the same path), or -1.
+// as p (config.Plugin.SamePack), or -1.
 func samePack(list []config.Plugin, p config.Plugin) int {
-	for i, q := range list {
-		if (p.Name != "" && q.Name == p.Name) || (p.Name == "" && q.Name == "" && q.Path == p.Path) {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(list, p.SamePack)
 }
 
 // pluginDiff names the keys in which two entries of one pack differ, or "".
@@ -151,6 +147,9 @@ func pluginDiff(a, b config.Plugin) string {
 	}
 	if a.Timeout != b.Timeout {
 		keys = append(keys, "timeout")
+	}
+	if a.NoCache != b.NoCache {
+		keys = append(keys, "cache")
 	}
 	return strings.Join(keys, ", ")
 }

@@ -214,6 +214,10 @@ func (r *Reader) Raw() []byte {
 	return append([]byte(nil), b...)
 }
 
+// Slice reads bytes written by [Writer.Raw], as a slice of the Reader's
+// data (capacity clipped), for a caller that keeps the data anyway.
+func (r *Reader) Slice() []byte { return r.take(r.Len()) }
+
 // Fixed reads len(dst) bytes into dst.
 func (r *Reader) Fixed(dst []byte) { copy(dst, r.take(len(dst))) }
 

@@ -195,9 +195,10 @@ type IgnoreEntry struct {
 	Pos, CodePos, PathPos Position
 }
 
-// Plugin is a reserved rule-pack entry. It is parsed and checked but not
-// acted upon yet.
+// Plugin is one rule-pack entry of plugins: (docs/plugins.md).
 type Plugin struct {
+	// Name is the namespace of the pack's codes; "" means the pack's own
+	// name.
 	Name string
 	// Path is where the rule pack lives, as written.
 	Path string
@@ -207,8 +208,18 @@ type Plugin struct {
 	Config map[string]any
 	// Timeout is 0 when absent.
 	Timeout time.Duration
+	// NoCache is set by cache: false: the pack's findings must never be
+	// reused from an earlier run, even when the pack declares its rules
+	// pure. cache: true, the default, leaves it to the pack's declaration.
+	NoCache bool
 	// Pos is where the entry starts.
 	Pos Position
+}
+
+// SamePack reports whether q is an entry of the same pack as p: both have
+// the same name, or neither has one and both the same path.
+func (p Plugin) SamePack(q Plugin) bool {
+	return (p.Name != "" && q.Name == p.Name) || (p.Name == "" && q.Name == "" && q.Path == p.Path)
 }
 
 // Config is one configuration: defaults overlaid with one file.
@@ -237,7 +248,7 @@ type Config struct {
 	// MaxWarnings is how many warnings check tolerates before failing;
 	// -1 means unlimited.
 	MaxWarnings int
-	// Plugins lists the reserved rule-pack entries in file order.
+	// Plugins lists the rule-pack entries in file order.
 	Plugins []Plugin
 	// PluginsBase, when not "", is the git commit whose version of this
 	// file supplied Plugins: `check --against` runs only the rule packs the

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 func TestPathGlob(t *testing.T) {

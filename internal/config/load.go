@@ -16,7 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/readfile"
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // validityMsg explains why validity codes cannot be configured away.
@@ -26,7 +26,7 @@ const validityMsg = "validity codes are always errors: they are exactly what mak
 var (
 	topKeys    = []string{"root", "format", "examples", "rules", "options", "ignore", "max-warnings", "plugins"}
 	ignoreKeys = []string{"code", "path", "reason"}
-	pluginKeys = []string{"name", "path", "sha256", "config", "timeout"}
+	pluginKeys = []string{"name", "path", "sha256", "config", "timeout", "cache"}
 )
 
 var (
@@ -246,6 +246,22 @@ func (p *parser) duration(n *yaml.Node, what string) (time.Duration, bool) {
 	return d, true
 }
 
+// boolean returns the value of n, which must be true or false; anything
+// else is reported as what and gives false, false.
+func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	r := resolve(n)
+	var b bool
+	if r.Kind != yaml.ScalarNode || r.ShortTag() != "!!bool" {
+		p.errf(n, "%s must be true or false, got %s", what, kindName(n))
+		return false, false
+	}
+	if err := r.Decode(&b); err != nil {
+		p.errf(n, "%s: %v", what, err)
+		return false, false
+	}
+	return b, true
+}
+
 // mapping reports whether n is a mapping, reporting it when it is not.
 func (p *parser) mapping(n *yaml.Node, what string) bool {
 	if resolve(n).Kind == yaml.MappingNode {
@@ -306,12 +322,7 @@ func (p *parser) top(n *yaml.Node) {
 				}
 			}
 		case "examples":
-			r := resolve(v)
-			if r.Kind != yaml.ScalarNode || r.ShortTag() != "!!bool" {
-				p.errf(v, "examples must be true or false, got %s", kindName(v))
-			} else if err := r.Decode(&c.Examples); err != nil {
-				p.errf(v, "examples: %v", err)
-			}
+			c.Examples, _ = p.boolean(v, "examples")
 		case "max-warnings":
 			r := resolve(v)
 			var n int
@@ -484,7 +495,7 @@ func isValidityPattern(s string) bool {
 	return !hasMeta(cat) && rules.IsValidityCategory(cat)
 }
 
-// plugins parses the reserved plugins list.
+// plugins parses the plugins list.
 func (p *parser) plugins(n *yaml.Node) {
 	if !p.sequence(n, "plugins") {
 		return
@@ -536,6 +547,9 @@ func (p *parser) plugins(n *yaml.Node) {
 			case "timeout":
 				d, good := p.duration(v, "plugin timeout")
 				pl.Timeout, ok = d, ok && good
+			case "cache":
+				b, good := p.boolean(v, "plugin cache")
+				pl.NoCache, ok = !b, ok && good
 			default:
 				p.unknownKey(k, " in a plugin entry", pluginKeys)
 				ok = false

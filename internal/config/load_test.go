@@ -36,6 +36,7 @@ plugins:
     sha256: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
     config: {level: 3}
     timeout: 5s
+    cache: false
 `
 
 func TestParseFull(t *testing.T) {
@@ -83,7 +84,7 @@ func TestParseFull(t *testing.T) {
 		t.Fatalf("plugins %+v", c.Plugins)
 	}
 	p := c.Plugins[0]
-	if p.Name != "pack" || p.Path != "./rules/pack.so" || p.Timeout != 5*time.Second || p.Config["level"] != 3 || p.Pos != (Position{20, 5}) {
+	if p.Name != "pack" || p.Path != "./rules/pack.so" || p.Timeout != 5*time.Second || p.Config["level"] != 3 || !p.NoCache || p.Pos != (Position{20, 5}) {
 		t.Errorf("plugin %+v", p)
 	}
 	if want := filepath.Join(filepath.Dir(c.File), "data", "nenjim", "journals"); c.RootDir() != want {
@@ -169,7 +170,8 @@ func TestParseErrors(t *testing.T) {
 		{"plugin bad timeout", "plugins:\n  - path: p\n    sha256: " + sum + "\n    timeout: 30\n", []wantErr{{4, 14, `plugin timeout: "30" is not a Go duration`}}},
 		{"plugin negative timeout", "plugins:\n  - path: p\n    sha256: " + sum + "\n    timeout: -1s\n", []wantErr{{4, 14, "plugin timeout must be positive"}}},
 		{"plugin config not mapping", "plugins:\n  - path: p\n    sha256: " + sum + "\n    config: [1]\n", []wantErr{{4, 13, "plugin config must be a mapping, got a list"}}},
-		{"plugin unknown key", "plugins:\n  - path: p\n    sha256: " + sum + "\n    hash: x\n", []wantErr{{4, 5, `unknown key "hash" in a plugin entry (allowed: name, path, sha256, config, timeout)`}}},
+		{"plugin unknown key", "plugins:\n  - path: p\n    sha256: " + sum + "\n    hash: x\n", []wantErr{{4, 5, `unknown key "hash" in a plugin entry (allowed: name, path, sha256, config, timeout, cache)`}}},
+		{"plugin cache not a boolean", "plugins:\n  - path: p\n    sha256: " + sum + "\n    cache: never\n", []wantErr{{4, 12, `plugin cache must be true or false, got "never"`}}},
 		{"yaml syntax", "rules:\n  a: b\n c: d\n", []wantErr{{2, 0, "invalid YAML: did not find expected key"}}},
 		{"two documents", "format: text\n---\nformat: json\n", []wantErr{{2, 1, "only one YAML document is allowed"}}},
 		{"every problem reported", "format: xml\nexamples: 2\nrules:\n  a/b: nope\nignore:\n  - code: a/b\n", []wantErr{

@@ -89,6 +89,9 @@ func (c *Config) Marshal() ([]byte, error) {
 		if pl.Timeout > 0 {
 			add(m, "timeout", val(pl.Timeout.String()))
 		}
+		if pl.NoCache {
+			add(m, "cache", val(false))
+		}
 		plugins.Content = append(plugins.Content, m)
 	}
 	add(top, "plugins", flowIfEmpty(plugins))

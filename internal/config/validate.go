@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // OptionKind is the type of value a rule option takes.
@@ -44,6 +44,31 @@ type Registry struct {
 	// it takes no options. A nil Options skips the check of option names and
 	// values.
 	Options map[string]OptionSpec
+	// Namespaces lists the categories of rule packs that are configured but
+	// did not list their rules (a pack that failed to start, or one that a
+	// pull request proposes and check --against does not run): a code glob
+	// whose category matches one of them is accepted although it matches
+	// no code in Codes. AnyNamespace does the same for every category but
+	// those of Codes (a pack without a configured name). Known decides
+	// single codes.
+	Namespaces   []string
+	AnyNamespace bool
+}
+
+// lenientGlob reports whether the category of the code glob may be that
+// of a pack whose codes are not listed (Namespaces, AnyNamespace).
+func (r Registry) lenientGlob(glob string) bool {
+	cat, _, _ := strings.Cut(glob, "/")
+	re, err := compilePathGlob(cat)
+	if err != nil {
+		return false
+	}
+	if slices.ContainsFunc(r.Namespaces, re.MatchString) {
+		return true
+	}
+	return r.AnyNamespace && (hasMeta(cat) || !slices.ContainsFunc(r.Codes, func(c string) bool {
+		return strings.HasPrefix(c, cat+"/")
+	}))
 }
 
 // known reports whether code exists in r; this package's own codes always do.
@@ -59,7 +84,8 @@ func (r Registry) known(code string) bool {
 
 // Validate checks cfg against the rule registry: every code in rules,
 // options and ignore must be known, every code glob in ignore must match at
-// least one known code, and (when reg.Options is set) every option must be
+// least one known code (or the category of a pack that did not list its
+// codes, Registry.Namespaces), and (when reg.Options is set) every option must be
 // one its rule accepts, with a value of the right kind. It returns an
 // [ErrorList] in file order, or nil.
 func Validate(cfg *Config, reg Registry) error {
@@ -104,7 +130,7 @@ func Validate(cfg *Config, reg Registry) error {
 		if err != nil {
 			continue // reported by Load
 		}
-		if !slices.ContainsFunc(all, re.MatchString) {
+		if !slices.ContainsFunc(all, re.MatchString) && !reg.lenientGlob(e.Code) {
 			errs = append(errs, cfg.errorAt(p, "ignore: code glob %q matches no known rule code", e.Code))
 		}
 	}

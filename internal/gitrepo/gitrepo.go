@@ -104,6 +104,8 @@ type Repo struct {
 	head, common string
 	// format is the repository's object format: "sha1" or "sha256".
 	format string
+	// env is added to git's environment (AttributesAt's own index).
+	env []string
 }
 
 // stateFiles are the files of a repository, as --git-path names them, whose
@@ -116,9 +118,10 @@ var stateFiles = []string{"index", "HEAD", "packed-refs", "reftable/tables.list"
 var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
 
 // Open finds the work tree that contains dir and returns it; a dir that
-// does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed and
+// does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed,
 // [ErrNotRepository] when dir is outside a work tree (including inside a
-// bare repository or a .git directory).
+// bare repository or a .git directory) and an [*UnsafeRepositoryError]
+// when git refuses the repository's owner.
 func Open(ctx context.Context, dir string) (*Repo, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -146,6 +149,11 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		}
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "must be run in a work tree") {
 			return nil, ErrNotRepository
+		}
+		if errors.As(err, &ce) {
+			if unsafe := unsafeRepository(ce.Stderr); unsafe != nil {
+				return nil, unsafe
+			}
 		}
 		return nil, err
 	}
@@ -238,7 +246,7 @@ func ResolveExisting(abs string) string {
 func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, r.git, append(append([]string{}, globalArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), r.env...)
 	return cmd
 }
 
@@ -505,10 +513,45 @@ type Entry struct {
 	Stage int
 	// Path is relative to the top level, with forward slashes.
 	Path string
+	// Tag is the tag "git ls-files -v" gives an index entry: 'H' for an
+	// ordinary one, 'h' when it is marked assume-unchanged, 'S' (or 's')
+	// skip-worktree, 'M' unmerged; 0 for a tree's.
+	Tag byte
 }
 
 // IsRegular reports whether e is a regular file (executable or not).
 func (e Entry) IsRegular() bool { return e.Mode == "100644" || e.Mode == "100755" }
+
+// Watched reports whether git compares the work-tree copy of the index
+// entry e with it: an ordinary entry ('H'), neither assume-unchanged nor
+// skip-worktree, whose copy git never looks at.
+func (e Entry) Watched() bool { return e.Tag == 'H' }
+
+// modes are the modes git writes, shared by every entry that has one.
+var modes = map[string]string{"100644": "100644", "100755": "100755", "120000": "120000", "160000": "160000", "040000": "040000"}
+
+// parseEntry parses one record of "ls-tree -r -z" or "ls-files --stage -z"
+// (after its tag): "<mode> <object> <stage or type>\t<path>". The strings
+// are substrings of rec, the mode one shared string.
+func parseEntry(rec string, tree bool) (Entry, bool) {
+	meta, path, ok := strings.Cut(rec, "\t")
+	mode, rest, ok1 := strings.Cut(meta, " ")
+	a, b, ok2 := strings.Cut(rest, " ")
+	if !ok || !ok1 || !ok2 || strings.Contains(b, " ") {
+		return Entry{}, false
+	}
+	if m, known := modes[mode]; known {
+		mode = m
+	}
+	if tree { // "<mode> <type> <object>"
+		return Entry{Mode: mode, Object: b, Path: path}, true
+	}
+	stage, err := strconv.Atoi(b)
+	if err != nil {
+		return Entry{}, false
+	}
+	return Entry{Mode: mode, Object: a, Stage: stage, Path: path}, true
+}
 
 // Tree lists the files of the commit rev under prefix, recursively.
 func (r *Repo) Tree(ctx context.Context, rev, prefix string) ([]Entry, error) {
@@ -520,37 +563,37 @@ func (r *Repo) Tree(ctx context.Context, rev, prefix string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var entries []Entry
-	for _, rec := range splitNUL(out) {
-		meta, path, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
+	recs := splitNUL(out)
+	entries := make([]Entry, 0, len(recs))
+	for _, rec := range recs {
+		e, ok := parseEntry(rec, true)
+		if !ok {
 			return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
 		}
-		entries = append(entries, Entry{Mode: f[0], Object: f[2], Path: path})
+		entries = append(entries, e)
 	}
 	return entries, nil
 }
 
 // Index lists the entries of the index under prefix, every merge stage
-// included.
+// included, with their tags (Entry.Tag).
 func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
-	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name"}, pathspec(prefix)...)...)
+	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-v", "-z", "--full-name"}, pathspec(prefix)...)...)
 	if err != nil {
 		return nil, err
 	}
-	var entries []Entry
-	for _, rec := range splitNUL(out) {
-		meta, path, ok := strings.Cut(rec, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
+	recs := splitNUL(out)
+	entries := make([]Entry, 0, len(recs))
+	for _, rec := range recs {
+		if len(rec) < 2 || rec[1] != ' ' {
 			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
 		}
-		stage, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git ls-files: malformed stage in %q", rec)
+		e, ok := parseEntry(rec[2:], false)
+		if !ok {
+			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
 		}
-		entries = append(entries, Entry{Mode: f[0], Object: f[1], Stage: stage, Path: path})
+		e.Tag = rec[0]
+		entries = append(entries, e)
 	}
 	return entries, nil
 }

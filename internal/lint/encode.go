@@ -69,8 +69,8 @@ func (a *RefsArena) Read(r *codec.Reader) HeadRefs {
 
 // View is what a head's rules saw of one coordinate of the tree: whether
 // it holds it, and the versions of its head's releases, in order, each
-// followed by a newline. Two trees agree on the coordinate exactly when
-// their views are equal.
+// followed by a newline; "" when the tree does not hold it. Two trees
+// agree on the coordinate exactly when their views are equal.
 func (t *StaticTree) View(c vt.Coordinate) string {
 	vs, ok := t.releases[c.String()]
 	if !ok {
@@ -82,6 +82,28 @@ func (t *StaticTree) View(c vt.Coordinate) string {
 		b = append(b, '\n')
 	}
 	return string(b)
+}
+
+// HasView reports whether the tree shows the coordinate written c as
+// view (what [StaticTree.View] returns for it), without making a view or
+// copying its arguments.
+func (t *StaticTree) HasView(c, view []byte) bool {
+	vs, ok := t.releases[string(c)]
+	if !ok || len(view) == 0 {
+		return !ok && len(view) == 0
+	}
+	if view[0] != '+' {
+		return false
+	}
+	view = view[1:]
+	for _, v := range vs {
+		s := v.String()
+		if len(view) <= len(s) || string(view[:len(s)]) != s || view[len(s)] != '\n' {
+			return false
+		}
+		view = view[len(s)+1:]
+	}
+	return len(view) == 0
 }
 
 // CoordinatesDigest returns the SHA-256 of the tree's coordinates, in

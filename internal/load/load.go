@@ -123,9 +123,11 @@ type Options struct {
 	// directory with the same [Key], which is then neither read (when the
 	// source knows its files' content addresses, source.Addresser) nor
 	// parsed nor ingested (record.go). Options.Visit sees such an
-	// artifact with Artifact.Record set and no documents. It is used only
-	// by a load that drops its documents and keeps no state, without
-	// Base, Prior or Overlay.
+	// artifact with Artifact.Record set and no documents, and with
+	// KeepState, Result.State holds only the artifacts that were read
+	// (Result.Chains and Result.Revisions still count all). It is used
+	// only by a load that drops its documents, without Base, Prior or
+	// Overlay.
 	Memo Memo
 	// ShownRoot is how the messages about the root itself (fs/root-missing,
 	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
@@ -474,7 +476,11 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		stamps.markSeen(seen)
 		out = append(out, vanished(opts.Base, seen)...)
 	}
-	if opts.DropDocs && !opts.KeepState {
+	if opts.KeepState || !opts.DropDocs {
+		res.State = stage.Freeze()
+	}
+	if opts.DropDocs && (!opts.KeepState || memoized(opts)) {
+		// The state holds no artifact taken from a record: count them all.
 		for _, a := range arts {
 			if a.accepted > 0 {
 				res.Chains++
@@ -482,7 +488,6 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 			}
 		}
 	} else {
-		res.State = stage.Freeze()
 		res.Chains, res.Revisions = res.State.Artifacts(), res.State.RevisionCount()
 	}
 	out.FillFileRanges()

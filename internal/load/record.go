@@ -58,7 +58,8 @@ func artifactKey(dir string, names, addrs []string) Key {
 type Memo interface {
 	// Lookup returns the record of the artifact directory dir with key,
 	// whose Journal files are paths (root-relative, chronological), and
-	// whether there is one. The record's files must not be changed.
+	// whether there is one: a record of its own (ReadRecord), which the
+	// load takes and changes.
 	Lookup(dir string, paths []string, key Key) (*Record, bool)
 }
 
@@ -75,14 +76,12 @@ type Record struct {
 	Extra any
 }
 
-// Summaries returns the summary of each file of the record, in order.
-func (r *Record) Summaries() []Summary {
-	out := make([]Summary, len(r.files))
-	for i := range r.files {
-		out[i] = r.files[i].Summary
-	}
-	return out
-}
+// Len returns the number of files of the record.
+func (r *Record) Len() int { return len(r.files) }
+
+// Summary returns the summary of the record's file i (0 ≤ i < Len), in
+// chronological order.
+func (r *Record) Summary(i int) Summary { return r.files[i].Summary }
 
 // RecordFormat is the version of the encoding of a [Record]; whoever keeps
 // records keys them by it too.
@@ -120,10 +119,11 @@ func ReadRecord(r *codec.Reader, dir string) (*Record, error) {
 	}
 	n := r.Len()
 	rec := &Record{files: make([]File, n)}
+	co, _ := vt.ParseCoordinate(dir) // what most files' ARTIFACT is
 	for i := range rec.files {
 		f := &rec.files[i]
 		f.Path = dir + "/" + r.String()
-		f.Summary = readSummary(r)
+		f.Summary = readSummary(r, co)
 		f.Diagnostics = diag.ReadList(r)
 		f.Outcome = chain.Outcome(r.SmallInt())
 		if r.Bool() {
@@ -150,10 +150,15 @@ func appendSummary(w *codec.Writer, s Summary) {
 	w.Uint(uint64(s.Size))
 }
 
-func readSummary(r *codec.Reader) Summary {
+// readSummary reads a summary of a file of the artifact directory named
+// after co.
+func readSummary(r *codec.Reader, co vt.Coordinate) Summary {
 	s := Summary{Digest: r.Digest(), Read: r.Bool(), CoordinateOK: r.Bool(), JournalVersionOK: r.Bool(), RevisionOK: r.Bool()}
-	if c := r.Interned(); c != "" {
-		s.Coordinate, _ = vt.ParseCoordinate(c)
+	switch c := r.Slice(); {
+	case string(c) == co.String() && len(c) > 0:
+		s.Coordinate = co
+	case len(c) > 0:
+		s.Coordinate, _ = vt.ParseCoordinate(string(c))
 	}
 	s.JournalVersion = r.Timestamp()
 	s.Size = r.SmallInt()
@@ -162,9 +167,9 @@ func readSummary(r *codec.Reader) Summary {
 
 // memoized reports whether a load with opts may take artifacts from
 // opts.Memo: a load from scratch (no Base, Prior or Overlay) that drops its
-// documents and keeps no state, since a record holds no document.
+// documents, since a record holds no document.
 func memoized(opts Options) bool {
-	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && len(opts.Overlay) == 0 && opts.DropDocs && !opts.KeepState
+	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && len(opts.Overlay) == 0 && opts.DropDocs
 }
 
 // addresses returns the content address of every candidate that the
@@ -213,13 +218,14 @@ func lookup(ai, total int, a *artifactRun, cands []candidate, addrs []string, di
 }
 
 // takeRecord makes the recorded artifact rec the artifact a of this load
-// (index ai): copies of its files (their diagnostic lists clipped, so that
-// a pending rejection's diagnostic appends to a copy), and a visit.
+// (index ai): its files (their diagnostic lists clipped, so that a pending
+// rejection's diagnostic appends to a copy), and a visit. The record must
+// not be given to another load.
 func takeRecord(ai, total int, a *artifactRun, rec *Record, dir string, fs []*File, opts Options) {
 	for i := range rec.files {
-		f := rec.files[i]
+		f := &rec.files[i] // the record is this load's own: ReadRecord made it
 		f.Diagnostics = slices.Clip(f.Diagnostics)
-		fs[i] = &f
+		fs[i] = f
 	}
 	a.accepted = rec.accepted
 	a.pending.Store(0)

@@ -46,6 +46,9 @@ func (s *server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 	if c == nil || !fresh {
 		return []protocol.CodeAction{}, nil
 	}
+	// The text as checked: the bytes on disk when they stood in for the
+	// buffer (withDiskBytes), whose offsets the diagnostics count.
+	d = c.docs[d.uri]
 	if ok, why := s.fixable(ctx, c, d); !ok {
 		s.logf("no fixes for %s: %s", d.rel, why)
 		return []protocol.CodeAction{}, nil
@@ -120,7 +123,7 @@ func (s *server) fixable(ctx context.Context, c *checked, d *document) (bool, st
 			return true, ""
 		}
 		doc, _ := syntax.Parse(d.rel, disk)
-		st := c.res.Load.State
+		st := c.state()
 		e, ok := st.ByDigest(doc.Digest)
 		if !ok {
 			return true, ""
@@ -139,7 +142,7 @@ func (s *server) fixable(ctx context.Context, c *checked, d *document) (bool, st
 // predecessor's: what an author of a draft wants before they save it under
 // <JOURNAL_VERSION>.journal. Nil otherwise.
 func (s *server) journalVersionFix(c *checked, d *document) *diag.Fix {
-	doc, _ := syntax.Parse(d.rel, d.src)
+	doc := d.parsed(d.rel)
 	now := vt.TimestampOf(s.now().UTC()).String()
 	title := "Set JOURNAL_VERSION to now (" + now + ")"
 	jv := doc.Header.JournalVersion
@@ -200,7 +203,7 @@ func (s *server) executeCommand(_ context.Context, params json.RawMessage) (any,
 		}
 		u = obj.URI
 	}
-	v, err := s.viewOf(u)
+	v, err := s.viewOf(u, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,15 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -74,10 +78,10 @@ func (s *server) completion(_ context.Context, params json.RawMessage) (any, err
 			add(protocol.CompletionItemKindEnumMember, "verdict", vt.Allow.String(), vt.Deprecated.String(), vt.Deny.String())
 		}
 	case syntax.KindPredecessor:
-		if argIndex == 1 && v.doc.CoordinateOK && v.state != nil {
-			if h, ok := v.state.Head(v.doc.Coordinate); ok && h.Source != v.d.rel {
-				items = append(items, protocol.CompletionItem{Label: h.Revision.Digest().String(), Kind: protocol.CompletionItemKindReference,
-					Detail: "the head " + h.Revision.JournalVersion().String() + " of " + v.doc.Coordinate.String()})
+		if argIndex == 1 && v.doc.CoordinateOK {
+			if dg, jv, ok := v.otherHead(); ok {
+				items = append(items, protocol.CompletionItem{Label: dg.String(), Kind: protocol.CompletionItemKindReference,
+					Detail: "the head " + jv.String() + " of " + v.doc.Coordinate.String()})
 			}
 		}
 	case syntax.KindDepends, syntax.KindExcludes, syntax.KindPrefers:
@@ -125,4 +129,68 @@ func (v *view) keywordsAt(line int) []syntax.Kind {
 		}
 	}
 	return append(out, syntax.KindRelease)
+}
+
+// otherHead returns the digest and Journal version of the newest revision
+// of the buffer's artifact other than the buffer itself: what its
+// PREDECESSOR names when it is the next revision. It does not wait for a
+// check: a check of an earlier version of the buffer may have made the
+// buffer the head (the revision before it is then the one), and before
+// the first check of the tree the artifact's files on disk are read.
+func (v *view) otherHead() (vt.Digest, vt.JournalVersion, bool) {
+	if v.state != nil {
+		entries := v.state.Entries(v.doc.Coordinate)
+		for _, e := range slices.Backward(entries) {
+			if e.Source != v.d.rel {
+				return e.Revision.Digest(), e.Revision.JournalVersion(), true
+			}
+		}
+		return vt.Digest{}, vt.JournalVersion{}, false
+	}
+	return diskHead(filepath.Dir(v.d.path), v.d.path)
+}
+
+// diskHead returns the head of the chain in the artifact directory dir on
+// disk, leaving out the file at skip: the revision no other one names as
+// its PREDECESSOR (the newest such when the chain is broken), found
+// without a check of the tree ("Chains" in
+// docs/journal-format.md).
+func diskHead(dir, skip string) (vt.Digest, vt.JournalVersion, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return vt.Digest{}, vt.JournalVersion{}, false
+	}
+	var docs []*syntax.Document
+	named := map[vt.Digest]bool{}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || p == skip || !strings.HasSuffix(p, load.Suffix) {
+			continue
+		}
+		if fi, err := e.Info(); err != nil || fi.Size() > syntax.MaxSize {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		doc, _ := syntax.Parse(e.Name(), src)
+		if !doc.JournalVersionOK {
+			continue
+		}
+		docs = append(docs, doc)
+		if doc.PredecessorOK {
+			named[doc.Predecessor] = true
+		}
+	}
+	var head *syntax.Document
+	for _, doc := range docs {
+		if !named[doc.Digest] && (head == nil || doc.JournalVersion.Compare(head.JournalVersion) > 0) {
+			head = doc
+		}
+	}
+	if head == nil {
+		return vt.Digest{}, vt.JournalVersion{}, false
+	}
+	return head.Digest, head.JournalVersion, true
 }

@@ -20,15 +20,46 @@ type diagnosticData struct {
 	Help string `json:"help,omitempty"`
 }
 
-// publish sends the diagnostics of c for the buffer d as it was checked.
+// publishParams are the parameters of textDocument/publishDiagnostics.
+// Unlike the library's type, whose version is omitted when it is 0, they
+// carry every version a client sent, 0 included (LSP 3.17: a version is
+// an integer, and diagnostics name the version they were computed for).
+type publishParams struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+// publish sends the diagnostics of c for the buffer d as it was checked,
+// if the buffer is still open at that version and the session was not
+// shut down: a check that ends after a close (or a change) must not bring
+// back what the close cleared (or publish over a later check's
+// diagnostics).
 func (s *server) publish(c *checked, d *document) {
+	s.pub.Lock()
+	defer s.pub.Unlock()
+	s.mu.Lock()
+	cur, state := s.docs[d.uri], s.state
+	s.mu.Unlock()
+	if cur == nil || cur.serial != d.serial || state != running {
+		return
+	}
 	ds := c.byPath[d.rel]
-	out := make([]protocol.Diagnostic, 0, len(ds))
+	out := make([]protocol.Diagnostic, 0, len(ds)+1)
 	for _, dg := range ds {
 		out = append(out, s.toProtocol(c, d, dg))
 	}
-	version := uint32(max(d.version, 0))
-	err := s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: d.uri, Version: version, Diagnostics: out})
+	if d.alone != "" {
+		// Why the tree rules are silent: a note, not a finding of check.
+		out = append(out, protocol.Diagnostic{Range: d.diagRange(s.enc, diag.Range{}), Severity: protocol.DiagnosticSeverityInformation,
+			Source: source, Message: "checked on its own, as journal-lint check --file checks a draft: " + d.alone +
+				"; placement, chain, deps/ and history rules need a Journal tree and were skipped"})
+	}
+	params := publishParams{URI: d.uri, Diagnostics: out}
+	if d.version != noVersion {
+		params.Version = &d.version
+	}
+	err := s.conn.Notify(s.ctx, protocol.MethodTextDocumentPublishDiagnostics, params)
 	if err != nil {
 		s.logf("publishing diagnostics: %v", err)
 	}
@@ -86,9 +117,14 @@ func (s *server) textOf(c *checked, d *document, rel string) *text {
 	return newText(nil)
 }
 
-// uriOf returns the file: URI of a root-relative path.
+// uriOf returns the file: URI of a root-relative path (or of an absolute
+// one: a buffer checked alone names itself so).
 func (c *checked) uriOf(root, rel string) protocol.DocumentURI {
-	return protocol.DocumentURI(uri.File(filepath.Join(root, filepath.FromSlash(rel))))
+	p := filepath.FromSlash(rel)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return protocol.DocumentURI(uri.File(p))
 }
 
 // severity maps check's severities to LSP's.

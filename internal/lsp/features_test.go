@@ -1,12 +1,14 @@
 package lsp_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -223,15 +225,7 @@ func TestCompletion(t *testing.T) {
 	c.Diagnostics(u, 2)
 	labels := func(line, char uint32) []string {
 		t.Helper()
-		l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, line, char)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, it := range l.Items {
-			out = append(out, it.Label)
-		}
-		return out
+		return completionLabels(t, c, u, line, char)
 	}
 	if got := labels(16, 8); !slices.Contains(got, "org.example.core") || slices.Contains(got, "com.example.widget") {
 		t.Errorf("coordinates: %v", got)
@@ -248,6 +242,20 @@ func TestCompletion(t *testing.T) {
 	if got := labels(20, 0); !slices.Contains(got, "CONTENT") || slices.Contains(got, "ARTIFACT") {
 		t.Errorf("release keywords: %v", got)
 	}
+}
+
+// completionLabels returns the labels of the completion at line:char of u.
+func completionLabels(t *testing.T, c *lsptest.Client, u protocol.DocumentURI, line, char uint32) []string {
+	t.Helper()
+	l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, line, char)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, it := range l.Items {
+		out = append(out, it.Label)
+	}
+	return out
 }
 
 // journal-lint.diffPredecessor returns the semantic diff as Markdown.
@@ -293,5 +301,90 @@ func TestLicenseFixes(t *testing.T) {
 		if !slices.Contains(titles(actions), tc.title) {
 			t.Errorf("%s: want %q, got %v", tc.license, tc.title, titles(actions))
 		}
+	}
+}
+
+// A client that lists plain text first for hovers (ALE) gets plain text,
+// without Markdown markers.
+func TestHoverPlainText(t *testing.T) {
+	root := tree(t)
+	init := &protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+		Hover: &protocol.HoverTextDocumentClientCapabilities{ContentFormat: []protocol.MarkupKind{protocol.PlainText, protocol.Markdown}}}}}
+	c := lsptest.StartWith(t, opts(), init)
+	u, _ := open(t, c, root, widgetHead)
+	for _, p := range []protocol.Position{{Line: 4, Character: 20}, {Line: 10, Character: 10}, {Line: 15, Character: 10}} {
+		h, err := c.Server.Hover(c.Ctx(), &protocol.HoverParams{TextDocumentPositionParams: at(u, p.Line, p.Character)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil || h.Contents.Kind != protocol.PlainText || strings.ContainsAny(h.Contents.Value, "*`") || h.Contents.Value == "" {
+			t.Errorf("hover at %v: %+v, want plain text", p, h)
+		}
+	}
+}
+
+// After PREDECESSOR the head's digest is offered also before the buffer
+// was checked: before the tree's first check, and when the last check saw
+// an earlier version in which the buffer itself was the head.
+func TestCompletePredecessorBeforeCheck(t *testing.T) {
+	root := tree(t)
+	head, err := os.ReadFile(filepath.Join(root, widgetHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, widgetFork)); err != nil {
+		t.Fatal(err)
+	}
+	// Checks 1 (the tree's first) and 3 are held until the test ends.
+	var mu sync.Mutex
+	holding := make(chan int, 2)
+	checks := 0
+	block := make(chan struct{})
+	release := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		close(block)
+		block = make(chan struct{})
+	}
+	lsp.HoldAfterCheck(t, func(ctx context.Context, _ string) {
+		mu.Lock()
+		checks++
+		n, b := checks, block
+		mu.Unlock()
+		if n == 1 || n == 3 {
+			holding <- n
+			select {
+			case <-b:
+			case <-ctx.Done():
+			}
+		}
+	})
+	c := lsptest.Start(t, opts())
+	t.Cleanup(release) // before the session's shutdown, which waits for the check
+	labels := func(u protocol.DocumentURI, line, char uint32) []string {
+		t.Helper()
+		return completionLabels(t, c, u, line, char)
+	}
+	successor := successorOf(head, "20260401T080000Z")
+	typing := strings.Replace(successor, "PREDECESSOR "+digest(head), "PREDECESSOR ", 1)
+	path := filepath.Join(root, "com.example.widget", "20260401T080000Z.journal")
+	// Before the first check (held).
+	u := c.Open(path, []byte(typing))
+	if got := labels(u, 4, 12); !slices.Equal(got, []string{digest(head)}) {
+		t.Errorf("before the first check: %v, want the head's digest", got)
+	}
+	// The buffer is closed once the first check runs (held): closed
+	// before, it may never be checked, and nothing would be held.
+	<-holding
+	_ = c.Server.DidClose(c.Ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	release()
+	// The successor is checked (check 2) and becomes the head; then the
+	// digest is deleted and the edit's check (3) is held.
+	u = c.Open(path, []byte(successor))
+	c.Diagnostics(u, 1)
+	c.Change(u, 2, typing)
+	<-holding
+	if got := labels(u, 4, 12); !slices.Equal(got, []string{digest(head)}) {
+		t.Errorf("after the buffer was the head: %v, want the head's digest", got)
 	}
 }

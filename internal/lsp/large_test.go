@@ -2,12 +2,16 @@ package lsp_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/r35157/journal-lint/internal/longtest"
+	"github.com/r35157/journal-lint/internal/lsp"
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
@@ -42,5 +46,34 @@ func TestLargeBuffer(t *testing.T) {
 
 	if err := c.Stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A message over lsp.MaxMessage is skimmed, not read: a request gets an
+// error with its id, and a didOpen of a 17 MB Journal padded with NUL
+// bytes (102 MB as JSON) gets the fs/too-large of its file on disk. A long
+// test (longtest.Whole): over 100 MB through JSON.
+func TestOversizedMessage(t *testing.T) {
+	longtest.Whole(t)
+	root := tree(t)
+	c := lsptest.Start(t, opts())
+	big := filepath.Join(root, "com.example.big", "20260101T000000Z.journal")
+	data := append([]byte("JOURNAL_FORMAT 1\nARTIFACT com.example.big\nJOURNAL_VERSION 20260101T000000Z\n# "), make([]byte, 17<<20)...)
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := c.Open(big, data)
+	if ds := c.Diagnostics(u, 1); !hasCode(ds, "fs/too-large") {
+		t.Fatalf("want fs/too-large, got %v", codes(ds))
+	}
+	var res any
+	_, err := c.Conn.Call(c.Ctx(), protocol.MethodTextDocumentHover, map[string]any{
+		"textDocument": map[string]any{"uri": u}, "position": map[string]any{"line": 0, "character": 0},
+		"padding": strings.Repeat("x", lsp.MaxMessage)}, &res)
+	if !isCode(err, jsonrpc2.InvalidRequest) || !strings.Contains(err.Error(), "textDocument/hover") {
+		t.Fatalf("an oversized hover: want an InvalidRequest that names it, got %v", err)
 	}
 }

@@ -26,8 +26,12 @@ type view struct {
 	c     *checked
 }
 
-// viewOf returns the view of the open buffer u.
-func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
+// viewOf returns the view of the open buffer u for a request about line
+// (1-based; 0 for the whole buffer). It never parses what a check or an
+// earlier request parsed: a buffer version that is not parsed yet is
+// seen as the last parsed version when line is the same there (the view
+// is then of that version), and is parsed only otherwise.
+func (s *server) viewOf(u protocol.DocumentURI, line int) (*view, error) {
 	d, err := s.document(u)
 	if err != nil {
 		return nil, err
@@ -35,8 +39,8 @@ func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
 	v := &view{d: d}
 	c, fresh := s.lastCheck(d)
 	if c != nil {
-		v.c, v.state = c, c.res.Load.State
-		if fresh {
+		v.c, v.state = c, c.state()
+		if fresh && c.res.Load != nil {
 			for _, f := range c.res.Load.Files {
 				if f.Path == d.rel && f.Doc != nil && sameBytes(f.Doc.Src, d.src) {
 					v.doc = f.Doc
@@ -45,7 +49,13 @@ func (s *server) viewOf(u protocol.DocumentURI) (*view, error) {
 		}
 	}
 	if v.doc == nil {
-		v.doc, _ = syntax.Parse(d.rel, d.src)
+		if t, doc := d.reusable(line); doc != nil {
+			nd := *d
+			nd.text = t
+			v.d, v.doc = &nd, doc
+		} else {
+			v.doc = d.parsed(d.rel)
+		}
 	}
 	return v, nil
 }
@@ -116,7 +126,7 @@ func (s *server) viewAt(params json.RawMessage) (*view, int, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, 0, err
 	}
-	v, err := s.viewOf(p.TextDocument.URI)
+	v, err := s.viewOf(p.TextDocument.URI, int(p.Position.Line)+1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -145,7 +155,20 @@ func (s *server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if arg >= 0 {
 		rg = v.d.lspRange(s.enc, d.Args[arg].Range().Start.Offset, d.Args[arg].Range().End.Offset)
 	}
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &rg}, nil
+	s.mu.Lock()
+	kind := s.hoverKind
+	s.mu.Unlock()
+	if kind == protocol.PlainText {
+		text = plainText(text)
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: text}, Range: &rg}, nil
+}
+
+// plainText returns the hover Markdown as plain text: the texts use only
+// strong emphasis and code spans, whose markers are dropped (no value of
+// the format holds "**" or a backtick that a hover shows).
+func plainText(md string) string {
+	return strings.NewReplacer("**", "", "`", "").Replace(md)
 }
 
 func (v *view) hoverText(d *syntax.Directive, arg int) string {

@@ -1,11 +1,14 @@
 package lsp
 
 import (
+	"bytes"
+	"sync"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/syntax"
 )
 
 // posEncoding is how a Position's character counts (LSP 3.17
@@ -17,13 +20,84 @@ const (
 	utf8Encoding posEncoding = "utf-8"
 )
 
-// text is one version of a file's bytes with its line index.
+// text is one version of a file's bytes with its line index, and its
+// parse once a check or a request made it.
 type text struct {
 	src   []byte
 	lines *diag.LineIndex
+
+	parsing sync.Mutex // held while a request parses the text
+	mu      sync.Mutex // guards doc and prev
+	doc     *syntax.Document
+	// prev is the newest earlier version of the buffer that was parsed,
+	// while this one is not: requests about lines that did not change
+	// are answered from it instead of parsing again.
+	prev *text
 }
 
 func newText(src []byte) *text { return &text{src: src, lines: diag.NewLineIndex(src)} }
+
+// follow records that t, a new text, follows old in a buffer.
+func (t *text) follow(old *text) {
+	old.mu.Lock()
+	prev := old.prev
+	if old.doc != nil {
+		prev = old
+	}
+	old.mu.Unlock()
+	t.mu.Lock()
+	t.prev = prev
+	t.mu.Unlock()
+}
+
+// parsed returns the text parsed (path names it in positions), parsing it
+// the first time: the requests about one version of a buffer share one
+// parse, also with the check that parsed it ([text.keep]).
+func (t *text) parsed(path string) *syntax.Document {
+	t.parsing.Lock()
+	defer t.parsing.Unlock()
+	t.mu.Lock()
+	doc := t.doc
+	t.mu.Unlock()
+	if doc != nil {
+		return doc
+	}
+	if h := hooks.parse.Load(); h != nil {
+		(*h)()
+	}
+	doc, _ = syntax.Parse(path, t.src)
+	t.keep(doc)
+	return doc
+}
+
+// keep makes doc, a parse of exactly this text, its parse.
+func (t *text) keep(doc *syntax.Document) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.doc == nil {
+		t.doc, t.prev = doc, nil
+	}
+}
+
+// reusable returns the parse of the text, or else that of an earlier
+// version in which line (1-based) is the same bytes at the same line
+// number, with that version's text; nil when there is neither, without
+// parsing.
+func (t *text) reusable(line int) (*text, *syntax.Document) {
+	t.mu.Lock()
+	doc, prev := t.doc, t.prev
+	t.mu.Unlock()
+	if doc != nil {
+		return t, doc
+	}
+	if prev == nil || line < 1 || line > t.lines.LineCount() || line > prev.lines.LineCount() ||
+		!bytes.Equal(t.lines.Line(line), prev.lines.Line(line)) {
+		return nil, nil
+	}
+	prev.mu.Lock()
+	defer prev.mu.Unlock()
+	return prev, prev.doc
+}
 
 // position returns the LSP position of byte offset off (clamped to the
 // text). An invalid UTF-8 byte counts as one unit in either encoding.

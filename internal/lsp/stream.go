@@ -11,18 +11,21 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // MaxMessage is the largest message body in bytes that the server reads: a 16
 // MiB Journal (the format's limit, "Lines and encoding" in
 // docs/journal-format.md) sent as a JSON string with room for escapes. A
-// larger body is skipped and answered with an error; the connection stays up.
+// larger body is skimmed for what it was and skipped: a request gets an
+// error, a buffer too large is checked from its file on disk
+// ([stream.oversized]); the connection stays up.
 const MaxMessage = 64 << 20
 
 // stream is the Content-Length framed transport of the base protocol (LSP
 // 3.17 "Base Protocol"). Unlike the library's stream it survives a body that
 // is not a JSON-RPC message, or is too large: it answers such a message with
-// a JSON-RPC error whose id is null (JSON-RPC 2.0 §5.1) and reads on. Only a
+// a JSON-RPC error (JSON-RPC 2.0 §5.1, see [stream.writeError]) and reads on. Only a
 // broken header or a closed connection ends it.
 type stream struct {
 	conn io.ReadWriteCloser
@@ -48,12 +51,15 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, total, err
 		}
 		if length > MaxMessage {
-			if _, err := io.CopyN(io.Discard, s.in, length); err != nil {
+			body := io.LimitReader(s.in, length)
+			sk := skim(body)
+			if _, err := io.Copy(io.Discard, body); err != nil {
 				return nil, total, fmt.Errorf("skipping an oversized message: %w", err)
 			}
 			total += length
-			s.logf("skipped a message of %d bytes (at most %d are read)", length, MaxMessage)
-			s.writeError(ctx, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, MaxMessage))
+			if msg := s.oversized(ctx, sk, length); msg != nil {
+				return msg, total, nil
+			}
 			continue
 		}
 		body := make([]byte, length)
@@ -64,11 +70,54 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil {
 			s.logf("skipped a message that is not JSON-RPC: %v", err)
-			s.writeError(ctx, jsonrpc2.ParseError, "not a JSON-RPC message: "+err.Error())
+			if !json.Valid(body) {
+				s.writeError(ctx, nil, jsonrpc2.ParseError, "not JSON: "+err.Error())
+			} else {
+				s.writeError(ctx, requestID(body), jsonrpc2.InvalidRequest, "not a JSON-RPC 2.0 request: "+err.Error())
+			}
 			continue
 		}
 		return msg, total, nil
 	}
+}
+
+// methodTooLarge is the notification that stands for a didOpen or
+// didChange too large to read (see [stream.oversized]); it never comes
+// from a client.
+const methodTooLarge = "$/journal-lint/tooLarge"
+
+// tooLargeParams are its parameters.
+type tooLargeParams struct {
+	Method  string               `json:"method"`
+	URI     protocol.DocumentURI `json:"uri"`
+	Version *int32               `json:"version"`
+	Bytes   int64                `json:"bytes"`
+}
+
+// oversized deals with a message of length bytes, over MaxMessage, of
+// which sk was read: a request is answered with an error that names it;
+// a didOpen or didChange becomes a methodTooLarge notification, so that
+// the server checks the file on disk in place of the buffer (a 17 MB
+// Journal padded with NUL bytes, sent as \u0000 escapes, is a message of
+// 102 MB: its fs/too-large comes from the disk). Other notifications are
+// logged.
+func (s *stream) oversized(ctx context.Context, sk skimmed, length int64) jsonrpc2.Message {
+	s.logf("skipped a %s message of %d bytes (at most %d are read)", sk.Method, length, MaxMessage)
+	switch {
+	case sk.ID != nil:
+		s.writeError(ctx, sk.ID, jsonrpc2.InvalidRequest, fmt.Sprintf("%s message of %d bytes is larger than %d", sk.Method, length, MaxMessage))
+	case (sk.Method == protocol.MethodTextDocumentDidOpen || sk.Method == protocol.MethodTextDocumentDidChange) && sk.URI != "":
+		p := tooLargeParams{Method: sk.Method, URI: protocol.DocumentURI(sk.URI), Bytes: length}
+		var v int32
+		if json.Unmarshal(sk.Version, &v) == nil {
+			p.Version = &v
+		}
+		msg, err := jsonrpc2.NewNotification(methodTooLarge, p)
+		if err == nil {
+			return msg
+		}
+	}
+	return nil
 }
 
 // header reads the header part of one message and returns its
@@ -122,12 +171,38 @@ func (s *stream) writeBody(data []byte) (int64, error) {
 	return int64(n + m), err
 }
 
-// writeError answers a message that could not be read with a JSON-RPC error
-// of id null.
-func (s *stream) writeError(_ context.Context, code jsonrpc2.Code, message string) {
+// requestID returns the id of a JSON object that is not a valid request,
+// when it has one that is a number or a string; nil otherwise.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	var id any
+	if json.Unmarshal(m.ID, &id) != nil {
+		return nil
+	}
+	switch id.(type) {
+	case float64, string:
+		return m.ID
+	}
+	return nil
+}
+
+// writeError answers a message that could not be read with a JSON-RPC
+// error (JSON-RPC 2.0 §5.1): ParseError for a body that is not JSON,
+// InvalidRequest for JSON that is not a request. Its id is the request's,
+// when it could be read, else null.
+func (s *stream) writeError(_ context.Context, id json.RawMessage, code jsonrpc2.Code, message string) {
+	var idv any
+	if id != nil {
+		idv = id
+	}
 	data, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
-		"id":      nil,
+		"id":      idv,
 		"error":   map[string]any{"code": code, "message": message},
 	})
 	if _, err := s.writeBody(data); err != nil {

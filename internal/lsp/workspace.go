@@ -2,20 +2,29 @@ package lsp
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/plugin"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
 // scope is where a buffer is checked: its Journal root, its path below it
@@ -32,21 +41,31 @@ type scope struct {
 	// upwards, as `journal-lint check` finds it from the working directory;
 	// "" when there is none.
 	configFile string
+	// alone, when not "", says why the file is in no Journal tree: it is
+	// checked on its own, as `journal-lint check --file` checks it; root
+	// is then the file itself and rel its path with forward slashes.
+	alone string
 }
 
-// locate finds the scope of the file at the absolute path.
+// locate finds the scope of the file at the absolute path. A file lies
+// in a tree when it is <root>/<coordinate>/<file> below the root that the
+// configuration names or, without one, when its directory is named like
+// an artifact coordinate ("Filesystem layout" in docs/journal-format.md);
+// any other Journal (a scratch draft, a stray file in the root, a
+// subfolder, a test fixture) is checked alone.
 func (s *server) locate(path string) scope {
 	dir := filepath.Dir(path)
 	sc := scope{root: filepath.Dir(dir)}
 	if f, err := config.Find(dir); err == nil {
 		sc.configFile = f
 	}
+	configRoot := ""
 	if sc.configFile != "" {
 		// Only the root is read here; the check loads (and validates) the
 		// configuration with its packs, in the one goroutine that checks.
 		if cfg, err := config.Load(sc.configFile); err == nil && cfg.Root != "" {
 			if r := cfg.RootDir(); within(r, path) {
-				sc.root = r
+				sc.root, configRoot = r, r
 			}
 		}
 	}
@@ -55,6 +74,16 @@ func (s *server) locate(path string) scope {
 		rel = filepath.Base(path)
 	}
 	sc.rel = filepath.ToSlash(rel)
+	if configRoot != "" {
+		if strings.Count(sc.rel, "/") != 1 {
+			sc.alone = fmt.Sprintf("it is not at <coordinate>/<file> below the Journal root %s (root: in %s)", configRoot, sc.configFile)
+		}
+	} else if _, err := vt.ParseCoordinate(filepath.Base(dir)); err != nil {
+		sc.alone = fmt.Sprintf("its directory is not an artifact directory (%v)", err)
+	}
+	if sc.alone != "" {
+		sc.root, sc.rel = path, filepath.ToSlash(path)
+	}
 	return sc
 }
 
@@ -64,46 +93,74 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// configEntry is one loaded configuration file with the state it was read
-// at, and its rule packs, started once and kept running for the session
-// (check.StartPacks).
+// configEntry is one loaded configuration file with the digest of the
+// bytes it was read from, and its rule packs, started once and kept
+// running for the session (plugin.Start). Like the tree's files the
+// configuration is judged by its content: a rewrite that keeps the size
+// and the modification time is a change too.
 type configEntry struct {
-	mod   time.Time
-	size  int64
+	sum   [sha256.Size]byte
 	cfg   *config.Config
-	packs *check.Packs
+	packs *plugin.Packs
 	err   error
 }
 
 // config returns the validated configuration of file ("" for none:
-// config.Default) and its running rule packs, reloading it when the file
-// changed. A configuration that does not load or validate yields
+// config.Default) and its running rule packs, reloading it when its
+// content changed. A configuration that does not load or validate yields
 // config.Default and the error, which the caller shows to the user: check
 // would refuse to run, and an editor should still show the validity
-// findings.
-func (s *server) config(file string) (*config.Config, *check.Packs, error) {
-	if file == "" {
-		// One value for the session, so that a check can take over the
-		// last one's findings (check.Options.Prior needs the same
-		// configuration).
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.defaultConfig == nil {
-			s.defaultConfig = config.Default()
+// findings. A file that is gone (deleted since the buffer was located;
+// the next file event locates the buffers again) is no error: the buffer
+// has no configuration.
+func (s *server) config(file string) (*config.Config, *plugin.Packs, error) {
+	if file != "" {
+		data, err := readConfig(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.logf("configuration %s is gone: checking with the default configuration", file)
+		case err != nil:
+			return config.Default(), nil, fmt.Errorf("configuration %s: %w", file, err)
+		default:
+			return s.configOf(file, sha256.Sum256(data))
 		}
-		return s.defaultConfig, nil, nil
 	}
-	fi, err := os.Stat(file)
+	// One value for the session, so that a check can take over the
+	// last one's findings (check.Options.Prior needs the same
+	// configuration).
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.defaultConfig == nil {
+		s.defaultConfig = config.Default()
+	}
+	return s.defaultConfig, nil, nil
+}
+
+// readConfig reads a configuration file to tell whether it changed, at
+// most one byte more than config.Load reads.
+func readConfig(file string) ([]byte, error) {
+	f, err := os.Open(file)
 	if err != nil {
-		return config.Default(), nil, fmt.Errorf("configuration %s: %w", file, err)
+		return nil, err
 	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxConfig+1))
+}
+
+// maxConfig is the size of the largest configuration file config.Load
+// reads ("A file that cannot be read" in its doc).
+const maxConfig = 1 << 20
+
+// configOf returns the configuration of file whose content has the digest
+// sum, from the cache or loaded anew.
+func (s *server) configOf(file string, sum [sha256.Size]byte) (*config.Config, *plugin.Packs, error) {
 	s.mu.Lock()
 	e := s.configs[file]
 	s.mu.Unlock()
-	if e != nil && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+	if e != nil && e.sum == sum {
 		return e.cfg, e.packs, e.err
 	}
-	ne := &configEntry{mod: fi.ModTime(), size: fi.Size()}
+	ne := &configEntry{sum: sum}
 	ne.cfg, ne.packs, ne.err = s.loadConfig(file)
 	if ne.err != nil {
 		ne.cfg = config.Default()
@@ -119,16 +176,16 @@ func (s *server) config(file string) (*config.Config, *check.Packs, error) {
 
 // loadConfig loads and validates file like `journal-lint check` does,
 // starting the rule packs it pins to learn their codes.
-func (s *server) loadConfig(file string) (*config.Config, *check.Packs, error) {
+func (s *server) loadConfig(file string) (*config.Config, *plugin.Packs, error) {
 	cfg, err := config.Load(file)
 	if err != nil {
 		return nil, nil, err
 	}
-	packs, err := check.StartPacks(s.ctx, cfg)
+	packs, err := plugin.Start(s.ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := config.Validate(cfg, packs.Registry()); err != nil {
+	if err := config.Validate(cfg, packs.Registry(check.Registry())); err != nil {
 		packs.Close()
 		return nil, nil, err
 	}
@@ -155,40 +212,72 @@ type checked struct {
 	byPath map[string]diag.List
 }
 
-// rescanEvery is how long the server trusts its picture of a tree on disk
-// without a file event from the client: a check after that lists the tree
-// again and reads the files whose size or modification time changed.
-const rescanEvery = 2 * time.Second
+// hooks hold the server at fixed points for the package's tests
+// (export_test.go); nil otherwise.
+var hooks struct {
+	// checked runs after a check of root, before its diagnostics are
+	// published; ctx ends when the check is cancelled.
+	checked atomic.Pointer[func(ctx context.Context, root string)]
+	// parse runs before a request parses a buffer.
+	parse atomic.Pointer[func()]
+	// shutdown runs when shutdown arrives.
+	shutdown atomic.Pointer[func()]
+}
 
-// markDirtyLocked asks for a check of root; s.mu is held.
+// rescanEvery is how long the server trusts its picture of a tree on disk
+// when the client does not watch files for it, and rescanWatched when it
+// does (a watching client may not see everything: eglot watches only the
+// directories that held files when it registered). Once the author pauses
+// for rescanPause after that (or at once when idle), a check in the
+// background lists the tree again and reads the files whose size or
+// modification time changed; a change cancels it. So a keystroke never
+// waits for a listing of the tree (160 ms for 10,000 files), and files
+// created, changed or deleted on disk are seen within seconds without an
+// edit. A large tree is listed less often: the wait is at least
+// rescanShare times what the last listing took, so that listing takes at
+// most 1/rescanShare of the time.
+const (
+	rescanEvery   = 2 * time.Second
+	rescanWatched = 10 * time.Second
+	rescanPause   = time.Second
+	rescanShare   = 20
+)
+
+// markDirtyLocked asks for a check of root, cancelling a check in the
+// background; s.mu is held.
 func (s *server) markDirtyLocked(root string) {
 	s.dirty[root] = true
+	if s.background && s.cancelRound != nil {
+		s.cancelRound()
+	}
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
 }
 
-// waitIdleLocked waits until no root is dirty and no check runs, or the
-// session ends; s.mu is held.
-func (s *server) waitIdleLocked() {
-	for (len(s.dirty) > 0 || s.checking) && s.ctx.Err() == nil {
-		s.idle.Wait()
-	}
-}
-
 // checkLoop runs check rounds until the session ends: after a wake-up it
 // waits for the debounce delay, then checks every dirty root with the
 // buffers as they are then. Changes that arrive during a round make another
-// round, so a burst of edits costs a few checks, not one per edit.
+// round, so a burst of edits costs a few checks, not one per edit. A pause
+// after edits lists the trees again in the background (rescanEvery).
+// After shutdown nothing is checked, and shutdown cancels the round under
+// way.
 func (s *server) checkLoop() {
 	for {
+		var due <-chan time.Time
+		if wait, ok := s.rescanDue(); ok {
+			due = time.After(wait)
+		}
+		background := false
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-s.wake:
+		case <-due:
+			background = true
 		}
-		if s.opts.Debounce > 0 {
+		if s.opts.Debounce > 0 && !background {
 			select {
 			case <-s.ctx.Done():
 				return
@@ -196,39 +285,95 @@ func (s *server) checkLoop() {
 			}
 		}
 		s.mu.Lock()
+		if s.state != running {
+			s.mu.Unlock()
+			continue
+		}
 		roots := s.dirty
-		s.dirty = map[string]bool{}
-		s.checking = true
+		if background {
+			roots = s.staleRootsLocked(time.Now())
+		} else {
+			s.dirty = map[string]bool{}
+		}
+		ctx, cancel := context.WithCancel(s.ctx)
+		s.cancelRound, s.background = cancel, background
 		s.mu.Unlock()
 		for root := range roots {
-			s.checkRoot(root)
+			if ctx.Err() != nil {
+				break
+			}
+			s.checkRoot(ctx, root, background)
 		}
 		s.mu.Lock()
-		s.checking = false
-		s.idle.Broadcast()
+		s.cancelRound, s.background = nil, false
 		s.mu.Unlock()
+		cancel()
 	}
 }
 
+// rescanDue returns how long to wait, without a change, before the next
+// background listing of a tree (at least rescanPause), and false when no
+// tree is checked.
+func (s *server) rescanDue() (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var next time.Time
+	for root := range s.staleRootsLocked(time.Time{}) {
+		if t := s.nextScan[root]; next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	if next.IsZero() {
+		return 0, false
+	}
+	return max(rescanPause, time.Until(next)+time.Millisecond), true
+}
+
+// staleRootsLocked returns the checked trees (not the buffers checked
+// alone) whose background listing is due at now, all of them for a zero
+// now; s.mu is held.
+func (s *server) staleRootsLocked(now time.Time) map[string]bool {
+	out := map[string]bool{}
+	for root, c := range s.checked {
+		if c.res.Load != nil && (now.IsZero() || !now.Before(s.nextScan[root])) {
+			out[root] = true
+		}
+	}
+	return out
+}
+
+// scannedLocked records that root's tree was listed, which took cost;
+// s.mu is held.
+func (s *server) scannedLocked(root string, cost time.Duration) {
+	every := rescanEvery
+	if s.watching {
+		every = rescanWatched
+	}
+	s.nextScan[root] = time.Now().Add(max(every, rescanShare*cost))
+}
+
 // checkRoot checks the tree under root with its open buffers and publishes
-// the diagnostics of each buffer.
-func (s *server) checkRoot(root string) {
+// the diagnostics of each buffer. A check in the background lists the
+// tree again and publishes only what changed.
+func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	s.mu.Lock()
 	docs := map[protocol.DocumentURI]*document{}
 	overlay := map[string][]byte{}
 	examples := false
 	configFile := ""
 	for u, d := range s.docs {
-		if d.root != root {
-			continue
+		if d.root == root {
+			docs[u] = d
 		}
-		d = withDiskBytes(d)
+	}
+	s.mu.Unlock()
+	for u, d := range docs {
+		d = s.withDiskBytes(d)
 		docs[u] = d
 		overlay[d.rel] = d.src
 		examples = examples || strings.HasSuffix(d.rel, load.ExampleSuffix)
 		configFile = d.configFile
 	}
-	s.mu.Unlock()
 	if len(docs) == 0 {
 		s.mu.Lock()
 		delete(s.checked, root)
@@ -239,40 +384,98 @@ func (s *server) checkRoot(root string) {
 	if err != nil {
 		s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: %v; checking with the default configuration", err))
 	}
+	for _, d := range docs {
+		if d.alone != "" {
+			s.checkAlone(ctx, d, cfg)
+			return
+		}
+	}
 	// The last check's unchanged artifacts are taken over (check.Options.Prior):
 	// a change costs the work of its artifact. The tree on disk is listed
-	// again (Rescan) after a save or a file event from the client, and at
-	// least every rescanEvery, so that changes the client did not report
-	// are seen too.
+	// again (Rescan) after a save or a file event from the client, and in
+	// the background after a pause (checkLoop), so that changes the client
+	// did not report are seen too.
 	s.mu.Lock()
 	var prior *check.Result
 	if last := s.checked[root]; last != nil {
 		prior = last.res
 	}
-	rescan := s.rescan[root] || time.Since(s.scanned[root]) > rescanEvery
+	asked := s.rescan[root]
+	rescan := background || asked
 	delete(s.rescan, root)
 	s.mu.Unlock()
 	start := time.Now()
-	res, err := check.Run(s.ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
+	res, err := check.Run(ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
 	if err != nil {
-		if !errors.Is(err, s.ctx.Err()) {
+		if ctx.Err() == nil {
 			s.tell(protocol.MessageTypeError, fmt.Sprintf("journal-lint: checking %s: %v", root, err))
+			s.mu.Lock()
+			s.scannedLocked(root, time.Since(start)) // not again at once in the background
+			s.mu.Unlock()
+		} else if asked {
+			s.mu.Lock()
+			s.rescan[root] = true // for the next check
+			s.mu.Unlock()
 		}
 		return
+	}
+	if h := hooks.checked.Load(); h != nil {
+		(*h)(ctx, root)
 	}
 	c := &checked{res: res, cfg: cfg, docs: docs, byPath: map[string]diag.List{}}
 	for _, d := range res.Diagnostics {
 		c.byPath[d.Path] = append(c.byPath[d.Path], d)
 	}
+	// The buffers' parses serve the requests (text.keep).
+	for _, f := range res.Load.Files {
+		for _, d := range docs {
+			if f.Path == d.rel && f.Doc != nil && sameBytes(f.Doc.Src, d.src) {
+				d.keep(f.Doc)
+			}
+		}
+	}
 	s.mu.Lock()
+	last := s.checked[root]
 	s.checked[root] = c
 	if prior == nil || rescan {
-		s.scanned[root] = start
+		s.scannedLocked(root, time.Since(start))
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
+		if background && last != nil && last.docs[d.uri] != nil && last.docs[d.uri].serial == d.serial &&
+			reflect.DeepEqual(last.byPath[d.rel], c.byPath[d.rel]) {
+			continue // nothing new to show after a listing in the background
+		}
 		s.publish(c, d)
 	}
+}
+
+// checkAlone checks a buffer that lies in no Journal tree on its own, as
+// `journal-lint check --file` does, and publishes what that finds (see
+// [server.publish] for the note that says why).
+func (s *server) checkAlone(ctx context.Context, d *document, cfg *config.Config) {
+	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(),
+		Overlay: map[string][]byte{d.path: d.src}})
+	if err != nil {
+		return // only a cancelled ctx
+	}
+	c := &checked{res: res, cfg: cfg, docs: map[protocol.DocumentURI]*document{d.uri: d}, byPath: map[string]diag.List{}}
+	for _, dg := range res.Diagnostics {
+		c.byPath[dg.Path] = append(c.byPath[dg.Path], dg)
+	}
+	s.mu.Lock()
+	s.checked[d.root] = c
+	s.mu.Unlock()
+	s.publish(c, d)
+}
+
+// state returns the accepted state of the tree as c loaded it, empty for a
+// buffer checked alone.
+func (c *checked) state() *chain.State {
+	if c.res.Load == nil {
+		return chain.Empty()
+	}
+	return c.res.Load.State
 }
 
 // tell shows message to the user once per session.
@@ -303,21 +506,57 @@ func (s *server) lastCheck(d *document) (*checked, bool) {
 }
 
 // withDiskBytes returns d with the bytes of its file on disk when the
-// buffer is that file as an editor decoded it: JSON (and so LSP) cannot
-// carry invalid UTF-8, so an editor shows each invalid byte as U+FFFD. The
-// check then sees the real bytes and reports syntax/encoding as check does.
-// Positions stay the same: an invalid byte and U+FFFD are one unit each.
-func withDiskBytes(d *document) *document {
-	if !bytes.Contains(d.src, []byte("\uFFFD")) {
+// buffer is that file as an editor decoded it, so that the check sees
+// the real bytes, as check does:
+//   - JSON (and so LSP) cannot carry invalid UTF-8, so an editor shows each
+//     invalid byte as U+FFFD; the check then reports syntax/encoding.
+//     Positions stay the same: an invalid byte and U+FFFD are one unit each.
+//   - Editors that normalise line endings (eglot, ALE) send LF text for a
+//     CRLF file; the check then finds style/crlf, and the file keeps its
+//     digest, which its successor names. Positions within a line stay the
+//     same: the CR ends it.
+//
+// The second is logged once per file.
+func (s *server) withDiskBytes(d *document) *document {
+	crlf := false
+	switch {
+	case bytes.Contains(d.src, []byte("\uFFFD")):
+	case bytes.IndexByte(d.src, '\r') < 0:
+		// A CRLF file of the buffer's text has one byte more per line.
+		fi, err := os.Stat(d.path)
+		if err != nil || fi.Size() <= int64(len(d.src)) || fi.Size() > int64(len(d.src)+bytes.Count(d.src, []byte("\n"))) {
+			return d
+		}
+		crlf = true
+	default:
 		return d
 	}
 	disk, err := os.ReadFile(d.path)
-	if err != nil || utf8.Valid(disk) || !bytes.Equal(replaceInvalid(disk), d.src) {
+	if err != nil {
+		return d
+	}
+	if crlf {
+		if !bytes.Equal(bytes.ReplaceAll(disk, []byte("\r\n"), []byte("\n")), d.src) {
+			return d
+		}
+		s.logOnce(d.path+"\x00crlf", "%s: the buffer has LF line endings where the file on disk has CRLF: the file's bytes are checked", d.path)
+	} else if utf8.Valid(disk) || !bytes.Equal(replaceInvalid(disk), d.src) {
 		return d
 	}
 	nd := *d
 	nd.text = newText(disk)
 	return &nd
+}
+
+// logOnce logs the message once per session and key.
+func (s *server) logOnce(key, format string, args ...any) {
+	s.mu.Lock()
+	seen := s.told[key]
+	s.told[key] = true
+	s.mu.Unlock()
+	if !seen {
+		s.logf(format, args...)
+	}
 }
 
 // replaceInvalid returns b with each byte that is not part of valid UTF-8

@@ -308,3 +308,23 @@ func TestToolIDIsStable(t *testing.T) {
 		t.Error("the test binary's Go build ID was not found")
 	}
 }
+
+// TestPutReplacesWhatGetFound: a record that a run found and then
+// replaced under the same key (a head record that no longer stands) is the
+// new one for the next run.
+func TestPutReplacesWhatGetFound(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	tb.Put("a", key("a"), []byte("old"))
+	tb.Commit()
+	tb2 := s.Table([]byte("ns"), "/root")
+	if got, ok := tb2.Get("a", key("a")); !ok || string(got) != "old" {
+		t.Fatalf("Get: %q, %v", got, ok)
+	}
+	tb2.Put("a", key("a"), []byte("new"))
+	tb2.Commit()
+	if got, ok := s.Table([]byte("ns"), "/root").Get("a", key("a")); !ok || string(got) != "new" {
+		t.Errorf("after replacing a record it found, the next run gets %q, %v", got, ok)
+	}
+}

@@ -36,15 +36,31 @@ type Table struct {
 	shards  [Shards]shard
 }
 
-// shard is one shard of a table: the records the last run left in it (by
-// key, slices of the shard object), those this run used, and those it
-// added.
+// shard is one shard of a table: the records the last run left in it
+// (sorted by key, as the shard object holds them; the records are slices
+// of it), which of them this run used, and the records it added.
 type shard struct {
 	mu    sync.Mutex
 	id    ID // of the object the records came from; zero for none
-	old   map[Key][]byte
-	used  map[Key]bool
+	keys  []Key
+	old   [][]byte
+	used  []bool
+	nused int
 	added map[Key][]byte
+}
+
+// find returns the index of key among the old records, and whether it is
+// there.
+func (sh *shard) find(key Key) (int, bool) {
+	return slices.BinarySearchFunc(sh.keys, key, func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
+}
+
+// use marks the old record i used.
+func (sh *shard) use(i int) {
+	if !sh.used[i] {
+		sh.used[i] = true
+		sh.nused++
+	}
 }
 
 // Table opens the table of namespace ns (the SHA-256 of what every record
@@ -57,10 +73,10 @@ func (s *Store) Table(ns []byte, scope string) *Table {
 	ids := t.state()
 	par.For(Shards, 0, func(i int) {
 		sh := &t.shards[i]
-		sh.used, sh.added = map[Key]bool{}, map[Key][]byte{}
+		sh.added = map[Key][]byte{}
 		if ids != nil && ids[i] != (ID{}) {
-			if old, ok := t.readShard(ids[i]); ok {
-				sh.id, sh.old = ids[i], old
+			if keys, recs, ok := t.readShard(ids[i]); ok {
+				sh.id, sh.keys, sh.old, sh.used = ids[i], keys, recs, make([]bool, len(keys))
 			}
 		}
 	})
@@ -93,60 +109,63 @@ func (t *Table) state() []ID {
 	return ids
 }
 
-// readShard reads the shard object id into its records.
-func (t *Table) readShard(id ID) (map[Key][]byte, bool) {
+// readShard reads the shard object id: its keys, in ascending order, and
+// the record of each (slices of the object).
+func (t *Table) readShard(id ID) ([]Key, [][]byte, bool) {
 	data, ok := t.s.get(id)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	r := codec.NewReader(data)
 	if r.String() != formatTable {
-		return nil, false
+		return nil, nil, false
 	}
 	n := r.Len()
-	out := make(map[Key][]byte, n)
-	for range n {
-		var k Key
-		r.Fixed(k[:])
-		// Raw copies: the records outlive data only as much as the run
-		// keeps them.
-		out[k] = r.Raw()
+	keys, recs := make([]Key, n), make([][]byte, n)
+	for i := range n {
+		r.Fixed(keys[i][:])
+		recs[i] = r.Slice()
+		if i > 0 && bytes.Compare(keys[i-1][:], keys[i][:]) >= 0 {
+			r.Fail()
+		}
 	}
 	if r.Done() != nil {
 		t.s.warn("cache shard %x does not decode; its records were recomputed", id[:4])
-		return nil, false
+		return nil, nil, false
 	}
-	return out, true
+	return keys, recs, true
 }
 
-// shardOf returns the shard of the records named name.
-func shardOf(name string) int { return int(sha256.Sum256([]byte(name))[0]) }
+// ShardOf returns the shard of the records named name, from 0 to
+// Shards-1: records of names in one shard are read and written together.
+func ShardOf(name string) int { return int(sha256.Sum256([]byte(name))[0]) }
 
 // Get returns the record stored under key by a record named name, and
 // whether there is one. The bytes are shared: the caller must not change
 // them.
 func (t *Table) Get(name string, key Key) ([]byte, bool) {
-	sh := &t.shards[shardOf(name)]
+	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if rec, ok := sh.added[key]; ok {
 		return rec, true
 	}
-	rec, ok := sh.old[key]
-	if ok {
-		sh.used[key] = true
+	i, ok := sh.find(key)
+	if !ok {
+		return nil, false
 	}
-	return rec, ok
+	sh.use(i)
+	return sh.old[i], true
 }
 
 // Put stores rec under key for the record named name. The table keeps
 // rec; the caller must not change it afterwards.
 func (t *Table) Put(name string, key Key, rec []byte) {
-	sh := &t.shards[shardOf(name)]
+	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if old, ok := sh.old[key]; ok && bytes.Equal(old, rec) {
-		sh.used[key] = true
+	if i, ok := sh.find(key); ok && bytes.Equal(sh.old[i], rec) {
+		sh.use(i)
 		return
 	}
 	sh.added[key] = rec
@@ -164,13 +183,15 @@ func (t *Table) Commit() {
 	changed := false
 	par.For(Shards, 0, func(i int) {
 		sh := &t.shards[i]
-		if len(sh.added) == 0 && len(sh.used) == len(sh.old) {
+		if len(sh.added) == 0 && sh.nused == len(sh.old) {
 			ids[i] = sh.id
 			return
 		}
 		keep := maps.Clone(sh.added)
-		for k := range sh.used {
-			keep[k] = sh.old[k]
+		for j, k := range sh.keys {
+			if _, replaced := keep[k]; sh.used[j] && !replaced {
+				keep[k] = sh.old[j]
+			}
 		}
 		if len(keep) == 0 {
 			return

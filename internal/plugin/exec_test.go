@@ -67,7 +67,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 	}()
 	ran, refused := 0, 0
 	for range 30 {
-		p, err := plugin.Start(context.Background(), s, plugin.Options{})
+		ps, err := plugin.Start(context.Background(), configOf(s))
 		var ve *plugin.VerifyError
 		switch {
 		case errors.As(err, &ve) && ve.Err == nil && ve.Got != "":
@@ -76,10 +76,10 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 			t.Errorf("start: %v", err)
 		default:
 			ran++
-			if got := p.Info().Version; got != "sha256-"+s.SHA256 {
+			if got := ps.Infos()[0].Version; got != "sha256-"+s.SHA256 {
 				t.Errorf("a pack ran from bytes with digest %s, not the pinned %s", got, s.SHA256)
 			}
-			p.Close()
+			ps.Close()
 		}
 	}
 	close(stop)
@@ -101,7 +101,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 // handshake is reported as exiting with its status and its panic, not as
 // writing something other than the handshake.
 func TestEarlyPanic(t *testing.T) {
-	d := plugin.Failure(failure(t, "earlypanic", 0))
+	d := failure(t, "earlypanic", 0)
 	for _, want := range []string{"the pack exited before the handshake (process exit status 2)", `stderr: "panic: no rules file"`} {
 		if !strings.Contains(d.Message, want) {
 			t.Errorf("message lacks %q: %s", want, d.Message)
@@ -123,7 +123,7 @@ func TestGrandchildren(t *testing.T) {
 	for _, mode := range []string{"holdpipes", "orphan"} {
 		t.Run(mode, func(t *testing.T) {
 			start := time.Now()
-			d := plugin.Failure(failure(t, mode, 500*time.Millisecond))
+			d := failure(t, mode, 500*time.Millisecond)
 			if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Help, "started grandchild") {
 				t.Errorf("%s\n%s", d.Message, d.Help)
 			}
@@ -131,5 +131,33 @@ func TestGrandchildren(t *testing.T) {
 				t.Errorf("the pack took %v to be given up with a 500ms timeout", el)
 			}
 		})
+	}
+}
+
+// TestCancelledStartEndsAtOnce: a start that is cancelled (the user's
+// Ctrl-C) while a pack has not completed its handshake kills the pack's
+// process and returns, instead of waiting out the pack's start timeout.
+func TestCancelledStartEndsAtOnce(t *testing.T) {
+	s := spec(t, "sleeper") // never completes the handshake
+	s.Timeout = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	ps := plugin.Launch(ctx, configOf(s))
+	defer ps.Close()
+	for len(packtest.PIDs(s.Path)) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	waited := make(chan error, 1)
+	go func() { waited <- ps.Wait() }()
+	select {
+	case err := <-waited:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Wait after a cancelled start: %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute): // far below the start timeout of an hour
+		t.Fatal("a cancelled start waited for the pack's handshake")
+	}
+	if n := packtest.Running(t, s.Path); n != 0 {
+		t.Errorf("%d pack processes left after a cancelled start", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
@@ -38,8 +39,8 @@ func spec(t *testing.T, name string) plugin.Spec {
 	return plugin.Spec{Path: path, SHA256: sum, Timeout: 10 * time.Second}
 }
 
-// tree writes files (path → text) under a new root and loads it.
-func tree(t *testing.T, files map[string]string) *plugin.Input {
+// tree writes files (path → text) under a new root and returns the root.
+func tree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for p, text := range files {
@@ -51,30 +52,64 @@ func tree(t *testing.T, files map[string]string) *plugin.Input {
 			t.Fatal(err)
 		}
 	}
-	lr, err := load.Load(context.Background(), root, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return plugin.NewInput(lr)
+	return root
 }
 
 var widgetTree = map[string]string{"com.example.widget/20260110T080000Z.journal": packtest.Widget}
 
-// run starts s, checks in and closes the pack, and then requires that no
-// process of the pack's process group is left.
-func run(t *testing.T, s plugin.Spec, in *plugin.Input) (plugin.Info, diag.List, error) {
+// configOf returns a configuration that runs the packs of specs.
+func configOf(specs ...plugin.Spec) *config.Config {
+	cfg := config.Default()
+	for _, s := range specs {
+		cfg.Plugins = append(cfg.Plugins, config.Plugin{Name: s.Name, Path: s.Path, SHA256: s.SHA256, Config: s.Config, Timeout: s.Timeout})
+	}
+	return cfg
+}
+
+// run starts the pack of s, streams the tree at root to it as a check
+// does, closes it, and then requires that no process of the pack's
+// process group is left. The error is the start-up error (a pin that
+// does not match); a pack that failed is a plugin/failed diagnostic.
+func run(t *testing.T, s plugin.Spec, root string) (plugin.Info, diag.List, error) {
 	t.Helper()
-	p, err := plugin.Start(context.Background(), s, plugin.Options{})
+	ps, err := plugin.Start(context.Background(), configOf(s))
 	if err != nil {
 		return plugin.Info{}, nil, err
 	}
-	pgid := plugin.PID(p)
-	ds, err := p.Check(context.Background(), in)
-	p.Close()
-	if n := packtest.InGroup(t, pgid); n != 0 {
-		t.Errorf("%d processes of the pack's group %d left after Close", n, pgid)
+	pgids := plugin.PIDs(ps)
+	ds := checkTree(t, ps, root)
+	ps.Close()
+	for _, pgid := range pgids {
+		if n := packtest.InGroup(t, pgid); n != 0 {
+			t.Errorf("%d processes of the pack's group %d left after Close", n, pgid)
+		}
 	}
-	return p.Info(), ds, err
+	var info plugin.Info
+	if infos := ps.Infos(); len(infos) == 1 {
+		info = infos[0]
+	}
+	return info, ds, nil
+}
+
+// checkTree streams the tree at root to the packs of ps as a check does
+// and returns what they found.
+func checkTree(t *testing.T, ps *plugin.Packs, root string) diag.List {
+	t.Helper()
+	ctx := context.Background()
+	st, err := ps.Stream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lr, err := load.Load(ctx, root, load.Options{DropDocs: true, Visit: st.Visit, Recycle: st.Recyclable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := st.Finish(ctx, lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
 
 func TestHappyPath(t *testing.T) {
@@ -84,11 +119,11 @@ func TestHappyPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 {
+	if info.Name != "license-policy" || info.Version != "1.0.0" || info.SDKVersion == "" || len(info.Rules) != 3 || !info.Pure {
 		t.Errorf("info = %+v", info)
 	}
-	if r, ok := info.Rule("license-policy/denied-license"); !ok || r.DefaultSeverity != diag.Error {
-		t.Errorf("denied-license rule = %+v, %v", r, ok)
+	if r := info.Rules[0]; r.Code != "license-policy/denied-license" || r.DefaultSeverity != diag.Error {
+		t.Errorf("denied-license rule = %+v", r)
 	}
 	want := []string{
 		"com.example.widget/20260110T080000Z.journal:6:1: warning: release 1.0.0 has no DESCRIPTION [license-policy/missing-description]",
@@ -124,7 +159,7 @@ func TestConfigNameNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "house" || info.PackName != "misbehave" || len(ds) != 1 || ds[0].Code != "house/mode" || ds[0].Severity != diag.Warning {
+	if info.Name != "house" || info.PackName != "misbehave" || info.Pure || len(ds) != 1 || ds[0].Code != "house/mode" || ds[0].Severity != diag.Warning {
 		t.Errorf("info %+v, diagnostics:\n%s", info, list(ds))
 	}
 }
@@ -138,36 +173,35 @@ func TestChecksumMismatch(t *testing.T) {
 		t.Fatalf("err = %v, want a checksum mismatch", err)
 	}
 	s.Path = filepath.Join(t.TempDir(), "no-such-pack")
-	if _, _, err := run(t, s, nil); !errors.As(err, &ve) || !strings.Contains(err.Error(), "no such file") {
+	if _, _, err := run(t, s, ""); !errors.As(err, &ve) || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing pack: err = %v", err)
 	}
 }
 
-// failure runs the pack name and returns its failure, which it requires.
-func failure(t *testing.T, name string, timeout time.Duration) *plugin.Error {
+// failure runs the pack name and returns its one plugin/failed
+// diagnostic, which it requires.
+func failure(t *testing.T, name string, timeout time.Duration) diag.Diagnostic {
 	t.Helper()
 	s := spec(t, name)
 	if timeout > 0 {
 		s.Timeout = timeout
 	}
 	_, ds, err := run(t, s, tree(t, widgetTree))
-	var pe *plugin.Error
-	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v (diagnostics %s), want a pack failure", err, list(ds))
+	if err != nil || len(ds) != 1 || ds[0].Code != rules.PluginFailed {
+		t.Fatalf("err = %v, diagnostics:\n%s\nwant one pack failure", err, list(ds))
 	}
-	d := plugin.Failure(pe)
-	if d.Code != rules.PluginFailed || d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
+	d := ds[0]
+	if d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
 		t.Errorf("failure diagnostic = %+v", d)
 	}
 	if n := packtest.Running(t, s.Path); n != 0 {
 		t.Errorf("%d processes of %s still running", n, name)
 	}
-	return pe
+	return d
 }
 
 func TestCrash(t *testing.T) {
-	pe := failure(t, "crash", 0)
-	d := plugin.Failure(pe)
+	d := failure(t, "crash", 0)
 	if !strings.Contains(d.Message, "process died") || !strings.Contains(d.Message, `stderr: "panic: pack crashed on purpose"`) ||
 		!strings.Contains(d.Help, "goroutine") {
 		t.Errorf("crash: %s\n%s", d.Message, d.Help)
@@ -175,7 +209,7 @@ func TestCrash(t *testing.T) {
 }
 
 func TestPanic(t *testing.T) {
-	d := plugin.Failure(failure(t, "panic", 0))
+	d := failure(t, "panic", 0)
 	if !strings.Contains(d.Message, "rule mode panicked on com.example.widget/20260110T080000Z.journal: rule panicked on purpose") {
 		t.Errorf("panic: %s", d.Message)
 	}
@@ -183,7 +217,7 @@ func TestPanic(t *testing.T) {
 
 func TestHang(t *testing.T) {
 	start := time.Now()
-	d := plugin.Failure(failure(t, "hang", 500*time.Millisecond))
+	d := failure(t, "hang", 500*time.Millisecond)
 	if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Message, "still working on") {
 		t.Errorf("hang: %s", d.Message)
 	}
@@ -193,14 +227,14 @@ func TestHang(t *testing.T) {
 }
 
 func TestGarbageStdout(t *testing.T) {
-	d := plugin.Failure(failure(t, "garbage", 0))
+	d := failure(t, "garbage", 0)
 	if !strings.Contains(d.Message, "bad handshake") || !strings.Contains(d.Message, "hello from a careless pack") {
 		t.Errorf("garbage: %s", d.Message)
 	}
 }
 
 func TestMalformedDiagnostic(t *testing.T) {
-	d := plugin.Failure(failure(t, "malformed", 0))
+	d := failure(t, "malformed", 0)
 	if !strings.Contains(d.Message, "malformed diagnostic: rule mode: range [0, ") {
 		t.Errorf("malformed: %s", d.Message)
 	}

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,34 +15,23 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/r35157/journal-lint/internal/diag"
-	"github.com/r35157/journal-lint/internal/plugin/protocol"
-	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
-// Options are the host's side of a pack run.
-type Options struct {
-	// HostVersion is journal-lint's version, checked against each pack's
-	// supported host versions; "" or a version that is not SemVer (such as
-	// "devel") accepts every pack.
-	HostVersion string
-}
-
-// Pack is one running rule pack that has described itself.
-type Pack struct {
+// pack is one running rule pack that has described itself.
+type pack struct {
 	spec   Spec
 	info   Info
-	rpc    pb.RulePackClient
-	rules  map[string]RuleInfo // by rule name
-	config []byte              // the configuration as JSON
-	needs  protocol.Needs      // the parts of each document the pack reads
+	desc   wire.Description
+	client *wire.Client
+	config []byte     // the configuration as JSON
+	needs  wire.Needs // the parts of each document the pack reads
 
-	client *goplugin.Client // nil for a pack connected in-process
+	plugin *goplugin.Client // nil for a pack connected in-process
 	proc   *process
 	tail   *tail
 	dir    string // the private directory of the executable's copy; "" in-process
@@ -49,14 +39,14 @@ type Pack struct {
 	closeOnce sync.Once
 }
 
-// Start copies the executable of spec into a private directory, verifying
+// start copies the executable of spec into a private directory, verifying
 // the copied bytes against the pin, starts the copy in a process group of
 // its own, and asks the pack to describe itself. The errors are a
 // [*VerifyError] (nothing ran), a [*Error] (the pack failed; its process
 // group is already gone), or an error for a configuration the host cannot
 // encode or a private directory it cannot create. A nil error means the
-// caller must [Pack.Close] the pack.
-func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
+// caller must close the pack.
+func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
 	cfgJSON, err := configJSON(spec)
 	if err != nil {
 		return nil, err
@@ -65,14 +55,25 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
+	p := &pack{spec: spec, tail: &tail{}, config: cfgJSON, dir: dir}
+	// A cancelled start (Ctrl-C) must not wait out the pack's start
+	// timeout: go-plugin's Start takes no context, so the process is
+	// killed under it (or never started), which ends the handshake.
+	var mu sync.Mutex
 	var procErr error
-	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+	cancelled := false
+	p.plugin = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.PluginSets(nil),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		SkipHostEnv:      true,
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if cancelled {
+				procErr = ctx.Err()
+				return nil, procErr
+			}
 			proc, err := newProcess(exe, spec.Dir, cmd.Env, p.tail)
 			if err != nil {
 				procErr = err
@@ -85,25 +86,45 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 		SyncStdout:      p.tail,
 		SyncStderr:      p.tail,
 		Logger:          hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageSize), grpc.MaxCallSendMsgSize(wire.MaxMessageSize))},
+		GRPCDialOptions: wire.DialOptions(),
 	})
-	fail := func(err error) (*Pack, error) {
-		p.Close()
+	fail := func(err error) (*pack, error) {
+		p.close()
 		return nil, p.failure(spec.Label(), err)
 	}
-	if _, err := p.client.Start(); err != nil {
+	started := make(chan error, 1)
+	go func() {
+		_, err := p.plugin.Start()
+		started <- err
+	}()
+	select {
+	case err = <-started:
+	case <-ctx.Done():
+		mu.Lock()
+		cancelled = true
+		if p.proc != nil {
+			_ = p.proc.Kill(ctx)
+		}
+		mu.Unlock()
+		<-started
+		p.close()
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		mu.Lock()
 		if procErr != nil {
 			err = procErr
 		}
+		mu.Unlock()
 		return fail(p.startError(err))
 	}
 	// The pack is up: an interpreter has opened its script by now, and the
 	// copy need not outlive a journal-lint that is killed.
 	p.removeCopy()
-	if v := p.client.NegotiatedVersion(); v != wire.Version {
+	if v := p.plugin.NegotiatedVersion(); v != wire.Version {
 		return fail(fmt.Errorf("pack speaks protocol version %d, journal-lint speaks %d", v, wire.Version))
 	}
-	cp, err := p.client.Client()
+	cp, err := p.plugin.Client()
 	if err != nil {
 		return fail(err)
 	}
@@ -111,11 +132,11 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 	if err != nil {
 		return fail(err)
 	}
-	rpc, ok := raw.(pb.RulePackClient)
+	client, ok := raw.(*wire.Client)
 	if !ok {
 		return fail(fmt.Errorf("unexpected plugin type %T", raw))
 	}
-	if err := p.describe(ctx, rpc, opts); err != nil {
+	if err := p.describe(ctx, client, hostVersion); err != nil {
 		return fail(err)
 	}
 	return p, nil
@@ -125,28 +146,10 @@ func Start(ctx context.Context, spec Spec, opts Options) (*Pack, error) {
 // calls it once the handshake is done, not before: an interpreted pack (a
 // script with a #! line) is opened by its interpreter through that path.
 // It is harmless to call again.
-func (p *Pack) removeCopy() {
+func (p *pack) removeCopy() {
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)
 	}
-}
-
-// Connect describes a pack that is already served on rpc without starting
-// or verifying anything. It is the host's test-only entry point: package
-// plugins/sdk/sdktest serves a pack in-process and runs it through the
-// real host with Connect, [Pack.Check] and [InputOf] or [NewInput];
-// journal-lint itself always uses [Start]. Close does not close rpc's
-// connection.
-func Connect(ctx context.Context, rpc pb.RulePackClient, spec Spec, opts Options) (*Pack, error) {
-	cfgJSON, err := configJSON(spec)
-	if err != nil {
-		return nil, err
-	}
-	p := &Pack{spec: spec, tail: &tail{}, config: cfgJSON}
-	if err := p.describe(ctx, rpc, opts); err != nil {
-		return nil, p.failure(spec.Label(), err)
-	}
-	return p, nil
 }
 
 // startError rewords go-plugin's start-up errors for users. A pack that
@@ -154,7 +157,7 @@ func Connect(ctx context.Context, rpc pb.RulePackClient, spec Spec, opts Options
 // or called os.Exit before sdk.Serve): that is waited for briefly, so that
 // the failure says how it ended and quotes its whole stderr, instead of
 // an empty "something other than the handshake".
-func (p *Pack) startError(err error) error {
+func (p *pack) startError(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "Unrecognized remote plugin message: \n") && strings.Contains(msg, "Failed to read any lines"):
@@ -189,7 +192,7 @@ func firstLine(s string) string {
 
 // failure wraps err as a pack *Error with the stderr tail and, when the
 // process is gone, how it ended.
-func (p *Pack) failure(name string, err error) *Error {
+func (p *pack) failure(name string, err error) *Error {
 	var pe *Error
 	if errors.As(err, &pe) {
 		return pe
@@ -208,48 +211,29 @@ func (p *Pack) failure(name string, err error) *Error {
 }
 
 // describe asks the pack who it is and checks the answer.
-func (p *Pack) describe(ctx context.Context, rpc pb.RulePackClient, opts Options) error {
+func (p *pack) describe(ctx context.Context, client *wire.Client, hostVersion string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.spec.timeout())
 	defer cancel()
-	d, err := rpc.Describe(ctx, &pb.DescribeRequest{HostVersion: opts.HostVersion, ProtocolVersion: wire.Version})
+	d, err := client.Describe(ctx, hostVersion)
 	if err != nil {
 		return p.callError(ctx, "describe", err)
 	}
-	if !namePattern.MatchString(d.GetName()) {
-		return fmt.Errorf("describe: pack name %q is not lowercase kebab-case", d.GetName())
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("describe: %w", err)
 	}
-	info := Info{Name: p.spec.Name, PackName: d.GetName(), Version: d.GetVersion(), SDKVersion: d.GetSdkVersion(),
-		HostVersions: d.GetHostVersions(), Path: p.spec.Executable(), SHA256: p.spec.SHA256}
+	info := Info{Name: p.spec.Name, PackName: d.Name, Version: d.Version, SDKVersion: d.SDKVersion,
+		HostVersions: d.HostVersions, Pure: d.Pure, Path: p.spec.Executable(), SHA256: p.spec.SHA256}
 	if info.Name == "" {
-		info.Name = d.GetName()
+		info.Name = d.Name
 	}
-	if err := hostSupported(info.HostVersions, opts.HostVersion); err != nil {
+	if err := hostSupported(info.HostVersions, hostVersion); err != nil {
 		return err
 	}
-	if len(d.GetRules()) == 0 {
-		return errors.New("describe: the pack has no rules")
+	for _, r := range d.Rules {
+		info.Rules = append(info.Rules, RuleInfo{Code: info.Name + "/" + r.Name, Name: r.Name, DefaultSeverity: severity(r.Severity),
+			Summary: strings.TrimSpace(r.Summary), Doc: r.Doc})
 	}
-	p.rules = map[string]RuleInfo{}
-	for _, r := range d.GetRules() {
-		if !namePattern.MatchString(r.GetName()) {
-			return fmt.Errorf("describe: rule name %q is not lowercase kebab-case", r.GetName())
-		}
-		if _, dup := p.rules[r.GetName()]; dup {
-			return fmt.Errorf("describe: duplicate rule %q", r.GetName())
-		}
-		sev, ok := severity(r.GetDefaultSeverity())
-		if !ok {
-			return fmt.Errorf("describe: rule %s has no valid default severity", r.GetName())
-		}
-		summary := strings.TrimSpace(r.GetSummary())
-		if summary == "" || strings.ContainsAny(summary, "\r\n") {
-			return fmt.Errorf("describe: rule %s needs a one-line summary", r.GetName())
-		}
-		ri := RuleInfo{Code: info.Name + "/" + r.GetName(), Name: r.GetName(), DefaultSeverity: sev, Summary: summary, Doc: r.GetDoc()}
-		p.rules[ri.Name] = ri
-		info.Rules = append(info.Rules, ri)
-	}
-	p.info, p.rpc, p.needs = info, rpc, protocol.NeedsOf(d.GetNeeds())
+	p.info, p.desc, p.client, p.needs = info, d, client, d.Needs.Normal()
 	return nil
 }
 
@@ -272,20 +256,22 @@ func hostSupported(constraint, host string) error {
 	return nil
 }
 
-func severity(s pb.Severity) (diag.Severity, bool) {
+// severity returns the diagnostic severity of a valid rule or finding
+// severity other than the default.
+func severity(s wire.Severity) diag.Severity {
 	switch s {
-	case pb.Severity_SEVERITY_ERROR:
-		return diag.Error, true
-	case pb.Severity_SEVERITY_WARNING:
-		return diag.Warning, true
-	case pb.Severity_SEVERITY_INFO:
-		return diag.Info, true
+	case wire.SeverityError:
+		return diag.Error
+	case wire.SeverityWarning:
+		return diag.Warning
+	case wire.SeverityInfo:
+		return diag.Info
 	}
-	return diag.SeverityInvalid, false
+	return diag.SeverityInvalid
 }
 
 // callError turns a failed call into the reason a pack failed.
-func (p *Pack) callError(ctx context.Context, call string, err error) error {
+func (p *pack) callError(ctx context.Context, call string, err error) error {
 	st, _ := status.FromError(err)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || st.Code() == codes.DeadlineExceeded:
@@ -304,28 +290,25 @@ func (p *Pack) callError(ctx context.Context, call string, err error) error {
 	return fmt.Errorf("%s: %s", call, st.Message())
 }
 
-// Info returns what the pack said about itself.
-func (p *Pack) Info() Info { return p.info }
-
-// Stderr returns the tail of the pack's stderr so far.
-func (p *Pack) Stderr() string { return p.tail.String() }
+// stderr returns the tail of the pack's stderr so far.
+func (p *pack) stderr() string { return p.tail.String() }
 
 // kill ends the process at once (a hung pack gets no graceful shutdown).
-func (p *Pack) kill() {
+func (p *pack) kill() {
 	if p.proc != nil {
 		_ = p.proc.Kill(context.Background())
 	}
 }
 
-// Close stops the pack: it kills its process group, waits for go-plugin
+// close stops the pack: it kills its process group, waits for go-plugin
 // to let go of it (bounded: see drainTime), and removes its socket
 // directory and the private copy of its executable. It is safe to call
 // more than once and never fails.
-func (p *Pack) Close() {
+func (p *pack) close() {
 	p.closeOnce.Do(func() {
 		p.kill()
-		if p.client != nil {
-			p.client.Kill()
+		if p.plugin != nil {
+			p.plugin.Kill()
 		}
 		p.removeCopy()
 	})
@@ -337,7 +320,7 @@ func configJSON(s Spec) ([]byte, error) {
 	if cfg == nil {
 		cfg = map[string]any{}
 	}
-	b, err := jsonMarshal(cfg)
+	b, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("rule pack %s: config cannot be handed to the pack: %v", s.Label(), err)
 	}

@@ -2,10 +2,19 @@
 // executables, built with package plugins/sdk, that journal-lint starts with
 // hashicorp/go-plugin and that add diagnostics to `check`.
 //
+// It is the one owner of a pack's lifecycle. A command launches the packs
+// its configuration pins ([Launch], or [Start], which waits), validates the
+// configuration against their codes ([Packs.Registry]), streams a load's
+// documents to them ([Packs.Stream]) and stops them ([Packs.Close]): the
+// command and the check see one value, a [*Packs], and nothing else starts
+// or stops a pack. It speaks the protocol only through package
+// plugins/proto/rulepack/v1/wire, and turns its parsed documents into the
+// wire's with package protocol.
+//
 // # Trust and start-up
 //
 // Every pack is pinned by the sha256 of its executable in .journal-lint.yaml.
-// [Start] copies the file into a private directory, hashing the bytes as it
+// The host copies the file into a private directory, hashing the bytes as it
 // copies them, and runs the copy only when they match: the bytes that run
 // are the bytes that were verified, whatever happens to the configured file
 // meanwhile. A mismatch is a [*VerifyError], never a diagnostic. The pack then
@@ -33,8 +42,8 @@
 // open cannot keep journal-lint alive. The host also holds the write end of
 // a pipe whose read end is the pack's lifeline: when journal-lint exits,
 // however it exits, the kernel closes the pipe and the pack (package sdk
-// watches it) exits too. [Pack.Close] kills the group explicitly;
-// [Set.Close] closes every pack of a run.
+// watches it) exits too. [Packs.Close] kills every pack's group
+// explicitly.
 package plugin
 
 import (
@@ -45,10 +54,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
-	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -56,10 +63,6 @@ import (
 // DefaultTimeout bounds start-up and each call to a pack when its
 // configuration gives no timeout.
 const DefaultTimeout = 30 * time.Second
-
-// namePattern is the form of pack and rule names: lowercase kebab-case, so
-// that "<pack>/<rule>" is a well-formed diagnostic code.
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // Spec says which pack to run and how.
 type Spec struct {
@@ -77,15 +80,6 @@ type Spec struct {
 	Config map[string]any
 	// Timeout bounds start-up and each call; 0 means [DefaultTimeout].
 	Timeout time.Duration
-}
-
-// SpecOf returns the Spec of one plugins entry of cfg.
-func SpecOf(cfg *config.Config, p config.Plugin) Spec {
-	dir := ""
-	if cfg != nil && cfg.File != "" {
-		dir = filepath.Dir(cfg.File)
-	}
-	return Spec{Name: p.Name, Path: p.Path, Dir: dir, SHA256: p.SHA256, Config: p.Config, Timeout: p.Timeout}
 }
 
 // Label returns how messages name the pack before it has described itself:
@@ -125,6 +119,11 @@ type Info struct {
 	// HostVersions is the pack's constraint on journal-lint versions; ""
 	// means any.
 	HostVersions string
+	// Pure is the pack's declaration that its findings on a document
+	// depend only on the document, the chain context it asked for and its
+	// configuration (wire.Description.Pure): a check with the cache keeps
+	// them with each artifact's record when every pack declares it.
+	Pure bool
 	// Path is the executable that ran; SHA256 its verified digest.
 	Path, SHA256 string
 	// Rules are the pack's rules in its documentation order.
@@ -148,16 +147,6 @@ func (i Info) Codes() []string {
 		out[j] = r.Code
 	}
 	return out
-}
-
-// Rule returns the rule with the given code, if the pack has it.
-func (i Info) Rule(code string) (RuleInfo, bool) {
-	for _, r := range i.Rules {
-		if r.Code == code {
-			return r, true
-		}
-	}
-	return RuleInfo{}, false
 }
 
 // VerifyError is returned when a pack's executable cannot be read or does
@@ -267,7 +256,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
-// HostVersion is journal-lint's version as packs see it; the command line
-// sets it at start-up. "" (the default) accepts every pack.
-var HostVersion = ""

@@ -3,6 +3,8 @@ package plugin
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -16,18 +18,17 @@ import (
 )
 
 // TestStreamSendsTheSameDocuments: a Stream fed by the visits of a load
-// that drops its documents sends every document, with every part, exactly
-// as the NewInput of a load that kept them encodes it, on a tree with
+// that drops its documents and recycles each once visited sends every
+// document, with the parts a pack needs, exactly as they are encoded from
+// a load that kept them, with the artifact's chain, on a tree with
 // rejected, invalid and misplaced files (whose chain is another
-// artifact's), and each document once; so does a stream to packs that
-// parse the texts themselves when the load recycles each document once
-// visited. A long test: 1500 files, 300 when tests run small
-// (longtest.Small).
+// artifact's, visited before or after them), and each document once. A
+// long test: 1500 files, 300 when tests run small (longtest.Small).
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	files := longtest.Size(1500, 300)
-	if _, err := gen.Write(root, gen.Options{Files: files, Seed: 11}); err != nil {
+	size := longtest.Size(1500, 300)
+	if _, err := gen.Write(root, gen.Options{Files: size, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	for i, code := range []string{rules.ChainFork, rules.FSDirectoryMismatch, rules.ChainCrossArtifact, rules.SyntaxUnknownDirective} {
@@ -35,38 +36,60 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A file of the last artifact misplaced into the first directory: its
+	// chain is not known when its directory is visited.
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := filepath.Join(root, dirs[len(dirs)-1].Name())
+	files, err := os.ReadDir(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(last, files[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "aaa.first"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "aaa.first", files[0].Name()), text, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	kept, err := load.Load(ctx, root, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, needs := range []protocol.Needs{protocol.NeedsAll, protocol.NeedsAll | protocol.ParseText} {
+	for _, needs := range []wire.Needs{wire.NeedAll, wire.NeedText | wire.NeedChain} {
 		want := map[string][]byte{}
-		in := NewInput(kept)
-		for _, b := range in.batches {
-			for path, enc := range split(t, in.documents(b, needs)) {
-				want[path] = enc
+		var c protocol.Converter
+		for _, f := range kept.Files {
+			if !f.Summary.Read {
+				continue
 			}
+			cc := protocol.ChainContext(f)
+			if f.Summary.CoordinateOK {
+				cc.Revisions = protocol.Revisions(kept.State.Entries(f.Summary.Coordinate))
+			}
+			want[f.Path] = wire.AppendDocument(nil, c.Document(f.Doc, cc, needs), needs)
 		}
 
-		st := newStream(ctx, &Set{Packs: []*Pack{{needs: needs}}})
-		st.chain = true
+		st := newStream(ctx, &Packs{packs: []*pack{{needs: needs}}})
 		got := map[string][]byte{}
 		go func() {
 			defer close(st.done)
 			for b := range st.feeds[0] {
-				for path, enc := range split(t, st.in.documents(b, needs)) {
+				for path, enc := range split(t, b.enc[0]) {
 					if _, dup := got[path]; dup {
 						t.Errorf("%s sent twice", path)
 					}
 					got[path] = enc
 				}
-				st.in.sent(b)
+				st.sent(b)
 			}
 		}()
-		if st.Recyclable() != (needs&protocol.ParseText != 0) {
-			t.Fatalf("needs %b: Recyclable is %v", needs, st.Recyclable())
-		}
 		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable, Visit: st.Visit})
 		if err != nil {
 			t.Fatal(err)
@@ -74,36 +97,37 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if len(st.later) == 0 {
 			t.Error("no document waited for another artifact's chain")
 		}
-		st.res = nil // no pack ran: nothing to merge
 		if _, err := st.Finish(ctx, dropped); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != len(want) || len(want) < files {
-			t.Fatalf("needs %b: sent %d documents, want %d", needs, len(got), len(want))
+		if len(got) != len(want) || len(want) < size {
+			t.Fatalf("needs %04b: sent %d documents, want %d", needs, len(got), len(want))
 		}
 		for path, w := range want {
 			if !bytes.Equal(got[path], w) {
-				t.Errorf("needs %b: %s: the stream's encoding differs", needs, path)
+				t.Errorf("needs %04b: %s: the stream's encoding differs", needs, path)
 			}
 		}
 	}
 }
 
-// split cuts the encoding of CheckRequest.documents into its documents by
+// split cuts the encoding of CheckRequest.documents into its elements by
 // path.
 func split(t *testing.T, b []byte) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		v, m := protowire.ConsumeBytes(b[n:])
-		if n < 0 || m < 0 || num != wire.CheckRequestDocuments || typ != protowire.BytesType {
+		_, _, k := protowire.ConsumeTag(b)
+		if k < 0 {
 			t.Fatal("malformed documents")
 		}
-		_, _, k := protowire.ConsumeTag(v)
-		path, _ := protowire.ConsumeString(v[k:])
-		out[path] = bytes.Clone(v) // the buffer is reused once sent
-		b = b[n+m:]
+		_, m := protowire.ConsumeBytes(b[k:])
+		docs, err := wire.DecodeDocuments(b[:k+max(m, 0)])
+		if m < 0 || err != nil || len(docs) != 1 {
+			t.Fatalf("malformed documents: %v", err)
+		}
+		out[docs[0].Path] = bytes.Clone(b[:k+m]) // the buffer is reused once sent
+		b = b[k+m:]
 	}
 	return out
 }

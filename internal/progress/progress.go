@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,11 +80,22 @@ type Line struct {
 }
 
 // Wanted reports whether a run should show a progress line on w: w is a
-// terminal (not a pipe or a file), TERM is not "dumb", and the caller has
-// neither turned it off (--no-progress) nor chosen a machine-readable
-// output format (textFormat false).
+// terminal (not a pipe or a file), TERM names one that can redraw a line
+// (neither empty nor "dumb"), the run is not in CI (the environment
+// variable CI, which GitHub Actions, GitLab CI and most others set, is
+// empty, "false" or "0": a CI job may run on a terminal whose output ends
+// up in the log), and the caller has neither turned it off (--no-progress)
+// nor chosen a machine-readable output format (textFormat false).
 func Wanted(w io.Writer, textFormat, off bool) bool {
-	if off || !textFormat || os.Getenv("TERM") == "dumb" {
+	if off || !textFormat {
+		return false
+	}
+	if term := os.Getenv("TERM"); term == "" || term == "dumb" {
+		return false
+	}
+	switch ci := strings.ToLower(os.Getenv("CI")); ci {
+	case "", "false", "0":
+	default:
 		return false
 	}
 	f, ok := w.(*os.File)

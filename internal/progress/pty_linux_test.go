@@ -34,10 +34,12 @@ func openPTY(t *testing.T) *os.File {
 }
 
 // TestWantedOnTerminal checks that a terminal gets the line for the text
-// format only, and not with --no-progress or TERM=dumb.
+// format only, and not with --no-progress, TERM=dumb, TERM empty or in CI
+// (a CI job with a terminal writes it to its log).
 func TestWantedOnTerminal(t *testing.T) {
 	tty := openPTY(t)
 	t.Setenv("TERM", "xterm")
+	t.Setenv("CI", "")
 	if !Wanted(tty, true, false) {
 		t.Error("a terminal with the text format: Wanted = false, want true")
 	}
@@ -47,8 +49,17 @@ func TestWantedOnTerminal(t *testing.T) {
 	if Wanted(tty, true, true) {
 		t.Error("a terminal with --no-progress: Wanted = true, want false")
 	}
-	t.Setenv("TERM", "dumb")
-	if Wanted(tty, true, false) {
-		t.Error("TERM=dumb: Wanted = true, want false")
+	for _, term := range []string{"dumb", ""} {
+		t.Setenv("TERM", term)
+		if Wanted(tty, true, false) {
+			t.Errorf("TERM=%q: Wanted = true, want false", term)
+		}
+	}
+	t.Setenv("TERM", "xterm")
+	for ci, want := range map[string]bool{"true": false, "1": false, "woodpecker": false, "false": true, "0": true} {
+		t.Setenv("CI", ci)
+		if got := Wanted(tty, true, false); got != want {
+			t.Errorf("CI=%s: Wanted = %v, want %v", ci, got, want)
+		}
 	}
 }

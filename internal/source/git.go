@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 	"syscall"
@@ -60,15 +59,22 @@ func Commit(ctx context.Context, repo *gitrepo.Repo, rev, prefix string) (*Git, 
 	return newGit(ctx, repo, prefix, entries), nil
 }
 
-// newGit builds the directories that the entries under prefix imply.
+// newGit builds the directories that the entries under prefix imply. The
+// entries name each file once (a tree's, or an index's without unmerged
+// entries), so a file is listed in its directory as it comes, and a
+// directory in its parent when it is first met.
 func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) *Git {
 	g := &Git{files: make(map[string]gitrepo.Entry, len(entries)), dirs: map[string][]Entry{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
-	seen := map[string]bool{}
-	add := func(dir string, e Entry) {
-		if key := dir + "/" + e.Name; !seen[key] {
-			seen[key] = true
-			g.dirs[dir] = append(g.dirs[dir], e)
+	// dirOf makes the directory rel known, listed in its parent.
+	var dirOf func(rel string)
+	dirOf = func(rel string) {
+		if _, ok := g.dirs[rel]; ok {
+			return
 		}
+		g.dirs[rel] = nil
+		parent, name := split(rel)
+		dirOf(parent)
+		g.dirs[parent] = append(g.dirs[parent], Entry{Name: name, Type: fs.ModeDir})
 	}
 	for _, e := range entries {
 		rel := e.Path
@@ -78,23 +84,13 @@ func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gi
 				continue
 			}
 		}
-		typ := gitType(e.Mode)
-		if typ == fs.ModeDir { // a submodule: an empty directory
-			if _, ok := g.dirs[rel]; !ok {
-				g.dirs[rel] = nil
-			}
+		if typ := gitType(e.Mode); typ == fs.ModeDir { // a submodule: an empty directory
+			dirOf(rel)
 		} else {
 			g.files[rel] = e
-		}
-		// The entry itself, then every directory above it.
-		for p := rel; p != ""; {
-			dir, name := path.Split(p)
-			dir = strings.TrimSuffix(dir, "/")
-			add(dir, Entry{Name: name, Type: typ})
-			if _, ok := g.dirs[dir]; !ok {
-				g.dirs[dir] = nil
-			}
-			p, typ = dir, fs.ModeDir
+			parent, name := split(rel)
+			dirOf(parent)
+			g.dirs[parent] = append(g.dirs[parent], Entry{Name: name, Type: typ})
 		}
 	}
 	for dir, es := range g.dirs {
@@ -104,6 +100,16 @@ func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gi
 		}
 	}
 	return g
+}
+
+// split returns the directory of the root-relative path p ("" for the
+// root) and its last element.
+func split(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", p
+	}
+	return p[:i], p[i+1:]
 }
 
 // gitType returns the type bits of a file of git's mode: a symbolic link,
@@ -256,5 +262,23 @@ func (g *Git) Address(rel string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return "git:" + object, true
+	return ObjectAddress(object), true
+}
+
+// Entry returns git's entry of the file at the root-relative path rel,
+// and whether the source holds one.
+func (g *Git) Entry(rel string) (gitrepo.Entry, bool) {
+	e, ok := g.files[rel]
+	return e, ok
+}
+
+// Paths returns the root-relative paths of the source's files (regular
+// files, symbolic links and submodules), sorted.
+func (g *Git) Paths() []string {
+	out := make([]string, 0, len(g.files))
+	for p := range g.files {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }

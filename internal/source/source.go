@@ -12,12 +12,9 @@ package source
 
 import (
 	"context"
-	"crypto/sha1"
-	"crypto/sha256"
-	"encoding/hex"
-	"hash"
 	"io/fs"
-	"strconv"
+
+	"github.com/r35157/journal-lint/internal/gitrepo"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -108,13 +105,9 @@ type Addresser interface {
 // index or a commit have the same address, so the checks of a work tree
 // and of what git holds share what they found.
 func BlobAddress(format string, data []byte) string {
-	var h hash.Hash
-	if format == "sha256" {
-		h = sha256.New()
-	} else {
-		h = sha1.New()
-	}
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	h.Write(data)
-	return "git:" + hex.EncodeToString(h.Sum(nil))
+	return ObjectAddress(gitrepo.BlobID(format, data))
 }
+
+// ObjectAddress returns the content address of a file whose bytes are
+// the blob git names object ([BlobAddress]).
+func ObjectAddress(object string) string { return "git:" + object }

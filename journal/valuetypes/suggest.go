@@ -8,7 +8,7 @@ import (
 
 	"github.com/github/go-spdx/v2/spdxexp/spdxlicenses"
 
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // This file computes the Suggestion and Hint of a *SyntaxError: the value as

@@ -11,14 +11,16 @@
 // over gRPC and hands it every Journal file of the tree as a [Document]: the
 // exact text, the digest, every directive with its positions, the parsed
 // journal/model Revision when the text is valid, and the document's place in
-// its artifact's hash chain. The directives and the model are built the
-// first time a rule asks for them: journal-lint sends the text, and the SDK
-// parses it with journal-lint's own parser (or decodes them from the wire,
-// from a journal-lint whose parser is another revision). Everything about
-// the transport is hidden here: the handshake and its protocol version,
-// conversions, message size limits (a 16 MiB Journal passes), logging
-// (never to stdout, which go-plugin owns) and the lifeline that makes the
-// pack exit when journal-lint does.
+// its artifact's hash chain, each only when the pack needs it ([Needs]).
+// The directives and the model are decoded the first time a rule asks for
+// them. Everything about the transport is hidden here: the handshake and
+// its protocol version, the encoding (package
+// plugins/proto/rulepack/v1/wire, the one home of the protocol), message
+// size limits (a 16 MiB Journal passes), logging (never to stdout, which
+// go-plugin owns) and the lifeline that makes the pack exit when
+// journal-lint does. The SDK is built on public packages only
+// (journal/model, journal/valuetypes and wire), so a pack links nothing of
+// journal-lint's command.
 //
 // # Rules and diagnostics
 //
@@ -42,10 +44,18 @@
 // Use the ranges of a [Directive] and its [Arg]s, or [Document.Range] to
 // build one from byte offsets.
 //
+// # Purity
+//
+// [Pack.Pure] declares that the findings on a document depend only on that
+// document, the chain context the pack asked for and the pack's
+// configuration (no files, network or clock), so that journal-lint may
+// reuse them for the same inputs.
+//
 // # Testing
 //
-// Package sdk/sdktest runs a pack in-process over the real protocol, with
-// journal-lint's own parser, and checks "# want" comments in Journal files
-// the way the built-in rules are tested. docs/plugins.md walks through
-// writing, testing, pinning and configuring a pack.
+// Package sdk/sdktest runs a pack in-process over the real protocol, reads
+// its test files with journal-lint's own parser, and checks "# want"
+// comments in Journal files the way the built-in rules are tested.
+// docs/plugins.md walks through writing, testing, pinning and configuring a
+// pack.
 package sdk

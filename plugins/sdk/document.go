@@ -2,18 +2,19 @@ package sdk
 
 import (
 	"bytes"
-	"iter"
-	"strings"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/r35157/journal-lint/internal/diag"
-	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
-// Document is one Journal file of the tree, as journal-lint parsed it.
+// Document is one Journal file of the tree, as journal-lint parsed it. The
+// directives and the model travel from journal-lint and are decoded the
+// first time a rule asks for them.
 type Document struct {
 	// Path is root-relative with forward slashes, e.g.
 	// "com.example.widget/20260110T080000Z.journal".
@@ -31,36 +32,77 @@ type Document struct {
 	// Chain is the document's place in its artifact's hash chain.
 	Chain Chain
 
-	linesOnce sync.Once
-	lines     *diag.LineIndex
+	recv *wire.Received
 
-	// How the directives and the model are had: parsed from src on first
-	// use (parse), or decoded from the batch (wire, whose wireDirs are
-	// decoded on first use).
-	parse     Needs  // the parts to parse (of NeedDirectives and NeedRevision); 0: from the batch
-	src       []byte // the text to parse, also when Text is not needed
-	wire      *reader
-	wireDirs  span
-	wireText  span // Text in the batch
-	parseOnce sync.Once
-	mu        sync.Mutex
-	parsed    *syntax.Document // the parse, until its directives are converted or the document is done
-	dirsOnce  sync.Once
-	dirs      []Directive
-	revision  model.Revision
+	linesOnce sync.Once
+	lines     []int // the offset of the first byte of every line
+
+	revOnce  sync.Once
+	revision model.Revision
+
+	wireOnce sync.Once
+	wireDirs []wire.Directive // the directives as offsets, decoded once
+
+	dirsOnce sync.Once
+	dirs     []Directive
+	built    atomic.Bool // dirs is built
 
 	blocksOnce sync.Once
 	blocks     []ReleaseBlock
+
+	mu    sync.Mutex
+	err   error                   // the first part that did not decode
+	asked map[string]ReleaseBlock // ReleaseBlock's answers before the directives are built
+
+}
+
+// newDocument returns the document r of a Check request.
+func newDocument(r *wire.Received) *Document {
+	return &Document{Path: r.Path, Text: r.Text, Digest: r.Digest, Valid: r.Valid, Chain: r.Chain, recv: r}
+}
+
+// fail records the first error of a part that did not decode; the server
+// fails the request with it once the rules ran.
+func (d *Document) fail(err error) {
+	if err == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+// decodeErr returns the error fail recorded, or nil.
+func (d *Document) decodeErr() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
 }
 
 // Revision returns the parsed model; it is meaningful only when Valid (the
-// zero Revision otherwise). The model is built on first use and shared.
+// zero Revision otherwise). The model is decoded on first use and shared.
 func (d *Document) Revision() model.Revision {
-	if d.parse != 0 {
-		d.parseOnce.Do(d.parseText)
-	}
+	d.revOnce.Do(func() {
+		if d.recv != nil {
+			var err error
+			d.revision, err = d.recv.Revision()
+			d.fail(err)
+		}
+	})
 	return d.revision
 }
+
+// Chain places a document in its artifact's hash chain: its Coordinate
+// ("" when ARTIFACT could not be read), whether the chain Accepted the
+// document, and the artifact's accepted Revisions in ascending Journal
+// version (the genesis first, the head last; [Chain.Head] is the last).
+type Chain = wire.Chain
+
+// ChainEntry is one accepted revision of an artifact: the root-relative
+// Path of its file, its JournalVersion and its Digest.
+type ChainEntry = wire.ChainEntry
 
 // Directive is one directive line.
 type Directive struct {
@@ -90,34 +132,6 @@ type Arg struct {
 	Range Range
 }
 
-// Chain places a document in its artifact's hash chain.
-type Chain struct {
-	// Coordinate is the artifact; "" when ARTIFACT could not be read.
-	Coordinate string
-	// Accepted reports whether the chain accepted this revision.
-	Accepted bool
-	// Revisions are the artifact's accepted revisions in ascending Journal
-	// version: the genesis first, the head last.
-	Revisions []ChainEntry
-}
-
-// ChainEntry is one accepted revision of an artifact.
-type ChainEntry struct {
-	// Path is the root-relative path of its file.
-	Path           string
-	JournalVersion vt.JournalVersion
-	Digest         vt.Digest
-}
-
-// Head returns the newest accepted revision of the artifact, and false when
-// none is accepted.
-func (c Chain) Head() (ChainEntry, bool) {
-	if len(c.Revisions) == 0 {
-		return ChainEntry{}, false
-	}
-	return c.Revisions[len(c.Revisions)-1], true
-}
-
 // ReleaseBlock is one RELEASE block: its RELEASE directive and the
 // directives after it up to the next RELEASE.
 type ReleaseBlock struct {
@@ -137,139 +151,63 @@ func (b ReleaseBlock) Find(keyword string) (Directive, bool) {
 	return Directive{}, false
 }
 
+// wireDirectives returns the directives as offsets, decoded on first use.
+func (d *Document) wireDirectives() []wire.Directive {
+	d.wireOnce.Do(func() {
+		if d.recv != nil {
+			var err error
+			d.wireDirs, err = d.recv.Directives()
+			d.fail(err)
+		}
+	})
+	return d.wireDirs
+}
+
 // Directives returns every directive line in file order (comments and
 // blank lines are not directives), also when the text is invalid. They are
-// decoded on first use and shared: do not change the slice.
+// built on first use and shared: do not change the slice.
 func (d *Document) Directives() []Directive {
 	d.dirsOnce.Do(func() {
-		if d.parse == 0 {
-			d.dirs = d.decodeDirectives()
+		ws := d.wireDirectives()
+		if ws == nil {
 			return
 		}
-		if d.parse&NeedDirectives == 0 {
-			return
-		}
-		d.parseOnce.Do(d.parseText)
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if d.parsed != nil {
-			d.dirs = directivesOf(d.parsed.Directives)
-			syntax.Recycle(d.parsed)
-			d.parsed = nil
-		}
+		c := cursor{d: d, line: 1}
+		d.dirs = d.convert(ws, c.rangeOf)
+		d.built.Store(true)
 	})
 	return d.dirs
 }
 
-// parseText parses the text with journal-lint's own parser, as the host
-// did (see CheckRequest.parse_text): the model of a valid document when
-// the pack needs it, and the parse kept for [Document.Directives] when the
-// pack needs them, else handed back to the parser.
-func (d *Document) parseText() {
-	doc, _ := syntax.Parse(d.Path, d.src)
-	if d.parse&NeedRevision != 0 && d.Valid && doc.RevisionOK {
-		d.revision = doc.Revision
-	}
-	if d.parse&NeedDirectives == 0 {
-		syntax.Recycle(doc)
-		return
-	}
-	d.mu.Lock()
-	d.parsed = doc
-	d.mu.Unlock()
-}
-
-// done hands the parse that no rule asked the directives of back to the
-// parser, once every rule has run on d.
-func (d *Document) done() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.parsed != nil {
-		syntax.Recycle(d.parsed)
-		d.parsed = nil
-	}
-}
-
-// parsedBlock is [Document.ReleaseBlock] while d holds its parse and has
-// not converted its directives: it converts only the block's, the few that
-// a rule reporting on a release needs. held is false when d holds no parse.
-func (d *Document) parsedBlock(version string) (b ReleaseBlock, ok, held bool) {
-	if d.parse&NeedDirectives == 0 {
-		return b, false, false
-	}
-	d.parseOnce.Do(d.parseText)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.parsed == nil {
-		return b, false, false
-	}
-	dirs := d.parsed.Directives
-	for i, j := range blockSpans(len(dirs), func(k int) string { return dirs[k].Keyword }) {
-		if len(dirs[i].Args) == 0 && version == "" || len(dirs[i].Args) > 0 && argText(dirs[i].Args[0]) == version {
-			block := directivesOf(dirs[i:j])
-			b = ReleaseBlock{Version: version, Release: block[0]}
-			if len(block) > 1 {
-				b.Directives = block[1:]
-			}
-			return b, true, true
-		}
-	}
-	return b, false, true
-}
-
-// blockSpans yields the RELEASE blocks of n directives whose keywords
-// keyword gives, in order, each as the index of its RELEASE directive and
-// the index after its last directive.
-func blockSpans(n int, keyword func(int) string) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		for i := 0; i < n; i++ {
-			if keyword(i) != "RELEASE" {
-				continue
-			}
-			j := i + 1
-			for j < n && keyword(j) != "RELEASE" {
-				j++
-			}
-			if !yield(i, j) {
-				return
-			}
-			i = j - 1
-		}
-	}
-}
-
-// directivesOf returns directives of a parse as the host would have
-// encoded them.
-func directivesOf(dirs []*syntax.Directive) []Directive {
+// convert turns directives as offsets into Directives, with the ranges
+// rangeOf gives. The arguments of all of them share one array, and
+// keywords and raw arguments share the batch's memory.
+func (d *Document) convert(ws []wire.Directive, rangeOf func(start, end int) Range) []Directive {
 	nargs := 0
-	for _, x := range dirs {
-		nargs += len(x.Args)
+	for _, w := range ws {
+		nargs += len(w.Args)
 	}
 	args := make([]Arg, nargs)
-	out := make([]Directive, len(dirs))
-	for i, x := range dirs {
-		r := rangeOf(x.Range())
-		n := len(x.Args)
-		out[i] = Directive{Keyword: x.Keyword, KeywordRange: rangeOf(x.KeywordRange()), Range: r, Line: r.Start.Line, Args: args[:n:n]}
-		args = args[n:]
-		for j, a := range x.Args {
-			out[i].Args[j] = Arg{Raw: a.Raw, Text: argText(a), Quoted: a.Quoted, Range: rangeOf(a.Range())}
+	out := make([]Directive, len(ws))
+	for i, w := range ws {
+		dir := &out[i]
+		dir.Range = rangeOf(w.Start, w.End)
+		dir.KeywordRange = rangeOf(w.KeywordStart, w.KeywordEnd)
+		dir.Keyword = d.recv.TextString(w.KeywordStart, w.KeywordEnd)
+		dir.Line = dir.Range.Start.Line
+		n := len(w.Args)
+		dir.Args, args = args[:n:n], args[n:]
+		for j, a := range w.Args {
+			arg := &dir.Args[j]
+			arg.Range = rangeOf(a.Start, a.End)
+			arg.Raw = d.recv.TextString(a.Start, a.End)
+			arg.Text, arg.Quoted = arg.Raw, a.Quoted
+			if a.Quoted {
+				arg.Text = a.Text
+			}
 		}
 	}
 	return out
-}
-
-// argText returns the text of a parsed argument as the host would have
-// encoded it: its raw text when bare, else its decoded text made valid
-// UTF-8, as a protobuf string must be.
-func argText(a syntax.Arg) string {
-	if !a.Quoted {
-		return a.Raw
-	}
-	if !utf8.ValidString(a.Text) {
-		return strings.ToValidUTF8(a.Text, "\uFFFD")
-	}
-	return a.Text
 }
 
 // Header returns the first header directive (one before the first
@@ -289,41 +227,47 @@ func (d *Document) Header(keyword string) (Directive, bool) {
 // ReleaseBlocks returns the document's RELEASE blocks in file order. The
 // slice is computed once per document and shared: do not change it.
 func (d *Document) ReleaseBlocks() []ReleaseBlock {
-	d.blocksOnce.Do(func() { d.blocks = releaseBlocks(d.Directives()) })
+	d.blocksOnce.Do(func() {
+		dirs := d.Directives()
+		for i, j := range blockSpans(len(dirs), func(k int) string { return dirs[k].Keyword }) {
+			d.blocks = append(d.blocks, block(dirs[i:j:j]))
+		}
+	})
 	return d.blocks
 }
 
-// releaseBlocks groups dirs into RELEASE blocks. A block's Directives are
-// a capped subslice of dirs, not a copy.
-func releaseBlocks(dirs []Directive) []ReleaseBlock {
-	n := 0
-	for i := range dirs {
-		if dirs[i].Keyword == "RELEASE" {
-			n++
-		}
+// block returns the release block of dirs, a RELEASE directive and those
+// after it up to the next RELEASE.
+func block(dirs []Directive) ReleaseBlock {
+	b := ReleaseBlock{Release: dirs[0]}
+	if len(dirs[0].Args) > 0 {
+		b.Version = dirs[0].Args[0].Text
 	}
-	if n == 0 {
-		return nil
+	if len(dirs) > 1 {
+		b.Directives = dirs[1:]
 	}
-	out := make([]ReleaseBlock, 0, n)
-	for i, j := range blockSpans(len(dirs), func(k int) string { return dirs[k].Keyword }) {
-		b := ReleaseBlock{Release: dirs[i]}
-		if len(dirs[i].Args) > 0 {
-			b.Version = dirs[i].Args[0].Text
-		}
-		if j > i+1 {
-			b.Directives = dirs[i+1 : j : j]
-		}
-		out = append(out, b)
-	}
-	return out
+	return b
 }
 
 // ReleaseBlock returns the first RELEASE block whose version is written
-// exactly as version.
+// exactly as version. Until a rule asks for every directive, it builds only
+// the directives of that block: a rule that reports on a few releases pays
+// for those.
 func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
-	if b, ok, held := d.parsedBlock(version); held {
-		return b, ok
+	if !d.built.Load() {
+		d.mu.Lock()
+		b, ok := d.asked[version]
+		d.mu.Unlock()
+		if !ok {
+			b, ok = d.releaseBlock(version)
+			d.mu.Lock()
+			if d.asked == nil {
+				d.asked = map[string]ReleaseBlock{}
+			}
+			d.asked[version] = b
+			d.mu.Unlock()
+		}
+		return b, b.Release.Keyword != ""
 	}
 	for _, b := range d.ReleaseBlocks() {
 		if b.Version == version {
@@ -333,82 +277,104 @@ func (d *Document) ReleaseBlock(version string) (ReleaseBlock, bool) {
 	return ReleaseBlock{}, false
 }
 
+// releaseBlock builds the first RELEASE block written as version from the
+// directives as offsets, and only it: its positions come from a cursor
+// that starts on the block's line.
+func (d *Document) releaseBlock(version string) (ReleaseBlock, bool) {
+	ws := d.wireDirectives()
+	keyword := func(k int) string { return d.recv.TextString(ws[k].KeywordStart, ws[k].KeywordEnd) }
+	for i, j := range blockSpans(len(ws), keyword) {
+		w := ws[i]
+		v := ""
+		if len(w.Args) > 0 {
+			v = d.recv.TextString(w.Args[0].Start, w.Args[0].End)
+			if w.Args[0].Quoted {
+				v = w.Args[0].Text
+			}
+		}
+		if v != version {
+			continue
+		}
+		start := min(max(w.Start, 0), len(d.Text))
+		c := cursor{d: d, line: 1 + bytes.Count(d.Text[:start], []byte{'\n'}), lineStart: bytes.LastIndexByte(d.Text[:start], '\n') + 1}
+		return block(d.convert(ws[i:j], c.rangeOf)), true
+	}
+	return ReleaseBlock{}, false
+}
+
+// blockSpans calls yield with the RELEASE blocks of n directives whose
+// keywords keyword gives, in order, each as the index of its RELEASE
+// directive and the index after its last directive.
+func blockSpans(n int, keyword func(int) string) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < n; i++ {
+			if keyword(i) != "RELEASE" {
+				continue
+			}
+			j := i + 1
+			for j < n && keyword(j) != "RELEASE" {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j - 1
+		}
+	}
+}
+
 // Range returns the range of the byte offsets [start, end) of Text, with
 // lines and columns; offsets are clamped to the text.
 func (d *Document) Range(start, end int) Range {
-	d.linesOnce.Do(func() { d.lines = diag.NewLineIndex(d.Text) })
-	if start < 0 {
-		start = 0
-	}
-	if end > len(d.Text) {
-		end = len(d.Text)
-	}
-	if end < start {
-		end = start
-	}
-	return rangeOf(d.lines.Range(start, end))
+	n := len(d.Text)
+	start = min(max(start, 0), n)
+	end = min(max(end, start), n)
+	return Range{Start: d.pos(start), End: d.pos(end)}
 }
 
-// decodeDirectives turns the packed wire directives into Directives.
-// Spans that do not fit the text (which journal-lint never sends) are
-// clamped; missing ones are empty. Keywords and raw arguments are
-// substrings of one copy of the text, the arguments of all directives share
-// one array, and positions come from a cursor that moves forward through
-// the text (spans arrive in file order) instead of a search per offset.
-func (d *Document) decodeDirectives() []Directive {
-	if d.wire == nil {
-		return nil
-	}
-	counts, sp, q, dec, err := d.wire.directives(d.wireDirs)
-	if err != nil {
-		return nil // the host never sends this; rules see no directives
-	}
-	text := d.wire.str(d.wireText)
-	nargs := 0
-	for _, n := range counts {
-		nargs += max(0, int(n))
-	}
-	// Every argument has a span pair; more arguments than spans are empty.
-	args := make([]Arg, min(nargs, len(sp)/2))
-	out := make([]Directive, len(counts))
-	cur := cursor{d: d, line: 1}
-	k, a := 0, 0 // next span pair, next argument
-	span := func() Range {
-		if 2*k+1 >= len(sp) {
-			k++
-			return Range{}
-		}
-		r := cur.rangeOf(int(sp[2*k]), int(sp[2*k+1]))
-		k++
-		return r
-	}
-	for i, n := range counts {
-		dir := &out[i]
-		dir.Range = span()
-		dir.KeywordRange = span()
-		dir.Keyword = text[dir.KeywordRange.Start.Offset:dir.KeywordRange.End.Offset]
-		dir.Line = dir.Range.Start.Line
-		n := max(0, int(n))
-		if a+n <= len(args) {
-			dir.Args = args[a : a+n : a+n]
-		} else {
-			dir.Args = make([]Arg, n)
-		}
-		for j := range dir.Args {
-			r := span()
-			arg := &dir.Args[j]
-			arg.Raw, arg.Range = text[r.Start.Offset:r.End.Offset], r
-			arg.Text = arg.Raw
-			if a < len(q) && q[a] {
-				arg.Quoted = true
-				if len(dec) > 0 {
-					arg.Text, dec = dec[0], dec[1:]
-				}
+// pos returns the position of off, an offset within the text.
+func (d *Document) pos(off int) Pos {
+	d.linesOnce.Do(func() {
+		d.lines = make([]int, 1, bytes.Count(d.Text, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(d.Text[i:], '\n')
+			if j < 0 {
+				break
 			}
-			a++
+			i += j + 1
+			d.lines = append(d.lines, i)
 		}
+	})
+	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
+	return Pos{Offset: off, Line: line + 1, Column: column(d.Text, d.lines[line], off)}
+}
+
+// column returns the 1-based column of offset off on the line of text that
+// starts at lineStart: one more than the code points before it on the
+// line, where an invalid UTF-8 byte counts as one and a code point that
+// off cuts in half does not count (journal-lint's column rule).
+func column(text []byte, lineStart, off int) int {
+	_, col := advance(text, lineStart, 1, off)
+	return col
+}
+
+// advance moves from offset i, at column col, over the whole code points
+// before off, and returns where it stopped and that column.
+func advance(text []byte, i, col, off int) (int, int) {
+	for i < off {
+		if text[i] < utf8.RuneSelf {
+			i++
+			col++
+			continue
+		}
+		_, n := utf8.DecodeRune(text[i:])
+		if i+n > off {
+			break
+		}
+		i += n
+		col++
 	}
-	return out
+	return i, col
 }
 
 // cursor turns byte offsets of a document's text into positions, like
@@ -449,20 +415,6 @@ func (c *cursor) pos(off int) Pos {
 	if c.at == 0 || c.at > off {
 		c.at, c.col = c.lineStart, 1
 	}
-	i, col := c.at, c.col
-	for i < off {
-		if src[i] < utf8.RuneSelf {
-			i++
-			col++
-			continue
-		}
-		_, n := utf8.DecodeRune(src[i:])
-		if i+n > off {
-			break
-		}
-		i += n
-		col++
-	}
-	c.at, c.col = i, col
-	return Pos{Offset: off, Line: c.line, Column: col}
+	c.at, c.col = advance(src, c.at, c.col, off)
+	return Pos{Offset: off, Line: c.line, Column: c.col}
 }

@@ -50,7 +50,7 @@ CONTENT widget.jar sha256:111111111111111111111111111111111111111111111111111111
 func TestValidate(t *testing.T) {
 	bad := sdk.Pack{Name: "Bad Name", Rules: []sdk.Rule{{Name: "x"}, {Name: "x", Severity: sdk.Error, Summary: "s"}}}
 	err := bad.Validate()
-	for _, want := range []string{`pack name "Bad Name"`, "invalid severity", "summary must be one non-empty line", "no Check", "duplicate name"} {
+	for _, want := range []string{`pack name "Bad Name"`, "invalid default severity", "summary must be one non-empty line", "no Check", "duplicate name"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to mention %q", err, want)
 		}

@@ -4,44 +4,27 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
 // Version is the version of this SDK, reported to journal-lint by every
 // pack built with it (see `journal-lint plugins list`).
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // Severity is how much a finding matters. The zero value means "the rule's
-// default severity" in a [Diagnostic] and is invalid in a [Rule].
-type Severity int
+// default severity" in a [Diagnostic] and is invalid in a [Rule]. Its
+// String method gives "error", "warning", "info", or "default" for the
+// zero value.
+type Severity = wire.Severity
 
 // The severities, from most to least severe.
 const (
-	Error Severity = iota + 1
-	Warning
-	Info
+	Error   = wire.SeverityError
+	Warning = wire.SeverityWarning
+	Info    = wire.SeverityInfo
 )
-
-// String returns "error", "warning", "info", or "default" for the zero value.
-func (s Severity) String() string {
-	switch s {
-	case Error:
-		return "error"
-	case Warning:
-		return "warning"
-	case Info:
-		return "info"
-	case 0:
-		return "default"
-	}
-	return fmt.Sprintf("Severity(%d)", int(s))
-}
-
-// namePattern is the form of pack and rule names: lowercase kebab-case.
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // Pack describes a rule pack. Its zero value is not valid: a pack needs a
 // Name and at least one rule.
@@ -71,6 +54,13 @@ type Pack struct {
 	// journal-lint report the pack as failed with that message. When it is
 	// nil, Settings is nil and rules may read [Pass.Config] themselves.
 	Configure func(cfg Config) (any, error)
+	// Pure declares that the pack's rules are pure: the findings on a
+	// document depend only on that document, its chain context the pack
+	// asked for (Needs) and the pack's configuration; no files, network or
+	// clock. journal-lint may then reuse a pack's findings for the same
+	// inputs instead of asking again. It is off by default: a pack that
+	// reads anything else must leave it off, or its findings go stale.
+	Pure bool
 }
 
 // Rule is one check of a pack and the documentation of its code.
@@ -100,20 +90,21 @@ type Rule struct {
 // zero Revision, the zero Chain). The zero value means every part.
 type Needs uint8
 
-// The parts of a [Document] a pack may need.
+// The parts of a [Document] a pack may need (their bits are the
+// protocol's, package wire).
 const (
 	// NeedText is Document.Text, and positions of ranges computed from it.
-	NeedText Needs = 1 << iota
+	NeedText = Needs(wire.NeedText)
 	// NeedDirectives is Document.Directives, ReleaseBlocks and
 	// ReleaseBlock; it includes NeedText.
-	NeedDirectives
+	NeedDirectives = Needs(wire.NeedDirectives)
 	// NeedRevision is Document.Revision(), the parsed model.
-	NeedRevision
+	NeedRevision = Needs(wire.NeedRevision)
 	// NeedChain is Document.Chain, the artifact's hash chain.
-	NeedChain
+	NeedChain = Needs(wire.NeedChain)
 
 	// NeedAll is every part.
-	NeedAll = NeedText | NeedDirectives | NeedRevision | NeedChain
+	NeedAll = Needs(wire.NeedAll)
 )
 
 // Has reports whether n includes every part of part (0, every part, only
@@ -131,10 +122,7 @@ func (n Needs) normal() Needs {
 	if n == 0 {
 		return NeedAll
 	}
-	if n&NeedDirectives != 0 {
-		n |= NeedText
-	}
-	return n & NeedAll
+	return Needs(wire.Needs(n).Normal())
 }
 
 // EffectiveNeeds returns the parts of a document the pack asks journal-lint
@@ -156,44 +144,34 @@ func (p Pack) EffectiveNeeds() Needs {
 
 // Validate reports every problem of p, joined, or nil: the pack and rule
 // names are lowercase kebab-case, rule names are unique, every rule has a
-// valid default severity, a one-line summary and a Check.
+// valid default severity, a one-line summary and a Check, and the needs
+// name only known parts. Apart from the Check and the needs, these are
+// the rules journal-lint holds a pack's description to
+// ([wire.Description.Validate]).
 func (p Pack) Validate() error {
-	var errs []error
-	if !namePattern.MatchString(p.Name) {
-		errs = append(errs, fmt.Errorf("pack name %q is not lowercase kebab-case", p.Name))
-	}
-	if len(p.Rules) == 0 {
-		errs = append(errs, errors.New("pack has no rules"))
-	}
+	errs := []error{p.description().Validate()}
 	if p.Needs&^NeedAll != 0 {
 		errs = append(errs, fmt.Errorf("pack needs %#x has unknown parts", uint8(p.Needs)))
 	}
-	seen := map[string]bool{}
-	for i, r := range p.Rules {
-		fail := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("rule %d (%q): %s", i, r.Name, fmt.Sprintf(format, args...)))
-		}
-		if !namePattern.MatchString(r.Name) {
-			fail("name is not lowercase kebab-case")
-		}
-		if seen[r.Name] {
-			fail("duplicate name")
-		}
-		seen[r.Name] = true
-		if r.Severity < Error || r.Severity > Info {
-			fail("invalid severity %v", r.Severity)
-		}
-		if strings.TrimSpace(r.Summary) == "" || strings.ContainsAny(r.Summary, "\r\n") {
-			fail("summary must be one non-empty line")
-		}
+	for _, r := range p.Rules {
 		if r.Check == nil {
-			fail("no Check")
+			errs = append(errs, fmt.Errorf("rule %q: no Check", r.Name))
 		}
 		if r.Needs&^NeedAll != 0 {
-			fail("needs %#x has unknown parts", uint8(r.Needs))
+			errs = append(errs, fmt.Errorf("rule %q: needs %#x has unknown parts", r.Name, uint8(r.Needs)))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// description returns what the pack tells journal-lint about itself.
+func (p Pack) description() wire.Description {
+	d := wire.Description{Name: p.Name, Version: p.Version, SDKVersion: Version, HostVersions: p.HostVersions,
+		Needs: wire.Needs(p.EffectiveNeeds()), Pure: p.Pure}
+	for _, r := range p.Rules {
+		d.Rules = append(d.Rules, wire.RuleInfo{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc})
+	}
+	return d
 }
 
 // Config is a pack's configuration: the `config:` map of its entry in
@@ -303,37 +281,11 @@ func (p *Pass) Reportf(r Range, format string, args ...any) {
 	p.Report(Diagnostic{Range: r, Message: fmt.Sprintf(format, args...)})
 }
 
-// Pos is one position in a document. The zero value means "unknown".
-type Pos struct {
-	// Offset is the 0-based byte offset from the start of the text.
-	Offset int
-	// Line is the 1-based line number; 0 means unknown.
-	Line int
-	// Column is the 1-based column counted in Unicode code points; 0 means
-	// unknown.
-	Column int
-}
-
-// IsValid reports whether p names a known position (Line > 0).
-func (p Pos) IsValid() bool { return p.Line > 0 }
-
-// String returns "line:column", or "-" for an unknown position.
-func (p Pos) String() string {
-	if !p.IsValid() {
-		return "-"
-	}
-	return fmt.Sprintf("%d:%d", p.Line, p.Column)
-}
+// Pos is one position in a document: a 0-based byte offset, a 1-based
+// line and a 1-based column counted in Unicode code points. The zero value
+// means "unknown".
+type Pos = wire.Pos
 
 // Range is a half-open range [Start, End) of a document. The zero value
 // means "no range": the whole file.
-type Range struct {
-	Start, End Pos
-}
-
-// IsValid reports whether r has a known start position.
-func (r Range) IsValid() bool { return r.Start.IsValid() }
-
-func rangeOf(r diag.Range) Range {
-	return Range{Start: Pos(r.Start), End: Pos(r.End)}
-}
+type Range = wire.Range

@@ -47,7 +47,7 @@ func Serve(pack Pack) {
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, serverOptions()...)...)
+			return grpc.NewServer(append(opts, wire.ServerOptions()...)...)
 		},
 		Logger: logger,
 	})

@@ -7,29 +7,16 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
-	"github.com/r35157/journal-lint/internal/syntax"
-	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
-	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
 )
 
-func init() {
-	hook.ServerOptions = serverOptions
-	hook.NewServer = func(p any) (pb.RulePackServer, error) {
-		pack, ok := p.(Pack)
-		if !ok {
-			return nil, fmt.Errorf("sdk: want an sdk.Pack, got %T", p)
-		}
-		return newServer(pack)
-	}
-}
+// Handler returns p's side of the protocol, what [Serve] serves, for
+// running the pack in-process over package wire (package sdktest does).
+// The error is [Pack.Validate]'s.
+func Handler(p Pack) (wire.Pack, error) { return newServer(p) }
 
-// server implements the RulePack service for one pack.
+// server is the protocol's pack side ([wire.Pack]) for one pack.
 type server struct {
-	pb.UnimplementedRulePackServer
 	pack Pack
 
 	mu       sync.Mutex
@@ -49,50 +36,39 @@ func newServer(p Pack) (*server, error) {
 	return &server{pack: p, settings: map[string]configured{}}, nil
 }
 
-// Describe returns the pack's name, versions and rules.
-func (s *server) Describe(_ context.Context, _ *pb.DescribeRequest) (*pb.DescribeResponse, error) {
-	n := s.pack.EffectiveNeeds()
-	out := &pb.DescribeResponse{Name: s.pack.Name, Version: s.pack.Version, SdkVersion: Version, HostVersions: s.pack.HostVersions,
-		Needs: &pb.Needs{Text: n&NeedText != 0, Directives: n&NeedDirectives != 0, Revision: n&NeedRevision != 0, Chain: n&NeedChain != 0,
-			Parser: syntax.ParserRevision}}
-	for _, r := range s.pack.Rules {
-		out.Rules = append(out.Rules, &pb.RuleInfo{Name: r.Name, DefaultSeverity: encodeSeverity(r.Severity), Summary: r.Summary, Doc: r.Doc})
-	}
-	return out, nil
+// Describe returns the pack's name, versions, rules, needs and purity.
+func (s *server) Describe(context.Context, wire.Host) (wire.Description, error) {
+	return s.pack.description(), nil
 }
 
-// Check runs every rule over every document of the batch.
-func (s *server) Check(_ context.Context, req *pb.CheckRequest) (*pb.CheckResponse, error) {
-	cfg := Config{raw: req.GetConfigJson()}
-	if len(cfg.raw) > 0 {
-		if _, err := cfg.Map(); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "%v", err)
-		}
+// Check runs every rule over every document of the request, one document
+// after the other. A configuration that is not a JSON object or that
+// Configure rejects, a part of a document that does not decode, and a rule
+// that panics fail the whole request.
+func (s *server) Check(_ context.Context, req *wire.Request) ([]wire.Finding, error) {
+	cfg := Config{raw: req.Config}
+	if _, err := cfg.Map(); err != nil {
+		return nil, err
 	}
 	settings, err := s.configure(cfg)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
+		return nil, err
 	}
-	raw, err := requestDocuments(req)
-	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	docs, err := decodeBatch(raw, req.GetParseText(), s.pack.EffectiveNeeds())
-	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "%v", err)
-	}
-	resp := &pb.CheckResponse{}
-	for _, doc := range docs {
+	var out []wire.Finding
+	for _, r := range req.Documents {
+		doc := newDocument(r)
 		found, err := s.run(doc, cfg, settings)
-		doc.done()
+		if err == nil {
+			err = doc.decodeErr()
+		}
 		if err != nil {
-			return nil, status.Errorf(codes.Internal, "%v", err)
+			return nil, err
 		}
 		for _, f := range found {
-			resp.Diagnostics = append(resp.Diagnostics, encodeDiagnostic(doc.Path, f))
+			out = append(out, finding(doc.Path, f))
 		}
 	}
-	return resp, nil
+	return out, nil
 }
 
 // configure returns the settings for cfg, calling Pack.Configure once per
@@ -134,42 +110,24 @@ func (s *server) run(doc *Document, cfg Config, settings any) (out []reported, e
 	return out, nil
 }
 
-func encodeSeverity(s Severity) pb.Severity {
-	switch s {
-	case Error:
-		return pb.Severity_SEVERITY_ERROR
-	case Warning:
-		return pb.Severity_SEVERITY_WARNING
-	case Info:
-		return pb.Severity_SEVERITY_INFO
-	case 0:
-		return pb.Severity_SEVERITY_UNSPECIFIED
-	}
-	return pb.Severity(s) // out of range: the host rejects it
-}
-
-func encodeRange(r Range) *pb.Range {
-	if !r.IsValid() {
-		return nil
-	}
-	return &pb.Range{
-		Start: &pb.Pos{Offset: int64(r.Start.Offset), Line: int32(r.Start.Line), Column: int32(r.Start.Column)},
-		End:   &pb.Pos{Offset: int64(r.End.Offset), Line: int32(r.End.Line), Column: int32(r.End.Column)},
-	}
-}
-
-func encodeDiagnostic(path string, f reported) *pb.Diagnostic {
-	out := &pb.Diagnostic{Rule: f.rule, Severity: encodeSeverity(f.d.Severity), Message: f.d.Message,
-		Path: path, Range: encodeRange(f.d.Range), Help: f.d.Help}
+// finding returns what a rule reported on the document at path in the
+// protocol's shape.
+func finding(path string, f reported) wire.Finding {
+	out := wire.Finding{Rule: f.rule, Severity: f.d.Severity, Message: f.d.Message, Path: path, Range: rangeOrNil(f.d.Range), Help: f.d.Help}
 	for _, r := range f.d.Related {
 		p := r.Path
 		if p == "" {
 			p = path
 		}
-		out.Related = append(out.Related, &pb.Related{Path: p, Range: encodeRange(r.Range), Message: r.Message})
+		out.Related = append(out.Related, wire.Related{Path: p, Range: rangeOrNil(r.Range), Message: r.Message})
 	}
 	return out
 }
 
-// maxMessageSize is the gRPC message limit the pack serves with.
-const maxMessageSize = wire.MaxMessageSize
+// rangeOrNil returns r, or nil for the zero Range (the whole file).
+func rangeOrNil(r Range) *Range {
+	if !r.IsValid() {
+		return nil
+	}
+	return &r
+}

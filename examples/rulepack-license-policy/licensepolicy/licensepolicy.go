@@ -53,7 +53,10 @@ var Pack = sdk.Pack{
 	HostVersions: ">=0.0.0-0",
 	// The rules read the model and the release blocks' directives, never
 	// the chain: journal-lint need not send it.
-	Needs:     sdk.NeedRevision | sdk.NeedDirectives,
+	Needs: sdk.NeedRevision | sdk.NeedDirectives,
+	// The findings on a document follow from the document and the
+	// configuration alone.
+	Pure:      true,
 	Configure: configure,
 	Rules: []sdk.Rule{
 		{

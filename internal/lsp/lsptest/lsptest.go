@@ -39,7 +39,7 @@ type Client struct {
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced when a notification arrives
-	diags    map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams
+	diags    map[protocol.DocumentURI]*published
 	counts   map[protocol.DocumentURI]int // publishDiagnostics received, per document
 	calls    map[string][]json.RawMessage // params of the server's requests, by method
 	messages []string
@@ -60,7 +60,7 @@ func Start(t testing.TB, opts lsp.Options) *Client {
 func StartWith(t testing.TB, opts lsp.Options, init *protocol.InitializeParams) *Client {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
-	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*protocol.PublishDiagnosticsParams{},
+	c := &Client{t: t, changed: make(chan struct{}), diags: map[protocol.DocumentURI]*published{},
 		counts: map[protocol.DocumentURI]int{}, calls: map[string][]json.RawMessage{}, served: make(chan error, 1)}
 	go func() { c.served <- lsp.Serve(context.Background(), srvEnd, opts) }()
 	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cliEnd))
@@ -107,7 +107,7 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	c.mu.Lock()
 	switch req.Method() {
 	case protocol.MethodTextDocumentPublishDiagnostics:
-		var p protocol.PublishDiagnosticsParams
+		var p published
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
 			c.diags[p.URI] = &p
 			c.counts[p.URI]++
@@ -136,6 +136,25 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	return reply(ctx, nil, nil)
 }
 
+// published is one publishDiagnostics; unlike the library's type it tells
+// a version 0 from none.
+type published struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+// Version returns the document version of the diagnostics last published
+// for u, and false when none were published or they carried no version.
+func (c *Client) Version(u protocol.DocumentURI) (int32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.diags[u]; p != nil && p.Version != nil {
+		return *p.Version, true
+	}
+	return 0, false
+}
+
 // Diagnostics waits for the diagnostics of u at version (or a later one)
 // and returns them.
 func (c *Client) Diagnostics(u protocol.DocumentURI, version int32) []protocol.Diagnostic {
@@ -145,7 +164,7 @@ func (c *Client) Diagnostics(u protocol.DocumentURI, version int32) []protocol.D
 		c.mu.Lock()
 		p, ch := c.diags[u], c.changed
 		c.mu.Unlock()
-		if p != nil && int32(p.Version) >= version {
+		if p != nil && p.Version != nil && *p.Version >= version {
 			return p.Diagnostics
 		}
 		select {
@@ -222,6 +241,17 @@ func (c *Client) WaitCleared(u protocol.DocumentURI) {
 			c.t.Fatalf("the diagnostics of %s were not cleared within %s", u, Timeout)
 		}
 	}
+}
+
+// Last returns the diagnostics last published for u, without waiting
+// (nil when none were).
+func (c *Client) Last(u protocol.DocumentURI) []protocol.Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.diags[u]; p != nil {
+		return p.Diagnostics
+	}
+	return nil
 }
 
 // Messages returns the window/showMessage texts received so far.

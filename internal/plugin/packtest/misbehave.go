@@ -16,7 +16,7 @@ import (
 
 // modes are the names of the misbehaving pack's behaviours.
 var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
-	"earlypanic", "selfhash", "holdpipes", "orphan", "sleeper", "echo"}
+	"earlypanic", "selfhash", "holdpipes", "orphan", "sleeper", "echo", "needless"}
 
 // misbehave serves a rule pack that misbehaves in the way the name of the
 // running executable (os.Args[0]) says: garbage (writes to stdout before the
@@ -32,8 +32,8 @@ var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspe
 // hangs in Check), orphan (the same with a grandchild that has neither),
 // sleeper (sleeps: the grandchild), echo (reports what its config says:
 // message, help and related as a diagnostic, count times; writes stderr to
-// stderr first, and crashes with panic when set), or anything else
-// (behaves).
+// stderr first, and crashes with panic when set), needless (echo that
+// declares it reads only the chain context), or anything else (behaves).
 func misbehave() {
 	mode := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	if mode == "garbage" {
@@ -53,16 +53,26 @@ func misbehave() {
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}
-	sdk.Serve(sdk.Pack{
+	sdk.Serve(packOf(mode, version))
+}
+
+// packOf returns the pack of mode, with version as its own.
+func packOf(mode, version string) sdk.Pack {
+	var needs sdk.Needs // every part
+	if mode == "needless" {
+		needs = sdk.NeedChain
+	}
+	return sdk.Pack{
 		Name:    "misbehave",
 		Version: version,
+		Needs:   needs,
 		Rules: []sdk.Rule{{
 			Name:     "mode",
 			Severity: sdk.Warning,
 			Summary:  "misbehaves as its name says",
 			Check:    func(p *sdk.Pass) { run(mode, p) },
 		}},
-	})
+	}
 }
 
 // logPID appends the process id to <mode>.pids in the working directory
@@ -129,7 +139,7 @@ func run(mode string, p *sdk.Pass) {
 			Start: sdk.Pos{Offset: 0, Line: 1, Column: 1},
 			End:   sdk.Pos{Offset: len(p.Doc.Text) + 100, Line: 1, Column: 1},
 		}})
-	case "echo":
+	case "echo", "needless":
 		echo(p)
 	case "introspect":
 		stdin, _ := os.Readlink("/proc/self/fd/0")

@@ -22,8 +22,8 @@ import (
 // under the name of a pack, the binary serves that pack and exits: the
 // misbehaving pack under the name of each of its modes (garbage, crash,
 // panic, hang, malformed, introspect, behave, pidlog, earlypanic,
-// selfhash, holdpipes, orphan, sleeper, echo), or a command of more
-// under its name; testscript.Main puts a copy of the binary under each
+// selfhash, holdpipes, orphan, sleeper, echo, needless), or a command of
+// more under its name; testscript.Main puts a copy of the binary under each
 // name on the PATH of the tests ([Path]). Else it runs the tests of m with
 // TMPDIR set to a new directory, which it removes after them: journal-lint
 // runs its packs from private copies there, so that counting the

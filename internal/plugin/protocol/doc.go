@@ -1,7 +1,7 @@
-// Package protocol is the host's side of the rule-pack wire format: it
-// encodes journal-lint's parsed documents as rulepack.v1 Document messages
-// (append.go, with the field numbers of package plugins/proto/rulepack/v1/wire)
-// and reads the parts a pack needs (needs.go). What the host and the SDK
-// must agree on lives in package wire, which the SDK imports instead of
-// this package.
+// Package protocol turns what journal-lint parsed of a Journal file into
+// what the rule-pack wire encodes ([wire.Document]): the one place the
+// host's parsed documents meet the protocol. Package plugin encodes the
+// documents it streams to the packs with it, and the SDK's test harness
+// (plugins/sdk/sdktest) reads its inputs with it, so a pack under test gets
+// exactly what journal-lint would send.
 package protocol

@@ -1,9 +1,12 @@
 // Package sdktest tests a rule pack in-process, the way journal-lint's
 // built-in rules are tested (package internal/lint/rulestest): Journal files carry
 // their expected findings in "# want" comments, journal-lint's own parser
-// reads them, and the pack runs behind the real gRPC service (on an
-// in-memory connection), so the host's checks of the pack's description
-// and diagnostics apply exactly as in `journal-lint check`.
+// reads them into the documents journal-lint would send (with the parts
+// the pack needs, and no others), and the pack runs behind the real gRPC
+// service on an in-memory connection, so the protocol's checks of the
+// pack's description and findings (package wire) apply exactly as in
+// `journal-lint check`. Reading the inputs is the only thing it takes from
+// journal-lint itself, through one small internal package.
 //
 // # Expectations
 //
@@ -24,28 +27,22 @@
 package sdktest
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/grpc/status"
 
-	"github.com/r35157/journal-lint/internal/diag"
-	"github.com/r35157/journal-lint/internal/lint/rulestest"
-	"github.com/r35157/journal-lint/internal/load"
-	"github.com/r35157/journal-lint/internal/plugin"
-	"github.com/r35157/journal-lint/internal/syntax"
-	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/plugins/sdk"
-	"github.com/r35157/journal-lint/plugins/sdk/internal/hook"
+	"github.com/r35157/journal-lint/plugins/sdk/sdktest/internal/inputs"
 )
 
 // Finding is one diagnostic of a pack, as journal-lint reports it.
@@ -64,6 +61,8 @@ type Finding struct {
 	Line, Column, EndLine, EndColumn int
 	// Help is the finding's longer guidance, if any.
 	Help string
+
+	rng wire.Range
 }
 
 // String formats f as "path:line:col: severity: message [code]".
@@ -93,16 +92,19 @@ func Run(t *testing.T, dir string, pack sdk.Pack, config map[string]any) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := rulestest.ParseWants(src)
-			if err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
-			doc, _ := syntax.Parse(filepath.Base(file), src)
-			got, err := check(t, pack, config, plugin.InputOf([]*syntax.Document{doc}))
+			got, err := check(t, pack, config, inputs.Files([]string{filepath.Base(file)}, [][]byte{src}))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, problem := range rulestest.Compare(got, want) {
+			cmp := make([]inputs.Finding, len(got))
+			for i, f := range got {
+				cmp[i] = inputs.Finding{Code: f.Code, Path: f.Path, Message: f.Message, Severity: f.Severity, Range: f.rng}
+			}
+			problems, err := inputs.Compare(src, cmp)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			for _, problem := range problems {
 				t.Errorf("%s: %s", file, problem)
 			}
 		})
@@ -111,8 +113,8 @@ func Run(t *testing.T, dir string, pack sdk.Pack, config map[string]any) {
 
 // CheckFiles checks pack, configured with config, against Journal texts by
 // file name, each parsed on its own, and returns the findings sorted by
-// path and position. The error is the pack's failure, exactly as
-// journal-lint would report it as plugin/failed.
+// path and position, as journal-lint sorts them. The error is the pack's failure, as journal-lint
+// would report it as plugin/failed.
 func CheckFiles(t testing.TB, pack sdk.Pack, config map[string]any, files map[string]string) ([]Finding, error) {
 	t.Helper()
 	names := make([]string, 0, len(files))
@@ -120,12 +122,11 @@ func CheckFiles(t testing.TB, pack sdk.Pack, config map[string]any, files map[st
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	docs := make([]*syntax.Document, len(names))
+	texts := make([][]byte, len(names))
 	for i, n := range names {
-		docs[i], _ = syntax.Parse(n, []byte(files[n]))
+		texts[i] = []byte(files[n])
 	}
-	ds, err := check(t, pack, config, plugin.InputOf(docs))
-	return findings(ds), err
+	return check(t, pack, config, inputs.Files(names, texts))
 }
 
 // CheckTree checks pack, configured with config, against the Journal tree
@@ -137,51 +138,108 @@ func CheckTree(t testing.TB, pack sdk.Pack, config map[string]any, root string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr, err := load.Load(context.Background(), abs, load.Options{})
+	docs, err := inputs.Tree(context.Background(), abs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := check(t, pack, config, plugin.NewInput(lr))
-	return findings(ds), err
+	return check(t, pack, config, docs)
 }
 
-// check serves pack in-process and runs it over in through the host.
-func check(t testing.TB, pack sdk.Pack, config map[string]any, in *plugin.Input) (diag.List, error) {
+// check serves pack in-process, sends it docs with the parts it needs as
+// one Check call, and returns its findings as journal-lint would report
+// them, sorted; or its failure.
+func check(t testing.TB, pack sdk.Pack, config map[string]any, docs []*inputs.Doc) ([]Finding, error) {
 	t.Helper()
-	srv, err := hook.NewServer(pack)
+	srv, err := sdk.Handler(pack)
 	if err != nil {
 		t.Fatalf("invalid pack: %v", err)
 	}
-	// The pack's own server options (codec, limits) on an in-memory
-	// connection with journal-lint's client limits.
-	lis := bufconn.Listen(1 << 20)
-	server := grpc.NewServer(hook.ServerOptions()...)
-	pb.RegisterRulePackServer(server, srv)
-	go func() { _ = server.Serve(lis) }()
-	defer server.Stop()
-	conn, err := grpc.Dial("bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageSize), grpc.MaxCallSendMsgSize(wire.MaxMessageSize)))
+	client, stop, err := wire.Pipe(srv)
 	if err != nil {
 		t.Fatalf("in-process connection: %v", err)
 	}
-	defer conn.Close()
+	defer stop()
 	ctx := context.Background()
-	p, err := plugin.Connect(ctx, pb.NewRulePackClient(conn), plugin.Spec{Config: config}, plugin.Options{})
-	if err != nil {
-		return nil, err
+	desc, err := client.Describe(ctx, "")
+	if err == nil {
+		err = desc.Validate()
 	}
-	return p.Check(ctx, in)
+	if err != nil {
+		return nil, failed(pack.Name, "describe", err)
+	}
+	if config == nil {
+		config = map[string]any{}
+	}
+	cfg, err := json.Marshal(config)
+	if err != nil {
+		t.Fatalf("pack config: %v", err)
+	}
+	var raw []byte
+	byPath := map[string]*inputs.Doc{}
+	for _, d := range docs {
+		raw = wire.AppendDocument(raw, &d.Document, desc.Needs)
+		byPath[d.Path] = d
+	}
+	found, err := client.Caller().Check(ctx, cfg, raw)
+	if err != nil {
+		return nil, failed(desc.Name, "check", err)
+	}
+	out := make([]Finding, len(found))
+	for i, f := range found {
+		if out[i], err = finding(desc, f, byPath); err != nil {
+			return nil, failed(desc.Name, "malformed diagnostic", err)
+		}
+	}
+	// As journal-lint sorts diagnostics: by path, position, code, message.
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
+			strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
+	})
+	return out, nil
 }
 
-func findings(ds diag.List) []Finding {
-	out := make([]Finding, len(ds))
-	for i, d := range ds {
-		out[i] = Finding{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Path: d.Path,
-			Line: d.Range.Start.Line, Column: d.Range.Start.Column, EndLine: d.Range.End.Line, EndColumn: d.Range.End.Column, Help: d.Help}
+// finding checks f as journal-lint does (its rule, texts, paths and
+// ranges) and returns it with journal-lint's positions.
+func finding(desc wire.Description, f wire.Finding, docs map[string]*inputs.Doc) (Finding, error) {
+	if err := f.Validate(desc); err != nil {
+		return Finding{}, err
 	}
-	return out
+	rule, _ := desc.Rule(f.Rule)
+	sev := rule.Severity
+	if f.Severity != wire.SeverityDefault {
+		sev = f.Severity
+	}
+	out := Finding{Code: desc.Name + "/" + f.Rule, Severity: sev.String(), Message: f.Message, Path: f.Path, Help: f.Help}
+	in := func(path string, r *wire.Range) (wire.Range, error) {
+		d, ok := docs[path]
+		if !ok {
+			return wire.Range{}, fmt.Errorf("rule %s: path %q is not a document of the run", f.Rule, path)
+		}
+		if err := r.Within(path, len(d.Text)); err != nil || r == nil {
+			return wire.Range{}, err
+		}
+		return d.Range(r.Start.Offset, r.End.Offset), nil
+	}
+	var err error
+	if out.rng, err = in(f.Path, f.Range); err != nil {
+		return out, err
+	}
+	for _, r := range f.Related {
+		if _, err := in(r.Path, r.Range); err != nil {
+			return out, fmt.Errorf("related: %w", err)
+		}
+	}
+	out.Line, out.Column, out.EndLine, out.EndColumn = out.rng.Start.Line, out.rng.Start.Column, out.rng.End.Line, out.rng.End.Column
+	return out, nil
+}
+
+// failed is the error of a pack that failed in call, worded as the
+// plugin/failed diagnostic of journal-lint words it.
+func failed(pack, call string, err error) error {
+	if st, ok := status.FromError(err); ok {
+		err = fmt.Errorf("%s", st.Message())
+	}
+	return fmt.Errorf("rule pack %s failed: %s: %w", pack, call, err)
 }
 
 // Strings returns the findings formatted with [Finding.String], one per

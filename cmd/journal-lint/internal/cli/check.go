@@ -16,6 +16,7 @@ import (
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/progress"
 	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -55,7 +56,7 @@ func checkCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration as YAML and exit"},
 			&ucli.StringFlag{Name: "against", Usage: "append-only gate: Journal files that exist at git revision `REV` and were modified, deleted or renamed since are errors"},
-			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against HEAD unless --against is given"},
+			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against origin/HEAD (through its merge base with HEAD) when the clone has it, else HEAD, unless --against is given"},
 			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
 			&ucli.BoolFlag{Name: "no-progress", Usage: "never show the progress line (shown on a terminal, with the text format, when a run takes more than a second)"},
 			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision (validity errors are always reported)"},
@@ -151,8 +152,12 @@ func runCheck(c *ucli.Context) (err error) {
 			return cerr
 		}
 		defer trimCache(c, store)
+		against := c.String("against")
+		if against == "" && c.Bool("staged") {
+			against = publishedBase(c.Context, s.root)
+		}
 		opts := check.Options{Root: s.root, ShownRoot: outpath.Join(prefix, ""), Examples: s.examples, Config: s.cfg, Now: time.Now(),
-			Against: c.String("against"), Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs, Cache: store}
+			Against: against, Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs, Cache: store}
 		var line *progress.Line
 		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {
 			line = progress.Start(c.App.ErrWriter, progress.Options{})
@@ -186,6 +191,10 @@ func runCheck(c *ucli.Context) (err error) {
 		Tool:        render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI},
 	}
 	report.Fingerprints = res.Fingerprints
+	if res.GitSkipped != nil {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: note: skipped the checks that ask git (repo/eol-conversion, and the explanation of chain errors by committed revisions): %s\n",
+			safetext.Lines(res.GitSkipped.Error()))
+	}
 	if b := res.Baseline; b != nil {
 		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Head: b.Head, RepositoryURI: b.RepositoryURI}
 	}
@@ -287,7 +296,7 @@ func colorChoice(mode string, w any) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		f, _ := w.(*os.File)
+		f, _ := outputFile(w).(*os.File)
 		return render.ColorWanted(f, nil), nil
 	}
 	return false, usageErrorf("--color must be auto, always or never, not %q", mode)

@@ -61,6 +61,7 @@ func diffCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a change at or above `LEVEL` exists: error, warning, info or none"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
 			&ucli.BoolFlag{Name: "schema", Usage: "print the JSON Schema of --format json and exit"},
+			cacheFlag(),
 		),
 		Action: runDiff,
 	}
@@ -324,7 +325,19 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 	visit := func(a *load.Artifact) {
 		ch.keep(&mu, a, func(sources []string) bool { return slices.ContainsFunc(sources, added.IsNew) })
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, Visit: visit})
+	// The other artifacts are only checked for validity: those a check
+	// took into the cache are not read again (check.Records).
+	store, err := openCache(c)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := check.OpenRecords(c.Context, check.RecordsOptions{Root: s.root, Examples: s.examples, Config: s.cfg, Cache: store, Added: added,
+		Fresh: func(_ string, paths []string) bool { return slices.ContainsFunc(paths, added.IsNew) }})
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	defer recs.Close()
+	lr, err := load.Load(c.Context, s.root, recs.Options(load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, Visit: visit}))
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -26,7 +25,7 @@ func lspCommand() *ucli.Command {
 			"Example (Neovim):\n" +
 			"   vim.lsp.start({ name = 'journal-lint', cmd = { 'journal-lint', 'lsp' } })",
 		Flags: []ucli.Flag{
-			&ucli.DurationFlag{Name: "debounce", Value: 50 * time.Millisecond, Usage: "wait `DURATION` after a change before checking (changes within it are checked together)"},
+			&ucli.DurationFlag{Name: "debounce", Value: lsp.DefaultDebounce, Usage: "wait `DURATION` after a change before checking (changes within it are checked together); by default a change is checked at once, and the changes made during a check right after it"},
 		},
 		Action: runLSP,
 	}
@@ -46,7 +45,7 @@ func runLSP(c *ucli.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClosedWithoutShutdown):
+	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClosedWithoutShutdown), errors.Is(err, lsp.ErrParentExited):
 		// LSP 3.17 "exit": exit code 1 when shutdown did not come first.
 		return &exitError{code: ExitFindings, err: fmt.Errorf("lsp: %w (exit code 1)", err)}
 	}

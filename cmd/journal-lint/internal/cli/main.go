@@ -20,7 +20,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/safetext"
-	"github.com/r35157/journal-lint/internal/suggest"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // Exit codes of journal-lint (documented in the README).
@@ -107,14 +107,29 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 			code = ExitInternal
 		}
 	}()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	interrupt, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// The first Ctrl-C cancels the run, which then ends as soon as it can
+	// with exitInterrupted; a second one gets the default action back and
+	// ends the process at once.
+	go func() {
+		<-interrupt.Done()
+		stop()
+	}()
 	// A command asks git each question once (gitrepo.WithMemo); the
 	// language server, which runs while the user works, opts out.
-	ctx = gitrepo.WithMemo(ctx)
-	app := newApp(stdout, stderr, args)
+	ctx := gitrepo.WithMemo(interrupt)
+	out := &checkedWriter{w: stdout}
+	app := newApp(out, stderr, args)
 	err := app.RunContext(ctx, interspersed(app, args))
-	return exitCode(err, stderr)
+	if interrupt.Err() != nil {
+		fmt.Fprintln(stderr, "journal-lint: interrupted")
+		return exitInterrupted
+	}
+	if out.err != nil && errors.Is(err, out.err) {
+		err = nil // the failed write itself: out.exit reports it
+	}
+	return out.exit(exitCode(err, stderr), stderr)
 }
 
 // exitCode maps the error of a run to an exit code, printing it.
@@ -131,7 +146,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "journal-lint: interrupted")
-		return ExitInternal
+		return exitInterrupted
 	}
 	// Errors urfave/cli returns itself (unknown flags, bad values, missing
 	// arguments) are usage errors.

@@ -10,6 +10,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/draft"
 	"github.com/r35157/journal-lint/internal/load"
@@ -37,6 +38,7 @@ func newCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "version", Usage: "the new revision's JOURNAL_VERSION `V` (YYYYMMDDTHHMMSSZ; default: now in UTC)"},
 			&ucli.BoolFlag{Name: "genesis", Usage: "start a new artifact: write its first revision"},
 			&ucli.StringFlag{Name: "description", Usage: "the artifact's DESCRIPTION `TEXT` (with --genesis)"},
+			cacheFlag(),
 		),
 		Action: runNew,
 	}
@@ -88,7 +90,19 @@ func runNew(c *ucli.Context) error {
 			}
 		}
 	}
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, Visit: visit})
+	// An artifact that a check took into the cache is not read again
+	// (check.Records); the one drafted from always is.
+	store, err := openCache(c)
+	if err != nil {
+		return err
+	}
+	recs, err := check.OpenRecords(c.Context, check.RecordsOptions{Root: s.root, Examples: s.examples, Config: s.cfg, Cache: store,
+		Fresh: func(dir string, _ []string) bool { return dir == co.String() }})
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	defer recs.Close()
+	lr, err := load.Load(c.Context, s.root, recs.Options(load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, Visit: visit}))
 	if err != nil {
 		return err
 	}

@@ -64,23 +64,17 @@ func runPluginsList(c *ucli.Context) error {
 		fmt.Fprintln(w, "no rule packs configured (add them under plugins: in .journal-lint.yaml; see docs/plugins.md)")
 		return nil
 	}
-	set, err := s.packs.Set()
-	if err != nil {
-		if c.Context.Err() != nil {
-			return err
-		}
-		return usageErrorf("%v", err)
-	}
-	for i, info := range set.Infos() {
+	for i, info := range s.packs.Infos() {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		writeInfo(c.Context, w, info)
 	}
-	for _, d := range set.Failures {
+	failures := s.packs.Failures()
+	for _, d := range failures {
 		fmt.Fprintf(w, "\nerror: %s\n", d.Message)
 	}
-	if len(set.Failures) > 0 {
+	if len(failures) > 0 {
 		return findings()
 	}
 	return nil
@@ -102,6 +96,11 @@ func writeInfo(ctx context.Context, w io.Writer, info plugin.Info) {
 		hv = "any"
 	}
 	fmt.Fprintf(w, "  journal-lint:   %s (this is %s)\n", hv, Version())
+	pure := "no"
+	if info.Pure {
+		pure = "yes"
+	}
+	fmt.Fprintf(w, "  pure:           %s\n", pure)
 	fmt.Fprintln(w, "  rules:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range info.Rules {

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/outpath"
@@ -57,9 +58,22 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	if err := s.requireRoot(); err != nil {
 		return nil, err
 	}
-	// The tree streams: what is kept is the accepted state, compacted so
-	// that it holds no text, and --graph reads co's files again.
-	lr, err := load.Load(c.Context, s.root, load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, KeepState: true, Compact: true})
+	// The tree streams: what is kept is the accepted state of co, compacted
+	// so that it holds no text, and --graph reads co's files again. The
+	// other artifacts are only checked for validity: those a check took
+	// into the cache are not read (check.Records), and the state holds
+	// only the artifacts that were read.
+	store, err := openCache(c)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := check.OpenRecords(c.Context, check.RecordsOptions{Root: s.root, Examples: s.examples, Config: s.cfg, Cache: store,
+		Fresh: func(dir string, _ []string) bool { return dir == co.String() }})
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	defer recs.Close()
+	lr, err := load.Load(c.Context, s.root, recs.Options(load.Options{Examples: s.examples, ShownRoot: shownRoot(c.Context, s.root), DropDocs: true, KeepState: true, Compact: true}))
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +173,7 @@ func logCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, oneline or json"},
 			&ucli.BoolFlag{Name: "graph", Usage: "draw every revision file of the artifact as a tree, rejected ones included"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour the graph: `auto`, always or never (auto respects NO_COLOR)"},
+			cacheFlag(),
 		),
 		Action: runLog,
 	}
@@ -283,6 +298,7 @@ func showCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "as-of", Usage: "the newest revision at or before Journal version `V`"},
 			&ucli.StringFlag{Name: "release", Usage: "show only release `VERSION`"},
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "`text` or json"},
+			cacheFlag(),
 		),
 		Action: runShow,
 	}

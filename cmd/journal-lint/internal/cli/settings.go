@@ -15,6 +15,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/outpath"
+	"github.com/r35157/journal-lint/internal/plugin"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
@@ -39,7 +40,7 @@ type settings struct {
 	// packs are the configuration's rule packs, started once to validate
 	// the configuration and owned by the command (loadSettingsWithPacks);
 	// nil when there are none or after loadSettings.
-	packs *check.Packs
+	packs *plugin.Packs
 	// ready waits for packs to start and returns the error of their start
 	// or of a configuration that names codes none of them has (see
 	// packsReady), the same at every call; never nil.
@@ -98,7 +99,7 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (*settings, error) {
 }
 
 // loadSettingsLaunching is loadSettingsWithPacks that returns while the
-// rule packs start (check.LaunchPacks), so that the command's work begins
+// rule packs start (plugin.Launch), so that the command's work begins
 // alongside: the result's ready waits for them and returns what
 // loadSettingsWithPacks would have returned for them. The caller must call
 // ready before it writes anything, let any error of its own give way to
@@ -116,7 +117,7 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 		}
 	}
 	cfg := config.Default()
-	var packs *check.Packs
+	var packs *plugin.Packs
 	ready := func() error { return nil }
 	defer func() {
 		if err != nil {
@@ -145,7 +146,7 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 			}
 			return nil, usageErrorf("%v", err)
 		}
-		packs = check.LaunchPacks(c.Context, cfg)
+		packs = plugin.Launch(c.Context, cfg)
 		ready = sync.OnceValue(func() error { return packsReady(c.Context, cfg, packs) })
 		if packs == nil {
 			if err := ready(); err != nil {
@@ -171,19 +172,20 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs, ready: ready}, nil
 }
 
-// packsReady waits for the rule packs of cfg that check.LaunchPacks
-// started and validates cfg against their codes. Its errors are the usage
-// error of a pack that cannot be verified (ctx's error when ctx was
-// cancelled meanwhile) and the configuration error of a code that neither
+// packsReady waits for the rule packs of cfg that plugin.Launch started
+// and validates cfg against their codes. Its errors are the usage error of
+// packs that cannot start (plugin.Packs.Wait: a pack that cannot be
+// verified, two packs with one name; ctx's error when ctx was cancelled
+// meanwhile) and the configuration error of a code that neither
 // journal-lint nor a pack has (configError).
-func packsReady(ctx context.Context, cfg *config.Config, packs *check.Packs) error {
+func packsReady(ctx context.Context, cfg *config.Config, packs *plugin.Packs) error {
 	if err := packs.Wait(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return usageErrorf("%v", err)
 	}
-	if err := config.Validate(cfg, packs.Registry()); err != nil {
+	if err := config.Validate(cfg, packs.Registry(check.Registry())); err != nil {
 		return configError(err)
 	}
 	return nil

@@ -6,6 +6,13 @@
 // (journallint.rulepack.v2) and a new protocol version, never an edit here.
 // Adding fields is compatible.
 //
+// Revisions of major version 1, each readable by the packs and hosts of
+// the others:
+//   r1  Describe, Check, Needs (text-first documents for packs that named
+//       the host's parser in Needs.parser, see CheckRequest.parse_text).
+//   r2  DescribeResponse.pure. Hosts send the directives and the model a
+//       pack needs and never set parse_text; packs name no parser.
+//
 // Positions follow journal-lint's one position model: byte offsets are
 // 0-based, lines and columns 1-based, columns counted in Unicode code
 // points; a zero line means "unknown".
@@ -156,7 +163,13 @@ type DescribeResponse struct {
 	// needs says which parts of each Document the pack reads, so that the
 	// host sends only those. Absent (as from packs built before it existed)
 	// means every part.
-	Needs         *Needs `protobuf:"bytes,6,opt,name=needs,proto3" json:"needs,omitempty"`
+	Needs *Needs `protobuf:"bytes,6,opt,name=needs,proto3" json:"needs,omitempty"`
+	// pure declares that the findings on a document depend only on that
+	// document, the parts of its chain context the pack asked for (needs)
+	// and the pack's configuration: the rules read no files, no network and
+	// no clock, so a host may reuse them for the same inputs. Absent means
+	// false. (r2)
+	Pure          bool `protobuf:"varint,7,opt,name=pure,proto3" json:"pure,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -233,6 +246,13 @@ func (x *DescribeResponse) GetNeeds() *Needs {
 	return nil
 }
 
+func (x *DescribeResponse) GetPure() bool {
+	if x != nil {
+		return x.Pure
+	}
+	return false
+}
+
 // Needs lists the optional parts of a Document a pack reads. path and
 // digest are always sent.
 type Needs struct {
@@ -248,12 +268,13 @@ type Needs struct {
 	Revision bool `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
 	// chain asks for Document.chain.
 	Chain bool `protobuf:"varint,4,opt,name=chain,proto3" json:"chain,omitempty"`
-	// parser names the revision of journal-lint's parser and model building
-	// that the pack was built with, when the pack builds the directives and
-	// the model from the text itself (packs built with the Go SDK do). A host
-	// whose own revision is the same sends such a pack the text instead of
-	// directives and model (see CheckRequest.parse_text); any other host, or
-	// "", gets the parts above as asked.
+	// parser named, in r1, the revision of journal-lint's parser that the
+	// pack parsed the texts with, so that a host with the same parser sent
+	// it the text instead of directives and model (CheckRequest.parse_text).
+	// Hosts of r2 and later ignore it and send the parts above as asked;
+	// packs of r2 and later leave it empty.
+	//
+	// Deprecated: Marked as deprecated in rulepack/v1/rulepack.proto.
 	Parser        string `protobuf:"bytes,5,opt,name=parser,proto3" json:"parser,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -317,6 +338,7 @@ func (x *Needs) GetChain() bool {
 	return false
 }
 
+// Deprecated: Marked as deprecated in rulepack/v1/rulepack.proto.
 func (x *Needs) GetParser() string {
 	if x != nil {
 		return x.Parser
@@ -403,11 +425,12 @@ type CheckRequest struct {
 	ConfigJson []byte `protobuf:"bytes,1,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
 	// documents are the documents of this batch, in path order.
 	Documents []*Document `protobuf:"bytes,2,rep,name=documents,proto3" json:"documents,omitempty"`
-	// parse_text says that the documents carry no directives and an empty
-	// revision (present exactly when the text is valid) whatever the needs,
-	// but always their text: the pack parses each text itself, with the
-	// parser its Needs.parser named, which is the host's. The host sets it
-	// only for such a pack.
+	// parse_text said, in r1, that the documents carried no directives and
+	// an empty revision (present exactly when the text is valid) whatever
+	// the needs, but always their text, for a pack that named the host's
+	// parser in Needs.parser. Hosts of r2 and later never set it.
+	//
+	// Deprecated: Marked as deprecated in rulepack/v1/rulepack.proto.
 	ParseText     bool `protobuf:"varint,3,opt,name=parse_text,json=parseText,proto3" json:"parse_text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -457,6 +480,7 @@ func (x *CheckRequest) GetDocuments() []*Document {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in rulepack/v1/rulepack.proto.
 func (x *CheckRequest) GetParseText() bool {
 	if x != nil {
 		return x.ParseText
@@ -1568,7 +1592,7 @@ const file_rulepack_v1_rulepack_proto_rawDesc = "" +
 	"\x1arulepack/v1/rulepack.proto\x12\x17journallint.rulepack.v1\"_\n" +
 	"\x0fDescribeRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12)\n" +
-	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\"\xf5\x01\n" +
+	"\x10protocol_version\x18\x02 \x01(\rR\x0fprotocolVersion\"\x89\x02\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x1f\n" +
@@ -1576,26 +1600,27 @@ const file_rulepack_v1_rulepack_proto_rawDesc = "" +
 	"sdkVersion\x12#\n" +
 	"\rhost_versions\x18\x04 \x01(\tR\fhostVersions\x127\n" +
 	"\x05rules\x18\x05 \x03(\v2!.journallint.rulepack.v1.RuleInfoR\x05rules\x124\n" +
-	"\x05needs\x18\x06 \x01(\v2\x1e.journallint.rulepack.v1.NeedsR\x05needs\"\x85\x01\n" +
+	"\x05needs\x18\x06 \x01(\v2\x1e.journallint.rulepack.v1.NeedsR\x05needs\x12\x12\n" +
+	"\x04pure\x18\a \x01(\bR\x04pure\"\x89\x01\n" +
 	"\x05Needs\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x1e\n" +
 	"\n" +
 	"directives\x18\x02 \x01(\bR\n" +
 	"directives\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\bR\brevision\x12\x14\n" +
-	"\x05chain\x18\x04 \x01(\bR\x05chain\x12\x16\n" +
-	"\x06parser\x18\x05 \x01(\tR\x06parser\"\x98\x01\n" +
+	"\x05chain\x18\x04 \x01(\bR\x05chain\x12\x1a\n" +
+	"\x06parser\x18\x05 \x01(\tB\x02\x18\x01R\x06parser\"\x98\x01\n" +
 	"\bRuleInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12L\n" +
 	"\x10default_severity\x18\x02 \x01(\x0e2!.journallint.rulepack.v1.SeverityR\x0fdefaultSeverity\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x10\n" +
-	"\x03doc\x18\x04 \x01(\tR\x03doc\"\x8f\x01\n" +
+	"\x03doc\x18\x04 \x01(\tR\x03doc\"\x93\x01\n" +
 	"\fCheckRequest\x12\x1f\n" +
 	"\vconfig_json\x18\x01 \x01(\fR\n" +
 	"configJson\x12?\n" +
-	"\tdocuments\x18\x02 \x03(\v2!.journallint.rulepack.v1.DocumentR\tdocuments\x12\x1d\n" +
+	"\tdocuments\x18\x02 \x03(\v2!.journallint.rulepack.v1.DocumentR\tdocuments\x12!\n" +
 	"\n" +
-	"parse_text\x18\x03 \x01(\bR\tparseText\"V\n" +
+	"parse_text\x18\x03 \x01(\bB\x02\x18\x01R\tparseText\"V\n" +
 	"\rCheckResponse\x12E\n" +
 	"\vdiagnostics\x18\x01 \x03(\v2#.journallint.rulepack.v1.DiagnosticR\vdiagnostics\"I\n" +
 	"\x03Pos\x12\x16\n" +

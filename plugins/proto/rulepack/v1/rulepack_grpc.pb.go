@@ -6,6 +6,13 @@
 // (journallint.rulepack.v2) and a new protocol version, never an edit here.
 // Adding fields is compatible.
 //
+// Revisions of major version 1, each readable by the packs and hosts of
+// the others:
+//   r1  Describe, Check, Needs (text-first documents for packs that named
+//       the host's parser in Needs.parser, see CheckRequest.parse_text).
+//   r2  DescribeResponse.pure. Hosts send the directives and the model a
+//       pack needs and never set parse_text; packs name no parser.
+//
 // Positions follow journal-lint's one position model: byte offsets are
 // 0-based, lines and columns 1-based, columns counted in Unicode code
 // points; a zero line means "unknown".

@@ -2,69 +2,69 @@ package wire
 
 import "google.golang.org/protobuf/encoding/protowire"
 
-// Field numbers of the rulepack.v1 messages (rulepack.proto) that the host
-// encodes and the SDK decodes without the generated structs, for speed: a
-// tree's documents are most of the traffic. These names are the only place
-// Go code spells the numbers; TestFieldNumbers holds them to the generated
-// descriptors, so an edit of rulepack.proto that moves a field fails there.
-// Each constant is <Message><Field>.
+// Field numbers of the rulepack.v1 messages (rulepack.proto) that this
+// package encodes and decodes without the generated structs (codec.go,
+// decode.go), for speed: a tree's documents are most of the traffic. These
+// names are the only place Go code spells the numbers; TestFieldNumbers
+// holds them to the generated descriptors, so an edit of rulepack.proto
+// that moves a field fails there. Each constant is <message><Field>.
 const (
-	CheckRequestConfigJSON protowire.Number = 1
-	CheckRequestDocuments  protowire.Number = 2
-	CheckRequestParseText  protowire.Number = 3
+	checkRequestConfigJSON protowire.Number = 1
+	checkRequestDocuments  protowire.Number = 2
+	checkRequestParseText  protowire.Number = 3
 
-	DocumentPath       protowire.Number = 1
-	DocumentText       protowire.Number = 2
-	DocumentDigest     protowire.Number = 3
-	DocumentDirectives protowire.Number = 4
-	DocumentRevision   protowire.Number = 5
-	DocumentChain      protowire.Number = 6
+	documentPath       protowire.Number = 1
+	documentText       protowire.Number = 2
+	documentDigest     protowire.Number = 3
+	documentDirectives protowire.Number = 4
+	documentRevision   protowire.Number = 5
+	documentChain      protowire.Number = 6
 
-	DirectivesArgCounts protowire.Number = 1
-	DirectivesSpans     protowire.Number = 2
-	DirectivesQuoted    protowire.Number = 3
-	DirectivesDecoded   protowire.Number = 4
+	directivesArgCounts protowire.Number = 1
+	directivesSpans     protowire.Number = 2
+	directivesQuoted    protowire.Number = 3
+	directivesDecoded   protowire.Number = 4
 
-	RevisionCoordinate     protowire.Number = 1
-	RevisionJournalVersion protowire.Number = 2
-	RevisionPredecessor    protowire.Number = 3
-	RevisionDescription    protowire.Number = 4
-	RevisionInfo           protowire.Number = 5
-	RevisionPolicy         protowire.Number = 6
-	RevisionReleases       protowire.Number = 7
+	revisionCoordinate     protowire.Number = 1
+	revisionJournalVersion protowire.Number = 2
+	revisionPredecessor    protowire.Number = 3
+	revisionDescription    protowire.Number = 4
+	revisionInfo           protowire.Number = 5
+	revisionPolicy         protowire.Number = 6
+	revisionReleases       protowire.Number = 7
 
-	PolicyVerdict protowire.Number = 1
-	PolicyReason  protowire.Number = 2
+	policyVerdict protowire.Number = 1
+	policyReason  protowire.Number = 2
 
-	ReleaseVersion     protowire.Number = 1
-	ReleaseLicense     protowire.Number = 2
-	ReleaseContents    protowire.Number = 3
-	ReleaseDescription protowire.Number = 4
-	ReleasePublished   protowire.Number = 5
-	ReleasePolicy      protowire.Number = 6
-	ReleaseDepends     protowire.Number = 7
-	ReleaseExcludes    protowire.Number = 8
-	ReleasePrefers     protowire.Number = 9
+	releaseVersion     protowire.Number = 1
+	releaseLicense     protowire.Number = 2
+	releaseContents    protowire.Number = 3
+	releaseDescription protowire.Number = 4
+	releasePublished   protowire.Number = 5
+	releasePolicy      protowire.Number = 6
+	releaseDepends     protowire.Number = 7
+	releaseExcludes    protowire.Number = 8
+	releasePrefers     protowire.Number = 9
 
-	ContentName   protowire.Number = 1
-	ContentDigest protowire.Number = 2
+	contentName   protowire.Number = 1
+	contentDigest protowire.Number = 2
 
-	DependencyCoordinate  protowire.Number = 1
-	DependencyConstraint  protowire.Number = 2
-	DependencyDescription protowire.Number = 3
+	dependencyCoordinate  protowire.Number = 1
+	dependencyConstraint  protowire.Number = 2
+	dependencyDescription protowire.Number = 3
 
-	ExclusionCoordinate  protowire.Number = 1
-	ExclusionDescription protowire.Number = 2
+	exclusionCoordinate  protowire.Number = 1
+	exclusionDescription protowire.Number = 2
 
-	PreferenceCoordinate  protowire.Number = 1
-	PreferenceVersion     protowire.Number = 2
-	PreferenceDescription protowire.Number = 3
+	preferenceCoordinate  protowire.Number = 1
+	preferenceVersion     protowire.Number = 2
+	preferenceDescription protowire.Number = 3
 
-	ChainContextCoordinate protowire.Number = 1
-	ChainContextAccepted   protowire.Number = 2
-	ChainContextRevisions  protowire.Number = 3
+	chainContextCoordinate protowire.Number = 1
+	chainContextAccepted   protowire.Number = 2
+	chainContextRevisions  protowire.Number = 3
 
-	ChainEntryPath           protowire.Number = 1
-	ChainEntryJournalVersion protowire.Number = 2
-	ChainEntryDigest         protowire.Number = 3
+	chainEntryPath           protowire.Number = 1
+	chainEntryJournalVersion protowire.Number = 2
+	chainEntryDigest         protowire.Number = 3
 )

@@ -1,10 +1,23 @@
-// Package wire is the one description of the rule-pack protocol that the
-// host (package internal/plugin) and the pack SDK (package plugins/sdk)
-// share, beside the generated code of rulepack.proto: the go-plugin
-// handshake, the protocol major version, the gRPC message size limit, the
-// lifeline, the go-plugin glue for the RulePack gRPC service, and the
-// field numbers of the messages that both sides encode and decode by hand
-// (fields.go). It imports nothing of the host, so a pack links none of it.
+// Package wire is the one home of the rule-pack protocol beside the code
+// generated from rulepack.proto: the go-plugin handshake, the protocol
+// version, the message size limit, the lifeline, the Needs bits, the field
+// numbers, and both directions of the codec. The host (package
+// internal/plugin) encodes documents with [AppendDocument] and calls a pack
+// through a [Client]; the SDK (package plugins/sdk) implements [Pack],
+// which [PluginSets] serves, and reads the documents [DecodeDocuments]
+// gives it. Neither side touches the generated messages or a field
+// number: a change of the protocol is a change of this package.
+//
+// The documents of a Check request, most of the traffic, are encoded and
+// decoded by hand (codec.go, decode.go) rather than through the generated
+// structs; BenchmarkCodec measures both ways on a generated tree and
+// TestCodecMatchesGenerated holds the hand codec to the generated one.
+// Describe answers and findings, a few hundred bytes per document at most,
+// go through the generated code.
+//
+// The package imports nothing of the host, only the public library
+// (journal/model, journal/valuetypes), so a pack links none of
+// journal-lint's internals.
 //
 // The magic cookie is a UX measure, not security: it lets a pack binary
 // started by hand say "this is a journal-lint rule pack" instead of hanging.
@@ -13,17 +26,18 @@
 package wire
 
 import (
-	"context"
-
 	goplugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
-
-	pb "github.com/r35157/journal-lint/plugins/proto/rulepack/v1"
 )
 
 // Version is the protocol major version this build speaks; a change to it
 // means a new package of plugins/proto (rulepack/v2).
 const Version = 1
+
+// Revision is the revision of protocol major version 1 this package
+// speaks (the list at the top of rulepack.proto). Every revision reads what
+// the others write: hosts and packs of different revisions of one major
+// version work together.
+const Revision = 2
 
 // PluginName is the name of the one plugin a pack serves in its PluginSet.
 const PluginName = "rulepack"
@@ -51,30 +65,33 @@ var Handshake = goplugin.HandshakeConfig{
 	MagicCookieValue: "b3d1c0a6-journal-lint-rule-pack-v1",
 }
 
-// GRPCPlugin is the go-plugin glue for the RulePack service. On the pack
-// side Impl is the implementation; on the host side it is nil and
-// GRPCClient returns a [pb.RulePackClient].
-type GRPCPlugin struct {
-	goplugin.NetRPCUnsupportedPlugin
-	// Impl is the pack's implementation of the service (pack side only).
-	Impl pb.RulePackServer
-}
+// Needs is a set of the optional parts of a document that a pack reads (the
+// Needs message of DescribeResponse): the host encodes only those. The path,
+// the digest and whether the text is valid always travel. The zero value is
+// none of the parts.
+type Needs uint8
 
-// GRPCServer registers the pack's implementation with s. It never fails.
-func (p *GRPCPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterRulePackServer(s, p.Impl)
-	return nil
-}
+// The parts of a document a pack may need.
+const (
+	// NeedText is the document's exact text.
+	NeedText Needs = 1 << iota
+	// NeedDirectives is the positioned directive lines. Their positions are
+	// offsets into the text, so they bring the text along.
+	NeedDirectives
+	// NeedRevision is the model of a valid document.
+	NeedRevision
+	// NeedChain is the document's place in its artifact's hash chain.
+	NeedChain
 
-// GRPCClient returns a [pb.RulePackClient] over c. It never fails.
-func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return pb.NewRulePackClient(c), nil
-}
+	// NeedAll is every part: what a pack that declares nothing gets.
+	NeedAll = NeedText | NeedDirectives | NeedRevision | NeedChain
+)
 
-// PluginSets returns the VersionedPlugins map for protocol [Version] with
-// server as the implementation (nil on the host side).
-func PluginSets(server pb.RulePackServer) map[int]goplugin.PluginSet {
-	return map[int]goplugin.PluginSet{
-		Version: {PluginName: &GRPCPlugin{Impl: server}},
+// Normal returns n with the parts its parts imply (directives bring the
+// text) and without bits that name no part.
+func (n Needs) Normal() Needs {
+	if n&NeedDirectives != 0 {
+		n |= NeedText
 	}
+	return n & NeedAll
 }

@@ -1,0 +1,323 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/internal/source"
+)
+
+// eolAttr holds the attributes of one Journal file that decide whether
+// git converts its bytes, as git check-attr reports them ("set", "unset",
+// "unspecified" or a value), in the order of [attrNames].
+type eolAttr struct{ text, eol, filter, ident, encoding string }
+
+// attrNames are the attributes of [eolAttr], as git names them.
+var attrNames = []string{"text", "eol", "filter", "ident", "working-tree-encoding"}
+
+// eolAttrOf makes an eolAttr of git's values in the order of attrNames.
+func eolAttrOf(v []string) eolAttr {
+	return eolAttr{text: v[0], eol: v[1], filter: v[2], ident: v[3], encoding: v[4]}
+}
+
+// convertsNothing reports whether git stores and checks out a file with
+// the attributes a byte for byte, under core.autocrlf set to autocrlf
+// ("" when unset): no text conversion (text unset, or unspecified without
+// eol and without core.autocrlf), no filter, no $Id$ expansion, no
+// working-tree encoding.
+func (a eolAttr) convertsNothing(autocrlf string) bool {
+	unsetOr := func(v string) bool { return v == "unspecified" || v == "unset" }
+	if !unsetOr(a.filter) || !unsetOr(a.ident) || !unsetOr(a.encoding) {
+		return false
+	}
+	switch a.text {
+	case "unset":
+		return true
+	case "unspecified":
+		return a.eol == "unspecified" && (autocrlf == "" || strings.EqualFold(autocrlf, "false"))
+	}
+	return false
+}
+
+// knownAttributes fills g.eolAttrs with the attributes of the Journal
+// files paths (root-relative, grouped by artifact directory as sorted
+// paths are) from the attribute records of the cache, kept under the
+// SHA-256 of what decides git's attributes there
+// (gitrepo.Repo.AttributeSources), and asks git once about the files it
+// has no record of, keeping records of its answers. A record holds the
+// files of the artifact directories of one shard of the cache's table
+// (memo.ShardOf): a few hundred files, asked about again when any of them
+// is added or removed. An artifact directory that holds a .gitattributes
+// of its own is always asked about (git reads it; the sources do not name
+// it).
+func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
+	sources, err := g.repo.AttributeSources(ctx, []string{g.rootRel}, g.staged)
+	if err != nil {
+		return fmt.Errorf("git attributes: %w", err)
+	}
+	if g.eolAttrs == nil {
+		g.eolAttrs = make(map[string]*eolAttr, len(paths))
+	}
+	// The groups: one per shard, and one of the directories with their own
+	// .gitattributes, which no record holds.
+	byShard := map[int][]string{}
+	var own []string
+	for lo := 0; lo < len(paths); {
+		dir := coordinateOf(paths[lo])
+		hi := lo + 1
+		for hi < len(paths) && coordinateOf(paths[hi]) == dir {
+			hi++
+		}
+		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") {
+			own = append(own, ps...)
+		} else {
+			n := memo.ShardOf(dir)
+			byShard[n] = append(byShard[n], ps...)
+		}
+		lo = hi
+	}
+	type group struct {
+		paths []string
+		key   memo.Key // zero for no record
+	}
+	ask := []group{{paths: own}}
+	for _, ps := range byShard {
+		w := codec.NewWriter(nil)
+		w.String("attributes")
+		w.Raw(sources)
+		for _, p := range ps {
+			w.String(p)
+		}
+		k := memo.Key(sha256.Sum256(w.Bytes()))
+		if data, ok := m.table.Get(coordinateOf(ps[0]), k); ok && !m.verify {
+			if vs, ok := readAttrs(data, len(ps)); ok {
+				for i, p := range ps {
+					g.eolAttrs[p] = vs[i]
+				}
+				continue
+			}
+		}
+		ask = append(ask, group{ps, k})
+	}
+	var tops []string
+	for _, gr := range ask {
+		for _, p := range gr.paths {
+			tops = append(tops, g.topPath(p))
+		}
+	}
+	got, err := g.repo.Attributes(ctx, g.staged, tops, attrNames...)
+	if err != nil {
+		return fmt.Errorf("git check-attr: %w", err)
+	}
+	shared := map[eolAttr]*eolAttr{}
+	for _, gr := range ask {
+		as := make([]*eolAttr, len(gr.paths))
+		for i, p := range gr.paths {
+			a := eolAttrOf(got[g.topPath(p)])
+			if shared[a] == nil {
+				shared[a] = &a
+			}
+			as[i] = shared[a]
+			g.eolAttrs[p] = as[i]
+		}
+		if gr.key != (memo.Key{}) {
+			m.table.Put(coordinateOf(gr.paths[0]), gr.key, appendAttrs(as))
+		}
+	}
+	return nil
+}
+
+// appendAttrs encodes the attributes of the files of an attribute record:
+// each distinct set once, then the number of each file's set.
+func appendAttrs(as []*eolAttr) []byte {
+	w := codec.NewWriter(nil)
+	index := map[*eolAttr]int{}
+	var sets []*eolAttr
+	for _, a := range as {
+		if _, ok := index[a]; !ok {
+			index[a] = len(sets)
+			sets = append(sets, a)
+		}
+	}
+	w.Uint(uint64(len(sets)))
+	for _, a := range sets {
+		for _, v := range []string{a.text, a.eol, a.filter, a.ident, a.encoding} {
+			w.String(v)
+		}
+	}
+	for _, a := range as {
+		w.Uint(uint64(index[a]))
+	}
+	return w.Bytes()
+}
+
+// readAttrs decodes an attribute record (appendAttrs) of n files.
+func readAttrs(data []byte, n int) ([]*eolAttr, bool) {
+	r := codec.NewReader(data)
+	sets := make([]eolAttr, r.Len())
+	for i := range sets {
+		sets[i] = eolAttr{text: r.Interned(), eol: r.Interned(), filter: r.Interned(), ident: r.Interned(), encoding: r.Interned()}
+	}
+	out := make([]*eolAttr, n)
+	for i := range out {
+		k := r.SmallInt()
+		if k >= len(sets) {
+			return nil, false
+		}
+		out[i] = &sets[k]
+	}
+	return out, r.Done() == nil
+}
+
+// cleanDisk is the work tree on disk, whose files git reports holding
+// exactly their index blob's bytes have that blob's address without being
+// read (source.Addresser).
+type cleanDisk struct {
+	*source.Disk
+	addrs map[string]string // root-relative path → address
+}
+
+// Address returns the address of a file that git vouches for.
+func (d *cleanDisk) Address(rel string) (string, bool) {
+	a, ok := d.addrs[rel]
+	return a, ok
+}
+
+// fromCache prepares what the git side of a run with the cache m takes
+// from it: the attributes of the files git holds (knownAttributes) and,
+// for a check of the work tree, the addresses of the files git vouches for
+// (vouchWorkTree). Without a cache or a repository it does nothing.
+func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
+	if m == nil || g.repo == nil {
+		return nil
+	}
+	if index, ok := g.src.(*source.Git); ok {
+		return g.knownAttributes(ctx, m, index.Paths())
+	}
+	return g.vouchWorkTree(ctx, m)
+}
+
+// vouchWorkTree makes g's source of the work tree a cleanDisk: a file
+// whose index entry git watches (not assume-unchanged or skip-worktree),
+// that git does not report changed (gitrepo.Repo.DirtyFiles: git's own
+// stat comparison and racy-git rule) and whose attributes convert nothing
+// gets its index blob's address. Everything else is read. It also fills
+// g.eolAttrs (knownAttributes).
+func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
+	entries, err := g.repo.Index(ctx, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("git ls-files: %w", err)
+	}
+	g.keepIndex(entries)
+	dirty, err := g.repo.DirtyFiles(ctx, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("git diff-files: %w", err)
+	}
+	autocrlf, err := g.repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return fmt.Errorf("git config: %w", err)
+	}
+	var paths []string
+	byPath := make(map[string]gitrepo.Entry, len(entries))
+	for _, e := range entries {
+		if p, ok := g.underRoot(e.Path); ok && strings.Count(p, "/") == 1 && e.Stage == 0 {
+			paths = append(paths, p)
+			byPath[p] = e
+		}
+	}
+	slices.Sort(paths)
+	if err := g.knownAttributes(ctx, m, paths); err != nil {
+		return err
+	}
+	d, ok := g.src.(*source.Disk)
+	if !ok {
+		return nil
+	}
+	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
+	for _, p := range paths {
+		e := byPath[p]
+		if a := g.eolAttrs[p]; e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
+			cd.addrs[p] = source.ObjectAddress(e.Object)
+		}
+	}
+	g.src = cd
+	return nil
+}
+
+// trustBase limits what a check against a revision (--against, a
+// pull-request gate) takes from the cache m to what the change under check
+// did not touch, as the base revision's configuration judged it: an
+// artifact with a file that is new or changed since the merge base (or
+// deleted there) is read and checked afresh, and no record is taken at all
+// when the configuration file differs from the base revision's. A cache
+// restored in CI from runs of the default branch then never speaks for
+// content or rules that the pull request brings.
+func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) error {
+	if m == nil || g.commit == "" || g.staged {
+		return nil
+	}
+	changes, err := g.repo.Diff(ctx, g.commit, false, g.rootRel)
+	if err != nil {
+		return fmt.Errorf("--against: %w", err)
+	}
+	touched := map[string]bool{}
+	for _, c := range changes {
+		for _, top := range []string{c.Path, c.OldPath} {
+			if p, ok := g.underRoot(top); ok && top != "" {
+				touched[coordinateOf(p)] = true
+			}
+		}
+	}
+	same, err := g.sameConfigAtBase(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	m.fresh = func(dir string, paths []string) bool {
+		if !same || touched[dir] {
+			return true
+		}
+		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atBase(p); return !old })
+	}
+	return nil
+}
+
+// sameConfigAtBase reports whether the configuration file of cfg holds
+// the same bytes at the compared commit as now: the same path (or, for no
+// file, no .journal-lint.yaml at the top of the repository there).
+func (g *gate) sameConfigAtBase(ctx context.Context, cfg *config.Config) (bool, error) {
+	rel, now := ".journal-lint.yaml", []byte(nil)
+	if cfg != nil && cfg.File != "" {
+		r, err := g.repo.Rel(cfg.File)
+		if err != nil {
+			return true, nil // outside the repository: not part of the change
+		}
+		rel = r
+		if now, err = readfile.Read(cfg.File, readfile.Options{Max: readfile.MaxConfig}); err != nil {
+			return false, nil
+		}
+	}
+	entries, err := g.repo.Tree(ctx, g.commit, rel)
+	if err != nil {
+		return false, fmt.Errorf("--against: %w", err)
+	}
+	for _, e := range entries {
+		if e.Path == rel && e.IsRegular() {
+			blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, readfile.MaxConfig)
+			if err != nil {
+				return false, fmt.Errorf("--against: %w", err)
+			}
+			base, ok := blobs[e.Object]
+			return ok && now != nil && bytes.Equal(base, now), nil
+		}
+	}
+	return now == nil, nil
+}

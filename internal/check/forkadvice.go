@@ -1,0 +1,84 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/r35157/journal-lint/rules"
+)
+
+// adviseFork replaces the help of each chain/fork diagnostic of the load
+// result whose advice, to name the current head's digest in PREDECESSOR,
+// cannot be followed: during a merge (MERGE_HEAD exists), where both
+// revisions were committed on their branches, and when the forking
+// revision is committed at HEAD. Changing a committed revision is
+// history/revision-modified, and `journal-lint new` refuses while the tree
+// is invalid, so that advice went in a circle. The help says what works:
+// abort the merge, take the other branch's revision out of its history
+// and redraft it on top of this branch's head.
+func (g *gate) adviseFork(ctx context.Context, r *run) error {
+	var forks []int
+	for i, d := range r.load.Diagnostics {
+		if d.Code == rules.ChainFork && d.Path != "" {
+			forks = append(forks, i)
+		}
+	}
+	if len(forks) == 0 {
+		return nil
+	}
+	merging := g.merging(ctx)
+	files, err := g.listed(ctx)
+	if err != nil {
+		return err
+	}
+	for _, i := range forks {
+		d := &r.load.Diagnostics[i]
+		head := ""
+		for _, rel := range d.Related {
+			if rel.Message == "the current head" {
+				head = rel.Path
+			}
+		}
+		_, committed := files.head[d.Path]
+		if head == "" || !merging && !committed {
+			continue
+		}
+		d.Fixes = nil // it would modify a committed revision
+		coord := coordinateOf(d.Path)
+		if merging {
+			// The revision that came with the merged branch is the one
+			// HEAD does not hold.
+			theirs := d.Path
+			if committed {
+				theirs = head
+			}
+			d.Help = fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
+				"this merge cannot be finished as it is (changing the PREDECESSOR of a committed revision modifies an accepted revision). "+
+				"Abort it (git merge --abort); then rebase the branch that adds %s onto this branch without that revision "+
+				"(git rebase -i: drop the commit that adds it, or edit it out), redraft it on top of the head this branch has "+
+				"(journal-lint new %s), commit, and merge again",
+				g.topPath(theirs), coord)
+			continue
+		}
+		d.Help = fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
+			"if the commit that added it is not merged yet, take it out of the branch (git rebase -i: drop that commit, "+
+			"or edit the revision out) and redraft it on top of the head (journal-lint new %s)",
+			g.topPath(d.Path), coord)
+	}
+	return nil
+}
+
+// merging reports whether git is merging: MERGE_HEAD exists (a merge that
+// stopped, and the git commit that finishes it), or git merge runs its
+// pre-merge-commit hook, which comes before git writes MERGE_HEAD
+// (githooks(5)); git merge, and git pull through it, then name themselves
+// in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
+func (g *gate) merging(ctx context.Context) bool {
+	if _, err := g.repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
+		return true
+	}
+	action := os.Getenv("GIT_REFLOG_ACTION")
+	return strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull")
+}

@@ -1,0 +1,40 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// refuseSparse returns an error when the work tree is a sparse checkout
+// that leaves Journal files under the root out: git marks their index
+// entries skip-worktree (git-sparse-checkout(1)) and leaves no copy on
+// disk, so a gate that reads the work tree would pass an invalid revision
+// there unseen and report an edited one as deleted. It reads the index
+// entries under the root (indexed); nil when none is marked.
+func (g *gate) refuseSparse(ctx context.Context) error {
+	index, err := g.indexed(ctx)
+	if err != nil {
+		return err
+	}
+	var out []string
+	for p, e := range index {
+		if e.Tag == 'S' || e.Tag == 's' {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	sort.Strings(out)
+	root := g.rootRel
+	if root == "" {
+		root = "."
+	}
+	files := "files"
+	if len(out) == 1 {
+		files = "file"
+	}
+	return fmt.Errorf("the work tree is a sparse checkout that leaves %d Journal %s under %s out (skip-worktree, such as %s), and the gate cannot judge what it cannot read: check the whole root out (git sparse-checkout add %s, or git sparse-checkout disable), or check the commit's files from the index with --staged",
+		len(out), files, root, g.topPath(out[0]), shellQuote(root))
+}

@@ -1,0 +1,276 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// AttributeSources returns the SHA-256 of everything that decides, by the
+// rules of gitattributes(5), the attributes git gives a file in the
+// directories dirs (relative to the top level, with forward slashes, ""
+// for the top level) and in no other directory, and how git converts its
+// bytes: the .gitattributes of each of dirs and of every directory above
+// them (those of the index when cached is set, as "git check-attr
+// --cached" reads them, else of the work tree; the same files in both give
+// the same sum), the repository's
+// info/attributes, the user's attributes file (core.attributesFile, or
+// its default place), the system-wide one, the configuration that git's
+// conversions read (core.autocrlf, core.eol, attr.tree), the environment
+// that changes them (GIT_ATTR_NOSYSTEM, GIT_ATTR_SOURCE), and git's
+// version. Two equal sums mean that git answers the same for the same
+// paths, so a caller may keep what git said about a path under it. Git
+// failing is an error.
+func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool) ([]byte, error) {
+	h := sha256.New()
+	field := func(name string, value []byte) {
+		h.Write([]byte(name))
+		h.Write(binary.LittleEndian.AppendUint64([]byte{0}, uint64(len(value))))
+		h.Write(value)
+	}
+	file := func(name, p string) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			b = []byte("\x00missing")
+		}
+		field(name+" "+p, b)
+	}
+	version, err := r.output(ctx, "", nil, "version")
+	if err != nil {
+		return nil, err
+	}
+	field("version", version)
+	for _, env := range []string{"GIT_ATTR_NOSYSTEM", "GIT_ATTR_SOURCE"} {
+		if v, set := os.LookupEnv(env); set {
+			field("env "+env, []byte(v))
+		}
+	}
+	// The configuration: one question for every key that matters.
+	cfg, err := r.output(ctx, "", nil, "config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|attributesfile)|attr\.tree)$`)
+	var ce *CommandError
+	switch {
+	case errors.As(err, &ce) && ce.exitCode() == 1: // none is set
+		cfg = nil
+	case err != nil:
+		return nil, err
+	}
+	field("config", cfg)
+	userFile := ""
+	for rec := range strings.SplitSeq(string(cfg), "\x00") {
+		if k, v, ok := strings.Cut(rec, "\n"); ok && strings.EqualFold(k, "core.attributesfile") {
+			userFile = v
+		}
+	}
+	switch {
+	case userFile == "":
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if home, _ := os.UserHomeDir(); xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			userFile = filepath.Join(xdg, "git", "attributes")
+		}
+	case strings.HasPrefix(userFile, "~/"):
+		home, _ := os.UserHomeDir()
+		userFile = filepath.Join(home, userFile[2:])
+	case !filepath.IsAbs(userFile):
+		userFile = filepath.Join(r.top, userFile)
+	}
+	if userFile != "" {
+		file("user", userFile)
+	}
+	// The system-wide file lies under git's own prefix; git 2.42 and
+	// later say where.
+	if sys, err := r.output(ctx, "", nil, "var", "GIT_ATTR_SYSTEM"); err == nil {
+		file("system", strings.TrimSpace(string(sys)))
+	} else {
+		for _, p := range []string{"/etc/gitattributes", "/usr/local/etc/gitattributes"} {
+			file("system", p)
+		}
+	}
+	for _, p := range r.stateFiles {
+		if strings.HasSuffix(filepath.ToSlash(p), "info/attributes") {
+			file("info", p)
+		}
+	}
+	// The .gitattributes of each directory and those above it.
+	seen := map[string]bool{}
+	var files []string
+	for _, d := range dirs {
+		for {
+			f := path.Join(d, ".gitattributes")
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+			if d == "" || d == "." {
+				break
+			}
+			if d = path.Dir(d); d == "." {
+				d = ""
+			}
+		}
+	}
+	// Each file as git would read it: whether it is a regular file, a
+	// symbolic link (which git does not follow) or missing, and its
+	// blob's object id, so that the index and a work tree that hold the
+	// same .gitattributes give the same sum.
+	state := map[string]string{}
+	if cached {
+		out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range splitNUL(out) {
+			e, ok := parseEntry(rec, false)
+			if !ok {
+				return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
+			}
+			state[e.Path] = gitKind(e.Mode) + " " + e.Object
+		}
+	} else {
+		for _, f := range files {
+			abs := filepath.Join(r.top, filepath.FromSlash(f))
+			fi, err := os.Lstat(abs)
+			switch {
+			case err != nil:
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(abs)
+				state[f] = "symlink " + BlobID(r.format, []byte(target))
+			case fi.Mode().IsRegular():
+				b, err := os.ReadFile(abs)
+				if err != nil {
+					return nil, err
+				}
+				state[f] = "regular " + BlobID(r.format, b)
+			default:
+				state[f] = "other"
+			}
+		}
+	}
+	for _, f := range files {
+		field("gitattributes "+f, []byte(state[f]))
+	}
+	return h.Sum(nil), nil
+}
+
+// gitKind names the kind of file of a git mode, as AttributeSources does.
+func gitKind(mode string) string {
+	switch mode {
+	case "100644", "100755":
+		return "regular"
+	case "120000":
+		return "symlink"
+	}
+	return "other"
+}
+
+// BlobID returns the object id git gives a blob of data in the object
+// format (a repository's ObjectFormat: "sha256", else SHA-1): the hash of
+// "blob", the size in decimal, a NUL byte and the bytes, in lowercase hex.
+func BlobID(format string, data []byte) string {
+	var h hash.Hash = sha1.New()
+	if format == "sha256" {
+		h = sha256.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Config returns the value of the configuration variable name as git
+// reads it ("git config --get"), "" when it is not set.
+func (r *Repo) Config(ctx context.Context, name string) (string, error) {
+	out, err := r.output(ctx, "", nil, "config", "--get", name)
+	var ce *CommandError
+	if errors.As(err, &ce) && ce.exitCode() == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// exitCode returns the exit code of the failed command, or -1.
+func (e *CommandError) exitCode() int {
+	var ee interface{ ExitCode() int }
+	if errors.As(e.Err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// DirtyFiles returns the paths under prefix (relative to the top level)
+// whose work-tree copy git does not know to hold the index's bytes ("git
+// diff-files --name-only": changed, deleted, or with stat data that
+// differs from the index's, such as a touched file; git compares the
+// bytes of an entry whose stat data it cannot trust). A path it does not
+// list is clean: after git's conversions for that path, the work-tree
+// copy hashes to the index's blob. Untracked files are not listed.
+func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"diff-files", "--name-only", "-z", "--ignore-submodules=none"}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	dirty := map[string]bool{}
+	for rec := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		if len(rec) > 0 {
+			dirty[string(rec)] = true
+		}
+	}
+	return dirty, nil
+}
+
+// RawChange is one entry of [Repo.IndexDiff]: a path whose index entry
+// differs from the commit's, with both sides.
+type RawChange struct {
+	// Status is git's status letter: 'A' added, 'D' deleted, 'M'
+	// modified, 'T' type changed, 'U' unmerged.
+	Status byte
+	// OldMode and OldObject are the commit's side ("000000" and zeros
+	// for an added path); NewMode and NewObject the index's.
+	OldMode, OldObject, NewMode, NewObject string
+	// Path is relative to the top level, with forward slashes.
+	Path string
+}
+
+// IndexDiff lists the paths under prefix whose index entry differs from
+// the commit rev's ("git diff --cached --raw --no-renames"): what a check
+// of rev's files can learn from the index listing and this short answer
+// instead of listing rev's whole tree.
+func (r *Repo) IndexDiff(ctx context.Context, rev, prefix string) ([]RawChange, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.output(ctx, "", nil, append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	recs := splitNUL(out)
+	var changes []RawChange
+	for i := 0; i+1 < len(recs); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(recs[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff --raw: malformed entry %q", recs[i])
+		}
+		changes = append(changes, RawChange{Status: meta[4][0], OldMode: meta[0], NewMode: meta[1], OldObject: meta[2], NewObject: meta[3], Path: recs[i+1]})
+	}
+	if len(recs)%2 != 0 {
+		return nil, fmt.Errorf("git diff --raw: truncated output")
+	}
+	return changes, nil
+}

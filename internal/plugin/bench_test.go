@@ -1,0 +1,136 @@
+package plugin_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
+)
+
+// BenchmarkCheckWithPacks is the rule packs' budget (docs/performance.md):
+// what a pack adds to `journal-lint check --format json --cache off` of a
+// generated tree of 10,000 files (journal-gen -files 10000 -seed 2),
+// measured against the same check without packs, as a user runs it: the
+// built journal-lint, each configuration in turn, in rounds that rotate
+// which runs first. It reports the medians, as percent over the check
+// without packs, of the wall time and of the CPU time of journal-lint and
+// its packs:
+//
+//   - nothing-*-%: the test pack in its echo mode, configured to report
+//     nothing; it declares no needs, so it gets every part of every
+//     document (the protocol's whole cost);
+//   - chain-only-*-%: the same pack declaring that it reads only the
+//     chain context (its needless mode), the least a pack can ask for
+//     (what any pack costs);
+//   - example-*-%: the example pack, which reports 22,499 findings.
+//
+// journal-lint is built from this checkout with go build; the packs are
+// this test binary under their names (packtest.Main). JOURNAL_BENCH_ROUNDS
+// sets the rounds per iteration (default 5).
+func BenchmarkCheckWithPacks(b *testing.B) {
+	dir := b.TempDir()
+	root := filepath.Join(dir, "journals")
+	if _, err := gen.Write(root, gen.Options{Files: 10_000, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	write := func(name, plugins string) string {
+		p := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(p, []byte("root: "+root+"\n"+plugins), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	jl := buildJournalLint(b)
+	entry := func(path, config string) string {
+		sum, err := plugin.Checksum(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n    config:\n%s", path, sum, config)
+	}
+	configs := []struct{ name, file string }{
+		{"none", write("none", "")},
+		{"nothing", write("nothing", entry(packtest.Path(b, "echo"), "      count: 0\n"))},
+		{"chain-only", write("chain-only", entry(packtest.Path(b, "needless"), "      count: 0\n"))},
+		{"example", write("example", entry(packtest.Path(b, "license-policy"), "      denied: [GPL-3.0-only, AGPL-3.0-only]\n      allowed: [MIT, Apache-2.0, BSD-3-Clause]\n"))},
+	}
+	rounds := 5
+	if s := os.Getenv("JOURNAL_BENCH_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("JOURNAL_BENCH_ROUNDS=%q is not a positive number", s)
+		}
+		rounds = n
+	}
+	wall := make([][]float64, len(configs))
+	cpu := make([][]float64, len(configs))
+	for b.Loop() {
+		for r := range rounds {
+			for k := range configs {
+				i := (r + k) % len(configs)
+				w, c := timeCheck(b, jl, configs[i].file)
+				wall[i], cpu[i] = append(wall[i], w), append(cpu[i], c)
+			}
+		}
+	}
+	base, baseCPU := median(wall[0]), median(cpu[0])
+	b.ReportMetric(base, "none-wall-s")
+	for i, c := range configs[1:] {
+		b.ReportMetric(100*(median(wall[i+1])/base-1), c.name+"-wall-%")
+		b.ReportMetric(100*(median(cpu[i+1])/baseCPU-1), c.name+"-cpu-%")
+	}
+}
+
+// buildJournalLint builds journal-lint into a temporary directory, as a
+// user runs it, and returns its path.
+func buildJournalLint(b *testing.B) string {
+	b.Helper()
+	exe := filepath.Join(b.TempDir(), "journal-lint")
+	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/journal-lint").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// timeCheck runs the journal-lint at jl with the configuration file cfg
+// and returns its wall time and the CPU time of journal-lint and its
+// packs, in seconds.
+func timeCheck(b *testing.B, jl, cfg string) (wall, cpu float64) {
+	b.Helper()
+	var before, after syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(jl, "check", "--format", "json", "--cache", "off", "--config", cfg)
+	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall = time.Since(start).Seconds()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		b.Fatalf("journal-lint check --config %s: %v", cfg, err)
+	}
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &after); err != nil {
+		b.Fatal(err)
+	}
+	seconds := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	cpu = seconds(after.Utime) - seconds(before.Utime) + seconds(after.Stime) - seconds(before.Stime)
+	return wall, cpu
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
