@@ -38,7 +38,9 @@ type process struct {
 	done       chan struct{} // closed when the process is reaped
 	stderrDone chan struct{} // closed when its stderr is read to the end (or given up)
 	mu         sync.Mutex
-	result     error // what Wait returned, once done
+	result     error       // what Wait returned, once done
+	started    *os.Process // the process once Start started it
+	killed     bool        // Kill was called: Start kills what it starts after it
 }
 
 var _ runner.Runner = (*process)(nil)
@@ -79,7 +81,9 @@ func newProcess(path, dir string, env []string, errOut io.Writer) (*process, err
 }
 
 // Start starts the process, drops the host's copies of the pack's ends of
-// the pipes, and starts reaping and reading stderr in the background.
+// the pipes, and starts reaping and reading stderr in the background. A
+// Kill that came while the process was being started (a cancelled start,
+// on another goroutine than go-plugin's Start) kills it now.
 func (p *process) Start(context.Context) error {
 	err := p.cmd.Start()
 	for _, f := range p.child {
@@ -97,6 +101,13 @@ func (p *process) Start(context.Context) error {
 		p.stderr.Close()
 	}()
 	go p.reap()
+	p.mu.Lock()
+	p.started = p.cmd.Process
+	killed := p.killed
+	p.mu.Unlock()
+	if killed {
+		return p.kill(p.started)
+	}
 	return nil
 }
 
@@ -150,19 +161,30 @@ func (p *process) waitStderr(d time.Duration) {
 }
 
 // Kill kills the process group; calling it again, or after the process
-// exited (when reap killed the group), is harmless.
+// exited (when reap killed the group), is harmless. Called before Start
+// has started the process (from another goroutine), it leaves the killing
+// to Start.
 func (p *process) Kill(context.Context) error {
 	p.lifeline.Close()
-	if p.cmd.Process == nil {
+	p.mu.Lock()
+	p.killed = true
+	started := p.started
+	p.mu.Unlock()
+	if started == nil {
 		return nil
 	}
+	return p.kill(started)
+}
+
+// kill kills the started process and its group, unless it was reaped.
+func (p *process) kill(started *os.Process) error {
 	select {
 	case <-p.done:
 		return nil
 	default:
 	}
-	killGroup(p.cmd.Process.Pid)
-	if err := p.cmd.Process.Kill(); err != nil && err != os.ErrProcessDone {
+	killGroup(started.Pid)
+	if err := started.Kill(); err != nil && err != os.ErrProcessDone {
 		return err
 	}
 	return nil
@@ -181,10 +203,12 @@ func (p *process) Diagnose(context.Context) string {
 
 // ID returns the process id, "" before Start.
 func (p *process) ID() string {
-	if p.cmd.Process == nil {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started == nil {
 		return ""
 	}
-	return strconv.Itoa(p.cmd.Process.Pid)
+	return strconv.Itoa(p.started.Pid)
 }
 
 // PluginToHost and HostToPlugin translate nothing: the pack runs on this host.
