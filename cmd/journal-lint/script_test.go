@@ -52,10 +52,10 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
 }
 
-// TestActionScript runs the GitHub Action end to end
-// (testdata/action/action_run.txtar), whose build step builds journal-lint
-// with go: seconds of linking that gain nothing from the race detector. A
-// long test (longtest.Whole).
+// TestActionScript runs the GitHub Action end to end (the scripts of
+// testdata/action: a pull request, and each event the action documents),
+// whose build step builds journal-lint with go: seconds of linking that
+// gain nothing from the race detector. A long test (longtest.Whole).
 func TestActionScript(t *testing.T) {
 	longtest.Whole(t)
 	testscript.Run(t, scriptParams(filepath.Join("testdata", "action")))
