@@ -25,7 +25,7 @@ LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
 	TestWriteFaulted TestRecycle TestTooLarge TestFormatCitations \
-	TestHostileCatalogue TestCLIRelatedAcrossBatches TestActionScript
+	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
 	./internal/syntax ./docs ./cmd/journal-lint
 empty :=

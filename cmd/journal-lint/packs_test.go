@@ -114,7 +114,8 @@ func TestCLICheckWithPack(t *testing.T) {
 // example pack) has its findings kept with each artifact's record of the
 // cache, and a check that takes artifacts from the cache reports what one
 // without a cache does, in every format, after a change too; the cache
-// verifies.
+// verifies. A long test: in the json format only when tests run small
+// (longtest.Small), each check being two processes.
 func TestCLICacheWithPurePack(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
@@ -125,9 +126,13 @@ func TestCLICacheWithPurePack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	formats := []string{"json", "sarif", "text"}
+	if longtest.Small() {
+		formats = formats[:1]
+	}
 	same := func(what string) {
 		t.Helper()
-		for _, format := range []string{"json", "sarif", "text"} {
+		for _, format := range formats {
 			want, _, wantCode := journalLint(t, dir, "check", "--format", format, "--cache", "off")
 			if !strings.Contains(want, "license-policy/") {
 				t.Fatalf("%s: no pack finding: the test proves nothing", what)
