@@ -162,11 +162,7 @@ func TestMutateChangesOneFile(t *testing.T) {
 
 // TestWriteFaulted: equal arguments give equal trees, faults are injected,
 // and none of them breaks the root (the tree still loads and lists files).
-// A long test (longtest.Whole): the generator runs on one goroutine, and
-// rereads the 17 MiB file of fs/too-large for each later fault, which the
-// race detector makes seconds.
 func TestWriteFaulted(t *testing.T) {
-	longtest.Whole(t)
 	t.Parallel()
 	fo := FaultOptions{InjectSeed: 7, Mutations: 5, MutateSeed: 9}
 	var trees [2]map[string][]byte
