@@ -24,7 +24,7 @@ help:
 LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
-	TestRecycle TestTooLarge TestFormatCitations \
+	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
 	./internal/syntax ./docs ./cmd/journal-lint

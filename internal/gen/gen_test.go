@@ -95,14 +95,16 @@ func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
 }
 
 // TestInjectEveryCode injects each fault into small trees and checks that
-// the loader reports its code as an error.
+// the loader reports its code as an error. A long test: 6 trees of each
+// code, 2 when tests run small (longtest.Small).
 func TestInjectEveryCode(t *testing.T) {
 	t.Parallel()
+	seeds := uint64(longtest.Size(6, 2))
 	for _, code := range Codes() {
 		t.Run(code, func(t *testing.T) {
 			t.Parallel()
 			expressed := false
-			for seed := range uint64(6) {
+			for seed := range seeds {
 				root := filepath.Join(t.TempDir(), "root")
 				if _, err := Write(root, Options{Files: 3 + int(seed), Seed: seed}); err != nil {
 					t.Fatal(err)
