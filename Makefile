@@ -33,9 +33,9 @@ space := $(empty) $(empty)
 LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 
 # A program built with the race detector sleeps a second when it exits, for
-# goroutines still running to report: every test binary did, 45 seconds
-# asleep per run, two packages at a time on two cores. A race during a
-# test fails it without that wait. A GORACE of your own applies after this.
+# goroutines still running to report: every test binary did, a second per
+# package, two packages at a time on two cores. A race during a test fails
+# it without that wait. A GORACE of your own applies after this.
 RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 
 test:
