@@ -5,7 +5,8 @@ PKGS := ./...
 .PHONY: help test lint bench bench-scale fuzz vectors build generate
 
 help:
-	@echo "make test     run every test with the race detector (what CI runs)"
+	@echo "make test     run every test with the race detector, then the long ones whole (what CI runs)"
+	@echo "              (go test -short ./... is the inner loop: the long tests small or skipped)"
 	@echo "make lint     gofmt check and go vet"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
 	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum, then the"
@@ -15,22 +16,31 @@ help:
 	@echo "make build    build bin/journal-lint"
 	@echo "make generate regenerate the rule-pack protocol code (plugins/proto)"
 
-# Tests too slow under the race detector: they are built with !race and
-# make test runs them in a second, plain pass.
-NORACE_TESTS := TestLargeBuffer|TestOversizedMessage|TestGeneratedTreeJSONDigest
+# The long tests (package internal/longtest): equivalence and scale tests
+# on generated trees, and tests of large inputs. Under -short and under the
+# race detector they run small or not at all; make test runs them whole in
+# a second pass without the detector. TestMakefileListsLongTests holds
+# these lists to the tests that call package longtest.
+LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
+	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
+	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
+	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
+	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
+LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
+	./internal/syntax ./docs ./cmd/journal-lint
+empty :=
+space := $(empty) $(empty)
+LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 
-# The CLI's script tests take 4 to 6 minutes under the race detector on a
-# 2-core machine; on a busy one they can pass go test's default 10-minute
-# limit per package, which says nothing about the code.
-TEST_TIMEOUT ?= 20m
-
-# The test rule pack lives under testdata (go test ./... leaves it out):
-# its own sdktest suite runs here.
-TEST_PACKS := ./internal/plugin/testdata/misbehave
+# A program built with the race detector sleeps a second when it exits, for
+# goroutines still running to report: every test binary did, a second per
+# package, two packages at a time on two cores. A race during a test fails
+# it without that wait. A GORACE of your own applies after this.
+RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 
 test:
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS) $(TEST_PACKS)
-	$(GO) test -count=1 -run '^($(NORACE_TESTS))$$' ./internal/lsp ./internal/check
+	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)
+	$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/r35157/journal-lint/internal/longtest"
 )
 
 // formatDoc is the format guide, relative to the repository's top.
@@ -118,7 +120,10 @@ var (
 // and names an anchor the guide has, each plain citation (a quoted
 // section name before "in docs/journal-format.md") names a heading of it (and "rule N of" a numbered
 // rule under that heading), and nothing cites the format by section number.
+// A long test (longtest.Whole): one goroutine, whose patterns take seconds
+// under the race detector.
 func TestFormatCitations(t *testing.T) {
+	longtest.Whole(t)
 	byName, byAnchor := sections(t)
 	links, plain := 0, 0
 	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {

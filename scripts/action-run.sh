@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The steps of the GitHub Action (action.yml at the top of the repository),
 # kept here so that a test runs exactly what the action runs
-# (cmd/journal-lint/testdata/script/action_run.txtar).
+# (cmd/journal-lint/testdata/action/action_run.txtar).
 #
 #   action-run.sh build     go install ./cmd/journal-lint from the action's
 #                           own checkout into $RUNNER_TEMP/journal-lint/bin

@@ -2,11 +2,8 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,13 +11,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/r35157/journal-lint/cmd/journal-lint/internal/cli"
+	"github.com/r35157/journal-lint/internal/longtest"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/internal/safetext/safetexttest"
 )
 
@@ -40,8 +38,11 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 //     of every directory in the root and digest (plain and --check) of
 //     every file, whose exit status must not be 3 (journal-lint failed).
 //
-// The cases run as parallel subtests (their journal-lint runs one at a
-// time, see cliMu). The header lines of a case:
+// The cases run as parallel subtests, journal-lint in-process. A long
+// test: when tests run small (longtest.Small), each case runs in the json
+// format only, and in text too when it has says: lines (what its exit:,
+// codes:, count: and says: lines need), and not through log, show and
+// digest. The header lines of a case:
 //   - cmd: check or diff, then arguments that replace the defaults (check
 //     ROOT; diff --root ROOT --all com.example.w);
 //   - root: the Journal root below the case's directory (default: itself);
@@ -49,7 +50,7 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 //   - git: ARGS runs git in the case's directory (isolated from the user's
 //     configuration), and step: next writes the archive's files under next/
 //     (a file whose text is "DELETE" removes the path), in header order;
-//   - pack: MODE runs the misbehaving test pack of internal/plugin in MODE
+//   - pack: MODE runs the misbehaving test pack of internal/plugin/packtest in MODE
 //     (echo reports its config: message, help, related, stderr, count,
 //     panic), pinned to its digest (pack-pin: wrong pins another), with the
 //     pack-config: lines as its config and pack-timeout: (default 10s).
@@ -61,8 +62,7 @@ func TestHostileCatalogue(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("the catalogue holds %d inputs, want at least 100", len(files))
 	}
-	packDir := t.TempDir()
-	pack := sync.OnceValue(func() error { return buildPack(packDir) })
+	whole := !longtest.Small()
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			t.Parallel()
@@ -70,12 +70,7 @@ func TestHostileCatalogue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.first("pack") != "" {
-				if err := pack(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c.run(t, packDir)
+			c.run(t, whole)
 		})
 	}
 }
@@ -111,7 +106,9 @@ func (c *hostileCase) first(key string) string {
 	return ""
 }
 
-func (c *hostileCase) run(t *testing.T, packDir string) {
+// run runs the case: in every format and through the read commands when
+// whole, else in the formats its header lines need.
+func (c *hostileCase) run(t *testing.T, whole bool) {
 	dir := t.TempDir()
 	for _, f := range c.ar.Files {
 		if !strings.HasPrefix(f.Name, "next/") {
@@ -134,7 +131,7 @@ func (c *hostileCase) run(t *testing.T, packDir string) {
 		}
 	}
 	if mode := c.first("pack"); mode != "" {
-		c.writePackConfig(t, dir, packDir, mode)
+		c.writePackConfig(t, dir, mode)
 	}
 	for _, l := range c.lines {
 		switch l[0] {
@@ -175,6 +172,13 @@ func (c *hostileCase) run(t *testing.T, packDir string) {
 		base = []string{"journal-lint", "check", root}
 		formats = []string{"json", "text", "sarif", "github"}
 	}
+	switch {
+	case whole:
+	case len(c.head["says"]) > 0:
+		formats = formats[:2] // json and text
+	default:
+		formats = formats[:1] // json
+	}
 	base = append(append(base, cfg...), cmd[1:]...)
 	exit, codes, count := -1, "", -1
 	for _, format := range formats {
@@ -194,7 +198,7 @@ func (c *hostileCase) run(t *testing.T, packDir string) {
 			t.Errorf("--format %s exits %d, --format json %d", format, code, exit)
 		}
 	}
-	if cmd[0] == "check" && c.first("pack") == "" {
+	if whole && cmd[0] == "check" && c.first("pack") == "" {
 		readCommands(t, root, cfg)
 	}
 	if *updateHostile {
@@ -245,20 +249,13 @@ func readCommands(t *testing.T, root string, cfg []string) {
 	}
 }
 
-// cliMu serialises the in-process runs of journal-lint: its flags are
-// package-level values of urfave/cli that every run writes, so only the
-// rest of a case (writing the tree, git) runs in parallel.
-var cliMu sync.Mutex
-
 // runCLI runs journal-lint in-process with args and checks the invariants
 // of package safetext on its stdout (github: annotations allowed) and
 // stderr.
 func runCLI(t *testing.T, github bool, args ...string) ([]byte, []byte, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cliMu.Lock()
 	code := cli.Main(args, &stdout, &stderr)
-	cliMu.Unlock()
 	for name, out := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
 		if err := safetexttest.Check(out, github && name == "stdout", false); err != nil {
 			t.Errorf("%s: %s: %v", strings.Join(args[1:min(len(args), 4)], " "), name, err)
@@ -314,30 +311,12 @@ func runGit(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// buildPack builds the misbehaving test pack of internal/plugin into dir
-// (once, for the first case that needs it).
-func buildPack(dir string) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "misbehave"), "../../internal/plugin/testdata/misbehave")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the test pack: %v\n%s", err, out)
-	}
-	return nil
-}
-
 // writePackConfig writes (or extends) the case's .journal-lint.yaml with a
 // plugins: entry that runs the test pack in mode.
-func (c *hostileCase) writePackConfig(t *testing.T, dir, packDir, mode string) {
+func (c *hostileCase) writePackConfig(t *testing.T, dir, mode string) {
 	t.Helper()
-	bin, err := os.ReadFile(filepath.Join(packDir, "misbehave"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), mode)
-	if err := os.WriteFile(path, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(bin)
-	pin := hex.EncodeToString(sum[:])
+	path := packtest.Path(t, mode)
+	pin := packtest.Digest(t)
 	if c.first("pack-pin") == "wrong" {
 		pin = strings.Repeat("ab", 32)
 	}

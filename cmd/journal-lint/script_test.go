@@ -4,48 +4,64 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/r35157/journal-lint/cmd/journal-lint/internal/cli"
+	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
+	"github.com/r35157/journal-lint/internal/longtest"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
-// TestMain lets the scripts run journal-lint as a command in-process.
+// TestMain runs this test binary as journal-lint, as the example rule
+// pack (license-policy) or as the misbehaving test pack when it is started
+// under one of their names (packtest.Main), as the scripts and the tests
+// of packs_test.go start them; else it runs the tests (withCache).
 func TestMain(m *testing.M) {
-	var tm testscript.TestingM = m
-	// The tests that run journal-lint in this process keep its cache in a
-	// directory of their own, not the user's.
-	if os.Getenv("JOURNAL_LINT_CACHE") == "" {
-		if dir, err := os.MkdirTemp("", "journal-lint-cache-"); err == nil {
-			os.Setenv("JOURNAL_LINT_CACHE", dir)
-			tm = removing{m, dir}
-		}
-	}
-	testscript.Main(tm, map[string]func(){
-		"journal-lint": func() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr)) },
+	packtest.Main(withCache{m}, map[string]func(){
+		"journal-lint":   func() { os.Exit(cli.Main(os.Args, os.Stdout, os.Stderr)) },
+		"license-policy": func() { sdk.Serve(licensepolicy.Pack) },
 	})
 }
 
-// removing runs the tests, then removes dir.
-type removing struct {
-	m   *testing.M
-	dir string
-}
+// withCache runs the tests with the cache of journal-lint
+// (JOURNAL_LINT_CACHE) in the temporary directory, not the user's, unless
+// it is set.
+type withCache struct{ m *testing.M }
 
-func (r removing) Run() int {
-	defer os.RemoveAll(r.dir)
-	return r.m.Run()
+func (w withCache) Run() int {
+	if os.Getenv("JOURNAL_LINT_CACHE") == "" {
+		os.Setenv("JOURNAL_LINT_CACHE", filepath.Join(os.TempDir(), "journal-lint-cache"))
+	}
+	return w.m.Run()
 }
 
 // TestScripts runs the txtar scripts in testdata/script. Set
 // JOURNAL_UPDATE=1 to rewrite their expected output files.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
+}
+
+// TestActionScript runs the GitHub Action end to end (the scripts of
+// testdata/action: a pull request, and each event the action documents),
+// whose build step builds journal-lint with go: seconds of linking that
+// gain nothing from the race detector. A long test (longtest.Whole).
+func TestActionScript(t *testing.T) {
+	longtest.Whole(t)
+	testscript.Run(t, scriptParams(filepath.Join("testdata", "action")))
+}
+
+// scriptParams returns the parameters of the txtar scripts in dir.
 //
 // Scripts see $SHARED, the shared specification folder (vectors and corpus),
 // and skip what needs it with `[!shared] skip`; $EXAMPLES is the
@@ -53,15 +69,15 @@ func (r removing) Run() int {
 // top of the repository (where action.yml is). Go's caches (GOCACHE,
 // GOMODCACHE, GOPATH) are this machine's, with GOPROXY=off, so that a
 // script can build journal-lint as the GitHub Action does, offline.
-func TestScripts(t *testing.T) {
+func scriptParams(dir string) testscript.Params {
 	shared, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "data", "nenjim", "journals"))
 	hooks, _ := filepath.Abs(filepath.Join("..", "..", ".pre-commit-hooks.yaml"))
 	action, _ := filepath.Abs(filepath.Join("..", ".."))
 	goEnv := goCaches()
 	gorace := raceOptions()
-	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("testdata", "script"),
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("JOURNAL_UPDATE") != "",
@@ -88,15 +104,65 @@ func TestScripts(t *testing.T) {
 			// Each script has a cache of its own, outside $WORK (whose
 			// listing and git status scripts compare), that its second
 			// check of a tree finds warm.
-			cache, err := os.MkdirTemp("", "journal-lint-cache-")
+			cache, err := scriptCaches.get()
 			if err != nil {
 				return err
 			}
-			env.Defer(func() { os.RemoveAll(cache) })
+			env.Defer(func() { scriptCaches.put(cache) })
 			env.Setenv("JOURNAL_LINT_CACHE", cache)
 			return nil
 		},
+	}
+}
+
+// scriptCaches lends each script an empty cache directory of its own.
+var scriptCaches cacheDirs
+
+// cacheDirs lends empty cache directories. A cache keeps 256
+// subdirectories, which some file systems take a millisecond of CPU each
+// to make and as much to remove, so a directory given back is emptied of
+// its files and lent again.
+type cacheDirs struct {
+	mu   sync.Mutex
+	free []string
+}
+
+// get returns an empty cache directory: one given back, or a new one.
+func (c *cacheDirs) get() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.free); n > 0 {
+		dir := c.free[n-1]
+		c.free = c.free[:n-1]
+		return dir, nil
+	}
+	return os.MkdirTemp("", "journal-lint-cache-")
+}
+
+// put empties dir, keeping its subdirectories but not what they hold, and
+// lends it again; a directory that cannot be emptied is removed.
+func (c *cacheDirs) put(dir string) {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case !d.IsDir():
+			return os.Remove(p)
+		case p != dir && filepath.Dir(p) != dir:
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+			return filepath.SkipDir
+		}
+		return nil
 	})
+	if err != nil {
+		os.RemoveAll(dir)
+		return
+	}
+	c.mu.Lock()
+	c.free = append(c.free, dir)
+	c.mu.Unlock()
 }
 
 // goCaches returns GOCACHE, GOMODCACHE and GOPATH as `go env` reports them

@@ -1,5 +1,3 @@
-//go:build !race
-
 package check_test
 
 import (
@@ -15,6 +13,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/render"
 )
 
@@ -31,11 +30,9 @@ var updateTreeDigest = flag.Bool("update-tree-digest", false, "rewrite testdata/
 // in its commit. Under the race detector the 10,000 files cost tens of
 // seconds of CPU and find nothing TestStreamingWorkersEquivalent (the same
 // engine, with 1 and 4 workers) does not, so this test runs without it
-// (make test runs it separately).
+// (a long test: make test runs it in its plain pass).
 func TestGeneratedTreeJSONDigest(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and checks 10,000 files")
-	}
+	longtest.Whole(t)
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	if _, err := gen.Write(root, gen.Options{Files: 10_000, Seed: 1}); err != nil {

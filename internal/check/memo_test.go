@@ -27,6 +27,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/render"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -312,7 +313,7 @@ var changes = []change{
 // verified (--cache=verify), which must find no difference either.
 func TestCacheIsInvisible(t *testing.T) {
 	sequences, steps := 4, 10
-	if testing.Short() {
+	if longtest.Small() {
 		sequences, steps = 2, 6
 	}
 	for seq := range sequences {

@@ -19,6 +19,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/render"
 )
 
@@ -35,7 +36,8 @@ import (
 // repo/eol-conversion and the explanations of edited committed revisions
 // come up) further steps commit the work tree, stage it, move HEAD back
 // and add or remove a .gitattributes at the top (found with Rescan, which
-// asks git again when the repository's stamp changed).
+// asks git again when the repository's stamp changed). A long test: 80
+// steps, 20 when tests run small (longtest.Small).
 func TestPriorEqualsFresh(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { priorEqualsFresh(t, false) })
 	t.Run("git", func(t *testing.T) {
@@ -130,7 +132,7 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 
 	prior, _ := run(overlay, nil, false)
 	kinds := map[string]int{}
-	for step := range 80 {
+	for step := range longtest.Size(80, 20) {
 		rescan := false
 		p := paths[rng.IntN(len(paths))]
 		kind := kindsOf[rng.IntN(len(kindsOf))]

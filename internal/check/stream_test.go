@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -52,13 +53,13 @@ func TestStreamingWorkersEquivalent(t *testing.T) {
 	}
 }
 
-// faultedTree writes a generated tree of 300 files with a fault of every
-// expressible validity code (but a broken root) and 20 byte-level
-// mutations, and returns its root.
+// faultedTree writes a generated tree of 300 files (60 when tests run
+// small: longtest.Small) with a fault of every expressible validity code
+// (but a broken root) and 20 byte-level mutations, and returns its root.
 func faultedTree(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "journals")
-	injected, err := gen.WriteFaulted(root, gen.Options{Files: 300, Seed: 11}, gen.FaultOptions{InjectSeed: 100, Mutations: 20, MutateSeed: 500})
+	injected, err := gen.WriteFaulted(root, gen.Options{Files: longtest.Size(300, 60), Seed: 11}, gen.FaultOptions{InjectSeed: 100, Mutations: 20, MutateSeed: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

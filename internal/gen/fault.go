@@ -478,11 +478,12 @@ func (f *jfile) read() error {
 // setData makes data the text of f: its bytes, its lines and its line
 // terminator.
 func (f *jfile) setData(data []byte) {
-	f.data, f.nl, f.lines = data, "\n", strings.SplitAfter(string(data), "\n")
+	text := string(data) // one copy: a tree may hold a 17 MiB file (fs/too-large)
+	f.data, f.nl, f.lines = data, "\n", strings.SplitAfter(text, "\n")
 	if f.lines[len(f.lines)-1] == "" {
 		f.lines = f.lines[:len(f.lines)-1]
 	}
-	if strings.Contains(string(data), "\r\n") {
+	if strings.Contains(text, "\r\n") {
 		f.nl = "\r\n"
 	}
 }
@@ -880,7 +881,9 @@ type FaultOptions struct {
 // WriteFaulted writes the tree of opts under root ([Write]), injects a
 // fault of every code of [Codes] that the tree can express, except those
 // that break the root itself (rules.ScopeRoot: a broken root hides every
-// other fault), and then makes fo.Mutations byte-level mutations. Equal
+// other fault), and then makes fo.Mutations byte-level mutations. The
+// codes go in the order of [Codes], but fs/too-large goes last: its file
+// of 17 MiB would otherwise be read again by every later injection. Equal
 // arguments give equal bytes. It returns the number of faults injected,
 // or the first error of writing, of an injection (other than
 // [ErrNotExpressible]) or of a mutation.
@@ -888,16 +891,28 @@ func WriteFaulted(root string, opts Options, fo FaultOptions) (int, error) {
 	if _, err := Write(root, opts); err != nil {
 		return 0, err
 	}
-	injected := 0
-	for i, code := range Codes() {
-		if r, _ := rules.Lookup(code); r.Scope == rules.ScopeRoot {
-			continue
+	codes := Codes()
+	order := make([]int, 0, len(codes)) // indexes into codes; each code's seed is by its index
+	large := -1
+	for i, code := range codes {
+		switch r, _ := rules.Lookup(code); {
+		case r.Scope == rules.ScopeRoot:
+		case code == rules.FSTooLarge:
+			large = i
+		default:
+			order = append(order, i)
 		}
-		if _, err := Inject(root, code, fo.InjectSeed+uint64(i)); err != nil {
+	}
+	if large >= 0 {
+		order = append(order, large)
+	}
+	injected := 0
+	for _, i := range order {
+		if _, err := Inject(root, codes[i], fo.InjectSeed+uint64(i)); err != nil {
 			if errors.Is(err, ErrNotExpressible) {
 				continue
 			}
-			return injected, fmt.Errorf("inject %s: %w", code, err)
+			return injected, fmt.Errorf("inject %s: %w", codes[i], err)
 		}
 		injected++
 	}

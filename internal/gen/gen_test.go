@@ -11,6 +11,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 )
 
 func loadTree(t *testing.T, root string, examples bool) *load.Result {
@@ -48,8 +49,11 @@ func TestGenerateIsDeterministic(t *testing.T) {
 }
 
 // TestGeneratedTreesAreValidAndRealistic loads generated trees of many
-// sizes through the one validation path.
+// sizes through the one validation path. A long test (longtest.Whole): the
+// generator runs on one goroutine, and the load's workers have tests of
+// their own under the race detector.
 func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	seen := map[string]bool{}
 	for seed := range uint64(30) {
@@ -91,14 +95,16 @@ func TestGeneratedTreesAreValidAndRealistic(t *testing.T) {
 }
 
 // TestInjectEveryCode injects each fault into small trees and checks that
-// the loader reports its code as an error.
+// the loader reports its code as an error. A long test: 6 trees of each
+// code, 2 when tests run small (longtest.Small).
 func TestInjectEveryCode(t *testing.T) {
 	t.Parallel()
+	seeds := uint64(longtest.Size(6, 2))
 	for _, code := range Codes() {
 		t.Run(code, func(t *testing.T) {
 			t.Parallel()
 			expressed := false
-			for seed := range uint64(6) {
+			for seed := range seeds {
 				root := filepath.Join(t.TempDir(), "root")
 				if _, err := Write(root, Options{Files: 3 + int(seed), Seed: seed}); err != nil {
 					t.Fatal(err)

@@ -1,5 +1,3 @@
-//go:build !race
-
 package lsp_test
 
 import (
@@ -12,8 +10,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/lsp"
-
 	"github.com/r35157/journal-lint/internal/lsp/lsptest"
 	"github.com/r35157/journal-lint/internal/syntax"
 )
@@ -21,8 +19,9 @@ import (
 // A 16 MiB buffer (the format's limit) is read and checked, one byte more
 // is fs/too-large, and closing it clears its diagnostics. Moving 16 MiB
 // through JSON takes minutes under the race detector, so this test runs
-// without it (make test runs it separately).
+// without it (a long test: make test runs it in its plain pass).
 func TestLargeBuffer(t *testing.T) {
+	longtest.Whole(t)
 	root := tree(t)
 	c := lsptest.Start(t, opts())
 	ctx := c.Ctx()
@@ -52,8 +51,10 @@ func TestLargeBuffer(t *testing.T) {
 
 // A message over lsp.MaxMessage is skimmed, not read: a request gets an
 // error with its id, and a didOpen of a 17 MB Journal padded with NUL
-// bytes (102 MB as JSON) gets the fs/too-large of its file on disk.
+// bytes (102 MB as JSON) gets the fs/too-large of its file on disk. A long
+// test (longtest.Whole): over 100 MB through JSON.
 func TestOversizedMessage(t *testing.T) {
+	longtest.Whole(t)
 	root := tree(t)
 	c := lsptest.Start(t, opts())
 	big := filepath.Join(root, "com.example.big", "20260101T000000Z.journal")

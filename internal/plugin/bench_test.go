@@ -14,6 +14,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
 // BenchmarkCheckWithPacks is the rule packs' budget (docs/performance.md):
@@ -29,10 +30,13 @@ import (
 //     nothing; it declares no needs, so it gets every part of every
 //     document (the protocol's whole cost);
 //   - chain-only-*-%: the same pack declaring that it reads only the
-//     chain context, the least a pack can ask for (what any pack costs);
+//     chain context (its needless mode), the least a pack can ask for
+//     (what any pack costs);
 //   - example-*-%: the example pack, which reports 22,499 findings.
 //
-// JOURNAL_BENCH_ROUNDS sets the rounds per iteration (default 5).
+// journal-lint is built from this checkout with go build; the packs are
+// this test binary under their names (packtest.Main). JOURNAL_BENCH_ROUNDS
+// sets the rounds per iteration (default 5).
 func BenchmarkCheckWithPacks(b *testing.B) {
 	dir := b.TempDir()
 	root := filepath.Join(dir, "journals")
@@ -46,10 +50,7 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 		}
 		return p
 	}
-	// The test pack's mode is its executable's name.
-	if err := copyFile(filepath.Join(bin, "misbehave"), filepath.Join(dir, "needless")); err != nil {
-		b.Fatal(err)
-	}
+	jl := buildJournalLint(b)
 	entry := func(path, config string) string {
 		sum, err := plugin.Checksum(path)
 		if err != nil {
@@ -59,9 +60,9 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 	}
 	configs := []struct{ name, file string }{
 		{"none", write("none", "")},
-		{"nothing", write("nothing", entry(filepath.Join(bin, "echo"), "      count: 0\n"))},
-		{"chain-only", write("chain-only", entry(filepath.Join(dir, "needless"), "      count: 0\n"))},
-		{"example", write("example", entry(filepath.Join(bin, "license-policy"), "      denied: [GPL-3.0-only, AGPL-3.0-only]\n      allowed: [MIT, Apache-2.0, BSD-3-Clause]\n"))},
+		{"nothing", write("nothing", entry(packtest.Path(b, "echo"), "      count: 0\n"))},
+		{"chain-only", write("chain-only", entry(packtest.Path(b, "needless"), "      count: 0\n"))},
+		{"example", write("example", entry(packtest.Path(b, "license-policy"), "      denied: [GPL-3.0-only, AGPL-3.0-only]\n      allowed: [MIT, Apache-2.0, BSD-3-Clause]\n"))},
 	}
 	rounds := 5
 	if s := os.Getenv("JOURNAL_BENCH_ROUNDS"); s != "" {
@@ -77,7 +78,7 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 		for r := range rounds {
 			for k := range configs {
 				i := (r + k) % len(configs)
-				w, c := timeCheck(b, configs[i].file)
+				w, c := timeCheck(b, jl, configs[i].file)
 				wall[i], cpu[i] = append(wall[i], w), append(cpu[i], c)
 			}
 		}
@@ -90,16 +91,27 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 	}
 }
 
-// timeCheck runs journal-lint check with the configuration file cfg and
-// returns its wall time and the CPU time of journal-lint and its packs,
-// in seconds.
-func timeCheck(b *testing.B, cfg string) (wall, cpu float64) {
+// buildJournalLint builds journal-lint into a temporary directory, as a
+// user runs it, and returns its path.
+func buildJournalLint(b *testing.B) string {
+	b.Helper()
+	exe := filepath.Join(b.TempDir(), "journal-lint")
+	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/journal-lint").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// timeCheck runs the journal-lint at jl with the configuration file cfg
+// and returns its wall time and the CPU time of journal-lint and its
+// packs, in seconds.
+func timeCheck(b *testing.B, jl, cfg string) (wall, cpu float64) {
 	b.Helper()
 	var before, after syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(bin, "journal-lint"), "check", "--format", "json", "--cache", "off", "--config", cfg)
+	cmd := exec.Command(jl, "check", "--format", "json", "--cache", "off", "--config", cfg)
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	start := time.Now()
 	err := cmd.Run()

@@ -13,8 +13,12 @@ func PIDs(ps *Packs) []int {
 	var out []int
 	for _, p := range ps.packs {
 		pid := 0
-		if p.proc != nil && p.proc.cmd.Process != nil {
-			pid = p.proc.cmd.Process.Pid
+		if p.proc != nil {
+			p.proc.startMu.Lock()
+			if p.proc.cmd.Process != nil {
+				pid = p.proc.cmd.Process.Pid
+			}
+			p.proc.startMu.Unlock()
 		}
 		out = append(out, pid)
 	}

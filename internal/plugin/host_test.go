@@ -3,106 +3,41 @@ package plugin_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/plugins/sdk"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// bin holds the executables built once for this test binary: the example
-// pack (license-policy), the misbehaving test pack under each of its mode
-// names, and journal-lint itself.
-var bin string
-
-// packTmp is the temporary directory of this test binary and of the
-// journal-lint processes it runs (TMPDIR), where the private copies of the
-// packs that run live: counting processes there counts this binary's packs
-// only, whatever else runs on the machine.
-var packTmp string
-
+// TestMain runs this test binary as a pack when it is started under a
+// pack's name: the example pack (license-policy) or the misbehaving test
+// pack under each of its mode names (packtest.Main); else it runs the
+// tests.
 func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "plugin-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		bin = dir
-		packTmp = filepath.Join(dir, "tmp")
-		if err := os.Mkdir(packTmp, 0o700); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		os.Setenv("TMPDIR", packTmp)
-		// journal-lint's cache goes with the rest, not to the user's.
-		os.Setenv("JOURNAL_LINT_CACHE", filepath.Join(dir, "cache"))
-		// One go build for the three commands: it links them in parallel.
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-			"../../examples/rulepack-license-policy", "./testdata/misbehave", "../../cmd/journal-lint")
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building the packs and journal-lint: %v\n", err)
-			return 1
-		}
-		if err := os.Rename(filepath.Join(dir, "rulepack-license-policy"), filepath.Join(dir, "license-policy")); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		for _, mode := range []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
-			"earlypanic", "selfhash", "holdpipes", "orphan", "echo"} {
-			if err := copyFile(filepath.Join(dir, "misbehave"), filepath.Join(dir, mode)); err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-		}
-		return m.Run()
-	}())
+	packtest.Main(m, map[string]func(){"license-policy": func() { sdk.Serve(licensepolicy.Pack) }})
 }
 
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o755)
-}
-
-// spec returns the spec of the built pack name, pinned to its real digest.
+// spec returns the spec of the pack name, pinned to its real digest.
 func spec(t *testing.T, name string) plugin.Spec {
 	t.Helper()
-	path := filepath.Join(bin, name)
+	path := packtest.Path(t, name)
 	sum, err := plugin.Checksum(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return plugin.Spec{Path: path, SHA256: sum, Timeout: 10 * time.Second}
 }
-
-const widget = `JOURNAL_FORMAT 1
-ARTIFACT com.example.widget
-JOURNAL_VERSION 20260110T080000Z
-DESCRIPTION "A tiny UI toolkit"
-
-RELEASE 1.0.0
-LICENSE GPL-3.0-only
-CONTENT widget-1.0.0.jar sha256:1111111111111111111111111111111111111111111111111111111111111111
-
-RELEASE 1.1.0
-LICENSE MIT
-CONTENT widget-1.1.0.jar sha256:2222222222222222222222222222222222222222222222222222222222222222
-DESCRIPTION "Fine"
-`
 
 // tree writes files (path → text) under a new root and returns the root.
 func tree(t *testing.T, files map[string]string) string {
@@ -120,7 +55,7 @@ func tree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-var widgetTree = map[string]string{"com.example.widget/20260110T080000Z.journal": widget}
+var widgetTree = map[string]string{"com.example.widget/20260110T080000Z.journal": packtest.Widget}
 
 // configOf returns a configuration that runs the packs of specs.
 func configOf(specs ...plugin.Spec) *config.Config {
@@ -145,7 +80,7 @@ func run(t *testing.T, s plugin.Spec, root string) (plugin.Info, diag.List, erro
 	ds := checkTree(t, ps, root)
 	ps.Close()
 	for _, pgid := range pgids {
-		if n := inGroup(t, pgid); n != 0 {
+		if n := packtest.InGroup(t, pgid); n != 0 {
 			t.Errorf("%d processes of the pack's group %d left after Close", n, pgid)
 		}
 	}
@@ -204,7 +139,7 @@ func TestHappyPath(t *testing.T) {
 	if ds[1].Subject != "GPL-3.0-only" || ds[0].Subject != "RELEASE 1.0.0" {
 		t.Errorf("subjects = %q, %q", ds[0].Subject, ds[1].Subject)
 	}
-	if n := running(t, s.Path); n != 0 {
+	if n := packtest.Running(t, s.Path); n != 0 {
 		t.Errorf("%d pack processes still running after Close", n)
 	}
 }
@@ -237,7 +172,7 @@ func TestChecksumMismatch(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Got == "" || !strings.Contains(err.Error(), "checksum mismatch") {
 		t.Fatalf("err = %v, want a checksum mismatch", err)
 	}
-	s.Path = filepath.Join(bin, "no-such-pack")
+	s.Path = filepath.Join(t.TempDir(), "no-such-pack")
 	if _, _, err := run(t, s, ""); !errors.As(err, &ve) || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing pack: err = %v", err)
 	}
@@ -259,7 +194,7 @@ func failure(t *testing.T, name string, timeout time.Duration) diag.Diagnostic {
 	if d.Severity != diag.Error || !strings.Contains(d.Message, "rule pack misbehave failed") && !strings.Contains(d.Message, "rule pack "+s.Path) {
 		t.Errorf("failure diagnostic = %+v", d)
 	}
-	if n := running(t, s.Path); n != 0 {
+	if n := packtest.Running(t, s.Path); n != 0 {
 		t.Errorf("%d processes of %s still running", n, name)
 	}
 	return d
@@ -334,7 +269,7 @@ func TestIsolation(t *testing.T) {
 func TestLargeJournal(t *testing.T) {
 	// Mostly comment lines: the size is what matters here, not the parse.
 	var b strings.Builder
-	b.WriteString(widget)
+	b.WriteString(packtest.Widget)
 	line := "# " + strings.Repeat("padding ", 120) + "\n"
 	for b.Len()+len(line) < 16<<20 {
 		b.WriteString(line)

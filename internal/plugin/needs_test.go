@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 )
 
@@ -63,7 +64,7 @@ const (
 
 // needsTree is a valid document and an invalid one (no JOURNAL_VERSION).
 var needsTree = map[string]string{
-	widgetPath: widget,
+	widgetPath: packtest.Widget,
 	brokenPath: "JOURNAL_FORMAT 1\nARTIFACT com.example.broken\nDESCRIPTION \"no version\"\n",
 }
 
@@ -139,7 +140,7 @@ func TestNeeds(t *testing.T) {
 	if recs[1].coord[widgetPath] != "com.example.widget" || recs[0].coord[widgetPath] != "com.example.widget" {
 		t.Errorf("models: %q and %q", recs[0].coord[widgetPath], recs[1].coord[widgetPath])
 	}
-	if recs[2].texts[widgetPath] != widget {
+	if recs[2].texts[widgetPath] != packtest.Widget {
 		t.Errorf("directives pack got text %q", recs[2].texts[widgetPath])
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/protocol"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
 	"github.com/r35157/journal-lint/rules"
@@ -21,11 +22,13 @@ import (
 // document, with the parts a pack needs, exactly as they are encoded from
 // a load that kept them, with the artifact's chain, on a tree with
 // rejected, invalid and misplaced files (whose chain is another
-// artifact's, visited before or after them), and each document once.
+// artifact's, visited before or after them), and each document once. A
+// long test: 1500 files, 300 when tests run small (longtest.Small).
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	if _, err := gen.Write(root, gen.Options{Files: 1500, Seed: 11}); err != nil {
+	size := longtest.Size(1500, 300)
+	if _, err := gen.Write(root, gen.Options{Files: size, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	for i, code := range []string{rules.ChainFork, rules.FSDirectoryMismatch, rules.ChainCrossArtifact, rules.SyntaxUnknownDirective} {
@@ -97,7 +100,7 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if _, err := st.Finish(ctx, dropped); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != len(want) || len(want) < 1500 {
+		if len(got) != len(want) || len(want) < size {
 			t.Fatalf("needs %04b: sent %d documents, want %d", needs, len(got), len(want))
 		}
 		for path, w := range want {

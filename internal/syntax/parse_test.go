@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/longtest"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -276,8 +277,10 @@ func TestIdentityDespiteErrors(t *testing.T) {
 }
 
 // TestTooLarge: more than 16 MiB is refused with one fs/too-large about the
-// whole file; exactly 16 MiB is parsed.
+// whole file; exactly 16 MiB is parsed. A long test (longtest.Whole): one
+// goroutine, seconds of 16 MiB under the race detector.
 func TestTooLarge(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	big := bytes.Repeat([]byte("#"), MaxSize+1)
 	doc, ds := Parse("big.journal", big)

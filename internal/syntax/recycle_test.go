@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/longtest"
 )
 
 // TestRecycle parses texts one after another, recycling each document
@@ -16,8 +17,11 @@ import (
 // release blocks, its header and its diagnostics. The texts mix valid
 // Journals, the errors testdata and every file of the shared vectors, so
 // recycled slabs of every size meet texts of every shape. A recycled
-// document keeps its text and model but no directives.
+// document keeps its text and model but no directives. A long test
+// (longtest.Whole): one goroutine, several seconds under the race
+// detector.
 func TestRecycle(t *testing.T) {
+	longtest.Whole(t)
 	t.Parallel()
 	paths, _ := filepath.Glob(filepath.Join(vectorDir, "*", "*", "*.journal*"))
 	paths = append(paths, filepath.Join("testdata", "errors.journal"))

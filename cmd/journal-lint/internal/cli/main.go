@@ -120,7 +120,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	// language server, which runs while the user works, opts out.
 	ctx := gitrepo.WithMemo(interrupt)
 	out := &checkedWriter{w: stdout}
-	app := newApp(out, stderr)
+	app := newApp(out, stderr, args)
 	err := app.RunContext(ctx, interspersed(app, args))
 	if interrupt.Err() != nil {
 		fmt.Fprintln(stderr, "journal-lint: interrupted")
@@ -154,7 +154,7 @@ func exitCode(err error, stderr io.Writer) int {
 	return ExitUsage
 }
 
-func newApp(stdout, stderr io.Writer) *ucli.App {
+func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 	app := &ucli.App{
 		Name:    "journal-lint",
 		Usage:   "check Nenjim Journal repositories",
@@ -195,6 +195,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
 	}
+	addHelp(app, args)
 	return app
 }
 

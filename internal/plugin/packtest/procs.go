@@ -1,4 +1,4 @@
-package plugin_test
+package packtest
 
 import (
 	"os"
@@ -10,22 +10,24 @@ import (
 	"time"
 )
 
-// running counts the live processes (zombies excluded) of the built pack
-// at path: the private copies journal-lint runs (under packTmp, named like
-// path) and the grandchildren they started from themselves, waiting up to
-// two seconds for the count to reach zero. It reads /proc and skips the
-// test elsewhere.
-func running(t *testing.T, path string) int {
+// Running counts the live processes (zombies excluded) of the pack at
+// path that run from a private copy in the temporary directory that
+// [Main] gave the test binary (journal-lint copies a pack there to run it,
+// and names the copy like path), and the grandchildren they started from
+// themselves, waiting up to two seconds for the count to reach zero. It
+// reads /proc and skips the test elsewhere.
+func Running(t testing.TB, path string) int {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("counts processes through /proc")
 	}
-	return settle(func() int { return len(pids(path)) })
+	return settle(func() int { return len(PIDs(path)) })
 }
 
-// inGroup counts the live processes of process group pgid, waiting up to
-// two seconds for the count to reach zero.
-func inGroup(t *testing.T, pgid int) int {
+// InGroup counts the live processes of process group pgid, waiting up to
+// two seconds for the count to reach zero. It reads /proc and skips the
+// test elsewhere.
+func InGroup(t testing.TB, pgid int) int {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("counts processes through /proc")
@@ -54,9 +56,10 @@ func settle(count func() int) int {
 	}
 }
 
-// pids returns the live processes running a private copy of the built
-// pack at path.
-func pids(path string) []string {
+// PIDs returns the live processes running a private copy of the pack at
+// path (see [Running]).
+func PIDs(path string) []string {
+	tmp := os.TempDir()
 	var out []string
 	eachProcess(func(pid string, _ int) {
 		exe, err := os.Readlink(filepath.Join("/proc", pid, "exe"))
@@ -64,7 +67,7 @@ func pids(path string) []string {
 			return
 		}
 		exe = strings.TrimSuffix(exe, " (deleted)")
-		if filepath.Base(exe) == filepath.Base(path) && strings.HasPrefix(exe, packTmp+string(filepath.Separator)) {
+		if filepath.Base(exe) == filepath.Base(path) && strings.HasPrefix(exe, tmp+string(filepath.Separator)) {
 			out = append(out, pid)
 		}
 	})

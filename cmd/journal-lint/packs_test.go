@@ -1,4 +1,4 @@
-package plugin_test
+package main
 
 import (
 	"bytes"
@@ -14,10 +14,15 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
+// The tests of this file run journal-lint as a process, with rule packs:
+// both are this test binary, started under their names (see TestMain).
+
 // project writes a Journal tree and a .journal-lint.yaml that runs the
-// built pack name with the given config and timeout, and returns the
+// pack name with the given config and timeout, and returns the
 // project directory.
 func project(t *testing.T, name, cfg, timeout string) string {
 	t.Helper()
@@ -27,12 +32,11 @@ func project(t *testing.T, name, cfg, timeout string) string {
 		t.Fatal(err)
 	}
 	// A trailing blank on the DESCRIPTION line: a built-in warning.
-	text := strings.Replace(widget, `DESCRIPTION "Fine"`, `DESCRIPTION "Fine" `, 1)
+	text := strings.Replace(packtest.Widget, `DESCRIPTION "Fine"`, `DESCRIPTION "Fine" `, 1)
 	if err := os.WriteFile(filepath.Join(j, "20260110T080000Z.journal"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := spec(t, name)
-	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    timeout: %s\n", s.Path, s.SHA256, timeout)
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    timeout: %s\n", packtest.Path(t, name), packtest.Digest(t), timeout)
 	if cfg != "" {
 		yaml += "    config:\n" + cfg
 	}
@@ -42,13 +46,11 @@ func project(t *testing.T, name, cfg, timeout string) string {
 	return dir
 }
 
-// journalLint runs the built journal-lint in dir and returns its stdout,
-// stderr and exit code.
+// journalLint runs journal-lint in dir and returns its stdout, stderr and
+// exit code.
 func journalLint(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "journal-lint"), args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd := journalLintCmd(t, dir, args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -59,6 +61,15 @@ func journalLint(t *testing.T, dir string, args ...string) (string, string, int)
 		t.Fatal(err)
 	}
 	return out.String(), errOut.String(), code
+}
+
+// journalLintCmd is the command that runs journal-lint with args in dir.
+func journalLintCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(packtest.Path(t, "journal-lint"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "GORACE="+raceOptions())
+	return cmd
 }
 
 const policyConfig = "      denied: [GPL-3.0-only]\n"
@@ -74,7 +85,7 @@ func TestCLICheckWithPack(t *testing.T) {
 	if code != 1 || errOut != "" {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	if n := running(t, filepath.Join(bin, "license-policy")); n != 0 {
+	if n := packtest.Running(t, packtest.Path(t, "license-policy")); n != 0 {
 		t.Errorf("%d pack processes left after journal-lint exited", n)
 	}
 
@@ -103,21 +114,25 @@ func TestCLICheckWithPack(t *testing.T) {
 // example pack) has its findings kept with each artifact's record of the
 // cache, and a check that takes artifacts from the cache reports what one
 // without a cache does, in every format, after a change too; the cache
-// verifies.
+// verifies. A long test: in the json format only when tests run small
+// (longtest.Small), each check being two processes.
 func TestCLICacheWithPurePack(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
 	if _, err := gen.Write(root, gen.Options{Files: 60, Seed: 9}); err != nil {
 		t.Fatal(err)
 	}
-	s := spec(t, "license-policy")
-	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n%s", s.Path, s.SHA256, policyConfig)
+	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n%s", packtest.Path(t, "license-policy"), packtest.Digest(t), policyConfig)
 	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	formats := []string{"json", "sarif", "text"}
+	if longtest.Small() {
+		formats = formats[:1]
+	}
 	same := func(what string) {
 		t.Helper()
-		for _, format := range []string{"json", "sarif", "text"} {
+		for _, format := range formats {
 			want, _, wantCode := journalLint(t, dir, "check", "--format", format, "--cache", "off")
 			if !strings.Contains(want, "license-policy/") {
 				t.Fatalf("%s: no pack finding: the test proves nothing", what)
@@ -140,11 +155,13 @@ func TestCLICacheWithPurePack(t *testing.T) {
 // TestCLIRelatedAcrossBatches: check streams the documents to a pack
 // while it reads the tree, so a related location may name a document of
 // a batch not read yet; it is resolved once the tree is read, from that
-// document, as for a related location in the same batch.
+// document, as for a related location in the same batch. A long test: 400
+// files, 200 when tests run small (longtest.Small).
 func TestCLIRelatedAcrossBatches(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
-	if _, err := gen.Write(root, gen.Options{Files: 400, Seed: 5}); err != nil {
+	files := longtest.Size(400, 200) // batches of 128 documents
+	if _, err := gen.Write(root, gen.Options{Files: files, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
 	var last string // the last file in path order: in the last batch
@@ -154,9 +171,8 @@ func TestCLIRelatedAcrossBatches(t *testing.T) {
 		}
 		return err
 	})
-	s := spec(t, "echo")
 	yaml := fmt.Sprintf("root: journals\nplugins:\n  - path: %s\n    sha256: %s\n    config:\n      message: m\n      related: %s\n",
-		s.Path, s.SHA256, strings.TrimPrefix(last, "journals/"))
+		packtest.Path(t, "echo"), packtest.Digest(t), strings.TrimPrefix(last, "journals/"))
 	if err := os.WriteFile(filepath.Join(dir, ".journal-lint.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +198,8 @@ func TestCLIRelatedAcrossBatches(t *testing.T) {
 			}
 		}
 	}
-	if n != 400 {
-		t.Errorf("%d findings of the pack, want one on each of the 400 files", n)
+	if n != files {
+		t.Errorf("%d findings of the pack, want one on each of the %d files", n, files)
 	}
 }
 
@@ -200,7 +216,7 @@ func TestCLIChecksumMismatch(t *testing.T) {
 	dir := project(t, "license-policy", "", "10s")
 	cfg := filepath.Join(dir, ".journal-lint.yaml")
 	b, _ := os.ReadFile(cfg)
-	sum := spec(t, "license-policy").SHA256
+	sum := packtest.Digest(t)
 	b = bytes.Replace(b, []byte(sum), []byte(strings.Repeat("a", 64)), 1)
 	// An ignore entry for the pack's codes must not hide the real problem
 	// behind "matches no known rule code".
@@ -221,14 +237,14 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 		!strings.Contains(out, "license-policy/denied-license") || !strings.Contains(out, "  pure:           yes\n") {
 		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
 	}
-	path := filepath.Join(bin, "license-policy")
+	path := packtest.Path(t, "license-policy")
 	// The path is shown relative, as every output path (here: to the
 	// working directory, which is in no git work tree).
 	if rel, err := filepath.Rel(dir, path); err != nil || !strings.Contains(out, "  path:           "+filepath.ToSlash(rel)+"\n") {
 		t.Errorf("list: want the pack's path relative to %s (%s):\n%s", dir, rel, out)
 	}
 	out, _, code = journalLint(t, dir, "plugins", "checksum", path)
-	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), spec(t, "license-policy").SHA256)
+	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), packtest.Digest(t))
 	if code != 0 || out != want {
 		t.Errorf("checksum: exit %d\n%s\nwant\n%s", code, out, want)
 	}
@@ -238,12 +254,11 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 // second run) while a pack hangs, and requires the pack to be gone soon
 // after: the lifeline closes when the host dies.
 func TestCLINoLeakWhenHostDies(t *testing.T) {
-	hang := filepath.Join(bin, "hang")
+	hang := packtest.Path(t, "hang")
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := project(t, "hang", "", "1m")
-			cmd := exec.Command(filepath.Join(bin, "journal-lint"), "check")
-			cmd.Dir = dir
+			cmd := journalLintCmd(t, dir, "check")
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -251,7 +266,7 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			// Wait for the pack to be busy in Check (its process is up).
 			deadline := time.Now().Add(10 * time.Second)
-			for len(pids(hang)) == 0 {
+			for len(packtest.PIDs(hang)) == 0 {
 				if time.Now().After(deadline) {
 					cmd.Process.Kill()
 					t.Fatal("the pack never started")
@@ -259,7 +274,7 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			time.Sleep(200 * time.Millisecond)
-			before := len(pids(hang))
+			before := len(packtest.PIDs(hang))
 			cmd.Process.Signal(sig)
 			select {
 			case <-done:
@@ -267,9 +282,27 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatalf("journal-lint did not exit on %v", sig)
 			}
-			if n := running(t, hang); n != 0 {
+			if n := packtest.Running(t, hang); n != 0 {
 				t.Errorf("%d of %d pack processes survived journal-lint's %v", n, before, sig)
 			}
 		})
+	}
+}
+
+// TestCLIGrandchildDoesNotStallCheck runs journal-lint check with a pack
+// whose grandchild keeps the pack's stdout and stderr open: check reports
+// the timeout and exits soon after it, leaving nothing running.
+func TestCLIGrandchildDoesNotStallCheck(t *testing.T) {
+	dir := project(t, "holdpipes", "", "1s")
+	start := time.Now()
+	out, errOut, code := journalLint(t, dir, "check")
+	if el := time.Since(start); el > 6*time.Second {
+		t.Errorf("check took %v with a 1s pack timeout", el)
+	}
+	if code != 1 || !strings.Contains(out, "check timed out after 1s") || !strings.Contains(out, "[plugin/failed]") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if n := packtest.Running(t, packtest.Path(t, "holdpipes")); n != 0 {
+		t.Errorf("%d pack processes left after journal-lint exited", n)
 	}
 }

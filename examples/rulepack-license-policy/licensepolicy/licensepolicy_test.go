@@ -1,4 +1,4 @@
-package main
+package licensepolicy
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ var testConfig = map[string]any{
 // TestPack runs the pack in-process over testdata, whose want comments say
 // what it must report.
 func TestPack(t *testing.T) {
-	sdktest.Run(t, "testdata", pack, testConfig)
+	sdktest.Run(t, "testdata", Pack, testConfig)
 }
 
 func TestLicenseIDs(t *testing.T) {
@@ -44,7 +44,7 @@ func TestOrLater(t *testing.T) {
 		{[]any{"GPL-2.0", "LGPL-2.1"}, ""},
 		{[]any{"GPL-2.0+"}, "release 1.0.0 uses LGPL-2.1+, which is not on the allowed list"},
 	} {
-		got, err := sdktest.CheckFiles(t, pack, map[string]any{"allowed": tc.allowed}, map[string]string{"a.journal": text})
+		got, err := sdktest.CheckFiles(t, Pack, map[string]any{"allowed": tc.allowed}, map[string]string{"a.journal": text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestBadConfig(t *testing.T) {
 		{map[string]any{"denied": []any{"Not a license"}}, `"Not a license" is not an SPDX license identifier`},
 		{map[string]any{"denied": []any{"MIT"}, "allowed": []any{"MIT"}}, "MIT is both allowed and denied"},
 	} {
-		_, err := sdktest.CheckFiles(t, pack, tc.cfg, map[string]string{"a.journal": "JOURNAL_FORMAT 1\n"})
+		_, err := sdktest.CheckFiles(t, Pack, tc.cfg, map[string]string{"a.journal": "JOURNAL_FORMAT 1\n"})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("config %v: error %v, want one containing %q", tc.cfg, err, tc.want)
 		}

@@ -1,4 +1,4 @@
-package plugin_test
+package main
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
 // TestCLIStartsPackOnce runs journal-lint with one configured pack (the
@@ -15,7 +17,7 @@ import (
 // pack that configuration validation started. The pack ignores the
 // lifeline, so a path that forgets to close it leaves it running.
 func TestCLIStartsPackOnce(t *testing.T) {
-	path := filepath.Join(bin, "pidlog")
+	path := packtest.Path(t, "pidlog")
 	for _, c := range []struct {
 		name  string
 		extra string // appended to .journal-lint.yaml
@@ -63,9 +65,9 @@ func TestCLIStartsPackOnce(t *testing.T) {
 				t.Errorf("the pack started %d times (pids %v), want once", len(starts), starts)
 			}
 			// The pack ignores the lifeline: only journal-lint closing it ends it.
-			if n := running(t, path); n != 0 {
+			if n := packtest.Running(t, path); n != 0 {
 				t.Errorf("%d pack processes left after journal-lint exited: it did not close them", n)
-				for _, pid := range pids(path) {
+				for _, pid := range packtest.PIDs(path) {
 					if n, err := strconv.Atoi(pid); err == nil {
 						syscall.Kill(n, syscall.SIGKILL)
 					}

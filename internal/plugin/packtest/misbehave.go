@@ -1,20 +1,4 @@
-// Command misbehave is a rule pack for the host's tests that misbehaves in
-// the way its executable's name says: garbage (writes to stdout before the
-// handshake), crash (a goroutine panics during Check, killing the process),
-// panic (a rule panics; the SDK recovers), hang (a rule never returns),
-// malformed (reports a range outside the document), introspect (reports
-// what its stdin and environment are), pidlog (behaves, but appends its
-// process id to <mode>.pids in its working directory when it starts and
-// ignores the lifeline, so that only the host closing it ends it),
-// earlypanic (writes to stderr and panics before sdk.Serve), selfhash
-// (reports the sha256 of the bytes it runs from as its version), holdpipes
-// (starts a grandchild that keeps the pack's stdout and stderr open, then
-// hangs in Check), orphan (the same with a grandchild that has neither),
-// sleeper (sleeps: the grandchild), echo (reports what its config says:
-// message, help and related as a diagnostic, count times; writes stderr to
-// stderr first, and crashes with panic when set), needless (echo that
-// declares it reads only the chain context), or anything else (behaves).
-package main
+package packtest
 
 import (
 	"crypto/sha256"
@@ -30,7 +14,27 @@ import (
 	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
-func main() {
+// modes are the names of the misbehaving pack's behaviours.
+var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
+	"earlypanic", "selfhash", "holdpipes", "orphan", "sleeper", "echo", "needless"}
+
+// misbehave serves a rule pack that misbehaves in the way the name of the
+// running executable (os.Args[0]) says: garbage (writes to stdout before the
+// handshake), crash (a goroutine panics during Check, killing the process),
+// panic (a rule panics; the SDK recovers), hang (a rule never returns),
+// malformed (reports a range outside the document), introspect (reports
+// what its stdin and environment are), pidlog (behaves, but appends its
+// process id to <mode>.pids in its working directory when it starts and
+// ignores the lifeline, so that only the host closing it ends it),
+// earlypanic (writes to stderr and panics before sdk.Serve), selfhash
+// (reports the sha256 of the bytes it runs from as its version), holdpipes
+// (starts a grandchild that keeps the pack's stdout and stderr open, then
+// hangs in Check), orphan (the same with a grandchild that has neither),
+// sleeper (sleeps: the grandchild), echo (reports what its config says:
+// message, help and related as a diagnostic, count times; writes stderr to
+// stderr first, and crashes with panic when set), needless (echo that
+// declares it reads only the chain context), or anything else (behaves).
+func misbehave() {
 	mode := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	if mode == "garbage" {
 		fmt.Println("hello from a careless pack")

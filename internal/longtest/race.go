@@ -1,0 +1,5 @@
+//go:build race
+
+package longtest
+
+const race = true
