@@ -74,9 +74,12 @@ const (
 	CheckBridgedLink = "check/bridged-link"
 
 	// The warnings about the configuration file itself ([Config]):
-	// ConfigPluginsChanged, a pull request changes the rule packs, which
-	// `check --against` takes from the base revision; ConfigUnusedIgnore, an
-	// ignore entry matched no diagnostic.
+	// ConfigGateChanged, a pull request changes a setting that protects
+	// accepted revisions, which `check --against` takes from the base
+	// revision; ConfigPluginsChanged, a pull request changes the rule packs,
+	// which it takes from there too; ConfigUnusedIgnore, an ignore entry
+	// matched no diagnostic.
+	ConfigGateChanged    = "config/gate-changed"
 	ConfigPluginsChanged = "config/plugins-changed"
 	ConfigUnusedIgnore   = "config/unused-ignore"
 
@@ -191,6 +194,7 @@ var registry = []Rule{
 	{Code: ChainNonIncreasingVersion, Kind: Validity, DefaultSeverity: Error, Scope: ScopeChain, Summary: "JOURNAL_VERSION is not later than the predecessor's"},
 	{Code: ChainConflict, Kind: Validity, DefaultSeverity: Error, Scope: ScopeChain, Summary: "different text for an existing coordinate and version"},
 	{Code: CheckBridgedLink, Kind: Engine, DefaultSeverity: Info, Summary: "a revision after a rejected one was checked against the last good head"},
+	{Code: ConfigGateChanged, Kind: Config, DefaultSeverity: Warning, Summary: "a pull request changes a setting of .journal-lint.yaml that protects accepted revisions, which applies only after merge"},
 	{Code: ConfigPluginsChanged, Kind: Config, DefaultSeverity: Warning, Summary: "a pull request changes the rule packs of .journal-lint.yaml, which run only after merge"},
 	{Code: ConfigUnusedIgnore, Kind: Config, DefaultSeverity: Warning, Summary: "an ignore entry of .journal-lint.yaml matched no diagnostic"},
 	{Code: DepsUnknownArtifact, Kind: ChainHead, DefaultSeverity: Info, Summary: "a DEPENDS or PREFERS names an artifact that is not in the tree"},

@@ -397,12 +397,13 @@ func (r *Result) Source(path string) []byte {
 }
 
 // configDiagnostics reports the unused ignore entries of cfg and, for a
-// check against a revision, its changed plugins: entries (trust.go), with
-// a path relative to root like every other diagnostic (it may start with
-// "../"), and adds the configuration's text to sources for snippets.
+// check against a revision, its changed plugins: entries and protected
+// settings (trust.go), with a path relative to root like every other
+// diagnostic (it may start with "../"), and adds the configuration's text
+// to sources for snippets.
 func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, r *run) diag.List {
 	ds := config.UnusedIgnoreDiagnostics(cfg, unused)
-	if cfg.File == "" || (len(ds) == 0 && cfg.PluginsBase == "") {
+	if cfg.File == "" || (len(ds) == 0 && cfg.Base == "") {
 		return ds
 	}
 	data, err := readfile.Read(cfg.File, readfile.Options{Max: readfile.MaxConfig})
@@ -410,6 +411,7 @@ func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root str
 		data = nil
 	}
 	ds = append(ds, pluginsChanged(cfg, data)...)
+	ds = append(ds, gateChanged(cfg, data)...)
 	rel, err := filepath.Rel(root, cfg.File)
 	if err != nil || len(ds) == 0 {
 		return ds

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -19,64 +21,239 @@ import (
 // maxBaseConfig bounds the size of the configuration file read from git.
 const maxBaseConfig = 1 << 20
 
-// BasePlugins returns the configuration for `check --against REV`: a copy
-// of cfg whose Plugins are the plugins: entries (paths, pins, config,
-// timeouts) of the configuration file as it is at the base commit the git
-// gate compares with (read from git, never from the work tree), with
-// PluginsBase set to that commit and WorkTreePlugins to cfg's own entries.
-// A pull request under check can then change which rule packs run only by
-// being merged; everything else of the configuration is the work tree's.
-// A file that does not exist at the base commit has no packs there. When
-// against is "", cfg has no file, or the file lies outside a git work tree
-// (it is not part of the change), cfg is returned as it is. Errors are a
-// revision that names no commit, git failing, and a base configuration
-// that is too large or does not parse.
-func BasePlugins(ctx context.Context, cfg *config.Config, against string) (*config.Config, error) {
-	if cfg == nil || cfg.File == "" || against == "" {
+// BaseConfig returns the configuration for `check --against REV`: a copy
+// of cfg whose rule packs and whose settings that protect accepted
+// revisions come from the configuration file as it is at the base commit
+// the git gate compares with (read from git, never from the work tree), as
+// docs/ci.md ("Trust model") lists them:
+//
+//   - Plugins are the base's plugins: entries (paths, pins, config,
+//     timeouts), and WorkTreePlugins cfg's own;
+//   - Root and Examples are the base's;
+//   - the Rules entries of the protected codes ([protectedCode]) are the
+//     base's;
+//   - an Ignore entry whose code pattern matches a protected code applies
+//     only when the base has it too (same code and path patterns), and the
+//     base's such entries apply even when the work tree removed them.
+//
+// Base is set to that commit and GateChanges to every protected setting
+// in which cfg differs. A pull request under check can then change these
+// only by being merged; everything else of the configuration is the work
+// tree's. A file that does not exist at the base commit is the default
+// configuration there. When cfg has no file (none was found), the first of
+// candidates (config.Candidates: where the search looked, nearest first)
+// that the base commit holds is the base's file, deleted in the work tree.
+// When against is "", or the file lies outside a git work tree (it is not
+// part of the change), cfg is returned as it is. Errors are a revision that
+// names no commit, git failing, and a base configuration that is too large
+// or does not parse.
+func BaseConfig(ctx context.Context, cfg *config.Config, against string, candidates []string) (*config.Config, error) {
+	if cfg == nil || against == "" {
 		return cfg, nil
 	}
-	repo, err := gitrepo.Open(ctx, filepath.Dir(cfg.File))
+	file := cfg.File
+	if file == "" {
+		if len(candidates) == 0 {
+			return cfg, nil
+		}
+		file = candidates[0]
+	}
+	repo, err := gitrepo.Open(ctx, filepath.Dir(file))
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return cfg, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
-	rel, err := repo.Rel(cfg.File)
-	if err != nil {
-		return cfg, nil
-	}
 	commit, err := baseCommit(ctx, repo, against)
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
+	if cfg.File != "" {
+		candidates = []string{cfg.File}
+	}
+	for _, cand := range candidates {
+		base, found, err := configAt(ctx, repo, commit, cand)
+		if err != nil {
+			return nil, err
+		}
+		if !found && cfg.File == "" {
+			continue
+		}
+		if base == nil {
+			base = config.Default()
+		}
+		out := *cfg
+		if cfg.File == "" {
+			// The work tree deleted the base's file: judged by it still.
+			out.File, out.Source = base.File, base.Source
+			out.GateChanges = []config.GateChange{{Message: fmt.Sprintf("%s is deleted here and exists at the base revision %s: "+
+				"this check uses the base revision's rule packs and settings that protect accepted revisions, the deletion takes effect after merge",
+				base.Source, shortCommit(commit))}}
+		}
+		out.Plugins = base.Plugins
+		out.Base = commit
+		out.WorkTreePlugins = cfg.Plugins
+		protectSettings(&out, cfg, base)
+		return &out, nil
+	}
+	return cfg, nil
+}
+
+// configAt returns the configuration file at path (absolute, inside repo's
+// work tree) as it is at commit, and whether the commit holds it as a
+// regular file; nil and false for a path outside the work tree or missing
+// at the commit.
+func configAt(ctx context.Context, repo *gitrepo.Repo, commit, path string) (*config.Config, bool, error) {
+	rel, err := repo.Rel(path)
+	if err != nil {
+		return nil, false, nil
+	}
 	entries, err := repo.Tree(ctx, commit, rel)
 	if err != nil {
-		return nil, fmt.Errorf("--against: %w", err)
+		return nil, false, fmt.Errorf("--against: %w", err)
 	}
-	var base []config.Plugin
 	for _, e := range entries {
 		if e.Path != rel || !e.IsRegular() {
 			continue
 		}
 		contents, tooLarge, err := repo.ReadBlobs(ctx, []string{e.Object}, maxBaseConfig)
 		if err != nil {
-			return nil, fmt.Errorf("--against: %w", err)
+			return nil, false, fmt.Errorf("--against: %w", err)
 		}
 		if len(tooLarge) > 0 {
-			return nil, fmt.Errorf("%s at the base revision %s is larger than %d bytes", rel, shortCommit(commit), maxBaseConfig)
+			return nil, false, fmt.Errorf("%s at the base revision %s is larger than %d bytes", rel, shortCommit(commit), maxBaseConfig)
 		}
-		bc, err := config.Parse(cfg.File, contents[e.Object])
+		bc, err := config.Parse(path, contents[e.Object])
 		if err != nil {
-			return nil, fmt.Errorf("%s at the base revision %s (where --against takes the rule packs from): %w", rel, shortCommit(commit), err)
+			return nil, false, fmt.Errorf("%s at the base revision %s (where --against takes the rule packs and the gate's settings from): %w", rel, shortCommit(commit), err)
 		}
-		base = bc.Plugins
+		bc.Source = rel
+		return bc, true, nil
 	}
-	out := *cfg
-	out.Plugins = base
-	out.PluginsBase = commit
-	out.WorkTreePlugins = cfg.Plugins
-	return &out, nil
+	return nil, false, nil
+}
+
+// protectedCode reports whether the severity and the suppressions of code
+// come from the base revision's configuration under `check --against`:
+// the codes of the append-only gate (rules.Repository: history/revision-*,
+// repo/eol-*) and of the configuration itself (rules.Config), which would
+// otherwise let a pull request hide its own changes to the others.
+func protectedCode(code string) bool {
+	k := rules.KindOf(code)
+	return k == rules.Repository || k == rules.Config
+}
+
+// protectedCodes lists the registered codes for which protectedCode holds.
+func protectedCodes() []string {
+	var out []string
+	for _, r := range rules.All() {
+		if protectedCode(r.Code) {
+			out = append(out, r.Code)
+		}
+	}
+	return out
+}
+
+// protectSettings makes out (a copy of work, the work tree's
+// configuration) use base's settings that protect accepted revisions, as
+// BaseConfig describes, and appends a GateChange to out for each in which
+// work differs.
+func protectSettings(out, work, base *config.Config) {
+	at := "the base revision " + shortCommit(out.Base)
+	change := func(pos config.Position, format string, args ...any) {
+		out.GateChanges = append(out.GateChanges, config.GateChange{Pos: pos,
+			Message: fmt.Sprintf(format, args...)})
+	}
+	if filepath.ToSlash(filepath.Clean(work.Root+"/.")) != filepath.ToSlash(filepath.Clean(base.Root+"/.")) {
+		change(work.Pos["root"], "root: is %s here and %s at %s: this check uses the base revision's root, the change takes effect after merge",
+			quotedOrUnset(work.Root), quotedOrUnset(base.Root), at)
+		out.Root = base.Root
+	}
+	if work.Examples != base.Examples {
+		change(work.Pos["examples"], "examples: is %t here and %t at %s: this check uses the base revision's setting, the change takes effect after merge",
+			work.Examples, base.Examples, at)
+		out.Examples = base.Examples
+	}
+	out.Rules = maps.Clone(work.Rules)
+	codes := slices.Sorted(maps.Keys(work.Rules))
+	for code := range base.Rules {
+		if _, ok := work.Rules[code]; !ok {
+			codes = append(codes, code)
+		}
+	}
+	for _, code := range codes {
+		w, inWork := work.Rules[code]
+		b, inBase := base.Rules[code]
+		if !protectedCode(code) || (inWork == inBase && w.Level == b.Level) {
+			continue
+		}
+		pos := w.Pos
+		if !inWork {
+			pos = work.Pos["rules"]
+		}
+		change(pos, "rules: %s is %s here and %s at %s: this check uses the base revision's setting, the change takes effect after merge",
+			code, levelOrUnset(w, inWork), levelOrUnset(b, inBase), at)
+		if inBase {
+			out.Rules[code] = config.Rule{Code: code, Level: b.Level, Pos: w.Pos}
+		} else {
+			delete(out.Rules, code)
+		}
+	}
+	protected := protectedCodes()
+	guards := func(e config.IgnoreEntry) bool {
+		return slices.ContainsFunc(protected, e.MatchesCode)
+	}
+	type key struct{ code, path string }
+	inBase, inWork := map[key]bool{}, map[key]bool{}
+	for _, e := range base.Ignore {
+		inBase[key{e.Code, e.Path}] = true
+	}
+	for _, e := range work.Ignore {
+		inWork[key{e.Code, e.Path}] = true
+	}
+	out.Ignore = nil
+	for _, e := range work.Ignore {
+		if guards(e) && !inBase[key{e.Code, e.Path}] {
+			change(e.Pos, "ignore entry for code %q and %s is not in the configuration at %s: "+
+				"this check does not apply it to the gate's codes, the change takes effect after merge", e.Code, pathOrAny(e.Path), at)
+			continue
+		}
+		out.Ignore = append(out.Ignore, e)
+	}
+	for _, e := range base.Ignore {
+		if guards(e) && !inWork[key{e.Code, e.Path}] {
+			change(work.Pos["ignore"], "ignore entry for code %q and %s of %s is removed: "+
+				"this check still applies it, the removal takes effect after merge", e.Code, pathOrAny(e.Path), at)
+			e.Pos, e.CodePos, e.PathPos = config.Position{}, config.Position{}, config.Position{}
+			out.Ignore = append(out.Ignore, e)
+		}
+	}
+}
+
+// quotedOrUnset renders a root: value for GateChange messages.
+func quotedOrUnset(s string) string {
+	if s == "" {
+		return "unset"
+	}
+	return strconv.Quote(s)
+}
+
+// levelOrUnset renders a rules: entry for GateChange messages.
+func levelOrUnset(r config.Rule, ok bool) string {
+	if !ok {
+		return "unset"
+	}
+	return string(r.Level)
+}
+
+// pathOrAny renders an ignore entry's path pattern as
+// config/unused-ignore does.
+func pathOrAny(p string) string {
+	if p == "" {
+		return "any path"
+	}
+	return fmt.Sprintf("path %q", p)
 }
 
 // shortCommit returns the first 12 hex digits of a commit name.
@@ -90,14 +267,14 @@ func shortCommit(c string) string { return c[:min(len(c), 12)] }
 // work tree removed (reported on its plugins: key). src is the work tree's
 // configuration text, for the ranges; Path is cfg.Source.
 func pluginsChanged(cfg *config.Config, src []byte) diag.List {
-	if cfg == nil || cfg.PluginsBase == "" {
+	if cfg == nil || cfg.Base == "" {
 		return nil
 	}
 	sev, on := cfg.Severity(rules.ConfigPluginsChanged, diag.Warning)
 	if !on {
 		return nil
 	}
-	base := shortCommit(cfg.PluginsBase)
+	base := shortCommit(cfg.Base)
 	lines := diag.NewLineIndex(src)
 	report := func(pos config.Position, msg string) diag.Diagnostic {
 		return diag.Diagnostic{Code: rules.ConfigPluginsChanged, Severity: sev, Message: msg, Path: cfg.Source, Range: lineRange(lines, src, pos),
@@ -123,6 +300,29 @@ func pluginsChanged(cfg *config.Config, src []byte) diag.List {
 			out = append(out, report(cfg.Pos["plugins"], fmt.Sprintf("rule pack %s of the base revision %s is removed: "+
 				"this check still runs it, the removal takes effect after merge", label(b), base)))
 		}
+	}
+	return out
+}
+
+// gateChanged returns one config/gate-changed diagnostic (warning by
+// default; the base revision's rules: may change it) per entry of
+// cfg.GateChanges, with its range in src, the work tree's configuration
+// text (the start of the file for a change without a position); Path is
+// cfg.Source.
+func gateChanged(cfg *config.Config, src []byte) diag.List {
+	if cfg == nil || len(cfg.GateChanges) == 0 {
+		return nil
+	}
+	sev, on := cfg.Severity(rules.ConfigGateChanged, diag.Warning)
+	if !on {
+		return nil
+	}
+	lines := diag.NewLineIndex(src)
+	out := make(diag.List, 0, len(cfg.GateChanges))
+	for _, c := range cfg.GateChanges {
+		out = append(out, diag.Diagnostic{Code: rules.ConfigGateChanged, Severity: sev, Message: c.Message, Path: cfg.Source,
+			Range: lineRange(lines, src, c.Pos),
+			Help:  "the settings that protect accepted revisions are the base branch's: a reviewer must look at this change before it is merged (see docs/ci.md)"})
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func TestPluginsChanged(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.Source, cfg.Plugins, cfg.WorkTreePlugins = ".journal-lint.yaml", base, work
-	cfg.PluginsBase = "0123456789abcdef0123"
+	cfg.Base = "0123456789abcdef0123"
 	cfg.Pos["plugins"] = config.Position{Line: 2, Column: 1}
 	var got []string
 	for _, d := range pluginsChanged(cfg, []byte(src)) {

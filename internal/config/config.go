@@ -222,6 +222,17 @@ func (p Plugin) SamePack(q Plugin) bool {
 	return (p.Name != "" && q.Name == p.Name) || (p.Name == "" && q.Name == "" && q.Path == p.Path)
 }
 
+// GateChange is one setting that protects accepted revisions in which the
+// work tree's configuration file differs from the base revision's (see
+// [Config.Base]).
+type GateChange struct {
+	// Message names the setting and both values; Pos is where the work
+	// tree's file writes it (zero when it does not, or for a file the work
+	// tree deleted).
+	Message string
+	Pos     Position
+}
+
 // Config is one configuration: defaults overlaid with one file.
 type Config struct {
 	// File is the absolute path of the file the configuration came from, or
@@ -250,13 +261,17 @@ type Config struct {
 	MaxWarnings int
 	// Plugins lists the rule-pack entries in file order.
 	Plugins []Plugin
-	// PluginsBase, when not "", is the git commit whose version of this
-	// file supplied Plugins: `check --against` runs only the rule packs the
-	// base revision approved (check.BasePlugins, docs/ci.md).
-	// WorkTreePlugins are then the plugins: entries of the file in the
-	// work tree, which do not run.
-	PluginsBase     string
+	// Base, when not "", is the git commit whose version of this file
+	// supplied Plugins and the settings that protect accepted revisions
+	// (Root, Examples, and the Rules and Ignore entries of the gate's
+	// codes): `check --against` runs only the rule packs the base revision
+	// approved and is judged by its settings (check.BaseConfig,
+	// docs/ci.md). WorkTreePlugins are then the plugins: entries of the
+	// file in the work tree, which do not run, and GateChanges where the
+	// work tree's file differs from the base's in those settings.
+	Base            string
 	WorkTreePlugins []Plugin
+	GateChanges     []GateChange
 
 	// Pos records where each top-level key is written, by key.
 	Pos map[string]Position

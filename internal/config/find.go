@@ -8,38 +8,59 @@ import (
 	"path/filepath"
 )
 
-// Find looks for [FileName] in startDir and then in each parent directory,
-// and returns the absolute path of the first one found. The search stops
-// after the repository root (a directory that contains .git, as a file or a
-// directory) or the file system root; it returns "" and no error when there
-// is no configuration file. A [FileName] that is not a regular file (after
-// following symbolic links) is an error, as is any failure other than
+// Candidates returns the paths where [Find] looks for [FileName], nearest
+// first: startDir and each parent up to the repository top (the nearest
+// directory that contains .git, as a file or a directory). Outside a
+// repository it is startDir's file alone: a parent directory that the
+// user does not control (a shared /tmp) must not supply the configuration.
+// The paths are absolute. Errors are those of looking for .git other than
 // "does not exist".
-func Find(startDir string) (string, error) {
+func Candidates(startDir string) ([]string, error) {
 	dir, err := filepath.Abs(startDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for d := dir; ; {
+		out = append(out, filepath.Join(d, FileName))
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return out, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return out[:1], nil // no repository: the start directory only
+		}
+		d = parent
+	}
+}
+
+// Find returns the absolute path of the first of [Candidates] (startDir,
+// then its parents up to the repository top) that exists, or "" and no
+// error when none does. A [FileName] that is not a regular file (after
+// following symbolic links) is an error, as is any failure other than
+// "does not exist", and so is a file that another user could have planted
+// or can change ([CheckOwner]): the caller may name it with --config to
+// trust it.
+func Find(startDir string) (string, error) {
+	cands, err := Candidates(startDir)
 	if err != nil {
 		return "", err
 	}
-	for {
-		cand := filepath.Join(dir, FileName)
+	for _, cand := range cands {
 		fi, err := os.Stat(cand)
 		switch {
 		case err == nil && fi.Mode().IsRegular():
+			if err := CheckOwner(cand); err != nil {
+				return "", err
+			}
 			return cand, nil
 		case err == nil:
 			return "", fmt.Errorf("%s: not a regular file", cand)
 		case !errors.Is(err, fs.ErrNotExist):
 			return "", err
 		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return "", nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
 	}
+	return "", nil
 }

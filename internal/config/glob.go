@@ -196,3 +196,11 @@ func compileCodeGlob(pattern string) (*regexp.Regexp, error) {
 	}
 	return compilePathGlob(pattern)
 }
+
+// MatchesCode reports whether the entry's code pattern matches code,
+// whatever its path pattern says; a malformed pattern (only possible for
+// entries built in code) matches nothing.
+func (e IgnoreEntry) MatchesCode(code string) bool {
+	re, err := compileCodeGlob(e.Code)
+	return err == nil && re.MatchString(code)
+}

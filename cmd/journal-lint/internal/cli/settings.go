@@ -107,10 +107,14 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (*settings, error) {
 // packs the configuration is validated before it returns.
 func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err error) {
 	path := c.String("config")
+	var searched []string // where the search looked, for a file the work tree deleted
 	if path == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return nil, internalErrorf("working directory: %v", err)
+		}
+		if searched, err = config.Candidates(wd); err != nil {
+			return nil, usageErrorf("%v", err)
 		}
 		if path, err = config.Find(wd); err != nil {
 			return nil, usageErrorf("%v", err)
@@ -138,14 +142,17 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 			}
 			return nil, configError(err)
 		}
-		// check --against runs the rule packs of the base revision's
-		// configuration, never the work tree's (docs/ci.md).
-		if cfg, err = check.BasePlugins(c.Context, cfg, c.String("against")); err != nil {
-			if c.Context.Err() != nil {
-				return nil, c.Context.Err()
-			}
-			return nil, usageErrorf("%v", err)
+	}
+	// check --against runs the rule packs of the base revision's
+	// configuration, never the work tree's, and is judged by its
+	// settings that protect accepted revisions (docs/ci.md).
+	if cfg, err = check.BaseConfig(c.Context, cfg, c.String("against"), searched); err != nil {
+		if c.Context.Err() != nil {
+			return nil, c.Context.Err()
 		}
+		return nil, usageErrorf("%v", err)
+	}
+	if cfg.File != "" {
 		packs = plugin.Launch(c.Context, cfg)
 		ready = sync.OnceValue(func() error { return packsReady(c.Context, cfg, packs) })
 		if packs == nil {
