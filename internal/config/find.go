@@ -10,11 +10,13 @@ import (
 
 // Candidates returns the paths where [Find] looks for [FileName], nearest
 // first: startDir and each parent up to the repository top (the nearest
-// directory that contains .git, as a file or a directory). Outside a
-// repository it is startDir's file alone: a parent directory that the
-// user does not control (a shared /tmp) must not supply the configuration.
-// The paths are absolute. Errors are those of looking for .git other than
-// "does not exist".
+// directory that contains .git, as a file or a directory). The search also
+// ends below a parent that another user may control ([mayBeShared]: owned
+// by a user other than the current one and root, or writable by every
+// user, such as /tmp), whose file is never a candidate: outside a
+// repository that is what keeps a file planted in a shared directory from
+// supplying the configuration. The paths are absolute. Errors are those of
+// looking for .git other than "does not exist".
 func Candidates(startDir string) ([]string, error) {
 	dir, err := filepath.Abs(startDir)
 	if err != nil {
@@ -22,6 +24,9 @@ func Candidates(startDir string) ([]string, error) {
 	}
 	var out []string
 	for d := dir; ; {
+		if d != dir && mayBeShared(d) {
+			return out, nil
+		}
 		out = append(out, filepath.Join(d, FileName))
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return out, nil
@@ -30,7 +35,7 @@ func Candidates(startDir string) ([]string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return out[:1], nil // no repository: the start directory only
+			return out, nil
 		}
 		d = parent
 	}

@@ -61,3 +61,19 @@ func CheckOwner(path string) error {
 	}
 	return nil
 }
+
+// mayBeShared reports whether another user may control the directory dir:
+// it is owned by a user other than the current one and root, or every
+// user can write it. A directory that cannot be examined counts as shared.
+func mayBeShared(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return true
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	owner := int(st.Uid)
+	return (owner != os.Getuid() && owner != 0) || fi.Mode().Perm()&0o002 != 0
+}

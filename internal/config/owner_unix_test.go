@@ -59,3 +59,27 @@ func TestFindRefusesAnotherUsersFile(t *testing.T) {
 		t.Errorf("Find of another user's file: %v", err)
 	}
 }
+
+// TestFindStopsBelowSharedDirectory: the search never looks into a parent
+// that every user can write (a shared /tmp), where anyone could plant a
+// configuration; the start directory itself is still searched.
+func TestFindStopsBelowSharedDirectory(t *testing.T) {
+	shared := t.TempDir()
+	mkfile(t, filepath.Join(shared, FileName), "format: json\n")
+	proj := filepath.Join(shared, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Find(proj); err != nil || got != filepath.Join(shared, FileName) {
+		t.Fatalf("Find below a private parent = %q, %v", got, err)
+	}
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Find(proj); err != nil || got != "" {
+		t.Errorf("Find below a shared parent = %q, %v; want \"\"", got, err)
+	}
+	if got, err := Find(shared); err != nil || got != filepath.Join(shared, FileName) {
+		t.Errorf("Find in the shared directory itself = %q, %v", got, err)
+	}
+}
