@@ -62,6 +62,9 @@ type gate struct {
 	// skipped is why a check of a work tree that git refuses asked git
 	// nothing (Result.GitSkipped); nil otherwise.
 	skipped error
+	// rootLink is the symbolic link on the root's path inside the work
+	// tree, under a gate (rootlink.go); nil for none.
+	rootLink *rootLink
 }
 
 // openGate prepares the git side of a run. Without Against and Staged it
@@ -92,7 +95,12 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return g, nil
 		}
 	}
-	repo, err := gitrepo.Open(ctx, opts.Root)
+	openAt := opts.Root
+	top, storedRel, stored := gitrepo.StoredTop(opts.Root)
+	if stored && wantGit {
+		openAt = top
+	}
+	repo, err := gitrepo.Open(ctx, openAt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -119,6 +127,13 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			return g, nil
 		}
 		return nil, err
+	}
+	if stored && wantGit && storedRel != rel {
+		// The root's path holds a link: judged as git stores it, under
+		// the path as written.
+		if l, ok := firstLink(top, storedRel); ok && gitrepo.ResolveExisting(top) == repo.Top() {
+			rel, g.rootLink = storedRel, &l
+		}
 	}
 	g.repo, g.rootRel = repo, rel
 	if d, ok := g.src.(*source.Disk); ok {
@@ -377,6 +392,9 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	}
 	g.forgetStampedAttributes(r)
 	var out diag.List
+	if g.rootLink != nil {
+		out = append(out, g.rootLink.diagnostic(g.rootRel))
+	}
 	eol, err := g.eolConversion(ctx, r)
 	if err != nil {
 		return nil, err
@@ -587,12 +605,27 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		switch f.status {
 		case 'M', 'T', 'D':
 			if doc := r.load.Doc(f.path); doc != nil {
+				now, nowDigest, notes := doc.Src, doc.Digest.String(), []string(nil)
 				if haveBefore && bytes.Equal(doc.Src, before) {
-					continue // a mode change: the revision is the same
+					stored, differs, err := g.storedBlob(ctx, f.path, f.entry)
+					if err != nil {
+						return nil, err
+					}
+					if !differs {
+						continue // a mode change: the revision is the same
+					}
+					now, nowDigest = stored, vt.DigestOf(stored).String()
+					if stored == nil {
+						nowDigest = fmt.Sprintf("a blob larger than %d bytes", syntax.MaxSize)
+					}
+					notes = append(notes, "git stores other bytes than the work tree holds: the .gitattributes convert them on checkout")
 				}
-				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.at(), beforeDigest, doc.Digest)
-				if haveBefore && bytes.Equal(normalizeEOL(doc.Src), normalizeEOL(before)) {
-					msg += " (the files differ only in line endings)"
+				if haveBefore && bytes.Equal(normalizeEOL(now), normalizeEOL(before)) {
+					notes = append(notes, "the files differ only in line endings")
+				}
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.at(), beforeDigest, nowDigest)
+				if len(notes) > 0 {
+					msg += " (" + strings.Join(notes, "; ") + ")"
 				}
 				out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 					Message: msg,
@@ -627,6 +660,35 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		}
 	}
 	return out, nil
+}
+
+// storedBlob returns the bytes git stores for the root-relative Journal
+// path p, whose checked bytes equal those of base (its entry at the
+// compared commit) although git reports it changed, and whether they
+// differ from base's blob. For a check of the work tree that is the index
+// entry (in CI, the pull request's commit): a .gitattributes that converts
+// the file on checkout can turn a different blob back into the accepted
+// bytes, and the blob is what a merge keeps. An index entry with base's
+// blob, or none, is the same revision (a change of mode). The bytes are
+// nil for a blob larger than any Journal (syntax.MaxSize). For --staged
+// the checked bytes are the blob's already.
+func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]byte, bool, error) {
+	if g.staged {
+		return nil, false, nil
+	}
+	index, err := g.indexed(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	e, ok := index[p]
+	if !ok || !e.IsRegular() || e.Object == base.Object {
+		return nil, false, nil
+	}
+	blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
+	if err != nil {
+		return nil, false, fmt.Errorf("--against: %w", err)
+	}
+	return blobs[e.Object], true, nil // nil: larger than any Journal
 }
 
 // explainChanged amends each chain/missing-predecessor diagnostic of the

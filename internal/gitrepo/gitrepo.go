@@ -224,6 +224,34 @@ func (r *Repo) Rel(path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// StoredTop returns the nearest of the absolute path root and its parents,
+// as written (the symbolic links of root's path are not followed to find
+// it), that holds a .git entry, and root's path below it with forward
+// slashes ("" for itself); ok is false when there is none. The part of a
+// path below the top is what git stores: a Journal root that a pull
+// request turned into a link to another directory, or to another
+// repository, is still judged by (check's gate), and its output paths
+// name (package outpath), the repository that holds its path.
+func StoredTop(root string) (top, rel string, ok bool) {
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, root)
+			if err != nil {
+				return "", "", false
+			}
+			if rel == "." {
+				rel = ""
+			}
+			return dir, filepath.ToSlash(rel), true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", "", false
+		}
+		dir = parent
+	}
+}
+
 // ResolveExisting resolves symbolic links in the longest existing prefix of
 // the clean absolute path abs and appends the rest unchanged.
 func ResolveExisting(abs string) string {

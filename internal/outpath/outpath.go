@@ -58,9 +58,15 @@ func Rel(base, target string) string {
 
 // Prefix returns the output path of the Journal root (absolute, clean) by
 // the package rule, "" when it is the base itself: the prefix that turns a
-// root-relative path into an output path (see [Join]).
+// root-relative path into an output path (see [Join]). Inside a work tree
+// it is the root's path as git stores it (gitrepo.StoredTop): a root
+// whose path holds a symbolic link below the top is named by the link's
+// path, not by its target's.
 func Prefix(ctx context.Context, root string) string {
-	base, _ := Base(ctx, root)
+	base, inRepo := Base(ctx, root)
+	if top, rel, ok := gitrepo.StoredTop(root); ok && inRepo && gitrepo.ResolveExisting(top) == base {
+		return rel
+	}
 	p := Rel(base, root)
 	if p == "." {
 		return ""
