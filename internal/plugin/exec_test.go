@@ -161,3 +161,27 @@ func TestCancelledStartEndsAtOnce(t *testing.T) {
 		t.Errorf("%d pack processes left after a cancelled start", n)
 	}
 }
+
+// TestCopyUnderTimeout: the copy of a pack's executable runs under the
+// pack's timeout and under the start's context; either ending it refuses
+// the pack (a VerifyError for the timeout, the context's error for a
+// cancel) and leaves no private copy behind.
+func TestCopyUnderTimeout(t *testing.T) {
+	copiesBefore, _ := filepath.Glob(filepath.Join(os.TempDir(), "journal-lint-pack-*"))
+	s := spec(t, "selfhash")
+	s.Timeout = time.Nanosecond
+	_, err := plugin.Start(context.Background(), configOf(s))
+	var ve *plugin.VerifyError
+	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "copying it took longer than the pack's timeout of 1ns") {
+		t.Errorf("start under a 1ns timeout: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.Timeout = 10 * time.Second
+	if _, err := plugin.Start(ctx, configOf(s)); !errors.Is(err, context.Canceled) {
+		t.Errorf("start with a cancelled context: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "journal-lint-pack-*")); len(left) > len(copiesBefore) {
+		t.Errorf("private copies left: %v", left)
+	}
+}

@@ -51,7 +51,7 @@ func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, exe, err := stage(spec)
+	dir, exe, err := stage(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

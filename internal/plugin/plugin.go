@@ -51,12 +51,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -173,23 +172,17 @@ func (e *VerifyError) Error() string {
 // Unwrap returns the read error, if any.
 func (e *VerifyError) Unwrap() error { return e.Err }
 
-// Checksum returns the sha256 of the file at path as 64 lowercase hex digits.
+// Checksum returns the sha256 of the rule pack at path as 64 lowercase
+// hex digits, reading it as a pack's start does (stage): never through a
+// symbolic link, only a regular file (a FIFO cannot block it) of at most
+// readfile.MaxPack bytes.
 func Checksum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
+	if err := refuseLink(path); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	if err := readfile.Copy(path, packOptions, h); err != nil {
+		return "", fmt.Errorf("%s: %w", path, packReadCause(err))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,10 +1,14 @@
 package plugin
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -19,10 +23,17 @@ import (
 // configured file afterwards (another file renamed over it, a write in
 // place), the bytes that run are the bytes that were verified, because no
 // one but this process can write to the directory. The caller removes dir.
-// A file that cannot be read, is not a regular file or does not match is
-// a [*VerifyError]; other errors (no temporary directory) are returned as
-// they are.
-func stage(s Spec) (dir, exe string, err error) {
+//
+// The configured path is opened as [openPack] does (no symbolic link, only
+// a regular file of at most readfile.MaxPack bytes), and the copy ends
+// when ctx is done or the pack's timeout passes: a path that a pull
+// request points at /proc/self/pagemap or a FIFO costs a bounded read, or
+// none. Every failure removes the directory before stage returns.
+// A file that cannot be read, is not a regular file, is too large or does
+// not match is a [*VerifyError]; a copy that ran out of time is one too,
+// and ctx's error when ctx ended it; other errors (no temporary
+// directory) are returned as they are.
+func stage(ctx context.Context, s Spec) (dir, exe string, err error) {
 	path := s.Executable()
 	fail := func(got string, err error) (string, string, error) {
 		return "", "", &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Got: got, Err: err}
@@ -31,35 +42,61 @@ func stage(s Spec) (dir, exe string, err error) {
 	if err != nil || len(want) != sha256.Size {
 		return fail("", errors.New("the pinned sha256 is not 64 hexadecimal digits"))
 	}
-	src, err := os.Open(path)
-	if err != nil {
-		return fail("", readfile.PathCause(err))
+	if err := refuseLink(path); err != nil {
+		return fail("", err)
 	}
-	defer src.Close()
-	if fi, err := src.Stat(); err != nil {
-		return fail("", readfile.PathCause(err))
-	} else if !fi.Mode().IsRegular() {
-		return fail("", errors.New("not a regular file"))
-	}
-	dir, err = os.MkdirTemp("", "journal-lint-pack-")
+	private, err := os.MkdirTemp("", "journal-lint-pack-")
 	if err != nil {
 		return "", "", err
 	}
-	exe = filepath.Join(dir, filepath.Base(path))
-	sum, err := copyHashed(exe, src)
-	if err != nil {
-		os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			os.RemoveAll(private)
+		}
+	}()
+	exe = filepath.Join(private, filepath.Base(path))
+	cctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	sum, err := copyHashed(cctx, exe, path)
+	switch {
+	case ctx.Err() != nil:
+		return "", "", ctx.Err()
+	case cctx.Err() != nil:
+		return fail("", fmt.Errorf("copying it took longer than the pack's timeout of %s", s.timeout()))
+	case err != nil:
 		var re readError
 		if errors.As(err, &re) {
-			return fail("", readfile.PathCause(re.err))
+			return fail("", packReadCause(re.err))
 		}
 		return "", "", err
 	}
 	if got := hex.EncodeToString(sum); got != s.SHA256 {
-		os.RemoveAll(dir)
-		return fail(got, nil)
+		_, _, err = fail(got, nil)
+		return "", "", err
 	}
-	return dir, exe, nil
+	return private, exe, nil
+}
+
+// refuseLink returns an error when path itself is a symbolic link: a rule
+// pack runs from the file its configuration names, never through a link
+// that a change of the tree can point elsewhere. (The open that follows
+// refuses a link too, without a race; this one says why.)
+func refuseLink(path string) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errors.New("a symbolic link: the path must name the executable itself")
+	}
+	return nil
+}
+
+// packReadCause is the reason a pack's file could not be read, for a
+// [*VerifyError]: the cause of a failed open or read, without the path
+// the error names already.
+func packReadCause(err error) error {
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("larger than %d bytes, the limit for a rule pack", tl.Max)
+	}
+	return readfile.PathCause(err)
 }
 
 // readError is a copy that failed while reading the source.
@@ -67,12 +104,18 @@ type readError struct{ err error }
 
 func (e readError) Error() string { return e.err.Error() }
 
-// copyHashed writes what src holds to a new executable file at dst and
-// returns the sha256 of the bytes written. The file is open for writing
-// only while syscall.ForkLock is held for reading, so no fork of this
-// process (which takes it for writing) can inherit the descriptor and make
-// the later exec of dst fail with "text file busy".
-func copyHashed(dst string, src io.Reader) ([]byte, error) {
+// packOptions are the rules a rule pack's file is read under (openPack):
+// never through a symbolic link, only a regular file (a FIFO or a device
+// is refused before a byte is read), at most readfile.MaxPack bytes.
+var packOptions = readfile.Options{Max: readfile.MaxPack, NoFollow: true}
+
+// copyHashed copies the rule pack at src (read under packOptions) to a
+// new executable file at dst and returns the sha256 of the bytes written.
+// The copy stops with ctx's error when ctx is done. The file is open for
+// writing only while syscall.ForkLock is held for reading, so no fork of
+// this process (which takes it for writing) can inherit the descriptor and
+// make the later exec of dst fail with "text file busy".
+func copyHashed(ctx context.Context, dst, src string) ([]byte, error) {
 	syscall.ForkLock.RLock()
 	defer syscall.ForkLock.RUnlock()
 	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
@@ -80,26 +123,35 @@ func copyHashed(dst string, src io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	h := sha256.New()
-	buf := make([]byte, 256<<10)
-	for {
-		n, rerr := src.Read(buf)
-		if n > 0 {
-			h.Write(buf[:n])
-			if _, err := f.Write(buf[:n]); err != nil {
-				f.Close()
-				return nil, err
-			}
+	w := &hashingWriter{ctx: ctx, h: h, w: f}
+	if err := readfile.Copy(src, packOptions, w); err != nil {
+		f.Close()
+		if w.err != nil {
+			return nil, w.err
 		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			f.Close()
-			return nil, readError{rerr}
-		}
+		return nil, readError{err}
 	}
 	if err := f.Close(); err != nil {
 		return nil, err
 	}
 	return h.Sum(nil), nil
+}
+
+// hashingWriter hashes what it writes to w, and fails once ctx is done;
+// err is its own failure (of ctx or of w), as opposed to the reader's.
+type hashingWriter struct {
+	ctx context.Context
+	h   hash.Hash
+	w   io.Writer
+	err error
+}
+
+func (hw *hashingWriter) Write(p []byte) (int, error) {
+	if hw.err = hw.ctx.Err(); hw.err != nil {
+		return 0, hw.err
+	}
+	hw.h.Write(p)
+	n, err := hw.w.Write(p)
+	hw.err = err
+	return n, err
 }

@@ -40,6 +40,9 @@ const (
 	// MaxConfig is the largest configuration file in bytes (1 MiB): far
 	// above any real .journal-lint.yaml, far below what hurts.
 	MaxConfig = 1 << 20
+	// MaxPack is the largest rule-pack executable in bytes (256 MiB): ten
+	// times a Go pack built with debug information (docs/plugins.md).
+	MaxPack = 256 << 20
 )
 
 // Attempts is how many times a file that changes while it is read is read
@@ -190,6 +193,18 @@ func Digest(path string, opts Options) (sum [sha256.Size]byte, size int64, err e
 		return h, func() []byte { size = h.n; return h.h.Sum(nil) }
 	}, func(result []byte, _ os.FileInfo, _ bool) { copy(sum[:], result) })
 	return sum, size, err
+}
+
+// Copy writes the bytes of the regular file at path to w, reading it once
+// under the size limit and the refusals of [Read] (no FIFO, device or
+// directory, and with NoFollow no symlink, all refused before a byte is
+// read): the caller checks what it got, as [Options.Verified] says. w may
+// stop the copy by returning an error, which Copy returns. The errors are
+// those of [Read] but ErrChanged, and w's.
+func Copy(path string, opts Options, w io.Writer) error {
+	opts.Verified = true
+	_, _, err := readOnce(path, opts, w)
+	return err
 }
 
 // countingHash is a hash that counts the bytes written to it.

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -107,14 +109,26 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 			code = ExitInternal
 		}
 	}()
-	interrupt, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	// The first Ctrl-C cancels the run, which then ends as soon as it can
-	// with exitInterrupted; a second one gets the default action back and
+	// The first Ctrl-C (or SIGTERM, what CI runners and process managers
+	// send) cancels the run, which then ends as soon as it can, with every
+	// temporary file removed, with 128 plus the signal's number (as a
+	// shell reports it); a second one gets the default action back and
 	// ends the process at once.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	interrupt, cancel := context.WithCancel(context.Background())
+	defer func() { signal.Stop(sigs); cancel() }()
+	var received atomic.Int32
 	go func() {
-		<-interrupt.Done()
-		stop()
+		select {
+		case s := <-sigs:
+			if n, ok := s.(syscall.Signal); ok {
+				received.Store(int32(n))
+			}
+			signal.Stop(sigs)
+			cancel()
+		case <-interrupt.Done():
+		}
 	}()
 	// A command asks git each question once (gitrepo.WithMemo); the
 	// language server, which runs while the user works, opts out.
@@ -122,9 +136,9 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	out := &checkedWriter{w: stdout}
 	app := newApp(out, stderr, args)
 	err := app.RunContext(ctx, interspersed(app, args))
-	if interrupt.Err() != nil {
+	if n := received.Load(); n != 0 {
 		fmt.Fprintln(stderr, "journal-lint: interrupted")
-		return exitInterrupted
+		return 128 + int(n)
 	}
 	if out.err != nil && errors.Is(err, out.err) {
 		err = nil // the failed write itself: out.exit reports it
