@@ -49,3 +49,11 @@ func Connected(ctx context.Context, clients []*wire.Client, names []string, cfg 
 
 // Client returns the connection of the i-th started pack of ps.
 func Client(ps *Packs, i int) *wire.Client { return ps.packs[i].client }
+
+// CgroupOffered reports whether the machine lets journal-lint put each
+// pack's processes in a cgroup of their own (cgroup_linux.go).
+func CgroupOffered() bool {
+	c := newCgroup()
+	c.remove()
+	return c != nil
+}

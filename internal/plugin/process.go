@@ -35,6 +35,10 @@ type process struct {
 	errOut   io.Writer // where the pack's stderr goes
 	lifeline *os.File  // the host's write end; closed by Kill and on exit
 	child    []*os.File
+	// cg holds every process the pack starts, where the machine offers a
+	// cgroup (cgroup_linux.go); nil elsewhere, where the process group is
+	// all there is.
+	cg *cgroup
 
 	done       chan struct{} // closed when the process is reaped
 	stderrDone chan struct{} // closed when its stderr is read to the end (or given up)
@@ -56,7 +60,8 @@ func newProcess(path, dir string, env []string, errOut io.Writer) (*process, err
 	cmd.Stdin = nil // the null device: never the host's stdin
 	cmd.Env = append(env, fmt.Sprintf("%s=%d", wire.EnvLifelineFD, wire.LifelineFD))
 	setGroup(cmd)
-	p := &process{cmd: cmd, errOut: errOut, done: make(chan struct{}), stderrDone: make(chan struct{})}
+	p := &process{cmd: cmd, errOut: errOut, done: make(chan struct{}), stderrDone: make(chan struct{}), cg: newCgroup()}
+	p.cg.apply(cmd)
 	var files []*os.File // every end, closed on failure
 	pipe := func() (r, w *os.File, err error) {
 		if r, w, err = os.Pipe(); err == nil {
@@ -75,6 +80,7 @@ func newProcess(path, dir string, env []string, errOut io.Writer) (*process, err
 		for _, f := range files {
 			f.Close()
 		}
+		p.cg.remove()
 		return nil, err
 	}
 	p.lifeline = lw
@@ -91,11 +97,19 @@ func (p *process) Start(context.Context) error {
 	err := errors.New("the start was cancelled")
 	if !p.killed {
 		err = p.cmd.Start()
+		if err != nil && p.cg != nil {
+			// The kernel cannot start a process into a cgroup (before
+			// Linux 5.7): the process group alone, on a fresh command.
+			p.cg.remove()
+			p.cg, p.cmd = nil, restart(p.cmd)
+			err = p.cmd.Start()
+		}
 	}
 	for _, f := range p.child {
 		f.Close()
 	}
 	if err != nil {
+		p.cg.remove()
 		p.lifeline.Close()
 		p.stdout.Close()
 		p.stderr.Close()
@@ -110,11 +124,22 @@ func (p *process) Start(context.Context) error {
 	return nil
 }
 
-// reap waits for the process to exit, kills what is left of its group,
-// closes the lifeline, and limits how much longer its pipes are read.
+// restart returns a command that starts what cmd would, without a cgroup.
+func restart(cmd *exec.Cmd) *exec.Cmd {
+	c := exec.Command(cmd.Path)
+	c.Args, c.Dir, c.Env = cmd.Args, cmd.Dir, cmd.Env
+	c.Stdin, c.Stdout, c.Stderr, c.ExtraFiles = cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.ExtraFiles
+	setGroup(c)
+	return c
+}
+
+// reap waits for the process to exit, kills what is left of its group and
+// its cgroup, closes the lifeline, and limits how much longer its pipes
+// are read.
 func (p *process) reap() {
 	err := p.cmd.Wait()
 	killGroup(p.cmd.Process.Pid)
+	p.cg.remove()
 	p.lifeline.Close()
 	p.mu.Lock()
 	p.result = err
@@ -159,8 +184,8 @@ func (p *process) waitStderr(d time.Duration) {
 	}
 }
 
-// Kill kills the process group; calling it again, or after the process
-// exited (when reap killed the group), is harmless.
+// Kill kills the process group and the cgroup; calling it again, or after
+// the process exited (when reap killed both), is harmless.
 func (p *process) Kill(context.Context) error {
 	p.startMu.Lock()
 	p.killed = true
@@ -168,6 +193,7 @@ func (p *process) Kill(context.Context) error {
 	p.startMu.Unlock()
 	p.lifeline.Close()
 	if !started {
+		p.cg.remove()
 		return nil
 	}
 	select {
@@ -176,6 +202,7 @@ func (p *process) Kill(context.Context) error {
 	default:
 	}
 	killGroup(p.cmd.Process.Pid)
+	p.cg.kill()
 	if err := p.cmd.Process.Kill(); err != nil && err != os.ErrProcessDone {
 		return err
 	}

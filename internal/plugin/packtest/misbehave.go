@@ -16,7 +16,7 @@ import (
 
 // modes are the names of the misbehaving pack's behaviours.
 var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspect", "behave", "pidlog",
-	"earlypanic", "selfhash", "holdpipes", "orphan", "sleeper", "echo", "needless"}
+	"earlypanic", "selfhash", "holdpipes", "orphan", "setsid", "sleeper", "echo", "needless"}
 
 // misbehave serves a rule pack that misbehaves in the way the name of the
 // running executable (os.Args[0]) says: garbage (writes to stdout before the
@@ -30,6 +30,8 @@ var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspe
 // (reports the sha256 of the bytes it runs from as its version), holdpipes
 // (starts a grandchild that keeps the pack's stdout and stderr open, then
 // hangs in Check), orphan (the same with a grandchild that has neither),
+// setsid (the same with a grandchild that leaves the process group with
+// setsid),
 // sleeper (sleeps: the grandchild), echo (reports what its config says:
 // message, help and related as a diagnostic, count times; writes stderr to
 // stderr first, and crashes with panic when set), needless (echo that
@@ -107,11 +109,14 @@ func selfHash() string {
 // process group, with the pack's own stdout and stderr (descriptors 1 and
 // 2, which go-plugin does not redirect) when holdPipes is set, and reports
 // its process id on stderr.
-func grandchild(holdPipes bool) {
+func grandchild(holdPipes, newSession bool) {
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{"sleeper"}
 	if holdPipes {
 		cmd.Stdout, cmd.Stderr = os.NewFile(1, "stdout"), os.NewFile(2, "stderr")
+	}
+	if newSession {
+		setsid(cmd)
 	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "grandchild:", err)
@@ -122,8 +127,8 @@ func grandchild(holdPipes bool) {
 
 func run(mode string, p *sdk.Pass) {
 	switch mode {
-	case "holdpipes", "orphan":
-		grandchild(mode == "holdpipes")
+	case "holdpipes", "orphan", "setsid":
+		grandchild(mode == "holdpipes", mode == "setsid")
 		time.Sleep(time.Hour)
 	case "crash":
 		fmt.Fprintln(os.Stderr, "about to crash while checking", p.Doc.Path)
