@@ -176,12 +176,13 @@ func protectSettings(out, work, base *config.Config) {
 		out.Examples = base.Examples
 	}
 	out.Rules = maps.Clone(work.Rules)
-	codes := slices.Sorted(maps.Keys(work.Rules))
+	codes := slices.Collect(maps.Keys(work.Rules))
 	for code := range base.Rules {
 		if _, ok := work.Rules[code]; !ok {
 			codes = append(codes, code)
 		}
 	}
+	slices.Sort(codes)
 	for _, code := range codes {
 		w, inWork := work.Rules[code]
 		b, inBase := base.Rules[code]

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +57,66 @@ func TestPluginsChanged(t *testing.T) {
 	}
 	if ds := pluginsChanged(config.Default(), nil); len(ds) != 0 {
 		t.Errorf("no base: %v", ds)
+	}
+}
+
+// TestProtectSettings covers what a check against a revision takes from
+// the base revision's configuration: the rules: of the gate's codes (a
+// level the work tree added, one it removed), lint rules left to the work
+// tree, an ignore: entry of the gate's codes that only the work tree has
+// (not applied) and one it removed (still applied), an entry for lint
+// codes left alone, and root:.
+func TestProtectSettings(t *testing.T) {
+	pos := func(line int) config.Position { return config.Position{Line: line, Column: 3} }
+	base := config.Default()
+	base.Root = "journals"
+	base.Rules[rules.HistoryRevisionRenamed] = config.Rule{Code: rules.HistoryRevisionRenamed, Level: config.LevelWarning}
+	base.Ignore = []config.IgnoreEntry{{Code: rules.HistoryRevisionDeleted, Path: "journals/com.example.old/**", Reason: "retired"}}
+	work := config.Default()
+	work.Root = "shadow"
+	work.Pos["root"] = pos(1)
+	work.Rules[rules.HistoryRevisionModified] = config.Rule{Code: rules.HistoryRevisionModified, Level: config.LevelOff, Pos: pos(3)}
+	work.Rules[rules.StyleCRLF] = config.Rule{Code: rules.StyleCRLF, Level: config.LevelOff, Pos: pos(4)}
+	work.Ignore = []config.IgnoreEntry{
+		{Code: "history/*", Reason: "rewrite", Pos: pos(6)},
+		{Code: "style/*", Reason: "imported", Pos: pos(8)},
+	}
+	work.Pos["ignore"] = pos(5)
+	out := *work
+	out.Base = "0123456789abcdef0123"
+	protectSettings(&out, work, base)
+
+	if out.Root != "journals" {
+		t.Errorf("root %q, want the base's", out.Root)
+	}
+	if _, on := out.Severity(rules.HistoryRevisionModified, 0); !on {
+		t.Errorf("history/revision-modified is off: the work tree's rule applied")
+	}
+	if r := out.Rules[rules.HistoryRevisionRenamed]; r.Level != config.LevelWarning {
+		t.Errorf("history/revision-renamed %q, want the base's warning", r.Level)
+	}
+	if r := out.Rules[rules.StyleCRLF]; r.Level != config.LevelOff {
+		t.Errorf("style/crlf %q, want the work tree's off", r.Level)
+	}
+	var ignores []string
+	for _, e := range out.Ignore {
+		ignores = append(ignores, e.Code+" "+e.Path)
+	}
+	if got, want := strings.Join(ignores, ", "), "style/* , history/revision-deleted journals/com.example.old/**"; got != want {
+		t.Errorf("ignore entries %q, want %q", got, want)
+	}
+	var changes []string
+	for _, c := range out.GateChanges {
+		changes = append(changes, fmt.Sprintf("%d: %s", c.Pos.Line, c.Message))
+	}
+	want := []string{
+		`1: root: is "shadow" here and "journals" at the base revision 0123456789ab: this check uses the base revision's root, the change takes effect after merge`,
+		"3: rules: history/revision-modified is off here and unset at the base revision 0123456789ab: this check uses the base revision's setting, the change takes effect after merge",
+		"0: rules: history/revision-renamed is unset here and warning at the base revision 0123456789ab: this check uses the base revision's setting, the change takes effect after merge",
+		`6: ignore entry for code "history/*" and any path is not in the configuration at the base revision 0123456789ab: this check does not apply it to the gate's codes, the change takes effect after merge`,
+		`5: ignore entry for code "history/revision-deleted" and path "journals/com.example.old/**" of the base revision 0123456789ab is removed: this check still applies it, the removal takes effect after merge`,
+	}
+	if strings.Join(changes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("changes\n%s\nwant\n%s", strings.Join(changes, "\n"), strings.Join(want, "\n"))
 	}
 }

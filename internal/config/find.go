@@ -46,7 +46,7 @@ func Candidates(startDir string) ([]string, error) {
 // error when none does. A [FileName] that is not a regular file (after
 // following symbolic links) is an error, as is any failure other than
 // "does not exist", and so is a file that another user could have planted
-// or can change ([CheckOwner]): the caller may name it with --config to
+// or can change ([checkOwner]): the caller may name it with --config to
 // trust it.
 func Find(startDir string) (string, error) {
 	cands, err := Candidates(startDir)
@@ -57,7 +57,7 @@ func Find(startDir string) (string, error) {
 		fi, err := os.Stat(cand)
 		switch {
 		case err == nil && fi.Mode().IsRegular():
-			if err := CheckOwner(cand); err != nil {
+			if err := checkOwner(cand); err != nil {
 				return "", err
 			}
 			return cand, nil

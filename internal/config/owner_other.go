@@ -2,9 +2,9 @@
 
 package config
 
-// CheckOwner is the check of owner_unix.go where the system has no Unix
+// checkOwner is the check of owner_unix.go where the system has no Unix
 // owners and modes: every file passes (a documented limit, docs/ci.md).
-func CheckOwner(path string) error { return nil }
+func checkOwner(path string) error { return nil }
 
 // mayBeShared is the check of owner_unix.go where the system has no Unix
 // owners and modes: no directory counts as shared.

@@ -10,7 +10,7 @@ import (
 	"syscall"
 )
 
-// CheckOwner returns an error when the configuration file at path (a file
+// checkOwner returns an error when the configuration file at path (a file
 // found by searching, not one named with --config) may come from another
 // user, as git's safe.directory check does for a repository: the file, the
 // link that leads to it, or the directory that holds it is owned by
@@ -18,7 +18,7 @@ import (
 // by every user, or its directory is writable by every user without the
 // sticky bit (anyone could replace the file). The error says how to trust
 // the file.
-func CheckOwner(path string) error {
+func checkOwner(path string) error {
 	uid := os.Getuid()
 	check := func(fi fs.FileInfo, what string) error {
 		st, ok := fi.Sys().(*syscall.Stat_t)
