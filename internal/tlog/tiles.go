@@ -1,0 +1,126 @@
+package tlog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// height is the tile height of C2SP tlog-tiles: 256 hashes per full tile.
+const height = 8
+
+// TilePath returns the C2SP tlog-tiles path of t ("tile/<L>/<N>[.p/<W>]"):
+// x/mod's path without its explicit height.
+func TilePath(t tlog.Tile) string {
+	return "tile/" + strings.TrimPrefix(t.Path(), fmt.Sprintf("tile/%d/", height))
+}
+
+// parseTilePath is the inverse of TilePath.
+func parseTilePath(p string) (tlog.Tile, error) {
+	rest, ok := strings.CutPrefix(p, "tile/")
+	if !ok {
+		return tlog.Tile{}, fmt.Errorf("%s is not a tile path", p)
+	}
+	return tlog.ParseTilePath(fmt.Sprintf("tile/%d/%s", height, rest))
+}
+
+// TileFS reads tiles of the C2SP layout from a file system whose root is
+// the log's directory: the disk, or a commit read from git.
+type TileFS interface {
+	// ReadFile returns the bytes of the file at the slash-separated path
+	// relative to the log's directory; an error wrapping fs.ErrNotExist
+	// when there is none.
+	ReadFile(name string) ([]byte, error)
+}
+
+// DirFS is a TileFS over a directory on disk.
+type DirFS string
+
+// ReadFile reads name under the directory.
+func (d DirFS) ReadFile(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(name)))
+}
+
+// tileReader is the tlog.TileReader of a TileFS: what it returns is
+// authenticated by tlog.TileHashReader against a checkpoint before any
+// hash of it is used.
+type tileReader struct{ fsys TileFS }
+
+func (tileReader) Height() int { return height }
+
+func (r tileReader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		b, err := r.read(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// read returns the data of t. A partial tile of a smaller tree than the
+// log's current one is a prefix of a wider tile of the same place (the
+// full one, or the current partial one), which the log keeps instead.
+func (r tileReader) read(t tlog.Tile) ([]byte, error) {
+	for w := t.W; w <= 1<<height; w++ {
+		wide := t
+		wide.W = w
+		b, err := r.fsys.ReadFile(TilePath(wide))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) != w*tlog.HashSize {
+			return nil, fmt.Errorf("tile %s has %d bytes, not %d", TilePath(wide), len(b), w*tlog.HashSize)
+		}
+		return b[:t.W*tlog.HashSize], nil
+	}
+	return nil, fmt.Errorf("tile %s is missing", TilePath(t))
+}
+
+func (tileReader) SaveTiles([]tlog.Tile, [][]byte) {}
+
+// Hashes returns the stored hashes of the tree tr read from the tiles in
+// fsys. Every hash it returns is proven to be in tr (tlog.TileHashReader):
+// a tile that does not hash up to tr's root is an error.
+func Hashes(fsys TileFS, tr tlog.Tree) tlog.HashReader {
+	return tlog.TileHashReader(tr, tileReader{fsys})
+}
+
+// Leaves returns the leaf hashes of the tree tr, in log order, read from
+// the level-0 tiles in fsys and authenticated against tr's root.
+func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
+	idx := make([]int64, tr.N)
+	for i := range idx {
+		idx[i] = tlog.StoredHashIndex(0, int64(i))
+	}
+	if tr.N == 0 {
+		return nil, nil
+	}
+	hs, err := Hashes(fsys, tr).ReadHashes(idx)
+	if err != nil {
+		return nil, fmt.Errorf("tiles of size %d: %w", tr.N, err)
+	}
+	return hs, nil
+}
+
+// partialTiles returns the partial tiles of a tree of size n, the only
+// tiles of it that a larger tree replaces.
+func partialTiles(n int64) []tlog.Tile {
+	var out []tlog.Tile
+	for _, t := range tlog.NewTiles(height, 0, n) {
+		if t.W < 1<<height {
+			out = append(out, t)
+		}
+	}
+	return out
+}
