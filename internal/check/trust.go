@@ -25,7 +25,10 @@ const maxBaseConfig = 1 << 20
 // gate compares with (read from git, never from the work tree), with
 // PluginsBase set to that commit and WorkTreePlugins to cfg's own entries.
 // A pull request under check can then change which rule packs run only by
-// being merged; everything else of the configuration is the work tree's.
+// being merged. The tlog: block (config.TLog, the log's key) comes from the
+// base commit too: a pull request cannot choose the key its base
+// checkpoint is verified with. Everything else of the configuration is the
+// work tree's.
 // A file that does not exist at the base commit has no packs there. When
 // against is "", cfg has no file, or the file lies outside a git work tree
 // (it is not part of the change), cfg is returned as it is. Errors are a
@@ -55,6 +58,7 @@ func BasePlugins(ctx context.Context, cfg *config.Config, against string) (*conf
 		return nil, fmt.Errorf("--against: %w", err)
 	}
 	var base []config.Plugin
+	var baseLog config.TLog
 	for _, e := range entries {
 		if e.Path != rel || !e.IsRegular() {
 			continue
@@ -70,12 +74,13 @@ func BasePlugins(ctx context.Context, cfg *config.Config, against string) (*conf
 		if err != nil {
 			return nil, fmt.Errorf("%s at the base revision %s (where --against takes the rule packs from): %w", rel, shortCommit(commit), err)
 		}
-		base = bc.Plugins
+		base, baseLog = bc.Plugins, bc.TLog
 	}
 	out := *cfg
 	out.Plugins = base
 	out.PluginsBase = commit
 	out.WorkTreePlugins = cfg.Plugins
+	out.TLog = baseLog
 	return &out, nil
 }
 

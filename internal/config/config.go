@@ -216,6 +216,18 @@ type Plugin struct {
 	Pos Position
 }
 
+// TLog is the tlog: block of the configuration: which log the
+// repository keeps and the public key its checkpoints are signed with.
+type TLog struct {
+	// VKey is the log's public note key; its name is the log's origin.
+	// "" means the repository keeps no log.
+	VKey string
+	// Origin is the origin line of the log's checkpoints (the key's name).
+	Origin string
+	// Pos is where the block starts.
+	Pos Position
+}
+
 // SamePack reports whether q is an entry of the same pack as p: both have
 // the same name, or neither has one and both the same path.
 func (p Plugin) SamePack(q Plugin) bool {
@@ -257,6 +269,11 @@ type Config struct {
 	// work tree, which do not run.
 	PluginsBase     string
 	WorkTreePlugins []Plugin
+	// TLog is the tlog: block, the transparency log of accepted revisions
+	// (docs/tlog.md); the zero value when the file has none.
+	// `check --against` takes it from the base revision, as it takes
+	// Plugins (check.BasePlugins).
+	TLog TLog
 
 	// Pos records where each top-level key is written, by key.
 	Pos map[string]Position

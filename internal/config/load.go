@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/rules"
+	"golang.org/x/mod/sumdb/note"
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/readfile"
@@ -24,7 +25,8 @@ const validityMsg = "validity codes are always errors: they are exactly what mak
 
 // The keys accepted at each level, in documentation order.
 var (
-	topKeys    = []string{"root", "format", "examples", "rules", "options", "ignore", "max-warnings", "plugins"}
+	topKeys    = []string{"root", "format", "examples", "rules", "options", "ignore", "max-warnings", "plugins", "tlog"}
+	tlogKeys   = []string{"origin", "vkey"}
 	ignoreKeys = []string{"code", "path", "reason"}
 	pluginKeys = []string{"name", "path", "sha256", "config", "timeout", "cache"}
 )
@@ -341,6 +343,8 @@ func (p *parser) top(n *yaml.Node) {
 			p.ignore(v)
 		case "plugins":
 			p.plugins(v)
+		case "tlog":
+			p.tlog(v)
 		}
 	}
 }
@@ -567,4 +571,39 @@ func (p *parser) plugins(n *yaml.Node) {
 			p.cfg.Plugins = append(p.cfg.Plugins, pl)
 		}
 	}
+}
+
+// tlog parses the tlog: block: origin and vkey, both required; the key
+// must parse as a note verifier key named origin.
+func (p *parser) tlog(n *yaml.Node) {
+	if !p.mapping(n, "tlog") {
+		return
+	}
+	t := TLog{Pos: pos(n)}
+	var keyNode *yaml.Node
+	for _, kv := range p.pairs(n) {
+		switch kv.k.Value {
+		case "origin":
+			t.Origin, _ = p.str(kv.v, "tlog origin")
+		case "vkey":
+			t.VKey, _ = p.str(kv.v, "tlog vkey")
+			keyNode = kv.v
+		default:
+			p.unknownKey(kv.k, " in tlog", tlogKeys)
+		}
+	}
+	if t.Origin == "" || t.VKey == "" {
+		p.errf(n, "tlog needs an origin and a vkey (the log's public key, from journal-lint tlog init)")
+		return
+	}
+	v, err := note.NewVerifier(t.VKey)
+	switch {
+	case err != nil:
+		p.errf(keyNode, "tlog vkey is not a note verifier key (name+hash+key, from journal-lint tlog init): %v", err)
+		return
+	case v.Name() != t.Origin:
+		p.errf(keyNode, "tlog vkey is the key of %q, not of the origin %q", v.Name(), t.Origin)
+		return
+	}
+	p.cfg.TLog = t
 }

@@ -95,6 +95,12 @@ func (c *Config) Marshal() ([]byte, error) {
 		plugins.Content = append(plugins.Content, m)
 	}
 	add(top, "plugins", flowIfEmpty(plugins))
+	if c.TLog.VKey != "" {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		add(m, "origin", val(c.TLog.Origin))
+		add(m, "vkey", val(c.TLog.VKey))
+		add(top, "tlog", m)
+	}
 	if err != nil {
 		return nil, err
 	}

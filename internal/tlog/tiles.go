@@ -1,14 +1,18 @@
 package tlog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
+
+	"github.com/r35157/journal-lint/internal/gitrepo"
 )
 
 // height is the tile height of C2SP tlog-tiles: 256 hashes per full tile.
@@ -123,4 +127,41 @@ func partialTiles(n int64) []tlog.Tile {
 		}
 	}
 	return out
+}
+
+// maxLogFile bounds a file of the log read from git: a full tile is 8,192
+// bytes, a checkpoint a few hundred.
+const maxLogFile = 1 << 16
+
+// GitFS is a TileFS over the log's directory as a git commit holds it.
+type GitFS struct {
+	Ctx    context.Context
+	Repo   *gitrepo.Repo
+	Commit string
+	// Dir is the log's directory relative to the top of the work tree,
+	// with forward slashes.
+	Dir string
+}
+
+// ReadFile reads name under the directory at the commit.
+func (g GitFS) ReadFile(name string) ([]byte, error) {
+	p := path.Join(g.Dir, name)
+	entries, err := g.Repo.Tree(g.Ctx, g.Commit, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Path != p || !e.IsRegular() {
+			continue
+		}
+		contents, tooLarge, err := g.Repo.ReadBlobs(g.Ctx, []string{e.Object}, maxLogFile)
+		if err != nil {
+			return nil, err
+		}
+		if len(tooLarge) > 0 {
+			return nil, fmt.Errorf("%s is larger than %d bytes", p, maxLogFile)
+		}
+		return contents[e.Object], nil
+	}
+	return nil, fmt.Errorf("%s at %.12s: %w", p, g.Commit, fs.ErrNotExist)
 }

@@ -180,6 +180,7 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 			pluginsCommand(),
 			showCommand(),
 			rulesCommand(),
+			tlogCommand(),
 			versionCommand(),
 		},
 		Action: func(c *ucli.Context) error {

@@ -1,0 +1,423 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+	sumdb "golang.org/x/mod/sumdb/tlog"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/outpath"
+	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/internal/render"
+	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/internal/tlog"
+	jtlog "github.com/r35157/journal-lint/journal/tlog"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// keyEnv names the environment variable that holds the log's signing key.
+const keyEnv = "JOURNAL_LINT_TLOG_KEY"
+
+func tlogCommand() *ucli.Command {
+	keyFile := &ucli.StringFlag{Name: "key-file", Usage: "read the log's signing key from `FILE` (default: $" + keyEnv + "); never a file of the repository"}
+	return &ucli.Command{
+		Name:  "tlog",
+		Usage: "keep and check the transparency log of accepted revisions (journal-log/, docs/tlog.md)",
+		UsageText: "journal-lint tlog init --origin ORIGIN --key-file FILE\n" +
+			"journal-lint tlog append [--sign]\n" +
+			"journal-lint tlog verify [--against REV]\n" +
+			"journal-lint tlog prove FILE [--out PROOF]\n" +
+			"journal-lint tlog verify-proof --vkey VKEY [--state DIR] [--log DIR] FILE PROOF\n\n" +
+			"The log lives in journal-log/ beside the Journal root; its public key is the tlog: block\n" +
+			"of the configuration. A log proves that the accepted revisions only ever grow, not that they\n" +
+			"are valid (that is check).\n" +
+			"Exit codes: 0 done or verified, 1 a verification failed, 2 usage or configuration error,\n" +
+			"3 journal-lint failed.",
+		Subcommands: []*ucli.Command{
+			{
+				Name:      "init",
+				Usage:     "make a new key pair and the log's size-0 checkpoint",
+				UsageText: "journal-lint tlog init --origin journals.example.org/registry --key-file ~/registry.key",
+				Flags: append(rootFlags(),
+					&ucli.StringFlag{Name: "origin", Required: true, Usage: "the log's `ORIGIN`, a name no other log uses (such as the registry's host and path)"},
+					&ucli.StringFlag{Name: "key-file", Required: true, Usage: "write the new signing key to `FILE` (created; outside the repository)"},
+				),
+				Action: tlogInit,
+			},
+			{
+				Name:  "append",
+				Usage: "append every accepted revision not yet logged, in the batch order",
+				UsageText: "journal-lint tlog append [--sign]\n\n" +
+					"Loads the tree (a tree with validity errors is refused), takes every accepted revision the\n" +
+					"log lacks in bytewise order of its root-relative path, and prints the checkpoint that\n" +
+					"results. Without --sign nothing is written. Running it again adds nothing.",
+				Flags:  append(rootFlags(), &ucli.BoolFlag{Name: "sign", Usage: "sign and write the new checkpoint and tiles"}, keyFile),
+				Action: tlogAppend,
+			},
+			{
+				Name:  "verify",
+				Usage: "verify the log's signature and tiles, the tree against the log, and growth since REV",
+				Flags: append(rootFlags(),
+					&ucli.StringFlag{Name: "against", Usage: "also prove that the checkpoint extends the one at git revision `REV`"}),
+				Action: tlogVerify,
+			},
+			{
+				Name:      "prove",
+				Usage:     "write the C2SP tlog-proof that a Journal file is in the log",
+				UsageText: "journal-lint tlog prove journals/com.example.widget/20260110T080000Z.journal > widget.tlog-proof",
+				Flags:     append(rootFlags(), &ucli.StringFlag{Name: "out", Usage: "write the proof to `FILE` instead of standard output"}),
+				Action:    tlogProve,
+			},
+			{
+				Name:  "verify-proof",
+				Usage: "the client's check: FILE is in the log by PROOF, signed by the trusted key",
+				UsageText: "journal-lint tlog verify-proof --vkey VKEY [--state DIR] [--log DIR] FILE PROOF\n\n" +
+					"Offline. With --state, remembers the newest checkpoint seen and refuses one that the log\n" +
+					"could not have signed after it (a split view); --log names a journal-log/ directory whose\n" +
+					"tiles prove two checkpoints of different sizes consistent.",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "vkey", Required: true, Usage: "the log's public key `VKEY`, obtained out of band"},
+					&ucli.StringFlag{Name: "state", Usage: "`DIR` that keeps the newest checkpoint seen"},
+					&ucli.StringFlag{Name: "log", Usage: "journal-log `DIR` of a clone or mirror, for consistency proofs"},
+				},
+				Action: tlogVerifyProof,
+			},
+		},
+	}
+}
+
+// logSettings loads the settings of a tlog command that reads the tree and
+// returns them with the log's directory and, when needKey, requires the
+// configuration's tlog: block.
+func logSettings(c *ucli.Context, needKey bool) (*settings, string, error) {
+	s, err := loadSettings(c, c.String("root"))
+	if err != nil {
+		return nil, "", err
+	}
+	if err := s.requireRoot(); err != nil {
+		return nil, "", err
+	}
+	if needKey && s.cfg.TLog.VKey == "" {
+		return nil, "", usageErrorf("the configuration has no tlog: block with the log's origin and vkey (journal-lint tlog init prints it)")
+	}
+	return s, tlog.DirFor(s.root), nil
+}
+
+// shownLog is the output path of a file of the log directory.
+func shownLog(c *ucli.Context, s *settings, name string) string {
+	return outpath.Join(outpath.Prefix(c.Context, s.root), "../"+tlog.DirName+"/"+name)
+}
+
+// outsideRepository refuses a key file inside the git work tree of root:
+// the signing key must never be committed.
+func outsideRepository(ctx context.Context, root, file string) error {
+	repo, err := gitrepo.Open(ctx, root)
+	if err != nil {
+		return nil
+	}
+	if _, err := repo.Rel(file); err == nil {
+		return usageErrorf("--key-file %s lies inside the repository: keep the signing key outside it (a CI secret, $%s)", safetext.Text(file), keyEnv)
+	}
+	return nil
+}
+
+func tlogInit(c *ucli.Context) error {
+	s, dir, err := logSettings(c, false)
+	if err != nil {
+		return err
+	}
+	keyFile := c.String("key-file")
+	if err := outsideRepository(c.Context, s.root, keyFile); err != nil {
+		return err
+	}
+	skey, vkey, err := tlog.GenerateKey(c.String("origin"))
+	if err != nil {
+		return usageErrorf("--origin: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, tlog.CheckpointFile)); err == nil {
+		return usageErrorf("%s already holds a log", shownLog(c, s, ""))
+	}
+	f, err := os.OpenFile(keyFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return usageErrorf("--key-file: %v", err)
+	}
+	_, err = fmt.Fprintln(f, skey)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return internalErrorf("writing the signing key: %v", err)
+	}
+	if _, err := tlog.Init(dir, skey); err != nil {
+		os.Remove(keyFile)
+		return usageErrorf("%v", err)
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (size 0) and the signing key to %s (keep it secret: the operator's $%s)\n",
+		shownLog(c, s, tlog.CheckpointFile), safetext.Text(keyFile), keyEnv)
+	fmt.Fprintf(c.App.Writer, "add to %s:\n\ntlog:\n  origin: %s\n  vkey: %s\n", configName(s), c.String("origin"), vkey)
+	return nil
+}
+
+// configName names the configuration file in messages.
+func configName(s *settings) string {
+	if s.cfg.Source != "" {
+		return safetext.Text(s.cfg.Source)
+	}
+	return ".journal-lint.yaml"
+}
+
+// signingKey returns the log's private key: --key-file, else $keyEnv.
+func signingKey(c *ucli.Context, root string) (string, error) {
+	if f := c.String("key-file"); f != "" {
+		if err := outsideRepository(c.Context, root, f); err != nil {
+			return "", err
+		}
+		b, err := readfile.Read(f, readfile.Options{Max: 4096})
+		if err != nil {
+			return "", usageErrorf("--key-file: %s", safetext.Text(err.Error()))
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	if k := strings.TrimSpace(os.Getenv(keyEnv)); k != "" {
+		return k, nil
+	}
+	return "", usageErrorf("--sign needs the log's signing key: --key-file FILE or $%s", keyEnv)
+}
+
+// accepted loads the tree and returns its accepted revisions. A tree with
+// a validity error is refused: the operator logs what the gate let in.
+func accepted(ctx context.Context, s *settings) ([]tlog.Revision, *load.Result, error) {
+	res, err := load.Load(ctx, s.root, load.Options{DropDocs: true, KeepState: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !res.Valid() {
+		n := 0
+		for _, d := range res.Diagnostics {
+			if d.Severity == diag.Error && rules.IsValidity(d.Code) {
+				n++
+			}
+		}
+		return nil, nil, &exitError{code: ExitFindings, err: fmt.Errorf("the tree has %s: only a valid tree is logged (journal-lint check lists them)", plural(n, "validity error"))}
+	}
+	var out []tlog.Revision
+	for e := range res.State.All() {
+		out = append(out, tlog.Revision{Path: e.Source, Entry: tlog.EntryOf(e.Revision)})
+	}
+	return out, res, nil
+}
+
+// openLog reads and verifies the log's checkpoint with the configured key.
+func openLog(c *ucli.Context, s *settings, dir string) (tlog.Signed, error) {
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), s.cfg.TLog.VKey)
+	if errors.Is(err, fs.ErrNotExist) {
+		return tlog.Signed{}, usageErrorf("%s does not exist: journal-lint tlog init makes a log", shownLog(c, s, tlog.CheckpointFile))
+	}
+	if err != nil {
+		return tlog.Signed{}, &exitError{code: ExitFindings, err: fmt.Errorf("%s: %v [%s]", shownLog(c, s, tlog.CheckpointFile), err, rules.TLogBadCheckpoint)}
+	}
+	return cp, nil
+}
+
+func tlogAppend(c *ucli.Context) error {
+	s, dir, err := logSettings(c, true)
+	if err != nil {
+		return err
+	}
+	skey := ""
+	if c.Bool("sign") {
+		if skey, err = signingKey(c, s.root); err != nil {
+			return err
+		}
+	}
+	cp, err := openLog(c, s, dir)
+	if err != nil {
+		return err
+	}
+	batch, _, err := accepted(c.Context, s)
+	if err != nil {
+		return err
+	}
+	plan, err := tlog.Prepare(tlog.DirFS(dir), cp, batch)
+	if err != nil {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: %v [%s]", shownLog(c, s, ""), err, rules.TLogBadTiles)}
+	}
+	how := " (a preview: --sign signs and writes it)"
+	if c.Bool("sign") {
+		if _, err := plan.Write(dir, skey); err != nil {
+			if errors.Is(err, tlog.ErrBusy) {
+				return &exitError{code: ExitFindings, err: err}
+			}
+			return usageErrorf("%v", err)
+		}
+		how = ""
+	}
+	fmt.Fprintf(c.App.Writer, "%s: size %d (+%d) root %s%s\n", shownLog(c, s, tlog.CheckpointFile), plan.New.N, len(plan.Added), plan.New.Hash, how)
+	return nil
+}
+
+func tlogVerify(c *ucli.Context) error {
+	s, dir, err := logSettings(c, true)
+	if err != nil {
+		return err
+	}
+	cp, err := openLog(c, s, dir)
+	if err != nil {
+		return err
+	}
+	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
+	var ds diag.List
+	leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree)
+	if err != nil {
+		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)})
+	}
+	batch, res, err := accepted(c.Context, s)
+	if err != nil {
+		return err
+	}
+	if leaves != nil || cp.N == 0 {
+		ds = append(ds, tlog.Audit(leaves, batch, checkpoint)...)
+	}
+	against := ""
+	if rev := c.String("against"); rev != "" {
+		d, ok, err := consistentWith(c.Context, s, dir, cp, rev, checkpoint)
+		if err != nil {
+			return usageErrorf("--against: %v", err)
+		}
+		if ok {
+			against = fmt.Sprintf(", extends the checkpoint at %s", safetext.Text(rev))
+		}
+		ds = append(ds, d...)
+	}
+	ds.Sort()
+	prefix := outpath.Prefix(c.Context, s.root)
+	report := render.Report{Root: s.root, Diagnostics: ds, Rule: ruleInfo,
+		Summary: render.Summary{Files: len(res.Files), Artifacts: res.Artifacts, Revisions: res.Revisions},
+		Tool:    render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI}}
+	if err := render.Write(c.App.Writer, render.Text, report, render.Options{PathPrefix: prefix}); err != nil {
+		return internalErrorf("writing output: %v", err)
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			return findings()
+		}
+	}
+	fmt.Fprintf(c.App.Writer, "%s: verified: %s%s\n", tlog.DirName, cp.Checkpoint, against)
+	return nil
+}
+
+// consistentWith proves that cp extends the checkpoint of the log at the
+// git revision rev. It returns a tlog/inconsistent or tlog/bad-checkpoint
+// finding, or ok when the proof holds; the error is one of git.
+func consistentWith(ctx context.Context, s *settings, dir string, cp tlog.Signed, rev, checkpoint string) (diag.List, bool, error) {
+	repo, err := gitrepo.Open(ctx, s.root)
+	if err != nil {
+		return nil, false, err
+	}
+	commit, err := repo.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, false, err
+	}
+	rel, err := repo.Rel(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: repo, Commit: commit, Dir: rel}, s.cfg.TLog.VKey)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil // no log yet at rev: anything extends it
+	}
+	if err != nil {
+		return diag.List{{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("the checkpoint at %s: %v", safetext.Text(rev), err)}}, false, nil
+	}
+	hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+	if err := tlog.Consistent(old, cp, hashes); err != nil || old.N > cp.N {
+		msg := fmt.Sprintf("the checkpoint (size %d) does not extend the one at %s (size %d)", cp.N, safetext.Text(rev), old.N)
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, false, nil
+	}
+	return nil, true, nil
+}
+
+func tlogProve(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usageErrorf("tlog prove takes one Journal FILE, got %d arguments", c.NArg())
+	}
+	s, dir, err := logSettings(c, true)
+	if err != nil {
+		return err
+	}
+	cp, err := openLog(c, s, dir)
+	if err != nil {
+		return err
+	}
+	file := c.Args().First()
+	e, err := revisionEntry(file)
+	if err != nil {
+		return err
+	}
+	p, err := tlog.Prove(tlog.DirFS(dir), cp, e)
+	if err != nil {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: %v", safetext.Text(file), err)}
+	}
+	if out := c.String("out"); out != "" {
+		if err := os.WriteFile(out, p.Text(), 0o666); err != nil {
+			return usageErrorf("--out: %v", err)
+		}
+		return nil
+	}
+	_, err = c.App.Writer.Write(p.Text())
+	return err
+}
+
+// revisionEntry reads a Journal file and returns its leaf entry; a file
+// that is not a valid revision is a usage error.
+func revisionEntry(file string) (tlog.Entry, error) {
+	b, err := readfile.Read(file, readfile.Options{Max: syntax.MaxSize})
+	if err != nil {
+		return tlog.Entry{}, usageErrorf("%s", safetext.Text(err.Error()))
+	}
+	doc, _ := syntax.Parse(file, b)
+	if !doc.RevisionOK {
+		return tlog.Entry{}, usageErrorf("%s is not a valid Journal revision (journal-lint check --file %s says why)", safetext.Text(file), safetext.Text(file))
+	}
+	return tlog.EntryOf(doc.Revision), nil
+}
+
+func tlogVerifyProof(c *ucli.Context) error {
+	if c.NArg() != 2 {
+		return usageErrorf("tlog verify-proof takes a Journal FILE and its PROOF, got %d arguments", c.NArg())
+	}
+	file, proofFile := c.Args().Get(0), c.Args().Get(1)
+	text, err := readfile.Read(file, readfile.Options{Max: syntax.MaxSize})
+	if err != nil {
+		return usageErrorf("%s", safetext.Text(err.Error()))
+	}
+	proof, err := readfile.Read(proofFile, readfile.Options{Max: 1 << 16})
+	if err != nil {
+		return usageErrorf("%s", safetext.Text(err.Error()))
+	}
+	pol := jtlog.Policy{VKey: c.String("vkey"), State: c.String("state")}
+	if d := c.String("log"); d != "" {
+		pol.Log = os.DirFS(d)
+	}
+	cp, err := jtlog.VerifyRevision(text, proof, pol)
+	if err != nil {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: FAILED: %s", safetext.Text(file), safetext.Lines(err.Error()))}
+	}
+	fmt.Fprintf(c.App.Writer, "%s: OK: in %s size %d\n", safetext.Text(file), cp.Origin, cp.Size)
+	return nil
+}

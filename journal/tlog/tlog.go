@@ -1,0 +1,94 @@
+// Package tlog verifies that a Journal revision is in a repository's
+// transparency log (docs/tlog.md), for a program that downloads single
+// Journals, such as a package manager: one call checks the revision's
+// bytes against a C2SP tlog-proof and a policy of trusted keys, and
+// remembers the newest checkpoint seen, so that a log that shows this
+// client a history other than the one it saw before is caught.
+package tlog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	sumdb "golang.org/x/mod/sumdb/tlog"
+
+	itlog "github.com/r35157/journal-lint/internal/tlog"
+	"github.com/r35157/journal-lint/internal/syntax"
+)
+
+// Policy is what the client trusts and remembers.
+type Policy struct {
+	// VKey is the log's public note key (the tlog: vkey of the
+	// repository's configuration, obtained out of band, never from the
+	// download itself); its name is the log's origin.
+	VKey string
+	// State, when not "", is a directory where the newest checkpoint seen
+	// of each origin is kept between calls.
+	State string
+	// Log, when not nil, is the log's directory (journal-log/ of a clone or
+	// mirror): the tiles that prove a proof's checkpoint consistent with the
+	// remembered one when their sizes differ. Without it such a proof is
+	// refused.
+	Log fs.FS
+}
+
+// Checkpoint is the verified checkpoint a proof leads to.
+type Checkpoint struct {
+	Origin string
+	Size   int64
+	// Root is the base64 root hash.
+	Root string
+	// Note is the signed note.
+	Note []byte
+}
+
+// These errors are wrapped by those of [VerifyRevision].
+var (
+	// ErrSignature: the proof's checkpoint is not signed by the policy's key.
+	ErrSignature = itlog.ErrSignature
+	// ErrNotIncluded: the proof does not show this revision in the log.
+	ErrNotIncluded = itlog.ErrNotIncluded
+	// ErrInconsistent: the checkpoint and the remembered one cannot both
+	// come from one append-only log (a split view or a rewritten history).
+	ErrInconsistent = itlog.ErrInconsistent
+)
+
+// VerifyRevision checks that text, the exact bytes of a Journal revision,
+// is in the log by proof, a C2SP tlog-proof (`journal-lint tlog prove`),
+// under policy, and returns the proof's checkpoint. With policy.State it
+// then compares the checkpoint with the one remembered, and remembers the
+// larger. Errors wrap ErrSignature, ErrNotIncluded or ErrInconsistent, or
+// say why the text is not a valid revision or the proof does not parse.
+func VerifyRevision(text, proof []byte, policy Policy) (Checkpoint, error) {
+	if len(text) > syntax.MaxSize {
+		return Checkpoint{}, fmt.Errorf("the revision is larger than %d bytes", syntax.MaxSize)
+	}
+	doc, _ := syntax.Parse("", text)
+	if !doc.RevisionOK {
+		return Checkpoint{}, errors.New("the text is not a valid Journal revision (journal-lint check --file says why)")
+	}
+	cp, err := itlog.VerifyEntry(itlog.EntryOf(doc.Revision), proof, itlog.Policy{VKey: policy.VKey})
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	if policy.State != "" {
+		hashes := func(tr sumdb.Tree) sumdb.HashReader {
+			if policy.Log == nil {
+				return sumdb.HashReaderFunc(func([]int64) ([]sumdb.Hash, error) {
+					return nil, errors.New("no log directory to prove it from (Policy.Log, --log)")
+				})
+			}
+			return itlog.Hashes(fsTiles{policy.Log}, tr)
+		}
+		if _, err := itlog.Remember(policy.State, cp, policy.VKey, hashes); err != nil {
+			return Checkpoint{}, err
+		}
+	}
+	return Checkpoint{Origin: cp.Origin, Size: cp.N, Root: cp.Hash.String(), Note: cp.Note}, nil
+}
+
+// fsTiles reads the log's files from an fs.FS.
+type fsTiles struct{ fsys fs.FS }
+
+func (f fsTiles) ReadFile(name string) ([]byte, error) { return fs.ReadFile(f.fsys, name) }
