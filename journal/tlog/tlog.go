@@ -13,8 +13,8 @@ import (
 
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
-	itlog "github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/internal/syntax"
+	itlog "github.com/r35157/journal-lint/internal/tlog"
 )
 
 // Policy is what the client trusts and remembers.

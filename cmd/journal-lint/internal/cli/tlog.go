@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
+	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
@@ -420,4 +421,30 @@ func tlogVerifyProof(c *ucli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "%s: OK: in %s size %d\n", safetext.Text(file), cp.Origin, cp.Size)
 	return nil
+}
+
+// showLogPreview prints what the gate found of the transparency log
+// (check.LogPreview) on stderr and, with summary, appends it to
+// $GITHUB_STEP_SUMMARY when that is set: the checkpoint the operator's
+// next append writes once the change is merged.
+func showLogPreview(c *ucli.Context, p *check.LogPreview, summary bool) error {
+	if p == nil {
+		return nil
+	}
+	line := fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; after merge: size %d (+%d) root %s (unsigned: the operator's tlog append signs it)",
+		p.Base.N, p.After.N, p.Added, p.After.Hash)
+	fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", line)
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if !summary || path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "\n%s\n", strings.Replace(line, "root "+p.After.Hash.String(), "root `"+p.After.Hash.String()+"`", 1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
