@@ -1,12 +1,15 @@
 package tlog
 
 import (
+	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
@@ -35,6 +38,31 @@ var ErrBusy = errors.New("another append is writing the log")
 // (for the tlog: block of the configuration).
 func GenerateKey(origin string) (skey, vkey string, err error) {
 	return note.GenerateKey(rand.Reader, origin)
+}
+
+// VerifierKey returns the public verifier key of the private note key
+// skey. The error says that skey does not parse.
+func VerifierKey(skey string) (string, error) {
+	s, err := note.NewSigner(skey)
+	if err != nil {
+		return "", errors.New("the signing key does not parse")
+	}
+	// note.NewSigner checked the form PRIVATE+KEY+<name>+<hash>+<base64 of
+	// the algorithm byte and the Ed25519 seed>; a signer does not give its
+	// public key back, so it is derived from the seed.
+	parts := strings.SplitN(skey, "+", 5)
+	b, err := base64.StdEncoding.DecodeString(parts[len(parts)-1])
+	if err != nil || len(b) != 1+ed25519.SeedSize {
+		return "", errors.New("the signing key does not parse")
+	}
+	vkey, err := note.NewEd25519VerifierKey(s.Name(), ed25519.NewKeyFromSeed(b[1:]).Public().(ed25519.PublicKey))
+	if err != nil {
+		return "", err
+	}
+	if v, err := note.NewVerifier(vkey); err != nil || v.KeyHash() != s.KeyHash() {
+		return "", errors.New("the signing key does not parse")
+	}
+	return vkey, nil
 }
 
 // ReadCheckpoint reads the checkpoint in fsys and verifies it with vkey

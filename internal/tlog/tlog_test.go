@@ -397,3 +397,16 @@ func TestConcurrentAppends(t *testing.T) {
 		}
 	}
 }
+
+func TestVerifierKey(t *testing.T) {
+	skey, vkey, err := tlog.GenerateKey(origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tlog.VerifierKey(skey); err != nil || got != vkey {
+		t.Errorf("VerifierKey = %q, %v; want %q", got, err, vkey)
+	}
+	if _, err := tlog.VerifierKey(vkey); err == nil {
+		t.Error("a public key was taken for a private one")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
 	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
@@ -38,7 +39,7 @@ func tlogCommand() *ucli.Command {
 			"journal-lint tlog append [--sign]\n" +
 			"journal-lint tlog verify [--against REV]\n" +
 			"journal-lint tlog prove FILE [--out PROOF]\n" +
-			"journal-lint tlog verify-proof --vkey VKEY [--state DIR] [--log DIR] FILE PROOF\n\n" +
+			"journal-lint tlog verify-proof --policy FILE [--state DIR] [--log DIR] FILE PROOF\n\n" +
 			"The log lives in journal-log/ beside the Journal root; its public key is the tlog: block\n" +
 			"of the configuration. A log proves that the accepted revisions only ever grow, not that they\n" +
 			"are valid (that is check).\n" +
@@ -51,7 +52,7 @@ func tlogCommand() *ucli.Command {
 				UsageText: "journal-lint tlog init --origin journals.example.org/registry --key-file ~/registry.key",
 				Flags: append(rootFlags(),
 					&ucli.StringFlag{Name: "origin", Required: true, Usage: "the log's `ORIGIN`, a name no other log uses (such as the registry's host and path)"},
-					&ucli.StringFlag{Name: "key-file", Required: true, Usage: "write the new signing key to `FILE` (created; outside the repository)"},
+					&ucli.StringFlag{Name: "key-file", Required: true, Usage: "the signing key's `FILE`, outside the repository: made with a new key unless it exists"},
 				),
 				Action: tlogInit,
 			},
@@ -82,12 +83,13 @@ func tlogCommand() *ucli.Command {
 			{
 				Name:  "verify-proof",
 				Usage: "the client's check: FILE is in the log by PROOF, signed by the trusted key",
-				UsageText: "journal-lint tlog verify-proof --vkey VKEY [--state DIR] [--log DIR] FILE PROOF\n\n" +
+				UsageText: "journal-lint tlog verify-proof --policy FILE [--state DIR] [--log DIR] FILE PROOF\n\n" +
 					"Offline. With --state, remembers the newest checkpoint seen and refuses one that the log\n" +
 					"could not have signed after it (a split view); --log names a journal-log/ directory whose\n" +
 					"tiles prove two checkpoints of different sizes consistent.",
 				Flags: []ucli.Flag{
-					&ucli.StringFlag{Name: "vkey", Required: true, Usage: "the log's public key `VKEY`, obtained out of band"},
+					&ucli.StringFlag{Name: "policy", Usage: "`FILE` with the trusted log's tlog: block (origin, vkey), as tlog init prints it"},
+					&ucli.StringFlag{Name: "vkey", Usage: "the log's public key `VKEY`, obtained out of band (instead of --policy)"},
 					&ucli.StringFlag{Name: "state", Usage: "`DIR` that keeps the newest checkpoint seen"},
 					&ucli.StringFlag{Name: "log", Usage: "journal-log `DIR` of a clone or mirror, for consistency proofs"},
 				},
@@ -137,36 +139,63 @@ func tlogInit(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	keyFile := c.String("key-file")
+	keyFile, origin := c.String("key-file"), c.String("origin")
 	if err := outsideRepository(c.Context, s.root, keyFile); err != nil {
 		return err
-	}
-	skey, vkey, err := tlog.GenerateKey(c.String("origin"))
-	if err != nil {
-		return usageErrorf("--origin: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, tlog.CheckpointFile)); err == nil {
 		return usageErrorf("%s already holds a log", shownLog(c, s, ""))
 	}
+	skey, vkey, made, err := initKey(keyFile, origin)
+	if err != nil {
+		return err
+	}
+	if _, err := tlog.Init(dir, skey); err != nil {
+		if made {
+			os.Remove(keyFile)
+		}
+		return usageErrorf("%v", err)
+	}
+	how := "read the signing key from"
+	if made {
+		how = "wrote the new signing key to"
+	}
+	fmt.Fprintf(c.App.ErrWriter, "journal-lint: wrote %s (size 0) and %s %s (keep it secret: the operator's $%s); add the tlog: block below to %s\n",
+		shownLog(c, s, tlog.CheckpointFile), how, safetext.Text(keyFile), keyEnv, configName(s))
+	fmt.Fprintf(c.App.Writer, "tlog:\n  origin: %s\n  vkey: %s\n", origin, vkey)
+	return nil
+}
+
+// initKey returns the key pair of a new log named origin: from keyFile
+// when it exists (a key kept from before), else a new pair, written to
+// keyFile (made reports that).
+func initKey(keyFile, origin string) (skey, vkey string, made bool, err error) {
+	if b, rerr := readfile.Read(keyFile, readfile.Options{Max: 4096}); rerr == nil {
+		skey = strings.TrimSpace(string(b))
+		if vkey, err = tlog.VerifierKey(skey); err != nil {
+			return "", "", false, usageErrorf("--key-file %s: %v", safetext.Text(keyFile), err)
+		}
+		if name, _, _ := strings.Cut(vkey, "+"); name != origin {
+			return "", "", false, usageErrorf("--key-file %s holds the key of %q, not of --origin %q", safetext.Text(keyFile), name, origin)
+		}
+		return skey, vkey, false, nil
+	}
+	skey, vkey, err = tlog.GenerateKey(origin)
+	if err != nil {
+		return "", "", false, usageErrorf("--origin: %v", err)
+	}
 	f, err := os.OpenFile(keyFile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return usageErrorf("--key-file: %v", err)
+		return "", "", false, usageErrorf("--key-file: %v", err)
 	}
 	_, err = fmt.Fprintln(f, skey)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return internalErrorf("writing the signing key: %v", err)
+		return "", "", false, internalErrorf("writing the signing key: %v", err)
 	}
-	if _, err := tlog.Init(dir, skey); err != nil {
-		os.Remove(keyFile)
-		return usageErrorf("%v", err)
-	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (size 0) and the signing key to %s (keep it secret: the operator's $%s)\n",
-		shownLog(c, s, tlog.CheckpointFile), safetext.Text(keyFile), keyEnv)
-	fmt.Fprintf(c.App.Writer, "add to %s:\n\ntlog:\n  origin: %s\n  vkey: %s\n", configName(s), c.String("origin"), vkey)
-	return nil
+	return skey, vkey, true, nil
 }
 
 // configName names the configuration file in messages.
@@ -195,14 +224,15 @@ func signingKey(c *ucli.Context, root string) (string, error) {
 	return "", usageErrorf("--sign needs the log's signing key: --key-file FILE or $%s", keyEnv)
 }
 
-// accepted loads the tree and returns its accepted revisions. A tree with
-// a validity error is refused: the operator logs what the gate let in.
-func accepted(ctx context.Context, s *settings) ([]tlog.Revision, *load.Result, error) {
+// accepted loads the tree and returns its accepted revisions. With strict
+// a tree with a validity error is refused: the operator logs only what the
+// gate let in; an audit compares the log with whatever was accepted.
+func accepted(ctx context.Context, s *settings, strict bool) ([]tlog.Revision, *load.Result, error) {
 	res, err := load.Load(ctx, s.root, load.Options{DropDocs: true, KeepState: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	if !res.Valid() {
+	if strict && !res.Valid() {
 		n := 0
 		for _, d := range res.Diagnostics {
 			if d.Severity == diag.Error && rules.IsValidity(d.Code) {
@@ -245,7 +275,7 @@ func tlogAppend(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	batch, _, err := accepted(c.Context, s)
+	batch, _, err := accepted(c.Context, s, true)
 	if err != nil {
 		return err
 	}
@@ -283,7 +313,7 @@ func tlogVerify(c *ucli.Context) error {
 		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)})
 	}
-	batch, res, err := accepted(c.Context, s)
+	batch, res, err := accepted(c.Context, s, false)
 	if err != nil {
 		return err
 	}
@@ -398,6 +428,31 @@ func revisionEntry(file string) (tlog.Entry, error) {
 	return tlog.EntryOf(doc.Revision), nil
 }
 
+// trustedKey returns the client's trusted log key: --vkey, or the tlog:
+// block of the --policy file.
+func trustedKey(c *ucli.Context) (string, error) {
+	switch p, k := c.String("policy"), c.String("vkey"); {
+	case p != "" && k != "":
+		return "", usageErrorf("give --policy or --vkey, not both")
+	case k != "":
+		return k, nil
+	case p != "":
+		b, err := readfile.Read(p, readfile.Options{Max: 1 << 16})
+		if err != nil {
+			return "", usageErrorf("--policy: %s", safetext.Text(err.Error()))
+		}
+		cfg, err := config.Parse(p, b)
+		if err != nil {
+			return "", configError(err)
+		}
+		if cfg.TLog.VKey == "" {
+			return "", usageErrorf("--policy %s has no tlog: block", safetext.Text(p))
+		}
+		return cfg.TLog.VKey, nil
+	}
+	return "", usageErrorf("tlog verify-proof needs the trusted key: --policy FILE or --vkey VKEY")
+}
+
 func tlogVerifyProof(c *ucli.Context) error {
 	if c.NArg() != 2 {
 		return usageErrorf("tlog verify-proof takes a Journal FILE and its PROOF, got %d arguments", c.NArg())
@@ -411,7 +466,11 @@ func tlogVerifyProof(c *ucli.Context) error {
 	if err != nil {
 		return usageErrorf("%s", safetext.Text(err.Error()))
 	}
-	pol := jtlog.Policy{VKey: c.String("vkey"), State: c.String("state")}
+	vkey, err := trustedKey(c)
+	if err != nil {
+		return err
+	}
+	pol := jtlog.Policy{VKey: vkey, State: c.String("state")}
 	if d := c.String("log"); d != "" {
 		pol.Log = os.DirFS(d)
 	}
