@@ -46,11 +46,21 @@ func EntryOf(r model.Revision) Entry {
 // "journal-leaf/v1 <coordinate> <journal-version> sha256:<hex>
 // <predecessor or genesis>\n".
 func (e Entry) Text() []byte {
-	pred := genesis
-	if !e.Predecessor.IsZero() {
-		pred = e.Predecessor.String()
+	b := make([]byte, 0, 256)
+	b = append(b, LeafPrefix...)
+	b = append(b, ' ')
+	b = append(b, e.Coordinate.String()...)
+	b = append(b, ' ')
+	b = append(b, e.JournalVersion.String()...)
+	b = append(b, ' ')
+	b = append(b, e.Digest.String()...)
+	b = append(b, ' ')
+	if e.Predecessor.IsZero() {
+		b = append(b, genesis...)
+	} else {
+		b = append(b, e.Predecessor.String()...)
 	}
-	return fmt.Appendf(nil, "%s %s %s %s %s\n", LeafPrefix, e.Coordinate, e.JournalVersion, e.Digest, pred)
+	return append(b, '\n')
 }
 
 // Hash returns the entry's leaf hash, RFC 6962's SHA-256(0x00 || Text()).

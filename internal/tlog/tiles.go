@@ -101,20 +101,50 @@ func Hashes(fsys TileFS, tr tlog.Tree) tlog.HashReader {
 }
 
 // Leaves returns the leaf hashes of the tree tr, in log order, read from
-// the level-0 tiles in fsys and authenticated against tr's root.
+// the level-0 tiles in fsys and authenticated against tr's root. It asks
+// tlog.TileHashReader for one hash of each level-0 tile, which fetches and
+// authenticates every level-0 tile, and takes the leaves from the tiles it
+// confirmed (TileReader.SaveTiles): a million leaves cost the reading of
+// 3,907 tiles, not a million lookups.
 func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
-	idx := make([]int64, tr.N)
-	for i := range idx {
-		idx[i] = tlog.StoredHashIndex(0, int64(i))
-	}
 	if tr.N == 0 {
 		return nil, nil
 	}
-	hs, err := Hashes(fsys, tr).ReadHashes(idx)
-	if err != nil {
+	var idx []int64
+	for i := int64(0); i < tr.N; i += 1 << height {
+		idx = append(idx, tlog.StoredHashIndex(0, i))
+	}
+	saved := &savingReader{tileReader: tileReader{fsys}, level0: map[int64][]byte{}}
+	if _, err := tlog.TileHashReader(tr, saved).ReadHashes(idx); err != nil {
 		return nil, fmt.Errorf("tiles of size %d: %w", tr.N, err)
 	}
-	return hs, nil
+	out := make([]tlog.Hash, 0, tr.N)
+	for n := int64(0); int64(len(out)) < tr.N; n++ {
+		data, ok := saved.level0[n]
+		if !ok {
+			return nil, fmt.Errorf("tiles of size %d: level-0 tile %d was not authenticated", tr.N, n)
+		}
+		for len(data) >= tlog.HashSize && int64(len(out)) < tr.N {
+			out = append(out, tlog.Hash(data[:tlog.HashSize]))
+			data = data[tlog.HashSize:]
+		}
+	}
+	return out, nil
+}
+
+// savingReader is a tileReader that keeps the level-0 tiles that
+// tlog.TileHashReader confirmed, by tile number.
+type savingReader struct {
+	tileReader
+	level0 map[int64][]byte
+}
+
+func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
+	for i, t := range tiles {
+		if t.L == 0 {
+			r.level0[t.N] = data[i]
+		}
+	}
 }
 
 // partialTiles returns the partial tiles of a tree of size n, the only

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/note"
 	sumdb "golang.org/x/mod/sumdb/tlog"
@@ -28,7 +29,7 @@ func revs(t testing.TB, from, n int) []tlog.Revision {
 	prev := map[string]vt.Digest{}
 	for i := 0; i < from+n; i++ {
 		co := fmt.Sprintf("com.example.a%d", i%7)
-		ver := fmt.Sprintf("2026%02d%02dT%02d0000Z", 1+i/(28*24)%12, 1+i/24%28, i%24)
+		ver := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute).Format("20060102T150405Z")
 		d := vt.DigestFromSum(sha256.Sum256([]byte(co + ver)))
 		c, err := vt.ParseCoordinate(co)
 		if err != nil {
