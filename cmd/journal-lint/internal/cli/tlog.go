@@ -248,6 +248,17 @@ func accepted(ctx context.Context, s *settings, strict bool) ([]tlog.Revision, *
 	return out, res, nil
 }
 
+// openConfiguredLog loads the settings of a tlog command that needs the
+// configured log (logSettings) and reads its verified checkpoint (openLog).
+func openConfiguredLog(c *ucli.Context) (*settings, string, tlog.Signed, error) {
+	s, dir, err := logSettings(c, true)
+	if err != nil {
+		return nil, "", tlog.Signed{}, err
+	}
+	cp, err := openLog(c, s, dir)
+	return s, dir, cp, err
+}
+
 // openLog reads and verifies the log's checkpoint with the configured key.
 func openLog(c *ucli.Context, s *settings, dir string) (tlog.Signed, error) {
 	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), s.cfg.TLog.VKey)
@@ -261,7 +272,7 @@ func openLog(c *ucli.Context, s *settings, dir string) (tlog.Signed, error) {
 }
 
 func tlogAppend(c *ucli.Context) error {
-	s, dir, err := logSettings(c, true)
+	s, dir, cp, err := openConfiguredLog(c)
 	if err != nil {
 		return err
 	}
@@ -270,10 +281,6 @@ func tlogAppend(c *ucli.Context) error {
 		if skey, err = signingKey(c, s.root); err != nil {
 			return err
 		}
-	}
-	cp, err := openLog(c, s, dir)
-	if err != nil {
-		return err
 	}
 	batch, _, err := accepted(c.Context, s, true)
 	if err != nil {
@@ -298,11 +305,7 @@ func tlogAppend(c *ucli.Context) error {
 }
 
 func tlogVerify(c *ucli.Context) error {
-	s, dir, err := logSettings(c, true)
-	if err != nil {
-		return err
-	}
-	cp, err := openLog(c, s, dir)
+	s, dir, cp, err := openConfiguredLog(c)
 	if err != nil {
 		return err
 	}
@@ -387,11 +390,7 @@ func tlogProve(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usageErrorf("tlog prove takes one Journal FILE, got %d arguments", c.NArg())
 	}
-	s, dir, err := logSettings(c, true)
-	if err != nil {
-		return err
-	}
-	cp, err := openLog(c, s, dir)
+	_, dir, cp, err := openConfiguredLog(c)
 	if err != nil {
 		return err
 	}
