@@ -119,6 +119,9 @@ type Plan struct {
 	// order; Skipped counts those already in the log.
 	Added   []Revision
 	Skipped int
+	// Leaves are the leaf hashes of the old log, in log order (for an
+	// [Audit] of the batch before the append is written).
+	Leaves []tlog.Hash
 
 	hashes tlog.HashReader // the old tree's, then the new stored hashes
 }
@@ -139,7 +142,7 @@ func Prepare(fsys TileFS, old Signed, batch []Revision) (*Plan, error) {
 	}
 	batch = append([]Revision(nil), batch...)
 	SortBatch(batch)
-	p := &Plan{Old: old}
+	p := &Plan{Old: old, Leaves: leaves}
 	for _, r := range batch {
 		h := r.Entry.Hash()
 		if logged[h] {

@@ -193,9 +193,14 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 			fmt.Fprintf(c.App.ErrWriter, "journal-lint: %v\n", unknownCommand(c.App, name))
 		},
 	}
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = onUsageError
+	var withUsageErrors func([]*ucli.Command)
+	withUsageErrors = func(cmds []*ucli.Command) {
+		for _, cmd := range cmds {
+			cmd.OnUsageError = onUsageError
+			withUsageErrors(cmd.Subcommands)
+		}
 	}
+	withUsageErrors(app.Commands)
 	addHelp(app, args)
 	return app
 }

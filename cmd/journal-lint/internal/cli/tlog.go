@@ -30,6 +30,18 @@ import (
 // keyEnv names the environment variable that holds the log's signing key.
 const keyEnv = "JOURNAL_LINT_TLOG_KEY"
 
+// tlogRootFlags are the flags of the tlog commands that read the tree:
+// rootFlags without --examples, since example files are never logged.
+func tlogRootFlags() []ucli.Flag {
+	var out []ucli.Flag
+	for _, f := range rootFlags() {
+		if f.Names()[0] != "examples" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func tlogCommand() *ucli.Command {
 	keyFile := &ucli.StringFlag{Name: "key-file", Usage: "read the log's signing key from `FILE` (default: $" + keyEnv + "); never a file of the repository"}
 	return &ucli.Command{
@@ -50,7 +62,7 @@ func tlogCommand() *ucli.Command {
 				Name:      "init",
 				Usage:     "make a new key pair and the log's size-0 checkpoint",
 				UsageText: "journal-lint tlog init --origin journals.example.org/registry --key-file ~/registry.key",
-				Flags: append(rootFlags(),
+				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "origin", Required: true, Usage: "the log's `ORIGIN`, a name no other log uses (such as the registry's host and path)"},
 					&ucli.StringFlag{Name: "key-file", Required: true, Usage: "the signing key's `FILE`, outside the repository: made with a new key unless it exists"},
 				),
@@ -63,13 +75,13 @@ func tlogCommand() *ucli.Command {
 					"Loads the tree (a tree with validity errors is refused), takes every accepted revision the\n" +
 					"log lacks in bytewise order of its root-relative path, and prints the checkpoint that\n" +
 					"results. Without --sign nothing is written. Running it again adds nothing.",
-				Flags:  append(rootFlags(), &ucli.BoolFlag{Name: "sign", Usage: "sign and write the new checkpoint and tiles"}, keyFile),
+				Flags:  append(tlogRootFlags(), &ucli.BoolFlag{Name: "sign", Usage: "sign and write the new checkpoint and tiles"}, keyFile),
 				Action: tlogAppend,
 			},
 			{
 				Name:  "verify",
 				Usage: "verify the log's signature and tiles, the tree against the log, and growth since REV",
-				Flags: append(rootFlags(),
+				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "against", Usage: "also prove that the checkpoint extends the one at git revision `REV`"}),
 				Action: tlogVerify,
 			},
@@ -77,7 +89,7 @@ func tlogCommand() *ucli.Command {
 				Name:      "prove",
 				Usage:     "write the C2SP tlog-proof that a Journal file is in the log",
 				UsageText: "journal-lint tlog prove journals/com.example.widget/20260110T080000Z.journal > widget.tlog-proof",
-				Flags:     append(rootFlags(), &ucli.StringFlag{Name: "out", Usage: "write the proof to `FILE` instead of standard output"}),
+				Flags:     append(tlogRootFlags(), &ucli.StringFlag{Name: "out", Usage: "write the proof to `FILE` instead of standard output"}),
 				Action:    tlogProve,
 			},
 			{
@@ -282,13 +294,27 @@ func tlogAppend(c *ucli.Context) error {
 			return err
 		}
 	}
-	batch, _, err := accepted(c.Context, s, true)
+	batch, res, err := accepted(c.Context, s, true)
 	if err != nil {
 		return err
 	}
 	plan, err := tlog.Prepare(tlog.DirFS(dir), cp, batch)
 	if err != nil {
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: %v [%s]", shownLog(c, s, ""), err, rules.TLogBadTiles)}
+	}
+	// A tree that lost a logged revision, or a log out of order, is not
+	// signed over: the operator's job stops and shows why.
+	var broken diag.List
+	for _, d := range tlog.Audit(plan.Leaves, batch, "../"+tlog.DirName+"/"+tlog.CheckpointFile) {
+		if d.Severity == diag.Error {
+			broken = append(broken, d)
+		}
+	}
+	if len(broken) > 0 {
+		if err := writeLogReport(c, s, broken, res); err != nil {
+			return err
+		}
+		return &exitError{code: ExitFindings, err: errors.New("nothing appended: the tree does not hold every logged revision (see docs/tlog.md)")}
 	}
 	how := " (a preview: --sign signs and writes it)"
 	if c.Bool("sign") {
@@ -334,13 +360,8 @@ func tlogVerify(c *ucli.Context) error {
 		}
 		ds = append(ds, d...)
 	}
-	ds.Sort()
-	prefix := outpath.Prefix(c.Context, s.root)
-	report := render.Report{Root: s.root, Diagnostics: ds, Rule: ruleInfo,
-		Summary: render.Summary{Files: len(res.Files), Artifacts: res.Artifacts, Revisions: res.Revisions},
-		Tool:    render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI}}
-	if err := render.Write(c.App.Writer, render.Text, report, render.Options{PathPrefix: prefix}); err != nil {
-		return internalErrorf("writing output: %v", err)
+	if err := writeLogReport(c, s, ds, res); err != nil {
+		return err
 	}
 	for _, d := range ds {
 		if d.Severity == diag.Error {
@@ -348,6 +369,21 @@ func tlogVerify(c *ucli.Context) error {
 		}
 	}
 	fmt.Fprintf(c.App.Writer, "%s: verified: %s%s\n", tlog.DirName, cp.Checkpoint, against)
+	return nil
+}
+
+// writeLogReport writes the findings of a tlog command in the text format
+// of check, with the counts of res when there is a load result.
+func writeLogReport(c *ucli.Context, s *settings, ds diag.List, res *load.Result) error {
+	ds.Sort()
+	report := render.Report{Root: s.root, Diagnostics: ds, Rule: ruleInfo,
+		Tool: render.ToolInfo{Name: "journal-lint", Version: SemVer(), InformationURI: informationURI}}
+	if res != nil {
+		report.Summary = render.Summary{Files: len(res.Files), Artifacts: res.Artifacts, Revisions: res.Revisions}
+	}
+	if err := render.Write(c.App.Writer, render.Text, report, render.Options{PathPrefix: outpath.Prefix(c.Context, s.root)}); err != nil {
+		return internalErrorf("writing output: %v", err)
+	}
 	return nil
 }
 
