@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	itlog "github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/internal/syntax"
+	itlog "github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/journal/tlog"
 )
 

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -234,7 +235,7 @@ func onUsageError(c *ucli.Context, err error, _ bool) error {
 	name := "journal-lint"
 	var flags []ucli.Flag
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
-		name += " " + c.Command.FullName()
+		name += " " + commandPath(c)
 		flags = c.Command.Flags
 	} else {
 		flags = c.App.Flags
@@ -255,6 +256,18 @@ func onUsageError(c *ucli.Context, err error, _ bool) error {
 		return usageErrorf("%s (see %s --help)", msg, name)
 	}
 	return usageErrorf("%v (see %s --help)", err, name)
+}
+
+// commandPath names the command of c with the commands above it, such as
+// "tlog append".
+func commandPath(c *ucli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	return strings.Join(slices.Compact(names), " ")
 }
 
 // flagSpelling writes a flag name as on the command line: -f or --format.
