@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -88,11 +89,52 @@ func Prove(fsys TileFS, cp Signed, e Entry) (Proof, error) {
 	return Proof{}, fmt.Errorf("the log (size %d) has no leaf %q", cp.N, strings.TrimSuffix(string(e.Text()), "\n"))
 }
 
-// Policy is what a client trusts: the log's verifier key; the origin is
-// the key's name.
+// Policy is what a client trusts: the log's verifier key (the origin is
+// the key's name) and, as in C2SP tlog-policy, a quorum of witnesses.
 type Policy struct {
 	// VKey is the log's public note key (note.NewVerifier's format).
 	VKey string
+	// Witnesses are the cosignature/v1 vkeys of the trusted witnesses;
+	// Quorum of them must have cosigned the checkpoint (0: none need).
+	Witnesses []string
+	Quorum    int
+	// MaxAge, when not 0, is how old the newest trusted cosignature may
+	// be at Now: an older one means the client is shown a frozen log.
+	MaxAge time.Duration
+	Now    time.Time
+}
+
+// ErrQuorum is wrapped by the error of [VerifyEntry] for a checkpoint
+// without the policy's quorum of witness cosignatures.
+var ErrQuorum = errors.New("too few witnesses cosigned the checkpoint")
+
+// ErrStale is wrapped by the error of [VerifyEntry] for a checkpoint whose
+// newest trusted cosignature is older than the policy's MaxAge.
+var ErrStale = errors.New("the checkpoint is stale")
+
+// checkWitnesses applies the policy's quorum and maximum age to cp.
+func (pol Policy) checkWitnesses(cp Signed) error {
+	if pol.Quorum <= 0 {
+		return nil
+	}
+	cos, err := Cosignatures(cp.Note, pol.Witnesses)
+	if err != nil {
+		return err
+	}
+	if len(cos) < pol.Quorum {
+		return fmt.Errorf("%w: %d of the %d trusted, %d needed", ErrQuorum, len(cos), len(pol.Witnesses), pol.Quorum)
+	}
+	var newest time.Time
+	for _, t := range cos {
+		if t.After(newest) {
+			newest = t
+		}
+	}
+	if pol.MaxAge > 0 && pol.Now.Sub(newest) > pol.MaxAge {
+		return fmt.Errorf("%w: its newest cosignature is from %s, more than %s before %s", ErrStale,
+			newest.UTC().Format(time.RFC3339), pol.MaxAge, pol.Now.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // ErrNotIncluded is wrapped by the error of [VerifyEntry] when the proof
@@ -100,8 +142,9 @@ type Policy struct {
 var ErrNotIncluded = errors.New("the proof does not show this entry in the log")
 
 // VerifyEntry checks that proof proves e in a checkpoint signed by the
-// policy's key and returns that checkpoint. Errors wrap ErrSignature,
-// ErrOrigin or ErrNotIncluded, or say why the proof does not parse.
+// policy's key and cosigned as it says, and returns that checkpoint.
+// Errors wrap ErrSignature, ErrOrigin, ErrQuorum, ErrStale or
+// ErrNotIncluded, or say why the proof does not parse.
 func VerifyEntry(e Entry, proof []byte, pol Policy) (Signed, error) {
 	p, err := ParseProof(proof)
 	if err != nil {
@@ -109,6 +152,9 @@ func VerifyEntry(e Entry, proof []byte, pol Policy) (Signed, error) {
 	}
 	cp, err := Open(p.Checkpoint, pol.VKey, "")
 	if err != nil {
+		return Signed{}, err
+	}
+	if err := pol.checkWitnesses(cp); err != nil {
 		return Signed{}, err
 	}
 	if p.Index >= cp.N {
