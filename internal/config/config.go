@@ -224,8 +224,20 @@ type TLog struct {
 	VKey string
 	// Origin is the origin line of the log's checkpoints (the key's name).
 	Origin string
+	// Witnesses are the witnesses `tlog witness` asks for cosignatures and
+	// a client's policy trusts; Quorum of them must cosign (0: none), and
+	// with MaxAge the newest cosignature must be at most that old.
+	Witnesses []TLogWitness
+	Quorum    int
+	MaxAge    time.Duration
 	// Pos is where the block starts.
 	Pos Position
+}
+
+// TLogWitness is one entry of tlog: witnesses:.
+type TLogWitness struct {
+	// VKey is the witness's cosignature/v1 key; URL its submission prefix.
+	VKey, URL string
 }
 
 // SamePack reports whether q is an entry of the same pack as p: both have

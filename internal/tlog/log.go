@@ -211,24 +211,16 @@ func (p *Plan) Write(dir, skey string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock := filepath.Join(dir, lockFile)
-	l, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("%w (%s exists; remove it if no append runs)", ErrBusy, lock)
-	}
-	if err != nil {
-		return nil, err
-	}
-	l.Close()
-	defer os.Remove(lock)
-	// The checkpoint must still be the one the plan started from.
-	cur, err := os.ReadFile(filepath.Join(dir, CheckpointFile))
-	if err != nil {
-		return nil, err
-	}
-	if string(cur) != string(p.Old.Note) {
-		return nil, fmt.Errorf("%w: the checkpoint changed since the append began", ErrBusy)
-	}
+	var out []byte
+	err = locked(dir, p.Old.Note, func() error {
+		out, err = p.write(dir, msg)
+		return err
+	})
+	return out, err
+}
+
+// write is Write under the lock.
+func (p *Plan) write(dir string, msg []byte) ([]byte, error) {
 	if p.New.N == p.Old.N {
 		return p.Old.Note, nil
 	}
@@ -259,6 +251,36 @@ func (p *Plan) Write(dir, skey string) ([]byte, error) {
 		}
 	}
 	return msg, nil
+}
+
+// locked runs fn while it holds the log's lock in dir and the checkpoint
+// there is still old: a second writer fails with ErrBusy.
+func locked(dir string, old []byte, fn func() error) error {
+	lock := filepath.Join(dir, lockFile)
+	l, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%w (%s exists; remove it if no append runs)", ErrBusy, lock)
+	}
+	if err != nil {
+		return err
+	}
+	l.Close()
+	defer os.Remove(lock)
+	cur, err := os.ReadFile(filepath.Join(dir, CheckpointFile))
+	if err != nil {
+		return err
+	}
+	if string(cur) != string(old) {
+		return fmt.Errorf("%w: the checkpoint changed since the append began", ErrBusy)
+	}
+	return fn()
+}
+
+// ReplaceCheckpoint writes msg, the checkpoint old with more signatures
+// (witness cosignatures), over old in dir, atomically; ErrBusy when the
+// checkpoint in dir is no longer old.
+func ReplaceCheckpoint(dir string, old Signed, msg []byte) error {
+	return locked(dir, old.Note, func() error { return writeAtomic(filepath.Join(dir, CheckpointFile), msg) })
 }
 
 // writeAtomic writes data to name through a temporary file in its

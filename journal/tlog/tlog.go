@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
@@ -23,6 +24,13 @@ type Policy struct {
 	// repository's configuration, obtained out of band, never from the
 	// download itself); its name is the log's origin.
 	VKey string
+	// Witnesses are the cosignature/v1 keys of trusted witnesses (C2SP
+	// tlog-witness); Quorum of them must have cosigned the proof's
+	// checkpoint, and with MaxAge the newest of those cosignatures must be
+	// at most that old, so that a frozen log is caught.
+	Witnesses []string
+	Quorum    int
+	MaxAge    time.Duration
 	// State, when not "", is a directory where the newest checkpoint seen
 	// of each origin is kept between calls.
 	State string
@@ -49,6 +57,10 @@ var (
 	ErrSignature = itlog.ErrSignature
 	// ErrNotIncluded: the proof does not show this revision in the log.
 	ErrNotIncluded = itlog.ErrNotIncluded
+	// ErrQuorum: fewer trusted witnesses cosigned than the policy's quorum.
+	ErrQuorum = itlog.ErrQuorum
+	// ErrStale: the newest trusted cosignature is older than MaxAge.
+	ErrStale = itlog.ErrStale
 	// ErrInconsistent: the checkpoint and the remembered one cannot both
 	// come from one append-only log (a split view or a rewritten history).
 	ErrInconsistent = itlog.ErrInconsistent
@@ -58,7 +70,8 @@ var (
 // is in the log by proof, a C2SP tlog-proof (`journal-lint tlog prove`),
 // under policy, and returns the proof's checkpoint. With policy.State it
 // then compares the checkpoint with the one remembered, and remembers the
-// larger. Errors wrap ErrSignature, ErrNotIncluded or ErrInconsistent, or
+// larger. Errors wrap ErrSignature, ErrQuorum, ErrStale, ErrNotIncluded or
+// ErrInconsistent, or
 // say why the text is not a valid revision or the proof does not parse.
 func VerifyRevision(text, proof []byte, policy Policy) (Checkpoint, error) {
 	if len(text) > syntax.MaxSize {
@@ -68,7 +81,8 @@ func VerifyRevision(text, proof []byte, policy Policy) (Checkpoint, error) {
 	if !doc.RevisionOK {
 		return Checkpoint{}, errors.New("the text is not a valid Journal revision (journal-lint check --file says why)")
 	}
-	cp, err := itlog.VerifyEntry(itlog.EntryOf(doc.Revision), proof, itlog.Policy{VKey: policy.VKey})
+	cp, err := itlog.VerifyEntry(itlog.EntryOf(doc.Revision), proof, itlog.Policy{VKey: policy.VKey,
+		Witnesses: policy.Witnesses, Quorum: policy.Quorum, MaxAge: policy.MaxAge, Now: time.Now()})
 	if err != nil {
 		return Checkpoint{}, err
 	}

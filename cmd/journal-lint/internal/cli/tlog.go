@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 	sumdb "golang.org/x/mod/sumdb/tlog"
@@ -50,6 +52,7 @@ func tlogCommand() *ucli.Command {
 		UsageText: "journal-lint tlog init --origin ORIGIN --key-file FILE\n" +
 			"journal-lint tlog append [--sign]\n" +
 			"journal-lint tlog verify [--against REV]\n" +
+			"journal-lint tlog witness\n" +
 			"journal-lint tlog prove FILE [--out PROOF]\n" +
 			"journal-lint tlog verify-proof --policy FILE [--state DIR] [--log DIR] FILE PROOF\n\n" +
 			"The log lives in journal-log/ beside the Journal root; its public key is the tlog: block\n" +
@@ -84,6 +87,17 @@ func tlogCommand() *ucli.Command {
 				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "against", Usage: "also prove that the checkpoint extends the one at git revision `REV`"}),
 				Action: tlogVerify,
+			},
+			{
+				Name:  "witness",
+				Usage: "ask the configured witnesses to cosign the checkpoint (C2SP tlog-witness)",
+				UsageText: "journal-lint tlog witness\n\n" +
+					"Sends the checkpoint, with a consistency proof from the size each witness holds, to the\n" +
+					"add-checkpoint endpoint of every witness of the tlog: block and adds their cosignatures to\n" +
+					"journal-log/checkpoint. A witness that refuses is reported; the others' cosignatures stay.",
+				Flags: append(tlogRootFlags(),
+					&ucli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "give up on a witness after `DURATION`"}),
+				Action: tlogWitness,
 			},
 			{
 				Name:      "prove",
@@ -422,6 +436,39 @@ func consistentWith(ctx context.Context, s *settings, dir string, cp tlog.Signed
 	return nil, true, nil
 }
 
+func tlogWitness(c *ucli.Context) error {
+	s, dir, cp, err := openConfiguredLog(c)
+	if err != nil {
+		return err
+	}
+	ws := s.cfg.TLog.Witnesses
+	if len(ws) == 0 {
+		return usageErrorf("the tlog: block of %s lists no witnesses", configName(s))
+	}
+	client := &http.Client{Timeout: c.Duration("timeout")}
+	msg, failed := cp.Note, 0
+	for _, w := range ws {
+		cur := cp
+		cur.Note = msg
+		next, err := tlog.AddCheckpoint(c.Context, client, tlog.Witness{VKey: w.VKey, URL: w.URL}, cur, tlog.Hashes(tlog.DirFS(dir), cp.Tree))
+		if err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", safetext.Lines(err.Error()))
+			failed++
+			continue
+		}
+		msg = next
+		name, _, _ := strings.Cut(w.VKey, "+")
+		fmt.Fprintf(c.App.Writer, "%s: cosigned by %s (size %d)\n", shownLog(c, s, tlog.CheckpointFile), safetext.Text(name), cp.N)
+	}
+	if err := tlog.ReplaceCheckpoint(dir, cp, msg); err != nil {
+		return &exitError{code: ExitFindings, err: err}
+	}
+	if failed > 0 {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%d of %d witnesses did not cosign", failed, len(ws))}
+	}
+	return nil
+}
+
 func tlogProve(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usageErrorf("tlog prove takes one Journal FILE, got %d arguments", c.NArg())
@@ -463,29 +510,35 @@ func revisionEntry(file string) (tlog.Entry, error) {
 	return tlog.EntryOf(doc.Revision), nil
 }
 
-// trustedKey returns the client's trusted log key: --vkey, or the tlog:
-// block of the --policy file.
-func trustedKey(c *ucli.Context) (string, error) {
+// trustedPolicy returns what the client trusts: --vkey alone, or the
+// tlog: block of the --policy file with its witnesses, quorum and
+// max-age.
+func trustedPolicy(c *ucli.Context) (jtlog.Policy, error) {
 	switch p, k := c.String("policy"), c.String("vkey"); {
 	case p != "" && k != "":
-		return "", usageErrorf("give --policy or --vkey, not both")
+		return jtlog.Policy{}, usageErrorf("give --policy or --vkey, not both")
 	case k != "":
-		return k, nil
+		return jtlog.Policy{VKey: k}, nil
 	case p != "":
 		b, err := readfile.Read(p, readfile.Options{Max: 1 << 16})
 		if err != nil {
-			return "", usageErrorf("--policy: %s", safetext.Text(err.Error()))
+			return jtlog.Policy{}, usageErrorf("--policy: %s", safetext.Text(err.Error()))
 		}
 		cfg, err := config.Parse(p, b)
 		if err != nil {
-			return "", configError(err)
+			return jtlog.Policy{}, configError(err)
 		}
-		if cfg.TLog.VKey == "" {
-			return "", usageErrorf("--policy %s has no tlog: block", safetext.Text(p))
+		t := cfg.TLog
+		if t.VKey == "" {
+			return jtlog.Policy{}, usageErrorf("--policy %s has no tlog: block", safetext.Text(p))
 		}
-		return cfg.TLog.VKey, nil
+		pol := jtlog.Policy{VKey: t.VKey, Quorum: t.Quorum, MaxAge: t.MaxAge}
+		for _, w := range t.Witnesses {
+			pol.Witnesses = append(pol.Witnesses, w.VKey)
+		}
+		return pol, nil
 	}
-	return "", usageErrorf("tlog verify-proof needs the trusted key: --policy FILE or --vkey VKEY")
+	return jtlog.Policy{}, usageErrorf("tlog verify-proof needs the trusted key: --policy FILE or --vkey VKEY")
 }
 
 func tlogVerifyProof(c *ucli.Context) error {
@@ -501,11 +554,11 @@ func tlogVerifyProof(c *ucli.Context) error {
 	if err != nil {
 		return usageErrorf("%s", safetext.Text(err.Error()))
 	}
-	vkey, err := trustedKey(c)
+	pol, err := trustedPolicy(c)
 	if err != nil {
 		return err
 	}
-	pol := jtlog.Policy{VKey: vkey, State: c.String("state")}
+	pol.State = c.String("state")
 	if d := c.String("log"); d != "" {
 		pol.Log = os.DirFS(d)
 	}
