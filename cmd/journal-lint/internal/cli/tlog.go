@@ -52,6 +52,7 @@ func tlogCommand() *ucli.Command {
 		UsageText: "journal-lint tlog init --origin ORIGIN --key-file FILE\n" +
 			"journal-lint tlog append [--sign]\n" +
 			"journal-lint tlog verify [--against REV]\n" +
+			"journal-lint tlog audit --state DIR\n" +
 			"journal-lint tlog witness\n" +
 			"journal-lint tlog prove FILE [--out PROOF]\n" +
 			"journal-lint tlog verify-proof --policy FILE [--state DIR] [--log DIR] FILE PROOF\n\n" +
@@ -98,6 +99,16 @@ func tlogCommand() *ucli.Command {
 				Flags: append(tlogRootFlags(),
 					&ucli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "give up on a witness after `DURATION`"}),
 				Action: tlogWitness,
+			},
+			{
+				Name:  "audit",
+				Usage: "a mirror's check: verify, and that the checkpoint extends the last one audited",
+				UsageText: "journal-lint tlog audit --state DIR\n\n" +
+					"Everything tlog verify checks, then the consistency of the checkpoint with the one this\n" +
+					"mirror audited last, kept in DIR (and replaced by the newer one).",
+				Flags: append(tlogRootFlags(),
+					&ucli.StringFlag{Name: "state", Required: true, Usage: "`DIR` that keeps the last audited checkpoint"}),
+				Action: tlogVerify,
 			},
 			{
 				Name:      "prove",
@@ -373,6 +384,15 @@ func tlogVerify(c *ucli.Context) error {
 			against = fmt.Sprintf(", extends the checkpoint at %s", safetext.Text(rev))
 		}
 		ds = append(ds, d...)
+	}
+	if st := c.String("state"); st != "" && leaves != nil {
+		hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+		if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
+			ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+				Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
+		} else {
+			against += ", extends the last audited checkpoint"
+		}
 	}
 	if err := writeLogReport(c, s, ds, res); err != nil {
 		return err
