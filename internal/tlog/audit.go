@@ -10,16 +10,18 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// Audit compares the log's leaves (in log order) with tree, every accepted
-// revision of the tree, and returns the findings: tlog/missing-file for a
-// leaf without its exact file (on checkpoint, the log's checkpoint path as
-// the diagnostics name it), tlog/unlogged for a revision the log lacks and
-// tlog/order for a logged revision whose predecessor is logged later or
-// not at all. The diagnostics' paths are root-relative.
-func Audit(leaves []tlog.Hash, tree []Revision, checkpoint string) diag.List {
+// Audit compares leaves, the log's leaves from index first on (in log
+// order), with tree, the accepted revisions those leaves should be (every
+// one of the tree for first 0), and returns the findings: tlog/missing-file
+// for a leaf without its exact file (on checkpoint, the log's checkpoint
+// path as the diagnostics name it), tlog/unlogged for a revision of tree
+// the leaves lack and tlog/order for a logged revision whose predecessor
+// is logged later, or not at all (from first 0 only: a partial audit does
+// not see the earlier leaves). The diagnostics' paths are root-relative.
+func Audit(first int64, leaves []tlog.Hash, tree []Revision, checkpoint string) diag.List {
 	at := make(map[tlog.Hash]int, len(leaves))
 	for i, h := range leaves {
-		at[h] = i
+		at[h] = int(first) + i
 	}
 	byHash := make(map[tlog.Hash]bool, len(tree))
 	logged := make(map[vt.Digest]int, len(tree)) // revision digest → leaf index
@@ -31,7 +33,8 @@ func Audit(leaves []tlog.Hash, tree []Revision, checkpoint string) diag.List {
 		}
 	}
 	var out diag.List
-	for i, h := range leaves {
+	for j, h := range leaves {
+		i := int(first) + j
 		if !byHash[h] {
 			out = append(out, diag.Diagnostic{Code: rules.TLogMissingFile, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 				Message: fmt.Sprintf("leaf %d of the log (%s) has no file with its exact bytes in the tree: a logged revision was deleted, changed or never committed", i, h),
@@ -42,14 +45,18 @@ func Audit(leaves []tlog.Hash, tree []Revision, checkpoint string) diag.List {
 		i, ok := at[r.Entry.Hash()]
 		if !ok {
 			out = append(out, diag.Diagnostic{Code: rules.TLogUnlogged, Severity: diag.Warning, Path: r.Path, Range: diag.FileStart,
-				Message: fmt.Sprintf("this accepted revision is not in the log (size %d) yet", len(leaves)),
+				Message: fmt.Sprintf("this accepted revision is not in the log (size %d) yet", int(first)+len(leaves)),
 				Help:    "the operator's next `journal-lint tlog append --sign` logs it (docs/tlog.md)"})
 			continue
 		}
 		if r.Entry.Predecessor.IsZero() {
 			continue
 		}
-		if j, ok := logged[r.Entry.Predecessor]; !ok || j > i {
+		j, ok := logged[r.Entry.Predecessor]
+		if !ok && first > 0 {
+			continue // logged before first, or not at all: a full audit says which
+		}
+		if !ok || j > i {
 			where := "not at all"
 			if ok {
 				where = fmt.Sprintf("at leaf %d", j)

@@ -257,7 +257,7 @@ func TestBatchOrder(t *testing.T) {
 	if len(p.Added) != 0 || p.Skipped != 40 || string(before) != string(after) {
 		t.Errorf("second append added %d, skipped %d, changed the checkpoint: %v", len(p.Added), p.Skipped, string(before) != string(after))
 	}
-	if diags := tlog.Audit(leaves, all, "../journal-log/checkpoint"); len(diags) != 0 {
+	if diags := tlog.Audit(0, leaves, all, "../journal-log/checkpoint"); len(diags) != 0 {
 		t.Errorf("audit of a complete log: %v", diags)
 	}
 }

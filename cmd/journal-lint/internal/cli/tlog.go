@@ -330,7 +330,7 @@ func tlogAppend(c *ucli.Context) error {
 	// A tree that lost a logged revision, or a log out of order, is not
 	// signed over: the operator's job stops and shows why.
 	var broken diag.List
-	for _, d := range tlog.Audit(plan.Leaves, batch, "../"+tlog.DirName+"/"+tlog.CheckpointFile) {
+	for _, d := range tlog.Audit(0, plan.Leaves, batch, "../"+tlog.DirName+"/"+tlog.CheckpointFile) {
 		if d.Severity == diag.Error {
 			broken = append(broken, d)
 		}
@@ -361,37 +361,35 @@ func tlogVerify(c *ucli.Context) error {
 		return err
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	var ds diag.List
-	leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree)
-	if err != nil {
-		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)})
-	}
 	batch, res, err := accepted(c.Context, s, false)
 	if err != nil {
 		return err
 	}
-	if leaves != nil || cp.N == 0 {
-		ds = append(ds, tlog.Audit(leaves, batch, checkpoint)...)
-	}
+	var ds diag.List
 	against := ""
 	if rev := c.String("against"); rev != "" {
-		d, ok, err := consistentWith(c.Context, s, dir, cp, rev, checkpoint)
+		d, err := extendsRevision(c.Context, s, dir, cp, rev, checkpoint)
 		if err != nil {
 			return usageErrorf("--against: %v", err)
 		}
-		if ok {
+		if len(d) == 0 {
 			against = fmt.Sprintf(", extends the checkpoint at %s", safetext.Text(rev))
 		}
 		ds = append(ds, d...)
 	}
-	if st := c.String("state"); st != "" && leaves != nil {
-		hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
-		if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
-			ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-				Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
-		} else {
-			against += ", extends the last audited checkpoint"
+	if leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
+		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)})
+	} else {
+		ds = append(ds, tlog.Audit(0, leaves, batch, checkpoint)...)
+		if st := c.String("state"); st != "" {
+			hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+			if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
+				ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+					Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
+			} else {
+				against += ", extends the last audited checkpoint"
+			}
 		}
 	}
 	if err := writeLogReport(c, s, ds, res); err != nil {
@@ -421,29 +419,30 @@ func writeLogReport(c *ucli.Context, s *settings, ds diag.List, res *load.Result
 	return nil
 }
 
-// consistentWith proves that cp extends the checkpoint of the log at the
-// git revision rev. It returns a tlog/inconsistent or tlog/bad-checkpoint
-// finding, or ok when the proof holds; the error is one of git.
-func consistentWith(ctx context.Context, s *settings, dir string, cp tlog.Signed, rev, checkpoint string) (diag.List, bool, error) {
+// extendsRevision proves that cp extends the checkpoint of the log at the
+// git revision rev (a revision without a log has nothing to extend). Its
+// findings are tlog/bad-checkpoint and tlog/inconsistent; the error is one
+// of git.
+func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signed, rev, checkpoint string) (diag.List, error) {
 	repo, err := gitrepo.Open(ctx, s.root)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	commit, err := repo.ResolveCommit(ctx, rev)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	rel, err := repo.Rel(dir)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	old, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: repo, Commit: commit, Dir: rel}, s.cfg.TLog.VKey)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, true, nil // no log yet at rev: anything extends it
+		return nil, nil
 	}
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the checkpoint at %s: %v", safetext.Text(rev), err)}}, false, nil
+			Message: fmt.Sprintf("the checkpoint at %s: %v", safetext.Text(rev), err)}}, nil
 	}
 	hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
 	if err := tlog.Consistent(old, cp, hashes); err != nil || old.N > cp.N {
@@ -451,9 +450,9 @@ func consistentWith(ctx context.Context, s *settings, dir string, cp tlog.Signed
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, false, nil
+		return diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, nil
 	}
-	return nil, true, nil
+	return nil, nil
 }
 
 func tlogWitness(c *ucli.Context) error {
