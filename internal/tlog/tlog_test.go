@@ -411,3 +411,52 @@ func TestVerifierKey(t *testing.T) {
 		t.Error("a public key was taken for a private one")
 	}
 }
+
+// TestAudit: the findings of a log against its tree, whole and from a
+// later leaf on.
+func TestAudit(t *testing.T) {
+	all := revs(t, 0, 30) // chains of 7 artifacts, each revision after its predecessor
+	tlog.SortBatch(all)
+	dir, skey, vkey := newLog(t)
+	// A writer that ignores the batch order: a successor before its
+	// predecessor.
+	var succ, pred tlog.Revision
+	for _, r := range all {
+		if !r.Entry.Predecessor.IsZero() {
+			succ = r
+			break
+		}
+	}
+	for _, r := range all {
+		if r.Entry.Digest == succ.Entry.Predecessor {
+			pred = r
+		}
+	}
+	appendAll(t, dir, skey, vkey, []tlog.Revision{succ})
+	appendAll(t, dir, skey, vkey, all)
+	cp, _ := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := func(ds []string) string { return strings.Join(ds, " ") }
+	var got []string
+	for _, d := range tlog.Audit(0, leaves, all, "../journal-log/checkpoint") {
+		got = append(got, d.Code+" "+d.Path)
+	}
+	if want := "tlog/order " + succ.Path; codes(got) != want {
+		t.Errorf("out of order: %q, want %q (predecessor %s)", codes(got), want, pred.Path)
+	}
+	// From leaf 1 on, the predecessor's place is unknown: no order finding.
+	if ds := tlog.Audit(1, leaves[1:], all, "../journal-log/checkpoint"); len(ds) != 1 || ds[0].Code != "tlog/unlogged" || ds[0].Path != succ.Path {
+		t.Errorf("partial audit: %v", ds)
+	}
+	// A lost file and an unlogged one.
+	got = nil
+	for _, d := range tlog.Audit(0, leaves, append(all[1:len(all):len(all)], revs(t, 30, 1)...), "../journal-log/checkpoint") {
+		got = append(got, d.Code)
+	}
+	if want := "tlog/missing-file tlog/order tlog/unlogged"; codes(got) != want {
+		t.Errorf("lost and new: %q, want %q", codes(got), want)
+	}
+}
