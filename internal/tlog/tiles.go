@@ -55,8 +55,10 @@ func (d DirFS) ReadFile(name string) ([]byte, error) {
 // hash of it is used.
 type tileReader struct{ fsys TileFS }
 
+// Height is the tile height of C2SP tlog-tiles.
 func (tileReader) Height() int { return height }
 
+// ReadTiles reads each tile (see read); tlog.TileHashReader authenticates them.
 func (r tileReader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
 	out := make([][]byte, len(tiles))
 	for i, t := range tiles {
@@ -91,6 +93,7 @@ func (r tileReader) read(t tlog.Tile) ([]byte, error) {
 	return nil, fmt.Errorf("tile %s is missing", TilePath(t))
 }
 
+// SaveTiles keeps nothing: the tiles are already on disk.
 func (tileReader) SaveTiles([]tlog.Tile, [][]byte) {}
 
 // Hashes returns the stored hashes of the tree tr read from the tiles in
@@ -139,6 +142,7 @@ type savingReader struct {
 	level0 map[int64][]byte
 }
 
+// SaveTiles keeps the authenticated level-0 tiles.
 func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
 	for i, t := range tiles {
 		if t.L == 0 {

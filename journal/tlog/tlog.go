@@ -105,4 +105,5 @@ func VerifyRevision(text, proof []byte, policy Policy) (Checkpoint, error) {
 // fsTiles reads the log's files from an fs.FS.
 type fsTiles struct{ fsys fs.FS }
 
+// ReadFile reads name from the file system.
 func (f fsTiles) ReadFile(name string) ([]byte, error) { return fs.ReadFile(f.fsys, name) }
