@@ -58,9 +58,11 @@ type cosigVerifier struct {
 }
 
 // Name is the witness's name.
-func (v *cosigVerifier) Name() string    { return v.name }
+func (v *cosigVerifier) Name() string { return v.name }
+
 // KeyHash is the key ID of the cosigner.
 func (v *cosigVerifier) KeyHash() uint32 { return v.hash }
+
 // Verify checks a timestamped Ed25519 signature (8-byte big-endian time,
 // then the signature) over the cosigned message of the note text msg.
 func (v *cosigVerifier) Verify(msg, sig []byte) bool {
