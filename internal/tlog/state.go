@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -47,12 +48,26 @@ func Consistent(a, b Signed, hashes func(tlog.Tree) tlog.HashReader) error {
 	return fmt.Errorf("%w (%v)\n\ncheckpoint of size %d:\n%s\ncheckpoint of size %d:\n%s", ErrInconsistent, why, small.N, small.Note, large.N, large.Note)
 }
 
+// stateWait bounds how long Remember waits for another client that
+// updates the same state.
+const stateWait = 5 * time.Second
+
 // Remember keeps in dir the newest checkpoint a client has seen of cp's
 // origin: when dir holds an earlier one (verified with vkey), cp must be
 // consistent with it (see [Consistent]); the file is replaced atomically
-// only when cp is larger. It returns the checkpoint it holds afterwards.
+// only when cp is larger. Clients that share dir take turns (a lock file
+// beside the state, waited for up to 5 s), so the state never goes back
+// to a smaller checkpoint. It returns the checkpoint it holds afterwards.
 func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.HashReader) (Signed, error) {
 	name := filepath.Join(dir, url.PathEscape(cp.Origin))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return Signed{}, err
+	}
+	unlock, err := lockState(name + ".lock")
+	if err != nil {
+		return Signed{}, err
+	}
+	defer unlock()
 	b, err := os.ReadFile(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -71,4 +86,24 @@ func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.Ha
 		return old, nil
 	}
 	return cp, writeAtomic(name, cp.Note)
+}
+
+// lockState takes the lock file name, waiting while another client holds
+// it, and returns its release.
+func lockState(name string) (func(), error) {
+	deadline := time.Now().Add(stateWait)
+	for {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			f.Close()
+			return func() { os.Remove(name) }, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w (%s exists; remove it if no client runs)", ErrBusy, name)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

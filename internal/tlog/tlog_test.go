@@ -460,3 +460,36 @@ func TestAudit(t *testing.T) {
 		t.Errorf("lost and new: %q, want %q", codes(got), want)
 	}
 }
+
+// TestClientStateConcurrent: clients that share a state directory and see
+// checkpoints of several sizes leave the largest in it.
+func TestClientStateConcurrent(t *testing.T) {
+	all := revs(t, 0, 40)
+	dir, skey, vkey := newLog(t)
+	var cps []tlog.Signed
+	for _, n := range []int{10, 20, 30, 40} {
+		appendAll(t, dir, skey, vkey, all[:n])
+		cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cps = append(cps, cp)
+	}
+	hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+	state := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := tlog.Remember(state, cps[i%len(cps)], vkey, hashes); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	got, err := tlog.Remember(state, cps[0], vkey, hashes)
+	if err != nil || got.N != 40 {
+		t.Errorf("state after the clients: size %d, %v", got.N, err)
+	}
+}
