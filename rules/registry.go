@@ -140,6 +140,17 @@ const (
 	StyleReleaseOrder        = "style/release-order"
 	StyleTrailingWhitespace  = "style/trailing-whitespace"
 
+	// The codes of the transparency log of accepted revisions
+	// (docs/tlog.md), reported by `check --against` (TLogModified,
+	// TLogBadCheckpoint) and by `journal-lint tlog verify` ([Repository]).
+	TLogBadCheckpoint = "tlog/bad-checkpoint"
+	TLogBadTiles      = "tlog/bad-tiles"
+	TLogInconsistent  = "tlog/inconsistent"
+	TLogMissingFile   = "tlog/missing-file"
+	TLogModified      = "tlog/modified"
+	TLogOrder         = "tlog/order"
+	TLogUnlogged      = "tlog/unlogged"
+
 	// TimeFutureVersion: JOURNAL_VERSION lies in the future ([Document]).
 	TimeFutureVersion = "time/future-version"
 )
@@ -232,6 +243,13 @@ var registry = []Rule{
 	{Code: StyleReleaseOrder, Kind: Document, DefaultSeverity: Warning, Summary: "release blocks are not in ascending version order"},
 	{Code: StyleTrailingWhitespace, Kind: Document, DefaultSeverity: Warning, Summary: "a line ends in spaces or tabs"},
 	{Code: TimeFutureVersion, Kind: Document, DefaultSeverity: Error, Options: futureVersionOptions, Summary: "JOURNAL_VERSION lies in the future"},
+	{Code: TLogBadCheckpoint, Kind: Repository, DefaultSeverity: Error, Summary: "the log's checkpoint does not parse or is not signed by the configured key for the configured origin"},
+	{Code: TLogBadTiles, Kind: Repository, DefaultSeverity: Error, Summary: "the log's tiles are missing or do not hash to the checkpoint's root"},
+	{Code: TLogInconsistent, Kind: Repository, DefaultSeverity: Error, Summary: "the log's checkpoint does not extend the checkpoint at the --against revision"},
+	{Code: TLogMissingFile, Kind: Repository, DefaultSeverity: Error, Summary: "a logged revision has no file with its exact bytes in the tree"},
+	{Code: TLogModified, Kind: Repository, DefaultSeverity: Error, Summary: "a pull request changes journal-log/, which only the log's operator writes"},
+	{Code: TLogOrder, Kind: Repository, DefaultSeverity: Error, Summary: "a logged revision comes before its predecessor in the log"},
+	{Code: TLogUnlogged, Kind: Repository, DefaultSeverity: Warning, Summary: "an accepted revision is not in the log yet"},
 }
 
 // futureVersionOptions are the options of time/future-version.

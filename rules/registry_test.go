@@ -131,7 +131,7 @@ func TestKinds(t *testing.T) {
 			want = rules.Validity
 		case cat == "deps":
 			want = rules.ChainHead
-		case strings.HasPrefix(r.Code, "history/revision-") || cat == "repo":
+		case strings.HasPrefix(r.Code, "history/revision-") || cat == "repo" || cat == "tlog":
 			want = rules.Repository
 		case cat == "history":
 			want = rules.CrossRevision

@@ -20,6 +20,7 @@ import (
 	"github.com/r35157/journal-lint/examples/rulepack-license-policy/licensepolicy"
 	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/internal/tlog/tlogtest"
 	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
@@ -89,7 +90,8 @@ func scriptParams(dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"lspframe": lspFrame,
+			"lspframe":    lspFrame,
+			"tlogwitness": tlogWitness,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", shared)
@@ -233,4 +235,26 @@ func lspFrame(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(&out, "Content-Length: %d\r\n\r\n%s", len(line), line)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out.Bytes(), 0o644))
+}
+
+// tlogWitness starts a C2SP witness on 127.0.0.1 (tlogtest) named NAME
+// that trusts the log of the tlog: block that ends CONFIG, for the rest of
+// the script, and appends it to that block with quorum 1 and max-age 1h.
+func tlogWitness(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tlogwitness NAME CONFIG")
+	}
+	var vkey string
+	for _, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(line), "vkey: "); ok && vkey == "" {
+			vkey = k
+		}
+	}
+	w := tlogtest.Start(args[0], vkey)
+	ts.Defer(w.Close)
+	f, err := os.OpenFile(ts.MkAbs(args[1]), os.O_WRONLY|os.O_APPEND, 0)
+	ts.Check(err)
+	_, err = fmt.Fprintf(f, "  witnesses:\n    - vkey: %s\n      url: %s\n  quorum: 1\n  max-age: 1h\n", w.VKey, w.URL)
+	ts.Check(err)
+	ts.Check(f.Close())
 }

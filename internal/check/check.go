@@ -117,6 +117,10 @@ type Result struct {
 	// records and those read and checked, with Options.Cache; both 0
 	// without one.
 	Reused, Computed int
+	// Log is the transparency log's part of a check against a revision
+	// (logGate); nil when the base configuration keeps no log, the base
+	// has no checkpoint, or the log was found at fault.
+	Log *LogPreview
 
 	run *run
 }
@@ -144,6 +148,8 @@ type run struct {
 	heads   *headCache
 	mu      sync.Mutex
 	sources map[string][]byte // sources kept after the load, by path
+	// logPreview is what logGate found of the transparency log.
+	logPreview *LogPreview
 }
 
 // keepSource records src as the text of the file at path, for snippets of
@@ -166,6 +172,7 @@ type analyzer func(ctx context.Context, r *run) (diag.List, error)
 // the tree streams instead (see [visitor]).
 var analyzers = []analyzer{
 	gitGate,
+	logGate,
 }
 
 // concurrent analyzers start right after loading and run alongside
@@ -331,6 +338,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Fingerprints = fps
 	res.Baseline = g.baseline(ctx)
 	res.GitSkipped = g.skipped
+	res.Log = r.logPreview
 	if r.memo != nil {
 		res.Reused, res.Computed = int(r.memo.reused.Load()), int(r.memo.computed.Load())
 	}

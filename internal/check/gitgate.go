@@ -266,7 +266,7 @@ func (g *gate) atBase(p string) (gitrepo.Entry, bool) {
 // deleted. Without a HEAD (an initial commit) it is rev itself. A shallow
 // clone without the merge base is an error that says to fetch more
 // history. The rule packs of such a check come from the configuration at
-// the same commit (BasePlugins), so both must ask here.
+// the same commit (BaseConfig), so both must ask here.
 func baseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, error) {
 	commit, err := repo.ResolveCommit(ctx, rev)
 	if err != nil {

@@ -30,6 +30,9 @@ const maxBaseConfig = 1 << 20
 //   - Plugins are the base's plugins: entries (paths, pins, config,
 //     timeouts), and WorkTreePlugins cfg's own;
 //   - Root and Examples are the base's;
+//   - TLog, the transparency log's block (its key, witnesses and policy),
+//     is the base's: a pull request cannot choose the key its base
+//     checkpoint is verified with;
 //   - the Rules entries of the protected codes ([protectedCode]) are the
 //     base's;
 //   - an Ignore entry whose code pattern matches a protected code applies
@@ -92,6 +95,7 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 				base.Source, shortCommit(commit))}}
 		}
 		out.Plugins = base.Plugins
+		out.TLog = base.TLog
 		out.Base = commit
 		out.WorkTreePlugins = cfg.Plugins
 		protectSettings(&out, cfg, base)

@@ -216,6 +216,30 @@ type Plugin struct {
 	Pos Position
 }
 
+// TLog is the tlog: block of the configuration: which log the
+// repository keeps and the public key its checkpoints are signed with.
+type TLog struct {
+	// VKey is the log's public note key; its name is the log's origin.
+	// "" means the repository keeps no log.
+	VKey string
+	// Origin is the origin line of the log's checkpoints (the key's name).
+	Origin string
+	// Witnesses are the witnesses `tlog witness` asks for cosignatures and
+	// a client's policy trusts; Quorum of them must cosign (0: none), and
+	// with MaxAge the newest cosignature must be at most that old.
+	Witnesses []TLogWitness
+	Quorum    int
+	MaxAge    time.Duration
+	// Pos is where the block starts.
+	Pos Position
+}
+
+// TLogWitness is one entry of tlog: witnesses:.
+type TLogWitness struct {
+	// VKey is the witness's cosignature/v1 key; URL its submission prefix.
+	VKey, URL string
+}
+
 // SamePack reports whether q is an entry of the same pack as p: both have
 // the same name, or neither has one and both the same path.
 func (p Plugin) SamePack(q Plugin) bool {
@@ -272,6 +296,11 @@ type Config struct {
 	Base            string
 	WorkTreePlugins []Plugin
 	GateChanges     []GateChange
+	// TLog is the tlog: block, the transparency log of accepted revisions
+	// (docs/tlog.md); the zero value when the file has none.
+	// `check --against` takes it from the base revision, as it takes
+	// Plugins (check.BaseConfig).
+	TLog TLog
 
 	// Pos records where each top-level key is written, by key.
 	Pos map[string]Position

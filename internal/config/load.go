@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,9 +14,11 @@ import (
 	"time"
 
 	"github.com/r35157/journal-lint/rules"
+	"golang.org/x/mod/sumdb/note"
 	"gopkg.in/yaml.v3"
 
 	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/suggest"
 )
 
@@ -24,9 +27,11 @@ const validityMsg = "validity codes are always errors: they are exactly what mak
 
 // The keys accepted at each level, in documentation order.
 var (
-	topKeys    = []string{"root", "format", "examples", "rules", "options", "ignore", "max-warnings", "plugins"}
-	ignoreKeys = []string{"code", "path", "reason"}
-	pluginKeys = []string{"name", "path", "sha256", "config", "timeout", "cache"}
+	topKeys     = []string{"root", "format", "examples", "rules", "options", "ignore", "max-warnings", "plugins", "tlog"}
+	tlogKeys    = []string{"origin", "vkey", "witnesses", "quorum", "max-age"}
+	witnessKeys = []string{"vkey", "url"}
+	ignoreKeys  = []string{"code", "path", "reason"}
+	pluginKeys  = []string{"name", "path", "sha256", "config", "timeout", "cache"}
 )
 
 var (
@@ -341,6 +346,8 @@ func (p *parser) top(n *yaml.Node) {
 			p.ignore(v)
 		case "plugins":
 			p.plugins(v)
+		case "tlog":
+			p.tlog(v)
 		}
 	}
 }
@@ -567,4 +574,98 @@ func (p *parser) plugins(n *yaml.Node) {
 			p.cfg.Plugins = append(p.cfg.Plugins, pl)
 		}
 	}
+}
+
+// witnesses parses tlog: witnesses:, a list of {vkey, url}; every key
+// must be a cosignature/v1 key and every URL an http or https URL.
+func (p *parser) witnesses(n *yaml.Node) []TLogWitness {
+	if !p.sequence(n, "tlog witnesses") {
+		return nil
+	}
+	var out []TLogWitness
+	for _, item := range resolve(n).Content {
+		if !p.mapping(item, "a witness entry") {
+			continue
+		}
+		var w TLogWitness
+		var keyNode, urlNode *yaml.Node
+		for _, kv := range p.pairs(item) {
+			switch kv.k.Value {
+			case "vkey":
+				w.VKey, _ = p.str(kv.v, "witness vkey")
+				keyNode = kv.v
+			case "url":
+				w.URL, _ = p.str(kv.v, "witness url")
+				urlNode = kv.v
+			default:
+				p.unknownKey(kv.k, " in a witness entry", witnessKeys)
+			}
+		}
+		if keyNode == nil || urlNode == nil {
+			p.errf(item, "a witness entry needs a vkey and a url")
+			continue
+		}
+		if _, err := tlog.NewCosignatureVerifier(w.VKey); err != nil {
+			p.errf(keyNode, "%v", err)
+			continue
+		}
+		if u, err := url.Parse(w.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			p.errf(urlNode, "witness url %q is not an http or https URL", w.URL)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// tlog parses the tlog: block: origin and vkey, both required; the key
+// must parse as a note verifier key named origin.
+func (p *parser) tlog(n *yaml.Node) {
+	if !p.mapping(n, "tlog") {
+		return
+	}
+	t := TLog{Pos: pos(n)}
+	var keyNode *yaml.Node
+	for _, kv := range p.pairs(n) {
+		switch kv.k.Value {
+		case "origin":
+			t.Origin, _ = p.str(kv.v, "tlog origin")
+		case "vkey":
+			t.VKey, _ = p.str(kv.v, "tlog vkey")
+			keyNode = kv.v
+		case "witnesses":
+			t.Witnesses = p.witnesses(kv.v)
+		case "quorum":
+			r := resolve(kv.v)
+			if r.Kind != yaml.ScalarNode || r.ShortTag() != "!!int" || r.Decode(&t.Quorum) != nil || t.Quorum < 0 {
+				p.errf(kv.v, "tlog quorum must be a count of witnesses (0 or more), got %s", kindName(kv.v))
+			}
+		case "max-age":
+			t.MaxAge, _ = p.duration(kv.v, "tlog max-age")
+		default:
+			p.unknownKey(kv.k, " in tlog", tlogKeys)
+		}
+	}
+	switch {
+	case t.Quorum > len(t.Witnesses):
+		p.errf(n, "tlog quorum %d is more than the %d witnesses listed", t.Quorum, len(t.Witnesses))
+		return
+	case t.MaxAge > 0 && t.Quorum == 0:
+		p.errf(n, "tlog max-age needs a quorum of witnesses: their cosignatures carry the time")
+		return
+	}
+	if t.Origin == "" || t.VKey == "" {
+		p.errf(n, "tlog needs an origin and a vkey (the log's public key, from journal-lint tlog init)")
+		return
+	}
+	v, err := note.NewVerifier(t.VKey)
+	switch {
+	case err != nil:
+		p.errf(keyNode, "tlog vkey is not a note verifier key (name+hash+key, from journal-lint tlog init): %v", err)
+		return
+	case v.Name() != t.Origin:
+		p.errf(keyNode, "tlog vkey is the key of %q, not of the origin %q", v.Name(), t.Origin)
+		return
+	}
+	p.cfg.TLog = t
 }

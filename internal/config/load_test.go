@@ -112,6 +112,32 @@ type wantErr struct {
 	msg       string
 }
 
+// testVKey is a note verifier key named a.example/log.
+const testVKey = "a.example/log+0c0a7b31+ATli4Ea+73xJd7DvFBHTxPviimvSj2AySW7Jh10az3uk"
+
+// testWitness is a cosignature/v1 verifier key named w.example/w1.
+const testWitness = "w.example/w1+1488f5e6+BA3RxKCt54yXJU1L9ACMpVWzXslIvbCHa9xaPiQRln5B"
+
+func TestParseTLog(t *testing.T) {
+	cfg, err := Parse("cfg.yaml", []byte("tlog:\n  origin: a.example/log\n  vkey: "+testVKey+
+		"\n  witnesses:\n    - vkey: "+testWitness+"\n      url: https://w.example/\n  quorum: 1\n  max-age: 720h\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TLog.Origin != "a.example/log" || cfg.TLog.VKey != testVKey || cfg.TLog.Pos.Line != 2 ||
+		len(cfg.TLog.Witnesses) != 1 || cfg.TLog.Quorum != 1 || cfg.TLog.MaxAge != 720*time.Hour {
+		t.Errorf("TLog = %+v", cfg.TLog)
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("cfg.yaml", out)
+	if err != nil || back.TLog.VKey != testVKey || back.TLog.MaxAge != cfg.TLog.MaxAge || len(back.TLog.Witnesses) != 1 {
+		t.Errorf("round trip: %v %+v", err, back.TLog)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -121,9 +147,17 @@ func TestParseErrors(t *testing.T) {
 		want []wantErr
 	}{
 		{"unknown top key with suggestion", "rule:\n  style/crlf: off\n",
-			[]wantErr{{1, 1, `unknown key "rule" (allowed: root, format, examples, rules, options, ignore, max-warnings, plugins); did you mean "rules"?`}}},
+			[]wantErr{{1, 1, `unknown key "rule" (allowed: root, format, examples, rules, options, ignore, max-warnings, plugins, tlog); did you mean "rules"?`}}},
 		{"unknown top key without suggestion", "colour: red\n",
 			[]wantErr{{1, 1, `unknown key "colour" (allowed: root,`}}},
+		{"tlog without vkey", "tlog:\n  origin: a.example/log\n", []wantErr{{2, 3, "tlog needs an origin and a vkey"}}},
+		{"tlog bad vkey", "tlog:\n  origin: a.example/log\n  vkey: a.example/log+1234+AAAA\n", []wantErr{{3, 9, "tlog vkey is not a note verifier key"}}},
+		{"tlog vkey of another origin", "tlog:\n  origin: b.example/log\n  vkey: " + testVKey + "\n", []wantErr{{3, 9, `tlog vkey is the key of "a.example/log", not of the origin "b.example/log"`}}},
+		{"tlog unknown key", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witness: []\n", []wantErr{{4, 3, `unknown key "witness" in tlog (allowed: origin, vkey, witnesses, quorum, max-age); did you mean "witnesses"?`}}},
+		{"tlog quorum above the witnesses", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  quorum: 1\n", []wantErr{{2, 3, "tlog quorum 1 is more than the 0 witnesses listed"}}},
+		{"tlog max-age without quorum", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  max-age: 24h\n", []wantErr{{2, 3, "tlog max-age needs a quorum of witnesses"}}},
+		{"tlog witness log key", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testVKey + "\n      url: http://127.0.0.1:1/\n", []wantErr{{5, 13, "not an Ed25519 cosignature/v1 key"}}},
+		{"tlog witness bad url", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: ftp://x/\n", []wantErr{{6, 12, `witness url "ftp://x/" is not an http or https URL`}}},
 		{"max-warning typo", "max-warning: 3\n", []wantErr{{1, 1, `did you mean "max-warnings"?`}}},
 		{"duplicate key", "format: text\nformat: json\n", []wantErr{{2, 1, `duplicate key "format" (first at line 1)`}}},
 		{"not a mapping", "- a\n- b\n", []wantErr{{1, 1, "the configuration must be a mapping"}}},

@@ -95,6 +95,26 @@ func (c *Config) Marshal() ([]byte, error) {
 		plugins.Content = append(plugins.Content, m)
 	}
 	add(top, "plugins", flowIfEmpty(plugins))
+	if c.TLog.VKey != "" {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		add(m, "origin", val(c.TLog.Origin))
+		add(m, "vkey", val(c.TLog.VKey))
+		if len(c.TLog.Witnesses) > 0 {
+			ws := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, w := range c.TLog.Witnesses {
+				e := &yaml.Node{Kind: yaml.MappingNode}
+				add(e, "vkey", val(w.VKey))
+				add(e, "url", val(w.URL))
+				ws.Content = append(ws.Content, e)
+			}
+			add(m, "witnesses", ws)
+			add(m, "quorum", val(c.TLog.Quorum))
+		}
+		if c.TLog.MaxAge > 0 {
+			add(m, "max-age", val(c.TLog.MaxAge.String()))
+		}
+		add(top, "tlog", m)
+	}
 	if err != nil {
 		return nil, err
 	}

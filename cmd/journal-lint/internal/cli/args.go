@@ -11,6 +11,8 @@ import (
 // allow on its own: it moves every flag of the command, with its value, in
 // front of the positional arguments. "--" ends flag handling; everything
 // after it stays positional. Arguments of unknown commands are unchanged.
+// For a command with subcommands (`tlog init ROOT --origin O`) it is the
+// subcommand's flags that move, behind the subcommand's name.
 func interspersed(app *ucli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -18,6 +20,15 @@ func interspersed(app *ucli.App, args []string) []string {
 	cmd := app.Command(args[1])
 	if cmd == nil {
 		return args
+	}
+	head := 2 // args[:head] are the program and the command path
+	for head < len(args) {
+		sub := cmd.Command(args[head])
+		if sub == nil {
+			break
+		}
+		cmd = sub
+		head++
 	}
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
@@ -27,7 +38,7 @@ func interspersed(app *ucli.App, args []string) []string {
 		}
 	}
 	var flags, positional []string
-	rest := args[2:]
+	rest := args[head:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
@@ -48,7 +59,7 @@ func interspersed(app *ucli.App, args []string) []string {
 			flags = append(flags, rest[i])
 		}
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(append([]string(nil), args[:head]...), flags...)
 	if len(positional) > 0 {
 		out = append(out, "--")
 		out = append(out, positional...)

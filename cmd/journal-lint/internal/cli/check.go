@@ -220,6 +220,9 @@ func runCheck(c *ucli.Context) (err error) {
 			return internalErrorf("writing the step summary: %v", err)
 		}
 	}
+	if err := showLogPreview(c, res.Log, format == render.GitHub); err != nil {
+		return internalErrorf("writing the step summary: %v", err)
+	}
 	if n := skippedExamples(res); n > 0 && res.Files == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
 			shownRoot(c.Context, s.root), plural(n, "*.journal.example file"))

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -194,6 +195,7 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 			pluginsCommand(),
 			showCommand(),
 			rulesCommand(),
+			tlogCommand(),
 			versionCommand(),
 		},
 		Action: func(c *ucli.Context) error {
@@ -206,9 +208,14 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 			fmt.Fprintf(c.App.ErrWriter, "journal-lint: %v\n", unknownCommand(c.App, name))
 		},
 	}
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = onUsageError
+	var withUsageErrors func([]*ucli.Command)
+	withUsageErrors = func(cmds []*ucli.Command) {
+		for _, cmd := range cmds {
+			cmd.OnUsageError = onUsageError
+			withUsageErrors(cmd.Subcommands)
+		}
 	}
+	withUsageErrors(app.Commands)
 	addHelp(app, args)
 	return app
 }
@@ -242,7 +249,7 @@ func onUsageError(c *ucli.Context, err error, _ bool) error {
 	name := "journal-lint"
 	var flags []ucli.Flag
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
-		name += " " + c.Command.FullName()
+		name += " " + commandPath(c)
 		flags = c.Command.Flags
 	} else {
 		flags = c.App.Flags
@@ -263,6 +270,18 @@ func onUsageError(c *ucli.Context, err error, _ bool) error {
 		return usageErrorf("%s (see %s --help)", msg, name)
 	}
 	return usageErrorf("%v (see %s --help)", err, name)
+}
+
+// commandPath names the command of c with the commands above it, such as
+// "tlog append".
+func commandPath(c *ucli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	return strings.Join(slices.Compact(names), " ")
 }
 
 // flagSpelling writes a flag name as on the command line: -f or --format.

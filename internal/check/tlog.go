@@ -1,0 +1,102 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/tlog"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// LogPreview is the transparency log's part of a check against a revision
+// (docs/tlog.md, "The gate"): the merge base's checkpoint, verified with
+// the base configuration's key, and the unsigned checkpoint that the
+// operator's next append would write after this change is merged.
+type LogPreview struct {
+	// Base is the merge base's checkpoint.
+	Base tlog.Checkpoint
+	// After is the checkpoint after the change's added revisions.
+	After tlog.Checkpoint
+	// Added counts the revisions the change adds to the log.
+	Added int
+}
+
+// logGate is the analyzer of the transparency log, for a check against a
+// revision whose base configuration has a tlog: block (config.TLog, taken
+// from the base by BaseConfig): tlog/modified for each file of
+// journal-log/ that the change touches, tlog/bad-checkpoint when the merge
+// base's checkpoint does not verify, and otherwise the preview in
+// run.logPreview. A base without a checkpoint has nothing to verify.
+func logGate(ctx context.Context, r *run) (diag.List, error) {
+	g := r.gate
+	if g == nil || g.repo == nil || g.commit == "" || r.cfg == nil || r.cfg.TLog.VKey == "" {
+		return nil, nil
+	}
+	dir := tlog.DirFor(r.opts.Root)
+	rel, err := g.repo.Rel(dir)
+	if err != nil {
+		return nil, nil // the root is the top of the work tree: no log can be committed beside it
+	}
+	changes, err := g.repo.Diff(ctx, g.commit, g.staged, rel)
+	if err != nil {
+		return nil, fmt.Errorf("--against: %w", err)
+	}
+	shown := func(top string) string { return "../" + tlog.DirName + strings.TrimPrefix(top, rel) }
+	var out diag.List
+	for _, c := range changes {
+		out = append(out, diag.Diagnostic{Code: rules.TLogModified, Severity: diag.Error, Path: shown(c.Path), Range: diag.FileStart,
+			Message: fmt.Sprintf("this change %s a file of the transparency log: only the log's operator appends to it, after merge", changeVerb(c.Status)),
+			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
+	}
+	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
+	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.repo, Commit: g.commit, Dir: rel}, r.cfg.TLog.VKey)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return out, nil
+	case err != nil:
+		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", shortCommit(g.commit), err)}), nil
+	}
+	if len(out) > 0 {
+		return out, nil // the work tree's tiles are not the base's
+	}
+	var added []tlog.Revision
+	for _, f := range r.load.Files {
+		if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
+			continue
+		}
+		if _, old := g.atBase(f.Path); old {
+			continue
+		}
+		doc := r.load.Doc(f.Path)
+		if doc == nil || !doc.RevisionOK {
+			continue
+		}
+		added = append(added, tlog.Revision{Path: f.Path, Entry: tlog.EntryOf(doc.Revision)})
+	}
+	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
+	if err != nil {
+		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", shortCommit(g.commit), err)}}, nil
+	}
+	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
+	return nil, nil
+}
+
+// changeVerb names git's status letter of a change in a message.
+func changeVerb(status byte) string {
+	switch status {
+	case 'A':
+		return "adds"
+	case 'D':
+		return "deletes"
+	case 'R':
+		return "renames"
+	}
+	return "modifies"
+}

@@ -1,0 +1,109 @@
+package tlog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// ErrInconsistent is wrapped by the errors that show two checkpoints of
+// one log that no append-only log can both have signed: a split view, or
+// a rewritten history.
+var ErrInconsistent = errors.New("SECURITY ERROR: the log is not append-only")
+
+// Consistent checks that the verified checkpoints a and b (in any order)
+// describe one append-only log: the same root at the same size, else a
+// consistency proof from the smaller to the larger, built from hashes,
+// the stored hashes of the larger tree (see [Hashes]). The error wraps
+// ErrInconsistent and shows both notes.
+func Consistent(a, b Signed, hashes func(tlog.Tree) tlog.HashReader) error {
+	small, large := a, b
+	if small.N > large.N {
+		small, large = large, small
+	}
+	var why error
+	if small.N == large.N {
+		if small.Hash == large.Hash {
+			return nil
+		}
+		why = errors.New("two roots for one size")
+	} else if small.N > 0 {
+		proof, err := tlog.ProveTree(large.N, small.N, hashes(large.Tree))
+		if err != nil {
+			return fmt.Errorf("consistency of size %d with size %d: %w", small.N, large.N, err)
+		}
+		why = tlog.CheckTree(proof, large.N, large.Hash, small.N, small.Hash)
+		if why == nil {
+			return nil
+		}
+	} else {
+		return nil
+	}
+	return fmt.Errorf("%w (%v)\n\ncheckpoint of size %d:\n%s\ncheckpoint of size %d:\n%s", ErrInconsistent, why, small.N, small.Note, large.N, large.Note)
+}
+
+// stateWait bounds how long Remember waits for another client that
+// updates the same state.
+const stateWait = 5 * time.Second
+
+// Remember keeps in dir the newest checkpoint a client has seen of cp's
+// origin: when dir holds an earlier one (verified with vkey), cp must be
+// consistent with it (see [Consistent]); the file is replaced atomically
+// only when cp is larger. Clients that share dir take turns (a lock file
+// beside the state, waited for up to 5 s), so the state never goes back
+// to a smaller checkpoint. It returns the checkpoint it holds afterwards.
+func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.HashReader) (Signed, error) {
+	name := filepath.Join(dir, url.PathEscape(cp.Origin))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return Signed{}, err
+	}
+	unlock, err := lockState(name + ".lock")
+	if err != nil {
+		return Signed{}, err
+	}
+	defer unlock()
+	b, err := os.ReadFile(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return cp, writeAtomic(name, cp.Note)
+	case err != nil:
+		return Signed{}, err
+	}
+	old, err := Open(b, vkey, cp.Origin)
+	if err != nil {
+		return Signed{}, fmt.Errorf("the stored checkpoint %s: %w", name, err)
+	}
+	if err := Consistent(old, cp, hashes); err != nil {
+		return Signed{}, err
+	}
+	if cp.N <= old.N {
+		return old, nil
+	}
+	return cp, writeAtomic(name, cp.Note)
+}
+
+// lockState takes the lock file name, waiting while another client holds
+// it, and returns its release.
+func lockState(name string) (func(), error) {
+	deadline := time.Now().Add(stateWait)
+	for {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			f.Close()
+			return func() { os.Remove(name) }, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w (%s exists; remove it if no client runs)", ErrBusy, name)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

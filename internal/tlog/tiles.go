@@ -1,0 +1,201 @@
+package tlog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/sumdb/tlog"
+
+	"github.com/r35157/journal-lint/internal/gitrepo"
+)
+
+// height is the tile height of C2SP tlog-tiles: 256 hashes per full tile.
+const height = 8
+
+// TilePath returns the C2SP tlog-tiles path of t ("tile/<L>/<N>[.p/<W>]"):
+// x/mod's path without its explicit height.
+func TilePath(t tlog.Tile) string {
+	return "tile/" + strings.TrimPrefix(t.Path(), fmt.Sprintf("tile/%d/", height))
+}
+
+// parseTilePath is the inverse of TilePath.
+func parseTilePath(p string) (tlog.Tile, error) {
+	rest, ok := strings.CutPrefix(p, "tile/")
+	if !ok {
+		return tlog.Tile{}, fmt.Errorf("%s is not a tile path", p)
+	}
+	return tlog.ParseTilePath(fmt.Sprintf("tile/%d/%s", height, rest))
+}
+
+// TileFS reads tiles of the C2SP layout from a file system whose root is
+// the log's directory: the disk, or a commit read from git.
+type TileFS interface {
+	// ReadFile returns the bytes of the file at the slash-separated path
+	// relative to the log's directory; an error wrapping fs.ErrNotExist
+	// when there is none.
+	ReadFile(name string) ([]byte, error)
+}
+
+// DirFS is a TileFS over a directory on disk.
+type DirFS string
+
+// ReadFile reads name under the directory.
+func (d DirFS) ReadFile(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(name)))
+}
+
+// tileReader is the tlog.TileReader of a TileFS: what it returns is
+// authenticated by tlog.TileHashReader against a checkpoint before any
+// hash of it is used.
+type tileReader struct{ fsys TileFS }
+
+// Height is the tile height of C2SP tlog-tiles.
+func (tileReader) Height() int { return height }
+
+// ReadTiles reads each tile (see read); tlog.TileHashReader authenticates them.
+func (r tileReader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		b, err := r.read(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// read returns the data of t. A partial tile of a smaller tree than the
+// log's current one is a prefix of a wider tile of the same place (the
+// full one, or the current partial one), which the log keeps instead.
+func (r tileReader) read(t tlog.Tile) ([]byte, error) {
+	for w := t.W; w <= 1<<height; w++ {
+		wide := t
+		wide.W = w
+		b, err := r.fsys.ReadFile(TilePath(wide))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) != w*tlog.HashSize {
+			return nil, fmt.Errorf("tile %s has %d bytes, not %d", TilePath(wide), len(b), w*tlog.HashSize)
+		}
+		return b[:t.W*tlog.HashSize], nil
+	}
+	return nil, fmt.Errorf("tile %s is missing", TilePath(t))
+}
+
+// SaveTiles keeps nothing: the tiles are already on disk.
+func (tileReader) SaveTiles([]tlog.Tile, [][]byte) {}
+
+// Hashes returns the stored hashes of the tree tr read from the tiles in
+// fsys. Every hash it returns is proven to be in tr (tlog.TileHashReader):
+// a tile that does not hash up to tr's root is an error.
+func Hashes(fsys TileFS, tr tlog.Tree) tlog.HashReader {
+	return tlog.TileHashReader(tr, tileReader{fsys})
+}
+
+// Leaves returns the leaf hashes of the tree tr, in log order, read from
+// the level-0 tiles in fsys and authenticated against tr's root. It asks
+// tlog.TileHashReader for one hash of each level-0 tile, which fetches and
+// authenticates every level-0 tile, and takes the leaves from the tiles it
+// confirmed (TileReader.SaveTiles): a million leaves cost the reading of
+// 3,907 tiles, not a million lookups.
+func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
+	if tr.N == 0 {
+		return nil, nil
+	}
+	var idx []int64
+	for i := int64(0); i < tr.N; i += 1 << height {
+		idx = append(idx, tlog.StoredHashIndex(0, i))
+	}
+	saved := &savingReader{tileReader: tileReader{fsys}, level0: map[int64][]byte{}}
+	if _, err := tlog.TileHashReader(tr, saved).ReadHashes(idx); err != nil {
+		return nil, fmt.Errorf("tiles of size %d: %w", tr.N, err)
+	}
+	out := make([]tlog.Hash, 0, tr.N)
+	for n := int64(0); int64(len(out)) < tr.N; n++ {
+		data, ok := saved.level0[n]
+		if !ok {
+			return nil, fmt.Errorf("tiles of size %d: level-0 tile %d was not authenticated", tr.N, n)
+		}
+		for len(data) >= tlog.HashSize && int64(len(out)) < tr.N {
+			out = append(out, tlog.Hash(data[:tlog.HashSize]))
+			data = data[tlog.HashSize:]
+		}
+	}
+	return out, nil
+}
+
+// savingReader is a tileReader that keeps the level-0 tiles that
+// tlog.TileHashReader confirmed, by tile number.
+type savingReader struct {
+	tileReader
+	level0 map[int64][]byte
+}
+
+// SaveTiles keeps the authenticated level-0 tiles.
+func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
+	for i, t := range tiles {
+		if t.L == 0 {
+			r.level0[t.N] = data[i]
+		}
+	}
+}
+
+// partialTiles returns the partial tiles of a tree of size n, the only
+// tiles of it that a larger tree replaces.
+func partialTiles(n int64) []tlog.Tile {
+	var out []tlog.Tile
+	for _, t := range tlog.NewTiles(height, 0, n) {
+		if t.W < 1<<height {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxLogFile bounds a file of the log read from git: a full tile is 8,192
+// bytes, a checkpoint a few hundred.
+const maxLogFile = 1 << 16
+
+// GitFS is a TileFS over the log's directory as a git commit holds it.
+type GitFS struct {
+	Ctx    context.Context
+	Repo   *gitrepo.Repo
+	Commit string
+	// Dir is the log's directory relative to the top of the work tree,
+	// with forward slashes.
+	Dir string
+}
+
+// ReadFile reads name under the directory at the commit.
+func (g GitFS) ReadFile(name string) ([]byte, error) {
+	p := path.Join(g.Dir, name)
+	entries, err := g.Repo.Tree(g.Ctx, g.Commit, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Path != p || !e.IsRegular() {
+			continue
+		}
+		contents, tooLarge, err := g.Repo.ReadBlobs(g.Ctx, []string{e.Object}, maxLogFile)
+		if err != nil {
+			return nil, err
+		}
+		if len(tooLarge) > 0 {
+			return nil, fmt.Errorf("%s is larger than %d bytes", p, maxLogFile)
+		}
+		return contents[e.Object], nil
+	}
+	return nil, fmt.Errorf("%s at %.12s: %w", p, g.Commit, fs.ErrNotExist)
+}

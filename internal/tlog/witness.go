@@ -1,0 +1,220 @@
+package tlog
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// algCosignature is the signature type of an Ed25519 cosignature/v1 key
+// (C2SP tlog-cosignature, C2SP signed-note).
+const algCosignature = 0x04
+
+// cosignatureKeyID returns the key ID of an Ed25519 cosigner: the first four
+// bytes of SHA-256(name || "\n" || 0x04 || public key), big-endian.
+func cosignatureKeyID(name string, pub ed25519.PublicKey) uint32 {
+	h := sha256.New()
+	h.Write([]byte(name + "\n"))
+	h.Write([]byte{algCosignature})
+	h.Write(pub)
+	return binary.BigEndian.Uint32(h.Sum(nil))
+}
+
+// CosignedMessage is what a cosignature/v1 signs at time t for the note
+// text body (C2SP tlog-cosignature, "Ed25519 signed message").
+func CosignedMessage(body string, t uint64) []byte {
+	return fmt.Appendf(nil, "cosignature/v1\ntime %d\n%s", t, body)
+}
+
+// Witness is a witness a log asks for cosignatures and a client trusts:
+// its cosignature verifier key and the URL prefix of its add-checkpoint.
+type Witness struct {
+	// VKey is the witness's public key, a vkey of signature type 0x04
+	// (<name>+<key ID hex>+<base64 of 0x04 and the Ed25519 key>).
+	VKey string
+	// URL is the submission prefix; add-checkpoint is below it.
+	URL string
+}
+
+// cosigVerifier verifies Ed25519 cosignature/v1 signatures, which
+// golang.org/x/mod/sumdb/note does not know.
+type cosigVerifier struct {
+	name string
+	hash uint32
+	pub  ed25519.PublicKey
+}
+
+// Name is the witness's name.
+func (v *cosigVerifier) Name() string { return v.name }
+
+// KeyHash is the key ID of the cosigner.
+func (v *cosigVerifier) KeyHash() uint32 { return v.hash }
+
+// Verify checks a timestamped Ed25519 signature (8-byte big-endian time,
+// then the signature) over the cosigned message of the note text msg.
+func (v *cosigVerifier) Verify(msg, sig []byte) bool {
+	if len(sig) != 8+ed25519.SignatureSize {
+		return false
+	}
+	t := binary.BigEndian.Uint64(sig)
+	return t < 1<<63 && ed25519.Verify(v.pub, CosignedMessage(string(msg), t), sig[8:])
+}
+
+// NewCosignatureVerifier returns the note verifier of a cosignature/v1 vkey.
+func NewCosignatureVerifier(vkey string) (note.Verifier, error) {
+	name, rest, ok1 := strings.Cut(vkey, "+")
+	hash, key, ok2 := strings.Cut(rest, "+")
+	h, err1 := strconv.ParseUint(hash, 16, 32)
+	b, err2 := base64.StdEncoding.DecodeString(key)
+	switch {
+	case !ok1 || !ok2 || name == "" || strings.ContainsAny(name, " \n+") || err1 != nil || len(hash) != 8 || err2 != nil:
+		return nil, fmt.Errorf("witness key %q is not a vkey (name+hash+key)", vkey)
+	case len(b) != 1+ed25519.PublicKeySize || b[0] != algCosignature:
+		return nil, fmt.Errorf("witness key of %s is not an Ed25519 cosignature/v1 key (type 0x04)", name)
+	}
+	v := &cosigVerifier{name: name, hash: uint32(h), pub: ed25519.PublicKey(b[1:])}
+	if cosignatureKeyID(name, v.pub) != v.hash {
+		return nil, fmt.Errorf("witness key of %s: the key ID does not match the key", name)
+	}
+	return v, nil
+}
+
+// NewCosignatureVerifierKey returns the vkey of the Ed25519 cosigner name
+// with public key pub.
+func NewCosignatureVerifierKey(name string, pub ed25519.PublicKey) string {
+	return fmt.Sprintf("%s+%08x+%s", name, cosignatureKeyID(name, pub), base64.StdEncoding.EncodeToString(append([]byte{algCosignature}, pub...)))
+}
+
+// Cosignatures returns the times of the valid cosignatures on msg, a
+// signed checkpoint, by the witnesses named by vkeys, one per witness:
+// the newest of each. Signatures of other keys are ignored.
+func Cosignatures(msg []byte, vkeys []string) (map[string]time.Time, error) {
+	var vs []note.Verifier
+	for _, k := range vkeys {
+		v, err := NewCosignatureVerifier(k)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	out := map[string]time.Time{}
+	n, err := note.Open(msg, note.VerifierList(vs...))
+	var unverified *note.UnverifiedNoteError
+	if errors.As(err, &unverified) {
+		return out, nil // no cosignature of a trusted witness
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range n.Sigs {
+		b, err := base64.StdEncoding.DecodeString(s.Base64)
+		if err != nil || len(b) < 12 {
+			continue
+		}
+		t := time.Unix(int64(binary.BigEndian.Uint64(b[4:12])), 0)
+		if t.After(out[s.Name]) {
+			out[s.Name] = t
+		}
+	}
+	return out, nil
+}
+
+// maxWitnessResponse bounds what a witness may answer.
+const maxWitnessResponse = 1 << 16
+
+// AddCheckpoint asks the witness w to cosign cp (C2SP tlog-witness
+// add-checkpoint), proving cp consistent with the size the witness holds
+// from hashes (the stored hashes of cp's tree, see [Hashes]), and returns
+// the note with the witness's signature lines appended. Errors name the
+// witness and what it answered.
+func AddCheckpoint(ctx context.Context, client *http.Client, w Witness, cp Signed, hashes tlog.HashReader) ([]byte, error) {
+	old := int64(0)
+	for attempt := 0; attempt < 2; attempt++ {
+		var body bytes.Buffer
+		fmt.Fprintf(&body, "old %d\n", old)
+		if old > 0 && old < cp.N {
+			proof, err := tlog.ProveTree(cp.N, old, hashes)
+			if err != nil {
+				return nil, fmt.Errorf("witness %s: consistency proof from size %d: %w", w.URL, old, err)
+			}
+			for _, h := range proof {
+				fmt.Fprintf(&body, "%s\n", h)
+			}
+		}
+		body.WriteString("\n")
+		body.Write(cp.Note)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(w.URL, "/")+"/add-checkpoint", &body)
+		if err != nil {
+			return nil, fmt.Errorf("witness %s: %w", w.URL, err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("witness %s: %w", w.URL, err)
+		}
+		answer, err := io.ReadAll(io.LimitReader(resp.Body, maxWitnessResponse))
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("witness %s: %w", w.URL, err)
+		}
+		switch {
+		case resp.StatusCode == http.StatusOK:
+			return mergeSignatures(cp.Note, answer, w)
+		case resp.StatusCode == http.StatusConflict && resp.Header.Get("Content-Type") == "text/x.tlog.size" && attempt == 0:
+			n, err := strconv.ParseInt(strings.TrimSuffix(string(answer), "\n"), 10, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("witness %s: a conflict without a size: %q", w.URL, answer)
+			}
+			if n > cp.N {
+				return nil, fmt.Errorf("%w: witness %s holds size %d, larger than this checkpoint's %d", ErrInconsistent, w.URL, n, cp.N)
+			}
+			old = n
+		default:
+			return nil, fmt.Errorf("witness %s refused the checkpoint (size %d, from size %d): %s: %q", w.URL, cp.N, old, resp.Status, answer)
+		}
+	}
+	return nil, fmt.Errorf("witness %s refused the checkpoint (size %d): its size changed while it was asked", w.URL, cp.N)
+}
+
+// mergeSignatures appends the witness's signature lines in answer to the
+// signed note msg, keeping only valid cosignatures of w (C2SP tlog-witness:
+// the client ignores cosignatures from unknown keys).
+func mergeSignatures(msg, answer []byte, w Witness) ([]byte, error) {
+	if len(answer) == 0 || answer[len(answer)-1] != '\n' {
+		return nil, fmt.Errorf("witness %s answered no signature lines", w.URL)
+	}
+	joined := append(append([]byte(nil), msg...), answer...)
+	v, err := NewCosignatureVerifier(w.VKey)
+	if err != nil {
+		return nil, err
+	}
+	n, err := note.Open(joined, note.VerifierList(v))
+	if err != nil {
+		return nil, fmt.Errorf("witness %s: its answer holds no valid cosignature of its key: %v", w.URL, err)
+	}
+	// The new cosignatures replace the witness's older ones.
+	old := []byte("— " + v.Name() + " ")
+	split := bytes.LastIndex(msg, []byte("\n\n"))
+	out := append([]byte(nil), msg[:split+2]...)
+	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
+		if len(line) > 0 && !bytes.HasPrefix(line, old) {
+			out = append(out, line...)
+		}
+	}
+	for _, s := range n.Sigs {
+		out = fmt.Appendf(out, "— %s %s\n", s.Name, s.Base64)
+	}
+	return out, nil
+}

@@ -1,0 +1,111 @@
+package tlog_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/r35157/journal-lint/internal/tlog"
+	"github.com/r35157/journal-lint/internal/tlog/tlogtest"
+)
+
+// cosign asks w to cosign the log in dir and writes the cosigned
+// checkpoint back.
+func cosign(t *testing.T, dir, vkey string, w *tlogtest.Witness) ([]byte, error) {
+	t.Helper()
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := tlog.AddCheckpoint(context.Background(), http.DefaultClient, tlog.Witness{VKey: w.VKey, URL: w.URL}, cp, tlog.Hashes(tlog.DirFS(dir), cp.Tree))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "checkpoint"), msg, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return msg, nil
+}
+
+func TestWitness(t *testing.T) {
+	all := revs(t, 0, 60)
+	dir, skey, vkey := newLog(t)
+	appendAll(t, dir, skey, vkey, all[:20])
+	w := tlogtest.Start("witness.example.org/w1", vkey)
+	defer w.Close()
+	other := tlogtest.Start("witness.example.org/w2", vkey)
+	defer other.Close()
+
+	if _, err := cosign(t, dir, vkey, w); err != nil {
+		t.Fatal(err)
+	}
+	// The log grows; the witness holds size 20 and gets a consistency proof.
+	appendAll(t, dir, skey, vkey, all[:40])
+	msg, err := cosign(t, dir, vkey, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Size() != 40 || strings.Count(string(msg), "— witness.example.org/w1 ") != 1 {
+		t.Errorf("witness at size %d; checkpoint:\n%s", w.Size(), msg)
+	}
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		t.Fatalf("a cosigned checkpoint no longer opens: %v", err)
+	}
+	proof, err := tlog.Prove(tlog.DirFS(dir), cp, all[3].Entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := proof.Text()
+	now := time.Now()
+	ok := tlog.Policy{VKey: vkey, Witnesses: []string{w.VKey, other.VKey}, Quorum: 1, MaxAge: time.Hour, Now: now}
+	if _, err := tlog.VerifyEntry(all[3].Entry, text, ok); err != nil {
+		t.Errorf("quorum 1 of 2: %v", err)
+	}
+	two := ok
+	two.Quorum = 2
+	if _, err := tlog.VerifyEntry(all[3].Entry, text, two); !errors.Is(err, tlog.ErrQuorum) {
+		t.Errorf("quorum 2 with one cosignature: %v", err)
+	}
+	later := ok
+	later.Now = now.Add(2 * time.Hour)
+	if _, err := tlog.VerifyEntry(all[3].Entry, text, later); !errors.Is(err, tlog.ErrStale) {
+		t.Errorf("a frozen log: %v", err)
+	}
+	// A checkpoint of another log history (the same key: a stolen key, or a
+	// host showing a split view) is refused by the witness.
+	fork := filepath.Join(t.TempDir(), tlog.DirName)
+	if _, err := tlog.Init(fork, skey); err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, fork, skey, vkey, append(append([]tlog.Revision(nil), all[:39]...), all[50:60]...))
+	if _, err := cosign(t, fork, vkey, w); err == nil || !strings.Contains(err.Error(), "422") {
+		t.Errorf("a split view was cosigned: %v", err)
+	}
+	// One smaller than what the witness holds is refused before it is sent.
+	small := filepath.Join(t.TempDir(), tlog.DirName)
+	tlog.Init(small, skey)
+	appendAll(t, small, skey, vkey, all[:30])
+	if _, err := cosign(t, small, vkey, w); !errors.Is(err, tlog.ErrInconsistent) {
+		t.Errorf("a rolled-back log: %v", err)
+	}
+	// A witness that does not know the log's key refuses too.
+	stranger := tlogtest.Start("witness.example.org/w3", other.VKey)
+	defer stranger.Close()
+	if _, err := cosign(t, dir, vkey, stranger); err == nil {
+		t.Error("a witness cosigned a log it does not know")
+	}
+}
+
+func TestCosignatureKeys(t *testing.T) {
+	for _, bad := range []string{"", "w1", "w1+zz+AAAA", "journals.example.org/registry+1788ca79+ASgmMCEOey/NdNKmURfuxNIb0CSxkgZrQ1yiirYb71mW"} {
+		if _, err := tlog.NewCosignatureVerifier(bad); err == nil {
+			t.Errorf("NewCosignatureVerifier(%q) accepted", bad)
+		}
+	}
+}
