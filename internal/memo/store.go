@@ -26,6 +26,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/r35157/journal-lint/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -175,30 +176,11 @@ func create(dir string) error {
 		if _, err := os.Stat(p); err == nil {
 			continue
 		}
-		if err := writeAtomic(p, []byte(text)); err != nil {
+		if err := atomicfile.Write(p, []byte(text)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeAtomic writes data to a new file beside p and renames it to p.
-func writeAtomic(p string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // Path returns the store's directory.

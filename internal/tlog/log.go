@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/r35157/journal-lint/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -283,25 +284,11 @@ func ReplaceCheckpoint(dir string, old Signed, msg []byte) error {
 	return locked(dir, old.Note, func() error { return writeAtomic(filepath.Join(dir, CheckpointFile), msg) })
 }
 
-// writeAtomic writes data to name through a temporary file in its
-// directory and a rename.
+// writeAtomic writes data to name atomically (atomicfile.Write), making
+// its directory first.
 func writeAtomic(name string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(name, data)
 }
