@@ -63,17 +63,22 @@ func mdLevel(s diag.Severity) string {
 // [render.StepSummaryLimit] bytes, since it is meant for a step summary or a
 // pull-request comment.
 func writeMarkdown(w io.Writer, results []*diff.Result, opts WriteOptions) {
-	writeMarkdownWithin(w, results, opts, render.StepSummaryLimit)
+	WriteStepSummary(w, results, opts, render.StepSummaryLimit)
 }
 
-// writeMarkdownWithin writes the Markdown of results in at most maxBytes
-// bytes (unless not even the heading fits). When every change does not fit,
-// it keeps the most changes that do, errors first, then warnings, then
-// infos (a prefix of [render.SeverityOrder] over all changes), shows each
-// comparison with its kept changes in their order, leaves out a comparison
-// whose changes are all left out, and ends with a line that counts what was
-// left out and says that the json format lists every change.
-func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions, maxBytes int) {
+// WriteStepSummary writes the Markdown of results (the markdown format) in
+// at most maxBytes bytes: the caller appending to a step's summary passes
+// [render.StepSummaryLimit] less what the summary holds already (a check's
+// own summary, say), since GitHub drops a larger summary entirely. When
+// every change does not fit, it keeps the most changes that do, errors
+// first, then warnings, then infos (a prefix of [render.SeverityOrder] over
+// all changes), shows each comparison with its kept changes in their
+// order, leaves out a comparison whose changes are all left out, and ends
+// with a line that counts what was left out and says that the json format
+// lists every change. It returns [render.ErrStepSummaryFull], writing
+// nothing, when not even the heading and that line fit; otherwise the
+// error of w.
+func WriteStepSummary(w io.Writer, results []*diff.Result, opts WriteOptions, maxBytes int) error {
 	type ref struct{ result, change int }
 	var refs []ref
 	for i, r := range results {
@@ -137,9 +142,13 @@ func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions,
 	if len(out) > maxBytes {
 		// The largest k whose Markdown fits; it grows with k.
 		k := sort.Search(len(order)+1, func(k int) bool { return len(build(k)) > maxBytes }) - 1
-		out = build(max(k, 0))
+		if k < 0 {
+			return render.ErrStepSummaryFull
+		}
+		out = build(k)
 	}
-	w.Write(out)
+	_, err := w.Write(out)
+	return err
 }
 
 // mdChange is the Markdown of one change: its row of the table and its
