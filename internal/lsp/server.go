@@ -35,7 +35,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -570,7 +569,7 @@ func (s *server) adoptUnopened(u protocol.DocumentURI, what string) {
 	if open || !ok || !isJournal(path) {
 		return
 	}
-	src, err := os.ReadFile(path)
+	src, err := readDisk(path)
 	if err != nil {
 		s.logf("%s for %s, which is not open and cannot be read: %v", what, path, err)
 		return
@@ -606,7 +605,7 @@ func (s *server) tooLarge(_ context.Context, params json.RawMessage) (any, error
 	if !ok || !isJournal(path) {
 		return nil, nil
 	}
-	src, err := os.ReadFile(path)
+	src, err := readDisk(path)
 	if err != nil {
 		s.logf("%s of %d bytes for %s, over the %d read, and the file cannot be read: %v", p.Method, p.Bytes, path, MaxMessage, err)
 		return nil, nil
