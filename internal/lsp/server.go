@@ -646,18 +646,7 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 	if !ok {
 		return nil, nil
 	}
-	t := d.text
-	for _, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			t = newText([]byte(ch.Text))
-			continue
-		}
-		start, end := t.offset(s.enc, ch.Range.Start), t.offset(s.enc, ch.Range.End)
-		end = max(start, end)
-		src := make([]byte, 0, len(t.src)-(end-start)+len(ch.Text))
-		src = append(append(append(src, t.src[:start]...), ch.Text...), t.src[end:]...)
-		t = newText(src)
-	}
+	t := applyChanges(d.text, s.enc, p.ContentChanges)
 	if t != d.text {
 		t.follow(d.text)
 	}
