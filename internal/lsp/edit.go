@@ -141,26 +141,16 @@ func (ps pieces) char(enc posEncoding, a at, want int) at {
 				continue
 			}
 		}
-		for a.off < len(p.b) && n < want {
-			c := p.b[a.off]
-			if c == '\n' || (c == '\r' && ps.lfAfter(a)) {
-				return a
-			}
-			r, size := utf8.DecodeRune(p.b[a.off:])
-			switch {
-			case enc == utf8Encoding:
-				n += size
-			case r >= 0x10000:
-				n += 2
-			default:
-				n++
-			}
-			if n > want { // inside a surrogate pair or a UTF-8 sequence
-				return a
-			}
-			a.off += size
+		// The line's part of the piece, without its LF or a CR before it.
+		seg, ends := p.b[a.off:], false
+		if k := bytes.IndexByte(seg, '\n'); k >= 0 {
+			seg, ends = bytes.TrimSuffix(seg[:k], []byte{'\r'}), true
+		} else if k := len(seg) - 1; k >= 0 && seg[k] == '\r' && ps.lfAfter(at{a.i, len(p.b) - 1}) {
+			seg, ends = seg[:k], true
 		}
-		if n >= want || a.i+1 == len(ps) {
+		off, m := advance(enc, seg, n, want)
+		a.off, n = a.off+off, m
+		if ends || n >= want || off < len(seg) || a.i+1 == len(ps) {
 			return a
 		}
 		a = at{a.i + 1, 0}
