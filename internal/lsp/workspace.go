@@ -371,7 +371,9 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	for u, d := range docs {
 		d = s.withDiskBytes(d)
 		docs[u] = d
-		overlay[d.rel] = d.src
+		if !d.disk {
+			overlay[d.rel] = d.src
+		}
 		examples = examples || strings.HasSuffix(d.rel, load.ExampleSuffix)
 		configFile = d.configFile
 	}
@@ -455,8 +457,11 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 // `journal-lint check --file` does, and publishes what that finds (see
 // [server.publish] for the note that says why).
 func (s *server) checkAlone(ctx context.Context, d *document, cfg *config.Config) {
-	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(),
-		Overlay: map[string][]byte{d.path: d.src}})
+	overlay := map[string][]byte{d.path: d.src}
+	if d.disk {
+		overlay = nil
+	}
+	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(), Overlay: overlay})
 	if err != nil {
 		return // only a cancelled ctx
 	}
