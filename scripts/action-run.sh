@@ -201,10 +201,12 @@ check() {
 	judge - "$jl" check "${gate[@]}" --format github "${root[@]}"
 
 	# What the revisions added since the merge base change, for the
-	# reviewer; never a failure of its own: the gate is check, which has
-	# already reported why a chain cannot be compared (diff exits 2 then).
-	if [ "$against" != HEAD ]; then
-		"$jl" diff "${diffargs[@]}" --format markdown --fail-on none >>"${GITHUB_STEP_SUMMARY:-/dev/null}" || :
+	# reviewer, appended to the step summary within what the check's own
+	# summary left of GitHub's limit; never a failure of its own: the gate
+	# is check, which has already reported why a chain cannot be compared
+	# (diff exits 2 then).
+	if [ "$against" != HEAD ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+		"$jl" diff "${diffargs[@]}" --format markdown --step-summary --fail-on none || :
 	fi
 
 	if [ "$status" -eq 1 ] && [ "${INPUT_FAIL_ON:-error}" != none ]; then

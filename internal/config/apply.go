@@ -12,6 +12,7 @@ import (
 // compiledIgnore is an ignore entry with its patterns compiled.
 type compiledIgnore struct {
 	code, path *regexp.Regexp // path nil: every path
+	literal    []string       // the path pattern's literal leading segments
 	ok         bool
 }
 
@@ -27,6 +28,7 @@ func compile(e IgnoreEntry) compiledIgnore {
 		if c.path, err = compilePathGlob(e.Path); err != nil {
 			return compiledIgnore{}
 		}
+		c.literal = literalStart(e.Path)
 	}
 	return c
 }
@@ -79,11 +81,7 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 	if cfg == nil {
 		return ds, nil
 	}
-	ignores := make([]compiledIgnore, len(cfg.Ignore))
-	for i, e := range cfg.Ignore {
-		ignores[i] = compile(e)
-	}
-	used := make([]bool, len(cfg.Ignore))
+	ignores := newIgnoreIndex(cfg.Ignore, rootRel)
 	out = ds[:0]
 	for _, d := range ds {
 		if rules.IsValidity(d.Code) {
@@ -95,19 +93,13 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 			continue
 		}
 		d.Severity = sev
-		drop := false
-		for i, c := range ignores {
-			if c.matches(d, rootRel) {
-				used[i], drop = true, true
-			}
-		}
-		if !drop {
+		if !ignores.drop(d) {
 			out = append(out, d)
 		}
 	}
 	clear(ds[len(out):]) // what was dropped holds no strings in the array
 	for i, e := range cfg.Ignore {
-		if !used[i] {
+		if !ignores.used[i] {
 			unused = append(unused, e)
 		}
 	}

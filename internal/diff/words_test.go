@@ -58,3 +58,42 @@ func FuzzWordDiff(f *testing.F) {
 		}
 	})
 }
+
+// A long description with one word changed keeps its word diff: the text
+// both values start and end with is Equal, whatever its length.
+func TestWordDiffLongValueOneWord(t *testing.T) {
+	t.Parallel()
+	head, tail := strings.Repeat("lorem ipsum ", 300), strings.Repeat(" dolor sit", 300)
+	got := diff.WordDiff(head+"tiny"+tail, head+"small"+tail)
+	want := []diff.Segment{{Op: diff.Equal, Text: head}, {Op: diff.Delete, Text: "tiny"}, {Op: diff.Insert, Text: "small"}, {Op: diff.Equal, Text: tail}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %d segments %.200v", len(got), got)
+	}
+}
+
+// Past the bound (many words changed, or a long changed middle), the middle
+// is one Delete and one Insert between the shared ends (issue 26).
+func TestWordDiffBounded(t *testing.T) {
+	t.Parallel()
+	var a, b []string
+	for i := range 40 {
+		a = append(a, "a"+strings.Repeat("x", i%3))
+		b = append(b, "b"+strings.Repeat("x", i%3))
+	}
+	old, new := "keep "+strings.Join(a, " ")+" end", "keep "+strings.Join(b, " ")+" end"
+	want := []diff.Segment{{Op: diff.Equal, Text: "keep "}, {Op: diff.Delete, Text: strings.Join(a, " ")},
+		{Op: diff.Insert, Text: strings.Join(b, " ")}, {Op: diff.Equal, Text: " end"}}
+	if got := diff.WordDiff(old, new); !slices.Equal(got, want) {
+		t.Errorf("40 words changed: got %v", got)
+	}
+	long := strings.Repeat("w ", 600)
+	got := diff.WordDiff("keep "+long+"x end", "keep "+long+"y end")
+	if len(got) != 4 || got[0].Text != "keep "+long || got[1].Text != "x" || got[2].Text != "y" {
+		t.Errorf("one word after a long shared run: %.200v", got)
+	}
+	long = strings.Repeat(" w", 600)
+	got = diff.WordDiff("keep x"+long+" end", "keep y"+long+"z end")
+	if len(got) != 4 || got[1].Op != diff.Delete || got[1].Text != "x"+long || got[2].Text != "y"+long+"z" {
+		t.Errorf("a long changed middle: %.200v", got)
+	}
+}

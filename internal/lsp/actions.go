@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -118,7 +117,7 @@ func (s *server) fixable(ctx context.Context, c *checked, d *document) (bool, st
 		}
 		return true, ""
 	case errors.Is(err, gitrepo.ErrNotRepository), errors.Is(err, gitrepo.ErrGitNotFound):
-		disk, err := os.ReadFile(d.path)
+		disk, err := readDisk(d.path)
 		if err != nil {
 			return true, ""
 		}

@@ -170,7 +170,7 @@ func diskHead(dir, skip string) (vt.Digest, vt.JournalVersion, bool) {
 		if fi, err := e.Info(); err != nil || fi.Size() > syntax.MaxSize {
 			continue
 		}
-		src, err := os.ReadFile(p)
+		src, err := readDisk(p)
 		if err != nil {
 			continue
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,7 +94,7 @@ func (v *view) fileDoc(path string) *syntax.Document {
 			return doc
 		}
 	}
-	src, err := os.ReadFile(filepath.Join(v.d.root, filepath.FromSlash(path)))
+	src, err := readDisk(filepath.Join(v.d.root, filepath.FromSlash(path)))
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"math"
 	"sync"
 	"unicode/utf8"
 
@@ -113,16 +114,7 @@ func units(enc posEncoding, b []byte) int {
 	if enc == utf8Encoding {
 		return len(b)
 	}
-	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		b = b[size:]
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
+	_, n := advance(enc, b, 0, math.MaxInt)
 	return n
 }
 
@@ -143,24 +135,32 @@ func (t *text) offset(enc posEncoding, pos protocol.Position) int {
 	if end := start + len(lineText); end == len(t.src)-1 && t.src[end] == '\r' {
 		lineText = t.src[start:] // a lone CR ending the text is not a terminator here
 	}
-	want := int(pos.Character)
-	off, n := 0, 0
-	for off < len(lineText) && n < want {
-		r, size := utf8.DecodeRune(lineText[off:])
+	off, _ := advance(enc, lineText, 0, int(pos.Character))
+	return start + off
+}
+
+// advance returns how many bytes of b the units of enc from n up to want
+// take, and n plus their units: it stops at want, at the end of b, or
+// before a sequence that would go past want (want inside a surrogate pair
+// or a UTF-8 sequence). An invalid UTF-8 byte counts as one unit in either
+// encoding.
+func advance(enc posEncoding, b []byte, n, want int) (int, int) {
+	off := 0
+	for off < len(b) && n < want {
+		r, size := utf8.DecodeRune(b[off:])
+		u := 1
 		switch {
 		case enc == utf8Encoding:
-			n += size
+			u = size
 		case r >= 0x10000:
-			n += 2
-		default:
-			n++
+			u = 2
 		}
-		if n > want { // inside a surrogate pair or a UTF-8 sequence
+		if n+u > want {
 			break
 		}
-		off += size
+		n, off = n+u, off+size
 	}
-	return start + off
+	return off, n
 }
 
 // lspRange returns the LSP range of the byte range [start, end).

@@ -35,7 +35,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -50,6 +49,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // Options configure a server. The zero value is ready to use.
@@ -163,8 +163,28 @@ type document struct {
 	// serial tells this version of the buffer from every other, also from
 	// the same version number after a close and an open.
 	serial uint64
+	// disk says that the buffer is its file on disk, which is over the
+	// size limit: text is empty, and a check reads the file itself (and
+	// finds fs/too-large) instead of taking the buffer.
+	disk bool
 	*text
 	scope
+}
+
+// diskDocument returns the buffer of the file at path as it is on disk,
+// read with readDisk; a file over the size limit gives an empty buffer
+// that a check reads from disk (document.disk), so that it is reported
+// without being held.
+func (s *server) diskDocument(u protocol.DocumentURI, path string) (*document, error) {
+	src, err := readDisk(path)
+	var tl *readfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return &document{uri: u, path: path, version: noVersion, disk: true, text: newText(nil), scope: s.locate(path)}, nil
+	case err != nil:
+		return nil, err
+	}
+	return &document{uri: u, path: path, version: noVersion, text: newText(src), scope: s.locate(path)}, nil
 }
 
 // Serve runs one LSP session on conn until the client sends exit or closes
@@ -570,12 +590,11 @@ func (s *server) adoptUnopened(u protocol.DocumentURI, what string) {
 	if open || !ok || !isJournal(path) {
 		return
 	}
-	src, err := os.ReadFile(path)
+	d, err := s.diskDocument(u, path)
 	if err != nil {
 		s.logf("%s for %s, which is not open and cannot be read: %v", what, path, err)
 		return
 	}
-	d := &document{uri: u, path: path, version: noVersion, text: newText(src), scope: s.locate(path)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, open := s.docs[u]; open {
@@ -606,13 +625,12 @@ func (s *server) tooLarge(_ context.Context, params json.RawMessage) (any, error
 	if !ok || !isJournal(path) {
 		return nil, nil
 	}
-	src, err := os.ReadFile(path)
+	d, err := s.diskDocument(p.URI, path)
 	if err != nil {
 		s.logf("%s of %d bytes for %s, over the %d read, and the file cannot be read: %v", p.Method, p.Bytes, path, MaxMessage, err)
 		return nil, nil
 	}
 	s.logf("%s of %d bytes for %s, over the %d read: its file on disk is checked in its place", p.Method, p.Bytes, path, MaxMessage)
-	d := &document{uri: p.URI, path: path, version: noVersion, text: newText(src), scope: s.locate(path)}
 	if p.Version != nil {
 		d.version = *p.Version
 	}
@@ -647,18 +665,7 @@ func (s *server) didChange(_ context.Context, params json.RawMessage) (any, erro
 	if !ok {
 		return nil, nil
 	}
-	t := d.text
-	for _, ch := range p.ContentChanges {
-		if ch.Range == nil {
-			t = newText([]byte(ch.Text))
-			continue
-		}
-		start, end := t.offset(s.enc, ch.Range.Start), t.offset(s.enc, ch.Range.End)
-		end = max(start, end)
-		src := make([]byte, 0, len(t.src)-(end-start)+len(ch.Text))
-		src = append(append(append(src, t.src[:start]...), ch.Text...), t.src[end:]...)
-		t = newText(src)
-	}
+	t := applyChanges(d.text, s.enc, p.ContentChanges)
 	if t != d.text {
 		t.follow(d.text)
 	}

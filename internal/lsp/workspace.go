@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/readfile"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
@@ -136,20 +136,21 @@ func (s *server) config(file string) (*config.Config, *plugin.Packs, error) {
 	return s.defaultConfig, nil, nil
 }
 
-// readConfig reads a configuration file to tell whether it changed, at
-// most one byte more than config.Load reads.
+// readConfig reads a configuration file to tell whether it changed, as
+// config.Load reads it (package readfile: a regular file of at most
+// readfile.MaxConfig bytes).
 func readConfig(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxConfig+1))
+	return readfile.Read(file, readfile.Options{Max: readfile.MaxConfig})
 }
 
-// maxConfig is the size of the largest configuration file config.Load
-// reads ("A file that cannot be read" in its doc).
-const maxConfig = 1 << 20
+// readDisk reads a Journal file on disk as check reads the tree's (package
+// readfile): a regular file only, never through a symbolic link, of at
+// most readfile.MaxJournal bytes, read again when a writer is caught. An
+// open buffer whose file is a link to /dev/zero, or a FIFO, must neither
+// exhaust nor stall the server (issue 26).
+func readDisk(path string) ([]byte, error) {
+	return readfile.Read(path, readfile.Options{NoFollow: true})
+}
 
 // configOf returns the configuration of file whose content has the digest
 // sum, from the cache or loaded anew.
@@ -370,7 +371,9 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	for u, d := range docs {
 		d = s.withDiskBytes(d)
 		docs[u] = d
-		overlay[d.rel] = d.src
+		if !d.disk {
+			overlay[d.rel] = d.src
+		}
 		examples = examples || strings.HasSuffix(d.rel, load.ExampleSuffix)
 		configFile = d.configFile
 	}
@@ -454,8 +457,11 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 // `journal-lint check --file` does, and publishes what that finds (see
 // [server.publish] for the note that says why).
 func (s *server) checkAlone(ctx context.Context, d *document, cfg *config.Config) {
-	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(),
-		Overlay: map[string][]byte{d.path: d.src}})
+	overlay := map[string][]byte{d.path: d.src}
+	if d.disk {
+		overlay = nil
+	}
+	res, err := check.RunFiles(ctx, check.FilesOptions{Paths: []string{d.path}, Config: cfg, Now: s.now(), Overlay: overlay})
 	if err != nil {
 		return // only a cancelled ctx
 	}
@@ -531,7 +537,7 @@ func (s *server) withDiskBytes(d *document) *document {
 	default:
 		return d
 	}
-	disk, err := os.ReadFile(d.path)
+	disk, err := readDisk(d.path)
 	if err != nil {
 		return d
 	}

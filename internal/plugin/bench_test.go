@@ -1,20 +1,25 @@
 package plugin_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
+	"github.com/r35157/journal-lint/plugins/sdk"
 )
 
 // BenchmarkCheckWithPacks is the rule packs' budget (docs/performance.md):
@@ -133,4 +138,56 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// BenchmarkPackFlood is the bound on what a pack that reports one finding
+// per line costs the host (issue 26: 2,000,004 findings kept on a 4 MB
+// file, 2.1 GB): a pack served in-process reports 500,000 findings on one
+// document, and the host keeps the first diag.MaxPerFileCode and one that
+// counts the rest, as for built-in rules. It reports the heap the result
+// holds after a garbage collection as kept-MB and fails above 16 MB
+// (before the cap: 99 MB).
+func BenchmarkPackFlood(b *testing.B) {
+	const findings = 500_000
+	flood := sdk.Pack{Name: "flood", Version: "1.0.0", Rules: []sdk.Rule{{
+		Name: "line", Severity: sdk.Warning, Summary: "one finding per line",
+		Check: func(p *sdk.Pass) {
+			for range findings {
+				p.Reportf(p.Doc.Range(0, 1), "line")
+			}
+		},
+	}}}
+	h, err := sdk.Handler(flood)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client, stop, err := wire.Pipe(h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	ps, err := plugin.Connected(context.Background(), []*wire.Client{client}, []string{""}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ps.Close()
+	root := tree(b, widgetTree)
+	var kept float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ds := checkTree(b, ps, root)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if len(ds) != diag.MaxPerFileCode+1 {
+			b.Fatalf("%d diagnostics kept, want %d", len(ds), diag.MaxPerFileCode+1)
+		}
+		kept = max(kept, (float64(after.HeapAlloc)-float64(before.HeapAlloc))/(1<<20))
+		runtime.KeepAlive(ds)
+	}
+	b.ReportMetric(kept, "kept-MB")
+	if kept > 16 {
+		b.Fatalf("the result holds %.1f MB, want at most 16", kept)
+	}
 }

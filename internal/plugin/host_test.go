@@ -40,7 +40,7 @@ func spec(t *testing.T, name string) plugin.Spec {
 }
 
 // tree writes files (path → text) under a new root and returns the root.
-func tree(t *testing.T, files map[string]string) string {
+func tree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for p, text := range files {
@@ -93,7 +93,7 @@ func run(t *testing.T, s plugin.Spec, root string) (plugin.Info, diag.List, erro
 
 // checkTree streams the tree at root to the packs of ps as a check does
 // and returns what they found.
-func checkTree(t *testing.T, ps *plugin.Packs, root string) diag.List {
+func checkTree(t testing.TB, ps *plugin.Packs, root string) diag.List {
 	t.Helper()
 	ctx := context.Background()
 	st, err := ps.Stream(ctx)

@@ -550,20 +550,28 @@ func (p *pack) checkBatch(ctx context.Context, st *Stream, b *batch, docs []byte
 		}
 		return nil, nil, p.failure(p.info.Name, p.callError(cctx, "check", err))
 	}
-	out := make(diag.List, 0, len(found))
+	// Each document is in one batch only, so one limiter per batch keeps
+	// the first diag.MaxPerFileCode findings of each file and code, as
+	// for the built-in rules; the host holds no more than that of a pack
+	// that reports millions.
+	var limit diag.Limiter
+	out := make(diag.List, 0, min(len(found), diag.MaxPerFileCode))
 	var later []laterRelated
 	for _, f := range found {
-		d, lr, err := p.decodeFinding(st, b, f)
+		d, lr, kept, err := p.decodeFinding(st, b, f, &limit)
 		if err != nil {
 			p.kill()
 			return nil, nil, p.malformed(err)
+		}
+		if !kept {
+			continue
 		}
 		for _, j := range lr {
 			later = append(later, laterRelated{i: len(out), j: j, r: f.Related[j].Range})
 		}
 		out = append(out, d)
 	}
-	return out, later, nil
+	return append(out, limit.Overflow()...), later, nil
 }
 
 // malformed is the failure of a pack that returned a malformed diagnostic.
@@ -576,10 +584,11 @@ func (p *pack) malformed(err error) *Error {
 // lines and columns are recomputed from them. later lists the related
 // locations whose documents are not in the batch: the load may not have
 // read them yet, and [Stream.Finish] resolves them; their ranges stay
-// unset.
-func (p *pack) decodeFinding(st *Stream, b *batch, f wire.Finding) (d diag.Diagnostic, later []int, err error) {
+// unset. kept is limit's verdict ([diag.Limiter.Keep]); a finding past the
+// limit is checked but its related locations are not.
+func (p *pack) decodeFinding(st *Stream, b *batch, f wire.Finding, limit *diag.Limiter) (d diag.Diagnostic, later []int, kept bool, err error) {
 	if err := f.Validate(p.desc); err != nil {
-		return d, nil, err
+		return d, nil, false, err
 	}
 	rule, _ := p.desc.Rule(f.Rule)
 	d = diag.Diagnostic{Code: p.info.Name + "/" + rule.Name, Severity: severity(rule.Severity), Message: f.Message, Path: f.Path, Help: f.Help}
@@ -588,14 +597,17 @@ func (p *pack) decodeFinding(st *Stream, b *batch, f wire.Finding) (d diag.Diagn
 	}
 	doc, ok := st.doc(b, d.Path)
 	if !ok {
-		return d, nil, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
+		return d, nil, false, fmt.Errorf("rule %s: path %q is not a document of the batch", rule.Name, clip(d.Path, 200))
 	}
 	if doc == nil {
-		return d, nil, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
+		return d, nil, false, fmt.Errorf("rule %s: %s changed during the run", rule.Name, d.Path)
 	}
 	d.Path = doc.Path // the same, held once for all its findings
 	if d.Range, err = docRange(doc, f.Range); err != nil {
-		return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
+		return d, nil, false, fmt.Errorf("rule %s: %v", rule.Name, err)
+	}
+	if !limit.Keep(d) {
+		return d, nil, false, nil // only counted: no subject, no related locations
 	}
 	// The text is at hand now; a fingerprint would read the file again.
 	d.TakeSubject(doc.Src)
@@ -605,10 +617,10 @@ func (p *pack) decodeFinding(st *Stream, b *batch, f wire.Finding) (d diag.Diagn
 		if !known {
 			later = append(later, j)
 		} else if d.Related[j].Range, err = relatedRange(rdoc, true, r.Path, r.Range); err != nil {
-			return d, nil, fmt.Errorf("rule %s: %v", rule.Name, err)
+			return d, nil, false, fmt.Errorf("rule %s: %v", rule.Name, err)
 		}
 	}
-	return d, later, nil
+	return d, later, true, nil
 }
 
 // relatedRange checks and converts the range of a related location at

@@ -12,8 +12,12 @@
 //   - a file that changes while it is read is read again, a few times,
 //     and then refused with [ErrChanged]: the size, modification time,
 //     change time, device and inode before and after the read must agree,
-//     and a file changed so recently that the file system's coarse clock
-//     cannot tell a later write apart is read twice and compared.
+//     the bytes of a second read through the same descriptor must be the
+//     first read's (a writer through a shared mapping changes them without
+//     changing the file's size or times, and a read can catch half of its
+//     write), and a file changed so recently that the file system's coarse
+//     clock cannot tell a later write apart is read again later and
+//     compared.
 //
 // [Digest] hashes a file as a stream under the same rules, so that hashing
 // a large file costs no more memory than a buffer.
@@ -29,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -92,8 +97,8 @@ type Options struct {
 	NoFollow bool
 	// Verified says that the caller checks the bytes itself (against the
 	// digest of the text it read before): the file is read once, and
-	// nothing checks that it did not change meanwhile. The size limit and
-	// the refusal of what is no regular file stay.
+	// nothing checks that it did not change meanwhile (no second read).
+	// The size limit and the refusal of what is no regular file stay.
 	Verified bool
 	// Hook, when not nil, runs at the named point of each attempt ("open":
 	// before the file is opened; "read": after its bytes were read, before
@@ -124,19 +129,26 @@ func Read(path string, opts Options) ([]byte, error) {
 // own. recent reports whether the file's times were then recent
 // ([Recent], as of just before the file was opened).
 func ReadStamped(path string, opts Options) (data []byte, stamp uint64, recent bool, err error) {
-	err = attempts(path, opts, func() (io.Writer, func() []byte) {
-		var b exactBuffer
-		return &b, func() []byte { return b.buf }
-	}, func(result []byte, before os.FileInfo, racy bool) {
-		data, stamp, recent = result, Stamp(before), racy
+	err = attempts(path, opts, func() sink { return new(exactBuffer) }, func(s sink, before os.FileInfo, racy bool) {
+		data, stamp, recent = s.result(), Stamp(before), racy
 	})
 	return data, stamp, recent, err
 }
 
 // file is what readOnce needs of an open file.
 type file interface {
-	io.ReadCloser
+	io.ReadSeekCloser
 	Stat() (os.FileInfo, error)
+}
+
+// sink is what one attempt reads a file into.
+type sink interface {
+	io.Writer
+	// result is what the sink keeps of the bytes: the bytes, or their digest.
+	result() []byte
+	// again returns a writer for a second read of the file and a function
+	// that reports whether that read gave the same bytes.
+	again() (io.Writer, func() bool)
 }
 
 // exactBuffer collects a file's bytes in one allocation of the size the
@@ -158,6 +170,31 @@ func (b *exactBuffer) Grow(n int) {
 // Write appends p.
 func (b *exactBuffer) Write(p []byte) (int, error) {
 	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *exactBuffer) result() []byte { return b.buf }
+
+// again compares the bytes of a second read with the buffer as they come,
+// so that checking a read costs no second buffer.
+func (b *exactBuffer) again() (io.Writer, func() bool) {
+	c := &comparer{want: b.buf, same: true}
+	return c, func() bool { return c.same && len(c.want) == 0 }
+}
+
+// comparer checks that the bytes written to it are want, in order.
+type comparer struct {
+	want []byte // what is still to come
+	same bool
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	if c.same && (len(p) > len(c.want) || !bytes.Equal(p, c.want[:len(p)])) {
+		c.same = false
+	}
+	if c.same {
+		c.want = c.want[len(p):]
+	}
 	return len(p), nil
 }
 
@@ -188,10 +225,10 @@ func (b *exactBuffer) ReadFrom(r io.Reader) (int64, error) {
 // changes while it is hashed is hashed again). The errors are those of
 // [Read].
 func Digest(path string, opts Options) (sum [sha256.Size]byte, size int64, err error) {
-	err = attempts(path, opts, func() (io.Writer, func() []byte) {
-		h := &countingHash{h: sha256.New()}
-		return h, func() []byte { size = h.n; return h.h.Sum(nil) }
-	}, func(result []byte, _ os.FileInfo, _ bool) { copy(sum[:], result) })
+	err = attempts(path, opts, func() sink { return &countingHash{h: sha256.New()} }, func(s sink, _ os.FileInfo, _ bool) {
+		copy(sum[:], s.result())
+		size = s.(*countingHash).n
+	})
 	return sum, size, err
 }
 
@@ -203,8 +240,18 @@ func Digest(path string, opts Options) (sum [sha256.Size]byte, size int64, err e
 // those of [Read] but ErrChanged, and w's.
 func Copy(path string, opts Options, w io.Writer) error {
 	opts.Verified = true
-	_, _, err := readOnce(path, opts, w)
+	_, _, err := readOnce(path, opts, writerSink{w})
 	return err
+}
+
+// writerSink is the sink of [Copy]: the caller's writer, read once (a
+// verified read, so never asked for a second read).
+type writerSink struct{ io.Writer }
+
+func (writerSink) result() []byte { return nil }
+
+func (writerSink) again() (io.Writer, func() bool) {
+	return io.Discard, func() bool { return true }
 }
 
 // countingHash is a hash that counts the bytes written to it.
@@ -218,16 +265,24 @@ func (c *countingHash) Write(p []byte) (int, error) {
 	return c.h.Write(p)
 }
 
+func (c *countingHash) result() []byte { return c.h.Sum(nil) }
+
+// again hashes a second read, to compare the digests.
+func (c *countingHash) again() (io.Writer, func() bool) {
+	d := &countingHash{h: sha256.New()}
+	return d, func() bool { return d.n == c.n && bytes.Equal(d.result(), c.result()) }
+}
+
 // attempts reads path up to Attempts times into a fresh sink from newSink,
-// until an attempt sees a stable file, and hands the sink's result to done
-// with the file's state before that attempt read it and whether it was
-// racy. A racy attempt (see [racyWindow]) counts only when the next
-// attempt gives the same result.
-func attempts(path string, opts Options, newSink func() (io.Writer, func() []byte), done func(result []byte, before os.FileInfo, racy bool)) error {
+// until an attempt sees a stable file, and hands the sink to done with the
+// file's state before that attempt read it and whether it was racy. A
+// racy attempt (see [racyWindow]) counts only when the next attempt gives
+// the same result.
+func attempts(path string, opts Options, newSink func() sink, done func(s sink, before os.FileInfo, racy bool)) error {
 	var prev []byte
 	for attempt := 0; attempt < Attempts; attempt++ {
-		w, result := newSink()
-		before, racy, err := readOnce(path, opts, w)
+		s := newSink()
+		before, racy, err := readOnce(path, opts, s)
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -238,9 +293,9 @@ func attempts(path string, opts Options, newSink func() (io.Writer, func() []byt
 		case err != nil:
 			return err
 		default:
-			got := result()
+			got := s.result()
 			if !racy || (prev != nil && bytes.Equal(prev, got)) {
-				done(got, before, racy)
+				done(s, before, racy)
 				return nil
 			}
 			prev = bytes.Clone(got)
@@ -252,6 +307,10 @@ func attempts(path string, opts Options, newSink func() (io.Writer, func() []byt
 	return ErrChanged
 }
 
+// copyBuffers are the buffers of the second reads (io.Copy would allocate
+// one per file).
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // errUnstable is the internal error of an attempt during which the file
 // changed.
 var errUnstable = errors.New("the file changed during the read")
@@ -260,7 +319,7 @@ var errUnstable = errors.New("the file changed during the read")
 // limit and that it did not change, and returns the file's state before
 // the read (from the open file). racy reports a file changed so recently
 // that a change during the read cannot be ruled out by its timestamps.
-func readOnce(path string, opts Options, w io.Writer) (before os.FileInfo, racy bool, err error) {
+func readOnce(path string, opts Options, w sink) (before os.FileInfo, racy bool, err error) {
 	if opts.Hook != nil {
 		opts.Hook("open")
 	}
@@ -296,6 +355,22 @@ func readOnce(path string, opts Options, w io.Writer) (before os.FileInfo, racy 
 	}
 	if opts.Verified {
 		return before, false, nil
+	}
+	// The same bytes once more, through the same descriptor: a writer
+	// through a shared mapping changes them without changing the size or
+	// the times below.
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil, false, err
+	}
+	w2, agree := w.again()
+	buf := copyBuffers.Get().(*[]byte)
+	_, err = io.CopyBuffer(w2, io.LimitReader(fh, max+1), *buf)
+	copyBuffers.Put(buf)
+	if err != nil {
+		return nil, false, err
+	}
+	if !agree() {
+		return nil, false, errUnstable
 	}
 	// The path must still name the file that was read (not replaced by a
 	// rename or a symlink: then its device and inode differ), and the file

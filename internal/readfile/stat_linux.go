@@ -73,6 +73,19 @@ func (f rawFile) Stat() (os.FileInfo, error) {
 	}
 }
 
+func (f rawFile) Seek(offset int64, whence int) (int64, error) {
+	for {
+		off, err := syscall.Seek(f.fd, offset, whence)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, &os.PathError{Op: "seek", Path: f.path, Err: err}
+		}
+		return off, nil
+	}
+}
+
 func (f rawFile) Close() error { return syscall.Close(f.fd) }
 
 // statInfo is the os.FileInfo of a Stat_t, with what readOnce, same and

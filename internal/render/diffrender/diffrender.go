@@ -108,14 +108,15 @@ func (c Counts) Summary(comparisons int) string {
 }
 
 // groups splits the changes of r by release, keeping their order: the
-// artifact-level group ("") first when there is one.
-func groups(r *diff.Result) (names []string, by map[string][]diff.Change) {
-	by = map[string][]diff.Change{}
-	for _, c := range r.Changes {
+// artifact-level group ("") first when there is one. by holds indexes of
+// r.Changes.
+func groups(r *diff.Result) (names []string, by map[string][]int) {
+	by = map[string][]int{}
+	for i, c := range r.Changes {
 		if _, ok := by[c.Release]; !ok {
 			names = append(names, c.Release)
 		}
-		by[c.Release] = append(by[c.Release], c)
+		by[c.Release] = append(by[c.Release], i)
 	}
 	return names, by
 }
@@ -207,7 +208,8 @@ func writeText(w io.Writer, results []*diff.Result, opts WriteOptions) {
 		names, by := groups(r)
 		for _, g := range names {
 			fmt.Fprintf(w, "\n  %s\n", paint(col, ansiBold, groupTitle(g)))
-			for _, c := range by[g] {
+			for _, i := range by[g] {
+				c := r.Changes[i]
 				lvl := fmt.Sprintf("%-7s", c.Level)
 				fmt.Fprintf(w, "    %s %s: %s\n", paint(col, levelColor(c.Level), lvl), c.Kind, safetext.Text(c.Message))
 				fmt.Fprintf(w, "            at %s", loc(c.New, opts))

@@ -45,7 +45,7 @@ func TestMarkdownWithinLimit(t *testing.T) {
 	t.Parallel()
 	results := manyChanges(20, 30) // 600 changes, 200 of each level
 	var full bytes.Buffer
-	writeMarkdownWithin(&full, results, WriteOptions{}, render.StepSummaryLimit)
+	WriteStepSummary(&full, results, WriteOptions{}, render.StepSummaryLimit)
 	if strings.Contains(full.String(), "left out") {
 		t.Fatal("the whole diff fits GitHub's limit, yet changes were left out")
 	}
@@ -54,7 +54,7 @@ func TestMarkdownWithinLimit(t *testing.T) {
 		t.Fatalf("the whole diff has only %d bytes; the test wants more than %d", full.Len(), maxBytes)
 	}
 	var buf bytes.Buffer
-	writeMarkdownWithin(&buf, results, WriteOptions{}, maxBytes)
+	WriteStepSummary(&buf, results, WriteOptions{}, maxBytes)
 	out := buf.String()
 	if buf.Len() > maxBytes {
 		t.Fatalf("%d bytes, more than %d", buf.Len(), maxBytes)

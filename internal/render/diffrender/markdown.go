@@ -31,10 +31,18 @@ func mdCode(s string) string { return mdCodeSafe(safetext.Text(s)) }
 // mdCodeSafe is [mdCode] for s that holds no unsafe character.
 func mdCodeSafe(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
+	// One backtick more than the longest run in s, found in one pass (a
+	// longer fence tried at a time is quadratic in a run of backticks).
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
 	}
+	fence := strings.Repeat("`", longest+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		return fence + " " + s + " " + fence
 	}
@@ -55,17 +63,22 @@ func mdLevel(s diag.Severity) string {
 // [render.StepSummaryLimit] bytes, since it is meant for a step summary or a
 // pull-request comment.
 func writeMarkdown(w io.Writer, results []*diff.Result, opts WriteOptions) {
-	writeMarkdownWithin(w, results, opts, render.StepSummaryLimit)
+	WriteStepSummary(w, results, opts, render.StepSummaryLimit)
 }
 
-// writeMarkdownWithin writes the Markdown of results in at most maxBytes
-// bytes (unless not even the heading fits). When every change does not fit,
-// it keeps the most changes that do, errors first, then warnings, then
-// infos (a prefix of [render.SeverityOrder] over all changes), shows each
-// comparison with its kept changes in their order, leaves out a comparison
-// whose changes are all left out, and ends with a line that counts what was
-// left out and says that the json format lists every change.
-func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions, maxBytes int) {
+// WriteStepSummary writes the Markdown of results (the markdown format) in
+// at most maxBytes bytes: the caller appending to a step's summary passes
+// [render.StepSummaryLimit] less what the summary holds already (a check's
+// own summary, say), since GitHub drops a larger summary entirely. When
+// every change does not fit, it keeps the most changes that do, errors
+// first, then warnings, then infos (a prefix of [render.SeverityOrder] over
+// all changes), shows each comparison with its kept changes in their
+// order, leaves out a comparison whose changes are all left out, and ends
+// with a line that counts what was left out and says that the json format
+// lists every change. It returns [render.ErrStepSummaryFull], writing
+// nothing, when not even the heading and that line fit; otherwise the
+// error of w.
+func WriteStepSummary(w io.Writer, results []*diff.Result, opts WriteOptions, maxBytes int) error {
 	type ref struct{ result, change int }
 	var refs []ref
 	for i, r := range results {
@@ -77,6 +90,15 @@ func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions,
 		return results[refs[k].result].Changes[refs[k].change].Level
 	})
 	c := Count(results)
+	// Each change's Markdown (its word diff most of all), rendered once
+	// for all the builds below.
+	pieces := make([][]mdChange, len(results))
+	for i, r := range results {
+		pieces[i] = make([]mdChange, len(r.Changes))
+		for j, ch := range r.Changes {
+			pieces[i][j] = markdownChange(ch, opts)
+		}
+	}
 	// build returns the Markdown with the first k changes of order.
 	build := func(k int) []byte {
 		keep := make([][]bool, len(results))
@@ -96,9 +118,11 @@ func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions,
 		fmt.Fprintf(&b, "### journal-lint diff\n\n%s\n", c.Summary(len(results)))
 		for i, r := range results {
 			kept := r.Changes[:0:0]
+			var keptPieces []mdChange
 			for j, ch := range r.Changes {
 				if keep[i][j] {
 					kept = append(kept, ch)
+					keptPieces = append(keptPieces, pieces[i][j])
 				}
 			}
 			if len(kept) == 0 && len(r.Changes) > 0 {
@@ -106,7 +130,7 @@ func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions,
 			}
 			rk := *r
 			rk.Changes = kept
-			writeMarkdownResult(&b, &rk, len(r.Changes)-len(kept), opts)
+			writeMarkdownResult(&b, &rk, keptPieces, len(r.Changes)-len(kept))
 		}
 		if left.Total() > 0 {
 			fmt.Fprintf(&b, "\n**%s left out** (%s) to stay within GitHub's step summary limit; `journal-lint diff --format json` lists every change.\n",
@@ -118,14 +142,46 @@ func writeMarkdownWithin(w io.Writer, results []*diff.Result, opts WriteOptions,
 	if len(out) > maxBytes {
 		// The largest k whose Markdown fits; it grows with k.
 		k := sort.Search(len(order)+1, func(k int) bool { return len(build(k)) > maxBytes }) - 1
-		out = build(max(k, 0))
+		if k < 0 {
+			return render.ErrStepSummaryFull
+		}
+		out = build(k)
 	}
-	w.Write(out)
+	_, err := w.Write(out)
+	return err
+}
+
+// mdChange is the Markdown of one change: its row of the table and its
+// item in the details of its release.
+type mdChange struct{ row, item string }
+
+// markdownChange renders the Markdown of ch.
+func markdownChange(ch diff.Change, opts WriteOptions) mdChange {
+	rel := ch.Release
+	if rel == "" {
+		rel = "–"
+	}
+	var item strings.Builder
+	fmt.Fprintf(&item, "- **%s** `%s`: %s\n", ch.Level, ch.Kind, mdCell(ch.Message))
+	if ch.Old.Present && ch.Kind != diff.NoSemanticChange {
+		fmt.Fprintf(&item, "  - old: %s (%s)\n", mdCode(ch.Old.Text), mdCode(loc(ch.Old, opts)))
+	}
+	if ch.New.Present && ch.Kind != diff.NoSemanticChange {
+		fmt.Fprintf(&item, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
+	}
+	if inline(ch) {
+		fmt.Fprintf(&item, "  - words: %s\n", mdCodeSafe(InlineDiff(ch.Old.Text, ch.New.Text, false)))
+	}
+	return mdChange{
+		row:  fmt.Sprintf("| %s | `%s` | %s | %s |\n", mdLevel(ch.Level), ch.Kind, mdCell(rel), mdCell(ch.Message)),
+		item: item.String(),
+	}
 }
 
 // writeMarkdownResult writes the section of one comparison with its
-// changes, and a line for the leftOut changes of it that are not shown.
-func writeMarkdownResult(w io.Writer, r *diff.Result, leftOut int, opts WriteOptions) {
+// changes, whose Markdown is pieces, and a line for the leftOut changes of
+// it that are not shown.
+func writeMarkdownResult(w io.Writer, r *diff.Result, pieces []mdChange, leftOut int) {
 	fmt.Fprintf(w, "\n#### %s %s → %s\n\n", mdCell(r.New.Coordinate), r.Old.JournalVersion, r.New.JournalVersion)
 	if len(r.Changes) == 0 {
 		fmt.Fprintln(w, "No changes: the texts are identical.")
@@ -133,12 +189,8 @@ func writeMarkdownResult(w io.Writer, r *diff.Result, leftOut int, opts WriteOpt
 	}
 	fmt.Fprintln(w, "| level | kind | release | change |")
 	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, ch := range r.Changes {
-		rel := ch.Release
-		if rel == "" {
-			rel = "–"
-		}
-		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", mdLevel(ch.Level), ch.Kind, mdCell(rel), mdCell(ch.Message))
+	for _, p := range pieces {
+		io.WriteString(w, p.row)
 	}
 	if leftOut > 0 {
 		fmt.Fprintf(w, "\n%s of this comparison left out.\n", plural(leftOut, "more change"))
@@ -146,17 +198,8 @@ func writeMarkdownResult(w io.Writer, r *diff.Result, leftOut int, opts WriteOpt
 	names, by := groups(r)
 	for _, g := range names {
 		fmt.Fprintf(w, "\n<details><summary>%s (%s)</summary>\n\n", mdCell(groupTitle(g)), plural(len(by[g]), "change"))
-		for _, ch := range by[g] {
-			fmt.Fprintf(w, "- **%s** `%s`: %s\n", ch.Level, ch.Kind, mdCell(ch.Message))
-			if ch.Old.Present && ch.Kind != diff.NoSemanticChange {
-				fmt.Fprintf(w, "  - old: %s (%s)\n", mdCode(ch.Old.Text), mdCode(loc(ch.Old, opts)))
-			}
-			if ch.New.Present && ch.Kind != diff.NoSemanticChange {
-				fmt.Fprintf(w, "  - new: %s (%s)\n", mdCode(ch.New.Text), mdCode(loc(ch.New, opts)))
-			}
-			if inline(ch) {
-				fmt.Fprintf(w, "  - words: %s\n", mdCodeSafe(InlineDiff(ch.Old.Text, ch.New.Text, false)))
-			}
+		for _, i := range by[g] {
+			io.WriteString(w, pieces[i].item)
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}

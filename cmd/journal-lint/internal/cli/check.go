@@ -270,6 +270,18 @@ func writeStepSummary(w io.Writer, r render.Report, opts render.Options) error {
 	if path == "" {
 		return nil
 	}
+	return appendStepSummary(w, path, func(f io.Writer, room int) error {
+		return render.WriteStepSummary(f, r, opts, room)
+	})
+}
+
+// appendStepSummary appends to the step summary at path what write writes
+// within room bytes, room being what is left of GitHub's limit on a step's
+// summary ([render.StepSummaryLimit]) after what the file holds: the one
+// budget of every summary a step's commands write. When write returns
+// [render.ErrStepSummaryFull] (having written nothing), a note says so on
+// w and the error is nil.
+func appendStepSummary(w io.Writer, path string, write func(f io.Writer, room int) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
@@ -279,7 +291,7 @@ func writeStepSummary(w io.Writer, r render.Report, opts render.Options) error {
 		f.Close()
 		return err
 	}
-	err = render.WriteStepSummary(f, r, opts, render.StepSummaryLimit-int(min(fi.Size(), render.StepSummaryLimit)))
+	err = write(f, render.StepSummaryLimit-int(min(fi.Size(), render.StepSummaryLimit)))
 	if errors.Is(err, render.ErrStepSummaryFull) {
 		fmt.Fprintf(w, "journal-lint: no step summary written: %v\n", err)
 		err = nil

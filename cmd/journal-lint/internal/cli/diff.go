@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -58,6 +60,7 @@ func diffCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "staged", Usage: "compare only the revisions the staged content (the git index) adds to HEAD, each with its predecessor"},
 			&ucli.StringFlag{Name: "against", Usage: "compare only the revisions added since the merge base of git revision `REV` and HEAD, each with its predecessor"},
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, markdown or github"},
+			&ucli.BoolFlag{Name: "step-summary", Usage: "with --format markdown: append to the file $GITHUB_STEP_SUMMARY names instead of stdout, within what is left of GitHub's 1 MiB limit on a step's summary"},
 			&ucli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a change at or above `LEVEL` exists: error, warning, info or none"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
 			&ucli.BoolFlag{Name: "schema", Usage: "print the JSON Schema of --format json and exit"},
@@ -80,6 +83,15 @@ func runDiff(c *ucli.Context) error {
 	format, err := render.ParseFormat(c.String("format"), render.DiffFormats())
 	if err != nil {
 		return usageErrorf("%v", err)
+	}
+	summary := ""
+	if c.Bool("step-summary") {
+		if format != render.Markdown {
+			return usageErrorf("--step-summary writes the markdown format: add --format markdown")
+		}
+		if summary = os.Getenv("GITHUB_STEP_SUMMARY"); summary == "" {
+			return usageErrorf("--step-summary needs GITHUB_STEP_SUMMARY, the file of the step's summary")
+		}
 	}
 	failOn, failOnAny, err := parseFailOn(c.String("fail-on"))
 	if err != nil {
@@ -145,7 +157,14 @@ func runDiff(c *ucli.Context) error {
 	}
 	applyLevels(cfg, results)
 	opts := diffrender.WriteOptions{Color: color, PathPrefix: prefix}
-	if err := diffrender.Write(c.App.Writer, format, results, opts); err != nil {
+	if summary != "" {
+		err = appendStepSummary(c.App.ErrWriter, summary, func(f io.Writer, room int) error {
+			return diffrender.WriteStepSummary(f, results, opts, room)
+		})
+	} else {
+		err = diffrender.Write(c.App.Writer, format, results, opts)
+	}
+	if err != nil {
 		return internalErrorf("writing output: %v", err)
 	}
 	if after != nil {
