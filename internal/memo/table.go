@@ -158,6 +158,23 @@ func (t *Table) Get(name string, key Key) ([]byte, bool) {
 	return sh.old[i], true
 }
 
+// Forget undoes what this run did to the record stored under key by a
+// record named name: one that [Table.Get] found no longer stands, and that
+// the caller could not replace, is not kept for the next run unless it is
+// got or put again. A caller whose records vouch for one another (each
+// found standing by the run that kept it) forgets what it would not vouch
+// for.
+func (t *Table) Forget(name string, key Key) {
+	sh := &t.shards[ShardOf(name)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	delete(sh.added, key)
+	if i, ok := sh.find(key); ok && sh.used[i] {
+		sh.used[i] = false
+		sh.nused--
+	}
+}
+
 // Put stores rec under key for the record named name. The table keeps
 // rec; the caller must not change it afterwards.
 func (t *Table) Put(name string, key Key, rec []byte) {
