@@ -3,6 +3,7 @@ package memo
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"maps"
 	"slices"
 	"sync"
@@ -40,9 +41,11 @@ type Table struct {
 // (sorted by key, as the shard object holds them; the records are slices
 // of it), which of them this run used, and the records it added.
 type shard struct {
-	mu    sync.Mutex
-	id    ID // of the object the records came from; zero for none
-	keys  []Key
+	mu   sync.Mutex
+	id   ID // of the object the records came from; zero for none
+	keys []Key
+	// pre holds the first 8 bytes of each key, big-endian, for find.
+	pre   []uint64
 	old   [][]byte
 	used  []bool
 	nused int
@@ -52,7 +55,14 @@ type shard struct {
 // find returns the index of key among the old records, and whether it is
 // there.
 func (sh *shard) find(key Key) (int, bool) {
-	return slices.BinarySearchFunc(sh.keys, key, func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
+	p := binary.BigEndian.Uint64(key[:8])
+	i, _ := slices.BinarySearch(sh.pre, p)
+	for ; i < len(sh.pre) && sh.pre[i] == p; i++ {
+		if sh.keys[i] == key {
+			return i, true
+		}
+	}
+	return i, false
 }
 
 // use marks the old record i used.
@@ -77,6 +87,10 @@ func (s *Store) Table(ns []byte, scope string) *Table {
 		if ids != nil && ids[i] != (ID{}) {
 			if keys, recs, ok := t.readShard(ids[i]); ok {
 				sh.id, sh.keys, sh.old, sh.used = ids[i], keys, recs, make([]bool, len(keys))
+				sh.pre = make([]uint64, len(keys))
+				for j, k := range keys {
+					sh.pre[j] = binary.BigEndian.Uint64(k[:8])
+				}
 			}
 		}
 	})
