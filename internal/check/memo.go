@@ -233,7 +233,7 @@ func namespace(r *run, packs []byte) ([]byte, error) {
 // artifactKey is the key of the record of the artifact with the load's
 // key k and the files paths: k and which of them the commit adds.
 func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
-	w := codec.NewWriter(nil)
+	w := codec.NewWriter(make([]byte, 0, 48+len(paths)))
 	w.String("artifact")
 	w.Fixed(k[:])
 	for _, p := range paths {
@@ -603,9 +603,9 @@ func (m *checkMemo) sinceTree(tree *lint.StaticTree) {
 // treeRecord encodes the tree record of tree: each coordinate and its
 // view, in the tree's order.
 func treeRecord(tree *lint.StaticTree) []byte {
-	w := codec.NewWriter(nil)
-	w.Uint(checkRecordFormat)
 	coords := tree.Coordinates()
+	w := codec.NewWriter(make([]byte, 0, 64*len(coords))) // a coordinate and a few releases each
+	w.Uint(checkRecordFormat)
 	w.Uint(uint64(len(coords)))
 	for _, c := range coords {
 		w.String(c.String())
