@@ -139,8 +139,9 @@ type vpKey struct {
 	rng  diag.Range
 }
 
-// openMemo returns the memo of r, or nil when r uses no cache.
-func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
+// openMemo returns the memo of r, or nil when r uses no cache; the caller
+// sets its perDoc. It needs r's options and configuration, not its gate.
+func openMemo(r *run) (*checkMemo, error) {
 	o := r.opts
 	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || o.Prior != nil {
 		return nil, nil
@@ -153,7 +154,7 @@ func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
 		packs: packs != nil, pending: map[string]pendingRecord{}}
 	m.table = o.Cache.Table(ns, o.Root)
 	return m, nil

@@ -35,6 +35,8 @@ type Table struct {
 	ns      []byte
 	pointer ID
 	shards  [Shards]shard
+	// read is closed once the records the last run left are read.
+	read chan struct{}
 }
 
 // shard is one shard of a table: the records the last run left in it
@@ -76,10 +78,19 @@ func (sh *shard) use(i int) {
 // Table opens the table of namespace ns (the SHA-256 of what every record
 // of it depends on beyond its key, such as the tool and the rules) under
 // scope (such as the Journal root's absolute path): the records the last
-// commit there left, read and verified now. A missing or corrupt object
-// leaves those records out.
+// commit there left, read and verified in the background, so that the
+// caller can do other work meanwhile; the first use of the table waits
+// for them. A missing or corrupt object leaves those records out.
 func (s *Store) Table(ns []byte, scope string) *Table {
-	t := &Table{s: s, ns: bytes.Clone(ns), pointer: idOf([]byte(formatTable), []byte("pointer"), ns, []byte(scope))}
+	t := &Table{s: s, ns: bytes.Clone(ns), pointer: idOf([]byte(formatTable), []byte("pointer"), ns, []byte(scope)), read: make(chan struct{})}
+	go t.readState()
+	return t
+}
+
+// readState reads the records of the state the table's pointer names,
+// and closes t.read.
+func (t *Table) readState() {
+	defer close(t.read)
 	ids := t.state()
 	par.For(Shards, 0, func(i int) {
 		sh := &t.shards[i]
@@ -94,7 +105,6 @@ func (s *Store) Table(ns []byte, scope string) *Table {
 			}
 		}
 	})
-	return t
 }
 
 // state returns the shard ids of the state the pointer names, or nil.
@@ -158,6 +168,7 @@ func ShardOf(name string) int { return int(sha256.Sum256([]byte(name))[0]) }
 // whether there is one. The bytes are shared: the caller must not change
 // them.
 func (t *Table) Get(name string, key Key) ([]byte, bool) {
+	<-t.read
 	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -179,6 +190,7 @@ func (t *Table) Get(name string, key Key) ([]byte, bool) {
 // found standing by the run that kept it) forgets what it would not vouch
 // for.
 func (t *Table) Forget(name string, key Key) {
+	<-t.read
 	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -192,6 +204,7 @@ func (t *Table) Forget(name string, key Key) {
 // Put stores rec under key for the record named name. The table keeps
 // rec; the caller must not change it afterwards.
 func (t *Table) Put(name string, key Key, rec []byte) {
+	<-t.read
 	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -207,6 +220,7 @@ func (t *Table) Put(name string, key Key, rec []byte) {
 // and the pointer of the table's scope, so that the next run of the scope
 // finds what this one used and added. A read-only store writes nothing.
 func (t *Table) Commit() {
+	<-t.read
 	if t.s.mode == ReadOnly {
 		return
 	}
