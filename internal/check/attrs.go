@@ -91,7 +91,11 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 	}
 	ask := []group{{paths: own}}
 	for _, ps := range byShard {
-		w := codec.NewWriter(nil)
+		size := len(sources) + 32
+		for _, p := range ps {
+			size += len(p) + 2
+		}
+		w := codec.NewWriter(make([]byte, 0, size))
 		w.String("attributes")
 		w.Raw(sources)
 		for _, p := range ps {

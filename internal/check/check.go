@@ -228,6 +228,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	prior := priorRun(opts)
 	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
+	r := &run{opts: opts, cfg: cfg}
+	// Without rule packs to wait for, the cache's records are read while
+	// git lists the tree (memo.Store.Table reads in the background).
+	var early *checkMemo
+	var earlyErr error
+	if len(cfg.Plugins) == 0 {
+		early, earlyErr = openMemo(r)
+	}
 	g, err := openGate(ctx, opts, prior)
 	if err != nil {
 		return nil, err
@@ -237,13 +245,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Staged {
 		overlay = nil
 	}
-	r := &run{opts: opts, cfg: cfg, gate: g}
+	r.gate = g
 	perDoc, perHead, err := lintConfig(r)
 	if err != nil {
 		return nil, err
 	}
-	if r.memo, err = openMemo(r, perDoc, perHead); err != nil {
+	if len(cfg.Plugins) == 0 {
+		r.memo, err = early, earlyErr
+	} else {
+		r.memo, err = openMemo(r)
+	}
+	if err != nil {
 		return nil, err
+	}
+	if r.memo != nil {
+		r.memo.perDoc = perDoc
 	}
 	if err := g.fromCache(ctx, r.memo); err != nil {
 		return nil, err

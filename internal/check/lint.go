@@ -150,6 +150,7 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 		return nil, nil
 	}
 	slices.SortFunc(heads, func(a, b headRef) int { return strings.Compare(a.path, b.path) })
+	r.memo.sinceTree(hc.tree)
 	outs := make([]diag.List, len(heads))
 	// The findings of a prior run stand where nothing they depend on
 	// changed, and only the other heads that the rules report on are read
@@ -201,6 +202,8 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
 			hc.store(h.path, headFindings{digest: r.headDigest(h.path), found: outs[i], looked: rt.looked, all: rt.all})
 			r.memo.recordHead(doc, outs[i], rt, hc.tree)
+		} else {
+			r.memo.forgetHead(h.path, h.digest)
 		}
 	})
 	if err := ctx.Err(); err != nil {

@@ -47,8 +47,13 @@ import (
 // head are kept in a record of their own, keyed by the head's path and
 // digest, with what the rules looked up in the tree (each coordinate's
 // view, or all coordinates); it stands only while the tree shows the
-// same. Rule packs and a language server's check (KeepState, Overlay)
-// use no cache.
+// same. A run keeps only head records that stand in its tree, and keeps
+// that tree's views beside them (a tree record, treeKey): the next run
+// compares its tree with that one once, and a head record then stands
+// unless it looked at a coordinate whose view changed since (or at all
+// coordinates, and the set changed), which only those are looked up for.
+// Rule packs and a language server's check (KeepState, Overlay) use no
+// cache.
 
 // checkRecordFormat is the version of the encoding of a check's records.
 const checkRecordFormat = 1
@@ -98,6 +103,26 @@ type checkMemo struct {
 	packs     bool
 	pending   map[string]pendingRecord // by artifact directory
 	packFound diag.List
+	// view is the tree the head records are judged against (sinceTree).
+	view *treeView
+}
+
+// treeView is the tree of a run's head-only rules as its head records are
+// judged against it: the tree, the digest of its coordinates, and what
+// changed since the tree of the run that left the table (nil when that is
+// not known).
+type treeView struct {
+	tree   *lint.StaticTree
+	coords []byte
+	since  *treeChange
+}
+
+// treeChange is how a tree differs from an earlier one: the coordinates
+// (by their text) whose views differ, one of the trees not holding them
+// included, and whether both hold the same coordinates.
+type treeChange struct {
+	changed    map[string]bool
+	sameCoords bool
 }
 
 // pendingRecord is an artifact's record without the rule packs' findings.
@@ -114,8 +139,9 @@ type vpKey struct {
 	rng  diag.Range
 }
 
-// openMemo returns the memo of r, or nil when r uses no cache.
-func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
+// openMemo returns the memo of r, or nil when r uses no cache; the caller
+// sets its perDoc. It needs r's options and configuration, not its gate.
+func openMemo(r *run) (*checkMemo, error) {
 	o := r.opts
 	if o.Cache == nil || o.KeepState || len(o.Overlay) > 0 || o.Prior != nil {
 		return nil, nil
@@ -128,7 +154,7 @@ func openMemo(r *run, perDoc, perHead lint.RunConfig) (*checkMemo, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, perDoc: perDoc, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
 		packs: packs != nil, pending: map[string]pendingRecord{}}
 	m.table = o.Cache.Table(ns, o.Root)
 	return m, nil
@@ -208,7 +234,7 @@ func namespace(r *run, packs []byte) ([]byte, error) {
 // artifactKey is the key of the record of the artifact with the load's
 // key k and the files paths: k and which of them the commit adds.
 func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
-	w := codec.NewWriter(nil)
+	w := codec.NewWriter(make([]byte, 0, 48+len(paths)))
 	w.String("artifact")
 	w.Fixed(k[:])
 	for _, p := range paths {
@@ -487,7 +513,7 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 	if !ok {
 		return nil, false
 	}
-	found, paths, ok, err := readHeadRecord(data, tree)
+	found, paths, ok, err := readHeadRecord(data, m.viewOf(tree))
 	switch {
 	case err != nil:
 		m.r.opts.Cache.Warnf("the cached record of the head %s does not decode (%v); it was recomputed", path, err)
@@ -504,21 +530,32 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 	return found, true
 }
 
-// readHeadRecord decodes a head record (putHead) when what it says the
-// rules looked at is as tree shows it: the findings and their value
-// paths, and ok; ok is false when the tree shows otherwise.
-func readHeadRecord(data []byte, tree *lint.StaticTree) (found diag.List, paths []string, ok bool, err error) {
+// readHeadRecord decodes a head record (putHead) of the table when what
+// it says the rules looked at is as the tree of tv shows it: the findings
+// and their value paths, and ok; ok is false when the tree shows
+// otherwise. Every head record the table holds stood in the tree of the
+// run that left it (see above), so with tv.since only the coordinates
+// whose views changed since are looked up.
+func readHeadRecord(data []byte, tv *treeView) (found diag.List, paths []string, ok bool, err error) {
 	r := codec.NewReader(data)
 	if r.Uint() != checkRecordFormat {
 		return nil, nil, false, codec.ErrCorrupt
 	}
-	if r.Bool() && !bytes.Equal(r.Slice(), coordsDigest(tree)) {
-		return nil, nil, false, r.Err()
+	since := tv.since
+	if r.Bool() {
+		if coords := r.Slice(); since == nil || !since.sameCoords {
+			if !bytes.Equal(coords, tv.coords) {
+				return nil, nil, false, r.Err()
+			}
+		}
 	}
 	n := r.Len()
 	for range n {
 		c, view := r.Slice(), r.Slice()
-		if r.Err() == nil && !tree.HasView(c, view) {
+		if since != nil && !since.changed[string(c)] {
+			continue
+		}
+		if r.Err() == nil && !tv.tree.HasView(c, view) {
 			return nil, nil, false, nil
 		}
 	}
@@ -540,6 +577,98 @@ func readHeadRecord(data []byte, tree *lint.StaticTree) (found diag.List, paths 
 func coordsDigest(tree *lint.StaticTree) []byte {
 	sum := tree.CoordinatesDigest()
 	return sum[:]
+}
+
+// treeKey is the key of the tree record: the views of the tree that the
+// head records of the table stood in.
+var treeKey = memo.Key(sha256.Sum256([]byte("tree")))
+
+// sinceTree makes tree the one m's head records are judged against, and
+// compares it with the tree record the table holds (what changed since,
+// treeView.since); it keeps tree's views as the tree record for the next
+// run. It must be called before the head records are looked up, and only
+// by a run that then looks up (or replaces, or forgets) every head record
+// it keeps: the tree record vouches for them.
+func (m *checkMemo) sinceTree(tree *lint.StaticTree) {
+	if m == nil {
+		return
+	}
+	m.view = &treeView{tree: tree, coords: coordsDigest(tree)}
+	now := treeRecord(tree)
+	if old, ok := m.table.Get("", treeKey); ok && !m.verify {
+		m.view.since = treeChanges(old, now)
+	}
+	m.table.Put("", treeKey, now)
+}
+
+// treeRecord encodes the tree record of tree: each coordinate and its
+// view, in the tree's order.
+func treeRecord(tree *lint.StaticTree) []byte {
+	coords := tree.Coordinates()
+	w := codec.NewWriter(make([]byte, 0, 64*len(coords))) // a coordinate and a few releases each
+	w.Uint(checkRecordFormat)
+	w.Uint(uint64(len(coords)))
+	for _, c := range coords {
+		w.String(c.String())
+		w.String(tree.View(c))
+	}
+	return w.Bytes()
+}
+
+// treeChanges compares two tree records (sinceTree): what changed from old
+// to now, or nil when old does not decode.
+func treeChanges(old, now []byte) *treeChange {
+	if bytes.Equal(old, now) {
+		return &treeChange{sameCoords: true}
+	}
+	views := func(data []byte, each func(c, view []byte)) error {
+		r := codec.NewReader(data)
+		if r.Uint() != checkRecordFormat {
+			return codec.ErrCorrupt
+		}
+		for n := r.Len(); n > 0 && r.Err() == nil; n-- {
+			c, view := r.Slice(), r.Slice()
+			each(c, view)
+		}
+		return r.Done()
+	}
+	before := map[string][]byte{}
+	if views(old, func(c, view []byte) { before[string(c)] = view }) != nil {
+		return nil
+	}
+	ch := &treeChange{changed: map[string]bool{}, sameCoords: true}
+	views(now, func(c, view []byte) {
+		v, ok := before[string(c)]
+		if !ok || !bytes.Equal(v, view) {
+			ch.changed[string(c)] = true
+		}
+		ch.sameCoords = ch.sameCoords && ok
+		delete(before, string(c))
+	})
+	for c := range before {
+		ch.changed[c] = true
+		ch.sameCoords = false
+	}
+	return ch
+}
+
+// viewOf returns the treeView of tree: m's, or one that knows nothing of
+// an earlier tree.
+func (m *checkMemo) viewOf(tree *lint.StaticTree) *treeView {
+	if m.view != nil && m.view.tree == tree {
+		return m.view
+	}
+	return &treeView{tree: tree, coords: coordsDigest(tree)}
+}
+
+// forgetHead forgets the head record of the head at path with digest,
+// which headFound may have got and which no longer stands, when no new
+// one replaces it (sinceTree: the table keeps only head records that
+// stand).
+func (m *checkMemo) forgetHead(path string, digest vt.Digest) {
+	if m != nil {
+		m.table.Forget(coordinateOf(path), headKey(path, digest))
+	}
 }
 
 // recordVerdict keeps that the head-only rules report nothing on the head
@@ -576,7 +705,7 @@ func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, path
 	w.Uint(checkRecordFormat)
 	w.Bool(rt.all)
 	if rt.all {
-		w.Raw(coordsDigest(tree))
+		w.Raw(m.viewOf(tree).coords)
 	}
 	w.Uint(uint64(len(rt.looked)))
 	for _, c := range rt.looked {

@@ -400,21 +400,7 @@ func TestCacheKeysNameEveryInput(t *testing.T) {
 
 	// A cross-artifact rule: some head DEPENDS on another artifact; that
 	// artifact loses every release its dependents accept.
-	var target string
-	for _, p := range r.files() {
-		text := string(r.read(p))
-		if i := strings.Index(text, "\nDEPENDS "); i >= 0 {
-			target = strings.Fields(text[i+1:])[1]
-			break
-		}
-	}
-	if target == "" {
-		t.Fatal("no DEPENDS in the generated tree")
-	}
-	head := r.head(target + "/x")
-	rel, succ := gen.Successor(target, strings.TrimSuffix(strings.TrimPrefix(head, target+"/"), ".journal"), r.read(head))
-	succ = succ[:bytes.Index(succ, []byte("\nRELEASE "))+1]
-	r.write("journals/"+rel, string(succ))
+	target, rel, succ := r.emptyDependsTarget()
 	with := r.check(check.Options{}, st)
 	without := r.check(check.Options{}, nil)
 	if d := cmp.Diff(without, with); d != "" {
@@ -443,7 +429,7 @@ func TestCacheKeysNameEveryInput(t *testing.T) {
 	r.same("a file rewritten with its size and time", check.Options{}, st)
 
 	// The clock: a revision in the future is reported until it is not.
-	head = r.head(r.files()[5])
+	head := r.head(r.files()[5])
 	dir5, name, _ := strings.Cut(head, "/")
 	rel, succ = gen.Successor(dir5, strings.TrimSuffix(name, ".journal"), r.read(head))
 	stem := strings.TrimSuffix(rel[len(dir5)+1:], ".journal")
@@ -469,6 +455,60 @@ func TestCacheKeysNameEveryInput(t *testing.T) {
 	r.same("a corrupt cache", check.Options{}, bad)
 	if warned != 1 {
 		t.Errorf("a corrupt cache gave %d warnings, want 1", warned)
+	}
+}
+
+// emptyDependsTarget writes, in the work tree, a successor without
+// releases of an artifact that some head DEPENDS on (a cross-artifact
+// rule then reports on that head), and returns the artifact, the
+// successor's root-relative path and its text.
+func (r *repo) emptyDependsTarget() (target, rel string, text []byte) {
+	r.t.Helper()
+	for _, p := range r.files() {
+		text := string(r.read(p))
+		if i := strings.Index(text, "\nDEPENDS "); i >= 0 {
+			target = strings.Fields(text[i+1:])[1]
+			break
+		}
+	}
+	if target == "" {
+		r.t.Fatal("no DEPENDS in the generated tree")
+	}
+	head := r.head(target + "/x")
+	rel, text = gen.Successor(target, strings.TrimSuffix(strings.TrimPrefix(head, target+"/"), ".journal"), r.read(head))
+	text = text[:bytes.Index(text, []byte("\nRELEASE "))+1]
+	r.write("journals/"+rel, string(text))
+	return target, rel, text
+}
+
+// TestCacheHeadRecordsFollowTheTree: the head records a check keeps stand
+// in its tree, and the next check looks up only the coordinates whose
+// views changed since (the tree record). Checks that alternate between
+// the work tree, where a DEPENDS target lost its releases, and the
+// index, where it has them, on one cache report what checks without a
+// cache report, and so does a check after a run that found a head record
+// no longer standing in a tree two runs back.
+func TestCacheHeadRecordsFollowTheTree(t *testing.T) {
+	r := newRepo(t, 30, 11)
+	dir := t.TempDir()
+	st := openStore(t, dir, memo.On)
+	r.same("cold", check.Options{}, st)
+	r.emptyDependsTarget()
+	for i := range 2 {
+		r.same(fmt.Sprint("the work tree, whose target has no release, ", i), check.Options{}, st)
+		r.same(fmt.Sprint("the index, whose target has its releases, ", i), check.Options{Staged: true}, st)
+	}
+	if o := r.check(check.Options{}, nil); !strings.Contains(o.Diagnostics, rules.DepsUnsatisfiable) {
+		t.Fatal("the dependents of the emptied artifact were not reported on: the test proves nothing")
+	}
+	if o := r.check(check.Options{Staged: true}, nil); strings.Contains(o.Diagnostics, rules.DepsUnsatisfiable) {
+		t.Fatal("the dependents were reported on in the index too: the test proves nothing")
+	}
+	r.git("add", "-A")
+	r.same("the target staged", check.Options{Staged: true}, st)
+	r.same("the work tree again", check.Options{}, st)
+	if o := r.check(check.Options{}, openStore(t, dir, memo.Verify)); o.Err != "" {
+		t.Fatalf("--cache=verify: %s", o.Err)
 	}
 }
 

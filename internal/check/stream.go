@@ -132,7 +132,7 @@ func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
 
 // heads returns the chain head of every visited artifact that has one.
 func (v *visitor) heads() []headRef {
-	var out []headRef
+	out := make([]headRef, 0, len(v.head))
 	for _, h := range v.head {
 		if h.path != "" {
 			out = append(out, h)

@@ -39,8 +39,12 @@ func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
 	}
 	key := c.String()
 	if _, ok := t.releases[key]; !ok {
-		i, _ := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
-		t.coords = slices.Insert(t.coords, i, c)
+		if n := len(t.coords); n == 0 || t.coords[n-1].Compare(c) < 0 {
+			t.coords = append(t.coords, c)
+		} else {
+			i, _ := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
+			t.coords = slices.Insert(t.coords, i, c)
+		}
 	}
 	vs := append(t.releases[key], versions...)
 	slices.SortFunc(vs, vt.Version.Compare)

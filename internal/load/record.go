@@ -39,7 +39,11 @@ const keyDomain = "journal-lint/load/artifact/v1"
 // are named names (in order) with the content addresses addrs.
 func artifactKey(dir string, names, addrs []string) Key {
 	h := sha256.New()
-	var w codec.Writer
+	size := len(keyDomain) + len(dir) + 20 // with the lengths' varints
+	for i, n := range names {
+		size += len(n) + len(addrs[i]) + 4
+	}
+	w := codec.NewWriter(make([]byte, 0, size))
 	w.String(keyDomain)
 	w.String(dir)
 	w.Uint(uint64(len(names)))
@@ -122,7 +126,7 @@ func ReadRecord(r *codec.Reader, dir string) (*Record, error) {
 	co, _ := vt.ParseCoordinate(dir) // what most files' ARTIFACT is
 	for i := range rec.files {
 		f := &rec.files[i]
-		f.Path = dir + "/" + r.String()
+		f.Path = dir + "/" + string(r.Slice()) // one string, not two
 		f.Summary = readSummary(r, co)
 		f.Diagnostics = diag.ReadList(r)
 		f.Outcome = chain.Outcome(r.SmallInt())

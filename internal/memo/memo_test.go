@@ -328,3 +328,32 @@ func TestPutReplacesWhatGetFound(t *testing.T) {
 		t.Errorf("after replacing a record it found, the next run gets %q, %v", got, ok)
 	}
 }
+
+// TestForgetUndoesGetAndPut: a record a run got and then forgot, and one
+// it put and then forgot, are not kept for the next run; the others are.
+func TestForgetUndoesGetAndPut(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	put(tb, 3, "v1:")
+	tb.Commit()
+	tb2 := s.Table([]byte("ns"), "/root")
+	for i := range 3 {
+		name := fmt.Sprintf("artifact-%d", i)
+		tb2.Get(name, key(name))
+	}
+	tb2.Forget("artifact-1", key("artifact-1"))
+	tb2.Put("artifact-2", key("added"), []byte("v2"))
+	tb2.Forget("artifact-2", key("added"))
+	tb2.Commit()
+	tb3 := s.Table([]byte("ns"), "/root")
+	if _, ok := tb3.Get("artifact-0", key("artifact-0")); !ok {
+		t.Error("a record got and not forgotten was dropped")
+	}
+	if _, ok := tb3.Get("artifact-1", key("artifact-1")); ok {
+		t.Error("a record got and then forgotten was kept")
+	}
+	if _, ok := tb3.Get("artifact-2", key("added")); ok {
+		t.Error("a record put and then forgotten was kept")
+	}
+}

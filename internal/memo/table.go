@@ -3,6 +3,7 @@ package memo
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"maps"
 	"slices"
 	"sync"
@@ -34,15 +35,19 @@ type Table struct {
 	ns      []byte
 	pointer ID
 	shards  [Shards]shard
+	// read is closed once the records the last run left are read.
+	read chan struct{}
 }
 
 // shard is one shard of a table: the records the last run left in it
 // (sorted by key, as the shard object holds them; the records are slices
 // of it), which of them this run used, and the records it added.
 type shard struct {
-	mu    sync.Mutex
-	id    ID // of the object the records came from; zero for none
-	keys  []Key
+	mu   sync.Mutex
+	id   ID // of the object the records came from; zero for none
+	keys []Key
+	// pre holds the first 8 bytes of each key, big-endian, for find.
+	pre   []uint64
 	old   [][]byte
 	used  []bool
 	nused int
@@ -52,7 +57,14 @@ type shard struct {
 // find returns the index of key among the old records, and whether it is
 // there.
 func (sh *shard) find(key Key) (int, bool) {
-	return slices.BinarySearchFunc(sh.keys, key, func(a, b Key) int { return bytes.Compare(a[:], b[:]) })
+	p := binary.BigEndian.Uint64(key[:8])
+	i, _ := slices.BinarySearch(sh.pre, p)
+	for ; i < len(sh.pre) && sh.pre[i] == p; i++ {
+		if sh.keys[i] == key {
+			return i, true
+		}
+	}
+	return i, false
 }
 
 // use marks the old record i used.
@@ -66,10 +78,19 @@ func (sh *shard) use(i int) {
 // Table opens the table of namespace ns (the SHA-256 of what every record
 // of it depends on beyond its key, such as the tool and the rules) under
 // scope (such as the Journal root's absolute path): the records the last
-// commit there left, read and verified now. A missing or corrupt object
-// leaves those records out.
+// commit there left, read and verified in the background, so that the
+// caller can do other work meanwhile; the first use of the table waits
+// for them. A missing or corrupt object leaves those records out.
 func (s *Store) Table(ns []byte, scope string) *Table {
-	t := &Table{s: s, ns: bytes.Clone(ns), pointer: idOf([]byte(formatTable), []byte("pointer"), ns, []byte(scope))}
+	t := &Table{s: s, ns: bytes.Clone(ns), pointer: idOf([]byte(formatTable), []byte("pointer"), ns, []byte(scope)), read: make(chan struct{})}
+	go t.readState()
+	return t
+}
+
+// readState reads the records of the state the table's pointer names,
+// and closes t.read.
+func (t *Table) readState() {
+	defer close(t.read)
 	ids := t.state()
 	par.For(Shards, 0, func(i int) {
 		sh := &t.shards[i]
@@ -77,10 +98,13 @@ func (s *Store) Table(ns []byte, scope string) *Table {
 		if ids != nil && ids[i] != (ID{}) {
 			if keys, recs, ok := t.readShard(ids[i]); ok {
 				sh.id, sh.keys, sh.old, sh.used = ids[i], keys, recs, make([]bool, len(keys))
+				sh.pre = make([]uint64, len(keys))
+				for j, k := range keys {
+					sh.pre[j] = binary.BigEndian.Uint64(k[:8])
+				}
 			}
 		}
 	})
-	return t
 }
 
 // state returns the shard ids of the state the pointer names, or nil.
@@ -144,6 +168,7 @@ func ShardOf(name string) int { return int(sha256.Sum256([]byte(name))[0]) }
 // whether there is one. The bytes are shared: the caller must not change
 // them.
 func (t *Table) Get(name string, key Key) ([]byte, bool) {
+	<-t.read
 	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -158,9 +183,28 @@ func (t *Table) Get(name string, key Key) ([]byte, bool) {
 	return sh.old[i], true
 }
 
+// Forget undoes what this run did to the record stored under key by a
+// record named name: one that [Table.Get] found no longer stands, and that
+// the caller could not replace, is not kept for the next run unless it is
+// got or put again. A caller whose records vouch for one another (each
+// found standing by the run that kept it) forgets what it would not vouch
+// for.
+func (t *Table) Forget(name string, key Key) {
+	<-t.read
+	sh := &t.shards[ShardOf(name)]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	delete(sh.added, key)
+	if i, ok := sh.find(key); ok && sh.used[i] {
+		sh.used[i] = false
+		sh.nused--
+	}
+}
+
 // Put stores rec under key for the record named name. The table keeps
 // rec; the caller must not change it afterwards.
 func (t *Table) Put(name string, key Key, rec []byte) {
+	<-t.read
 	sh := &t.shards[ShardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -176,6 +220,7 @@ func (t *Table) Put(name string, key Key, rec []byte) {
 // and the pointer of the table's scope, so that the next run of the scope
 // finds what this one used and added. A read-only store writes nothing.
 func (t *Table) Commit() {
+	<-t.read
 	if t.s.mode == ReadOnly {
 		return
 	}

@@ -24,11 +24,24 @@ import (
 // it. Its blobs are read through `git cat-file --batch`; Close ends the
 // git that reads one at a time.
 type Git struct {
-	files  map[string]gitrepo.Entry // root-relative path of each file
-	dirs   map[string][]Entry       // root-relative directory ("" the root) → its entries by name
+	// entries are git's entries under the root, sorted by path (the
+	// order of the index and of a tree listed recursively), and rels
+	// their root-relative paths; a submodule's entry is not among them.
+	entries []gitrepo.Entry
+	rels    []string
+	// dirs are the directories by root-relative path ("" the root).
+	dirs   map[string]*gitDir
 	blobs  func(context.Context, []string, func(string, int64, io.Reader) error) error
 	reader *gitrepo.BlobReader
 	format string // the repository's object format
+}
+
+// gitDir is the listing of one directory of a [Git]: its entries by name,
+// and for each the index of its file in Git.entries, or -1 for a
+// directory.
+type gitDir struct {
+	list []Entry
+	file []int32
 }
 
 // Index returns the index's entries under prefix (the root relative to the
@@ -64,19 +77,24 @@ func Commit(ctx context.Context, repo *gitrepo.Repo, rev, prefix string) (*Git, 
 // entries), so a file is listed in its directory as it comes, and a
 // directory in its parent when it is first met.
 func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) *Git {
-	g := &Git{files: make(map[string]gitrepo.Entry, len(entries)), dirs: map[string][]Entry{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
+	if !slices.IsSortedFunc(entries, byPath) {
+		entries = slices.Clone(entries)
+		slices.SortStableFunc(entries, byPath)
+	}
+	g := &Git{entries: entries[:0:0], dirs: map[string]*gitDir{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
 	// dirOf makes the directory rel known, listed in its parent.
 	var dirOf func(rel string)
 	dirOf = func(rel string) {
 		if _, ok := g.dirs[rel]; ok {
 			return
 		}
-		g.dirs[rel] = nil
+		g.dirs[rel] = &gitDir{}
 		parent, name := split(rel)
 		dirOf(parent)
-		g.dirs[parent] = append(g.dirs[parent], Entry{Name: name, Type: fs.ModeDir})
+		g.dirs[parent].add(Entry{Name: name, Type: fs.ModeDir}, -1)
 	}
-	for _, e := range entries {
+	n := 0
+	for i, e := range entries {
 		rel := e.Path
 		if prefix != "" {
 			var ok bool
@@ -87,19 +105,70 @@ func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gi
 		if typ := gitType(e.Mode); typ == fs.ModeDir { // a submodule: an empty directory
 			dirOf(rel)
 		} else {
-			g.files[rel] = e
+			entries[n] = entries[i] // in place: entries is this source's own from here on
+			g.rels = append(g.rels, rel)
 			parent, name := split(rel)
 			dirOf(parent)
-			g.dirs[parent] = append(g.dirs[parent], Entry{Name: name, Type: typ})
+			g.dirs[parent].add(Entry{Name: name, Type: typ}, int32(n))
+			n++
 		}
 	}
-	for dir, es := range g.dirs {
-		slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
-		if es == nil {
-			g.dirs[dir] = []Entry{}
+	g.entries = entries[:n]
+	for _, d := range g.dirs {
+		if !slices.IsSortedFunc(d.list, byName) {
+			order := make([]int, len(d.list))
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(a, b int) int { return byName(d.list[a], d.list[b]) })
+			list, file := make([]Entry, len(order)), make([]int32, len(order))
+			for i, j := range order {
+				list[i], file[i] = d.list[j], d.file[j]
+			}
+			d.list, d.file = list, file
+		}
+		if d.list == nil {
+			d.list = []Entry{}
 		}
 	}
 	return g
+}
+
+// byPath orders git's entries by path, as git lists them.
+func byPath(a, b gitrepo.Entry) int { return strings.Compare(a.Path, b.Path) }
+
+// byName orders a directory's entries by name.
+func byName(a, b Entry) int { return strings.Compare(a.Name, b.Name) }
+
+// add lists the entry e in d, with the index of its file (-1 for none).
+func (d *gitDir) add(e Entry, file int32) {
+	d.list = append(d.list, e)
+	d.file = append(d.file, file)
+}
+
+// lookup returns the entry rel and the index of its file in g.entries (-1
+// for a directory), and whether there is one. The root is a directory.
+func (g *Git) lookup(rel string) (Entry, int32, bool) {
+	if rel == "" {
+		return Entry{Type: fs.ModeDir}, -1, true
+	}
+	parent, name := split(rel)
+	d, ok := g.dirs[parent]
+	if !ok {
+		return Entry{}, -1, false
+	}
+	i, ok := slices.BinarySearchFunc(d.list, name, func(e Entry, name string) int { return strings.Compare(e.Name, name) })
+	if !ok {
+		return Entry{}, -1, false
+	}
+	// A directory wins over a file of the same name, which git's trees
+	// and index do not hold anyway.
+	for j := i; j < len(d.list) && d.list[j].Name == name; j++ {
+		if d.file[j] < 0 {
+			return d.list[j], -1, true
+		}
+	}
+	return d.list[i], d.file[i], true
 }
 
 // split returns the directory of the root-relative path p ("" for the
@@ -132,21 +201,18 @@ func pathError(op, rel string, err error) error {
 // Stat returns the type of rel: a directory, a file's type, or an error
 // that wraps fs.ErrNotExist.
 func (g *Git) Stat(rel string) (fs.FileMode, error) {
-	if _, ok := g.dirs[rel]; ok {
-		return fs.ModeDir, nil
-	}
-	if e, ok := g.files[rel]; ok {
-		return gitType(e.Mode), nil
+	if e, _, ok := g.lookup(rel); ok {
+		return e.Type, nil
 	}
 	return 0, pathError("lstat", rel, fs.ErrNotExist)
 }
 
 // ReadDir lists the directory rel; git has no stamps, so stat is ignored.
 func (g *Git) ReadDir(rel string, stat bool) ([]Entry, error) {
-	if es, ok := g.dirs[rel]; ok {
-		return slices.Clone(es), nil
+	if d, ok := g.dirs[rel]; ok {
+		return slices.Clone(d.list), nil
 	}
-	if _, ok := g.files[rel]; ok {
+	if _, _, ok := g.lookup(rel); ok {
 		return nil, pathError("readdirent", rel, syscall.ENOTDIR)
 	}
 	return nil, pathError("open", rel, fs.ErrNotExist)
@@ -155,17 +221,14 @@ func (g *Git) ReadDir(rel string, stat bool) ([]Entry, error) {
 // regular returns the object of the regular file rel, or the error
 // ReadFile gives for rel.
 func (g *Git) regular(rel string) (string, error) {
-	e, ok := g.files[rel]
-	_, isDir := g.dirs[rel]
+	_, i, ok := g.lookup(rel)
 	switch {
-	case isDir:
-		return "", readfile.ErrNotRegular
 	case !ok:
 		return "", pathError("open", rel, fs.ErrNotExist)
-	case !e.IsRegular():
+	case i < 0 || !g.entries[i].IsRegular():
 		return "", readfile.ErrNotRegular
 	}
-	return e.Object, nil
+	return g.entries[i].Object, nil
 }
 
 // ReadFile reads the blob of rel.
@@ -268,17 +331,13 @@ func (g *Git) Address(rel string) (string, bool) {
 // Entry returns git's entry of the file at the root-relative path rel,
 // and whether the source holds one.
 func (g *Git) Entry(rel string) (gitrepo.Entry, bool) {
-	e, ok := g.files[rel]
-	return e, ok
+	if _, i, ok := g.lookup(rel); ok && i >= 0 {
+		return g.entries[i], true
+	}
+	return gitrepo.Entry{}, false
 }
 
 // Paths returns the root-relative paths of the source's files (regular
-// files, symbolic links and submodules), sorted.
-func (g *Git) Paths() []string {
-	out := make([]string, 0, len(g.files))
-	for p := range g.files {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
-}
+// files and symbolic links), sorted. The caller must not change the
+// slice.
+func (g *Git) Paths() []string { return g.rels }

@@ -479,11 +479,10 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Co
 			return nil, usageErrorf("cannot compare: %s", d.Message)
 		}
 	}
-	byPath := map[string]*load.File{}
 	var invalid diag.List
+	prefix := co.String() + "/"
 	for _, f := range lr.Files {
-		byPath[f.Path] = f
-		if !strings.HasPrefix(f.Path, co.String()+"/") {
+		if !strings.HasPrefix(f.Path, prefix) {
 			continue
 		}
 		for _, d := range f.Diagnostics {
@@ -504,7 +503,7 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Co
 	}
 	docs := make([]*syntax.Document, len(sources))
 	for i, src := range sources {
-		f := byPath[src]
+		f := lr.File(src)
 		if f == nil {
 			return nil, internalErrorf("revision %s of %s has no parsed document", src, co)
 		}
