@@ -23,7 +23,7 @@ help:
 # these lists to the tests that call package longtest.
 LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
-	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
+	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
 	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
