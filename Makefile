@@ -2,11 +2,12 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help test lint bench bench-scale fuzz vectors build generate
+.PHONY: help test short lint bench bench-scale fuzz vectors build generate
 
 help:
 	@echo "make test     run every test with the race detector, then the long ones whole (what CI runs)"
-	@echo "              (go test -short ./... is the inner loop: the long tests small or skipped)"
+	@echo "make short    the inner loop: go test -short ./... (the long tests small or skipped)"
+	@echo "              (both put the tests' temporary files on a tmpfs when there is one)"
 	@echo "make lint     gofmt check and go vet"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
 	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum, then the"
@@ -23,7 +24,7 @@ help:
 # these lists to the tests that call package longtest.
 LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
-	TestCacheIsInvisible TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
+	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
 	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
@@ -38,9 +39,20 @@ LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 # it without that wait. A GORACE of your own applies after this.
 RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 
+# The tests' temporary files go to a directory on a tmpfs when there is
+# one (scripts/test-tmpdir.sh says why; TEST_TMPDIR=DIR picks another
+# place). WITH_TMPDIR sets TMPDIR for the commands that follow it.
+WITH_TMPDIR := tmp=$$(scripts/test-tmpdir.sh) && export TMPDIR="$$tmp" && echo "TMPDIR=$$tmp"
+
 test:
-	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)
+	@$(WITH_TMPDIR) && \
+	echo 'GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)' && \
+	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS) && \
+	echo "$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)" && \
 	$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)
+
+short:
+	@$(WITH_TMPDIR) && echo "$(GO) test -short $(PKGS)" && $(GO) test -short $(PKGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -312,10 +312,7 @@ var changes = []change{
 // cache: everything they report is the same. Every few steps the cache is
 // verified (--cache=verify), which must find no difference either.
 func TestCacheIsInvisible(t *testing.T) {
-	sequences, steps := 4, 10
-	if longtest.Small() {
-		sequences, steps = 2, 6
-	}
+	sequences, steps := longtest.Size(4, 2), longtest.Size(10, 6)
 	for seq := range sequences {
 		t.Run(fmt.Sprint("seq", seq), func(t *testing.T) {
 			t.Parallel()

@@ -21,6 +21,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/journal/impl/ref"
 	"github.com/r35157/journal-lint/journal/journalerr"
 	"github.com/r35157/journal-lint/rules"
@@ -35,18 +36,22 @@ type corpusCase struct {
 	make func(root string) (gen.Fault, error)
 }
 
+// corpus returns the cases of the mutation corpus: valid trees, every
+// validity code injected into a few trees each, and random mutations. When
+// tests run small (longtest.Small) there are fewer of each, every code
+// still injected into two trees.
 func corpus() []corpusCase {
 	var cs []corpusCase
 	// Small trees (3 to 7 files) keep the corpus fast.
 	base := func(seed uint64) gen.Options { return gen.Options{Files: 3 + int(seed%5), Seed: seed} }
-	for seed := range uint64(40) {
+	for seed := range uint64(longtest.Size(40, 10)) {
 		cs = append(cs, corpusCase{fmt.Sprintf("valid/seed%d", seed), func(root string) (gen.Fault, error) {
 			_, err := gen.Write(root, base(seed))
 			return gen.Fault{}, err
 		}})
 	}
 	for _, code := range gen.Codes() {
-		for seed := range uint64(4) {
+		for seed := range uint64(longtest.Size(4, 2)) {
 			seed := seed + 100
 			cs = append(cs, corpusCase{fmt.Sprintf("fault/%s/seed%d", code, seed), func(root string) (gen.Fault, error) {
 				if _, err := gen.Write(root, base(seed)); err != nil {
@@ -56,7 +61,7 @@ func corpus() []corpusCase {
 			}})
 		}
 	}
-	for seed := range uint64(70) {
+	for seed := range uint64(longtest.Size(70, 20)) {
 		seed := seed + 1000
 		cs = append(cs, corpusCase{fmt.Sprintf("mutation/seed%d", seed), func(root string) (gen.Fault, error) {
 			if _, err := gen.Write(root, base(seed)); err != nil {
@@ -190,8 +195,8 @@ func TestCheckValidityIffStartSucceeds(t *testing.T) {
 			}
 		})
 	}
-	if ran < 200 {
-		t.Errorf("only %d trees checked, want at least 200", ran)
+	if want := longtest.Size(200, 60); ran < want {
+		t.Errorf("only %d trees checked, want at least %d", ran, want)
 	}
 	if invalid == 0 || invalid == ran {
 		t.Errorf("%d of %d trees invalid: the corpus does not exercise both sides", invalid, ran)
