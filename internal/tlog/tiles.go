@@ -113,21 +113,30 @@ func Hashes(fsys TileFS, tr tlog.Tree) tlog.HashReader {
 // authenticated in groups of leavesPerGroup tiles on every core (package
 // par); each group is authenticated on its own up to tr's root, so the few
 // tiles above the groups are read once per group.
-func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
-	if tr.N == 0 {
+func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) { return LeavesFrom(fsys, tr, 0) }
+
+// LeavesFrom is [Leaves] from the leaf with index from on (0 ≤ from ≤
+// tr.N): the leaves past an earlier checkpoint, which cost the reading of
+// their tiles only.
+func LeavesFrom(fsys TileFS, tr tlog.Tree, from int64) ([]tlog.Hash, error) {
+	if from < 0 || from > tr.N {
+		return nil, fmt.Errorf("leaf %d is not in a tree of size %d", from, tr.N)
+	}
+	if from == tr.N {
 		return nil, nil
 	}
-	out := make([]tlog.Hash, tr.N)
+	start := from >> height
+	out := make([]tlog.Hash, tr.N-start<<height) // from the first leaf of tile start on
 	tiles := (tr.N + 1<<height - 1) >> height
-	groups := int((tiles + leavesPerGroup - 1) / leavesPerGroup)
+	groups := int((tiles - start + leavesPerGroup - 1) / leavesPerGroup)
 	errs := make([]error, groups)
 	par.For(groups, 0, func(g int) {
-		first := int64(g) * leavesPerGroup
+		first := start + int64(g)*leavesPerGroup
 		var idx []int64
 		for n := first; n < min(first+leavesPerGroup, tiles); n++ {
 			idx = append(idx, tlog.StoredHashIndex(0, n<<height))
 		}
-		saved := &savingReader{tileReader: tileReader{fsys}, out: out, first: first, last: first + int64(len(idx))}
+		saved := &savingReader{tileReader: tileReader{fsys}, out: out, base: start << height, first: first, last: first + int64(len(idx))}
 		if _, err := tlog.TileHashReader(tr, saved).ReadHashes(idx); err != nil {
 			errs[g] = err
 			return
@@ -139,7 +148,7 @@ func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("tiles of size %d: %w", tr.N, err)
 	}
-	return out, nil
+	return out[from-start<<height:], nil
 }
 
 // leavesPerGroup is how many level-0 tiles [Leaves] authenticates in one
@@ -148,10 +157,12 @@ func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
 const leavesPerGroup = 1 << height
 
 // savingReader is a tileReader that copies the leaves of the level-0 tiles
-// first to last-1, once tlog.TileHashReader confirmed them, into out.
+// first to last-1, once tlog.TileHashReader confirmed them, into out, which
+// holds the leaves from index base on.
 type savingReader struct {
 	tileReader
 	out         []tlog.Hash
+	base        int64
 	first, last int64
 	got         int64 // tiles copied
 }
@@ -162,7 +173,7 @@ func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
 		if t.L != 0 || t.N < r.first || t.N >= r.last {
 			continue
 		}
-		at := t.N << height
+		at := t.N<<height - r.base
 		for j := 0; j+tlog.HashSize <= len(data[i]) && at < int64(len(r.out)); j += tlog.HashSize {
 			r.out[at] = tlog.Hash(data[i][j : j+tlog.HashSize])
 			at++
