@@ -479,18 +479,17 @@ func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signe
 }
 
 // auditSince audits the tree (batch) against the log whose checkpoint cp
-// extends the base's by the leaves past the base's size only ("What
-// --against trusts" in docs/tlog.md). It does so when the commit that
-// wrote the base's checkpoint (the newest at or before the base revision
-// that changed it) and the work tree differ under the Journal root by
-// added files alone: tlog append audited that commit's tree against every
-// leaf before it signed, and a file git reports unchanged since holds the
-// same bytes; and when the log's directory changed as appends change it
-// (tiles added, partial tiles removed, the checkpoint replaced). The leaves past the base's size are audited against the
-// revisions added since. ok is false, and the whole tree must be audited,
-// without a base, when anything else changed under the root, when git
+// extends the base's, by the leaves past the base's size only ("What
+// --against trusts" in docs/tlog.md): against the revisions added since
+// the log commit, the newest commit at or before the base revision that
+// changed the checkpoint. tlog append audited that commit's tree against
+// every leaf before it signed, and a file git reports unchanged since
+// holds the same bytes. ok is false, and the whole tree must be audited,
+// when anything but an addition changed under the Journal root since,
+// when the log's directory changed otherwise than an append changes it
+// (tiles added, partial tiles removed, the checkpoint replaced), when git
 // cannot say, or when this audit finds an error (a revision appended now
-// may have been in that commit's tree unlogged, which only the whole
+// may have been in the log commit's tree unlogged, which only the whole
 // audit sees).
 func (b *baseLog) auditSince(ctx context.Context, dir string, cp tlog.Signed, batch []tlog.Revision, checkpoint string) (diag.List, bool) {
 	if b == nil {
