@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -84,7 +85,9 @@ type Option struct {
 	Summary string
 }
 
-var optionNamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+// optionNamePattern is the form of an option name, lowercase kebab-case;
+// compiled on first use.
+var optionNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 
 // validateOptions checks option specs: names well-formed and unique, kinds
 // valid, summaries present, defaults that parse.
@@ -92,7 +95,7 @@ func validateOptions(opts []Option) error {
 	var errs []error
 	seen := make(map[string]bool, len(opts))
 	for _, o := range opts {
-		if !optionNamePattern.MatchString(o.Name) {
+		if !optionNamePattern().MatchString(o.Name) {
 			errs = append(errs, fmt.Errorf("option name %q is not lowercase kebab-case", o.Name))
 		}
 		if seen[o.Name] {

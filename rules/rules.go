@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Severity is how much a diagnostic matters. The zero value is invalid, so a
@@ -169,16 +170,18 @@ func docPath(code string) string {
 	return "docs/" + cat + "/" + name + ".md"
 }
 
-// all is the registry with each rule's doc filled in from [docFiles]; a
-// rule without a doc file keeps an empty Doc, which [Validate] reports.
-var all = func() []Rule {
+// all returns the registry with each rule's doc filled in from
+// [docFiles]; a rule without a doc file keeps an empty Doc, which
+// [Validate] reports. It is built on first use, not when a process starts
+// that never asks for a rule (docs/performance.md, "Start-up").
+var all = sync.OnceValue(func() []Rule {
 	out := slices.Clone(registry)
 	for i := range out {
 		b, _ := docFiles.ReadFile(docPath(out[i].Code))
 		out[i].Doc = string(b)
 	}
 	return out
-}()
+})
 
 // docsLink starts a link from a rule doc to a document of the repository's
 // docs/ directory. The doc files sit in rules/docs/<category>/, so the link
@@ -195,28 +198,28 @@ func (r Rule) LinkedDoc(docs string) string {
 	return strings.ReplaceAll(r.Doc, docsLink, "]("+docs)
 }
 
-// byCode indexes [all] by code.
-var byCode = func() map[string]int {
-	m := make(map[string]int, len(all))
-	for i, r := range all {
+// byCode indexes [all] by code, built on first use.
+var byCode = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(registry))
+	for i, r := range registry {
 		m[r.Code] = i
 	}
 	return m
-}()
+})
 
 // All returns every rule in a stable order: the validity rules in the order of
 // "Diagnostic codes" in docs/journal-format.md (project additions after their
 // category), then every other rule sorted by code. The slice is new on each
 // call; changing it does not change the registry.
-func All() []Rule { return slices.Clone(all) }
+func All() []Rule { return slices.Clone(all()) }
 
 // Lookup returns the rule with the given code, and whether there is one.
 func Lookup(code string) (Rule, bool) {
-	i, ok := byCode[code]
+	i, ok := byCode()[code]
 	if !ok {
 		return Rule{}, false
 	}
-	return all[i], true
+	return all()[i], true
 }
 
 // KindOf returns the kind of code: the registered kind of a known code,
@@ -261,7 +264,9 @@ func IsValidityCategory(cat string) bool {
 
 // codePattern is the form of every rule code: "category/name", both parts
 // lowercase kebab-case ("Diagnostic codes" in docs/journal-format.md).
-var codePattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*/[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var codePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*/[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+})
 
 // Validate checks rules and returns every problem found, joined, or nil:
 // codes are well-formed and unique; kinds and severities valid; summaries
@@ -277,7 +282,7 @@ func Validate(rules []Rule) error {
 		fail := func(format string, args ...any) {
 			errs = append(errs, fmt.Errorf("rule %d (%q): %s", i, r.Code, fmt.Sprintf(format, args...)))
 		}
-		if !codePattern.MatchString(r.Code) {
+		if !codePattern().MatchString(r.Code) {
 			fail("code is not of the form category/name in lowercase kebab-case")
 		}
 		if seen[r.Code] {

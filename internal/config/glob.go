@@ -4,11 +4,13 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
-// codeRE is the form of a rule code: "category/name".
-var codeRE = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+$`)
+// codeRE is the form of a rule code: "category/name"; compiled on first
+// use.
+var codeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+$`) })
 
 // hasMeta reports whether s contains glob syntax.
 func hasMeta(s string) bool { return strings.ContainsAny(s, `*?[\`) }
@@ -182,7 +184,7 @@ func quoteClass(r rune) string {
 // glob has the form category/name, either part possibly using *, ? and [ ].
 func compileCodeGlob(pattern string) (*regexp.Regexp, error) {
 	if !hasMeta(pattern) {
-		if !codeRE.MatchString(pattern) {
+		if !codeRE().MatchString(pattern) {
 			return nil, errors.New("not a code: want category/name in lowercase letters, digits and -, like style/crlf, or a glob like style/*")
 		}
 		return regexp.MustCompile("^" + regexp.QuoteMeta(pattern) + "$"), nil

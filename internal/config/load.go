@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/r35157/journal-lint/rules"
@@ -34,9 +35,11 @@ var (
 	pluginKeys  = []string{"name", "path", "sha256", "config", "timeout", "cache"}
 )
 
+// sha256RE and yamlSyntaxErr are compiled on first use: a command that
+// reads no configuration does not pay for them at start-up.
 var (
-	sha256RE      = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	yamlSyntaxErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	sha256RE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	yamlSyntaxErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
 // Load reads and parses the configuration file at path. Every problem is
@@ -128,7 +131,7 @@ type parser struct {
 
 // syntaxError converts a yaml.v3 parse error into an [*Error].
 func (p *parser) syntaxError(err error) *Error {
-	if m := yamlSyntaxErr.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlSyntaxErr().FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &Error{File: p.file, Line: line, Msg: "invalid YAML: " + m[2], Err: err}
 	}
@@ -354,7 +357,7 @@ func (p *parser) top(n *yaml.Node) {
 
 // ruleCode checks that the key k is a rule code; in says where ("rules").
 func (p *parser) ruleCode(k *yaml.Node, in string) bool {
-	if codeRE.MatchString(k.Value) {
+	if codeRE().MatchString(k.Value) {
 		return true
 	}
 	if hasMeta(k.Value) {
@@ -537,7 +540,7 @@ func (p *parser) plugins(n *yaml.Node) {
 			case "sha256":
 				hasSum = true
 				s, good := p.str(v, "plugin sha256")
-				if good && !sha256RE.MatchString(s) {
+				if good && !sha256RE().MatchString(s) {
 					p.errf(v, "plugin sha256 must be 64 lowercase hexadecimal digits, got %q", s)
 					good = false
 				}

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"sync"
+
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -133,23 +135,25 @@ var decls = []kindDecl{
 	{NoSemanticChange, rules.HistoryNoSemanticChange, Docs},
 }
 
-// kinds documents every kind of decls, in the same order.
-var kinds = func() []KindInfo {
+// kinds documents every kind of decls, in the same order; built on first
+// use from the rule registry, which a process that compares nothing does
+// not read.
+var kinds = sync.OnceValue(func() []KindInfo {
 	out := make([]KindInfo, len(decls))
 	for i, d := range decls {
 		r, _ := rules.Lookup(d.code) // a code missing from the registry fails TestKindCodes
 		out[i] = KindInfo{Kind: d.kind, Level: r.DefaultSeverity, Dimension: d.dimension, Summary: r.Summary}
 	}
 	return out
-}()
+})
 
 // Kinds returns every kind with its documentation, errors first, then
 // warnings, then infos. The slice is new on each call.
-func Kinds() []KindInfo { return append([]KindInfo(nil), kinds...) }
+func Kinds() []KindInfo { return append([]KindInfo(nil), kinds()...) }
 
 // LookupKind returns the documentation of k and whether k is a kind.
 func LookupKind(k Kind) (KindInfo, bool) {
-	for _, ki := range kinds {
+	for _, ki := range kinds() {
 		if ki.Kind == k {
 			return ki, true
 		}
@@ -159,10 +163,11 @@ func LookupKind(k Kind) (KindInfo, bool) {
 
 // order returns the position of k in [Kinds], used to sort changes.
 func order(k Kind) int {
-	for i, ki := range kinds {
+	ks := kinds()
+	for i, ki := range ks {
 		if ki.Kind == k {
 			return i
 		}
 	}
-	return len(kinds)
+	return len(ks)
 }

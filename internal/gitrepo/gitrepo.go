@@ -360,6 +360,18 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	return base, nil
 }
 
+// LastChange returns the full object name of the newest commit reachable
+// from commit that changed path ("git log -1 --format=%H commit -- path"),
+// or "" when none did. In a shallow clone the oldest commit it holds counts
+// as changing every path it has.
+func (r *Repo) LastChange(ctx context.Context, commit, path string) (string, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"log", "-1", "--format=%H", "--end-of-options", commit}, pathspec(path)...)...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // IsShallow reports whether the repository is a shallow clone (its history
 // is cut off, as actions/checkout leaves it by default).
 func (r *Repo) IsShallow(ctx context.Context) (bool, error) {

@@ -70,7 +70,7 @@ func (s *server) completion(_ context.Context, params json.RawMessage) (any, err
 		add(protocol.CompletionItemKindOperator, "SPDX operator", spdxOperators...)
 		for _, id := range spdxlicenses.GetLicenses() {
 			items = append(items, protocol.CompletionItem{Label: id, Kind: protocol.CompletionItemKindValue,
-				Detail: "SPDX license: " + spdxNames[strings.ToUpper(id)].name})
+				Detail: "SPDX license: " + spdxNames()[strings.ToUpper(id)].name})
 		}
 		add(protocol.CompletionItemKindValue, "NOASSERTION or NONE", vt.NoAssertion, vt.None)
 	case syntax.KindPolicy:

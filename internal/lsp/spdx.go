@@ -49,10 +49,10 @@ func licenseWord(w string) string {
 	// A listed identifier may itself end in "+" (the deprecated GPL-2.0+);
 	// otherwise "+" means "or any later version" of the identifier before it.
 	base, plus := w, false
-	n, ok := spdxNames[strings.ToUpper(w)]
+	n, ok := spdxNames()[strings.ToUpper(w)]
 	if !ok {
 		base, plus = strings.CutSuffix(w, "+")
-		n, ok = spdxNames[strings.ToUpper(base)]
+		n, ok = spdxNames()[strings.ToUpper(base)]
 	}
 	if !ok {
 		return fmt.Sprintf("`%s`: not on the SPDX License List", w)

@@ -16,7 +16,7 @@ func TestSPDXNamesMatchTheList(t *testing.T) {
 	}
 	for _, ids := range [][]string{spdxlicenses.GetLicenses(), spdxlicenses.GetDeprecated(), spdxlicenses.GetExceptions()} {
 		for _, id := range ids {
-			if n, ok := spdxNames[strings.ToUpper(id)]; !ok || n.id != id || n.name == "" {
+			if n, ok := spdxNames()[strings.ToUpper(id)]; !ok || n.id != id || n.name == "" {
 				t.Errorf("%s: entry %+v", id, n)
 			}
 		}

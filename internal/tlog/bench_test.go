@@ -3,6 +3,7 @@ package tlog_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -142,6 +143,60 @@ func BenchmarkLeaves(b *testing.B) {
 	for b.Loop() {
 		if _, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVerifyTree is what `tlog verify` does beyond its load on the
+// 1,000,000-leaf log: read and authenticate every logged leaf and audit
+// the tree of 1,000,000 revisions against them.
+func BenchmarkVerifyTree(b *testing.B) {
+	dir, _, vkey, _ := setupBig(b)
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree := bigLog.all[:cp.N]
+	for b.Loop() {
+		leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ds := tlog.Audit(0, leaves, tree, "checkpoint"); len(ds) != 0 {
+			b.Fatal(ds)
+		}
+	}
+}
+
+// BenchmarkVerifySince is what `tlog verify --against` does beyond its
+// load and git's answer on the 1,000,000-leaf log when the base is 100
+// leaves older and 100 revisions were added since its log commit: read and
+// authenticate the leaves past the base, and audit them against those
+// revisions.
+func BenchmarkVerifySince(b *testing.B) {
+	dir, _, vkey, _ := setupBig(b)
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	from := cp.N - 100
+	last, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var since []tlog.Revision // the revisions of the last 100 leaves
+	for _, r := range bigLog.all[:cp.N] {
+		if slices.Contains(last, r.Entry.Hash()) {
+			since = append(since, r)
+		}
+	}
+	for b.Loop() {
+		leaves, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, from)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ds := tlog.Audit(from, leaves, since, "checkpoint"); len(ds) != 0 {
+			b.Fatal(ds)
 		}
 	}
 }

@@ -45,26 +45,31 @@ func EntryOf(r model.Revision) Entry {
 // Text returns the entry's bytes, the one ASCII line that is logged:
 // "journal-leaf/v1 <coordinate> <journal-version> sha256:<hex>
 // <predecessor or genesis>\n".
-func (e Entry) Text() []byte {
-	b := make([]byte, 0, 256)
+func (e Entry) Text() []byte { return e.appendText(make([]byte, 0, 256)) }
+
+// appendText appends the entry's bytes (see Text) to b.
+func (e Entry) appendText(b []byte) []byte {
 	b = append(b, LeafPrefix...)
 	b = append(b, ' ')
 	b = append(b, e.Coordinate.String()...)
 	b = append(b, ' ')
-	b = append(b, e.JournalVersion.String()...)
+	b, _ = e.JournalVersion.AppendText(b)
 	b = append(b, ' ')
-	b = append(b, e.Digest.String()...)
+	b, _ = e.Digest.AppendText(b)
 	b = append(b, ' ')
 	if e.Predecessor.IsZero() {
 		b = append(b, genesis...)
 	} else {
-		b = append(b, e.Predecessor.String()...)
+		b, _ = e.Predecessor.AppendText(b)
 	}
 	return append(b, '\n')
 }
 
 // Hash returns the entry's leaf hash, RFC 6962's SHA-256(0x00 || Text()).
-func (e Entry) Hash() tlog.Hash { return tlog.RecordHash(e.Text()) }
+func (e Entry) Hash() tlog.Hash {
+	var buf [256]byte
+	return tlog.RecordHash(e.appendText(buf[:0]))
+}
 
 // ParseEntry parses the bytes of one entry, exactly as Text writes them.
 // The error names what is wrong.

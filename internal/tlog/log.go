@@ -144,8 +144,9 @@ func Prepare(fsys TileFS, old Signed, batch []Revision) (*Plan, error) {
 	batch = append([]Revision(nil), batch...)
 	SortBatch(batch)
 	p := &Plan{Old: old, Leaves: leaves}
-	for _, r := range batch {
-		h := r.Entry.Hash()
+	hashes := hashAll(batch)
+	for k, r := range batch {
+		h := hashes[k]
 		if logged[h] {
 			p.Skipped++
 			continue

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/par"
 )
 
 // height is the tile height of C2SP tlog-tiles: 256 hashes per full tile.
@@ -108,46 +109,76 @@ func Hashes(fsys TileFS, tr tlog.Tree) tlog.HashReader {
 // tlog.TileHashReader for one hash of each level-0 tile, which fetches and
 // authenticates every level-0 tile, and takes the leaves from the tiles it
 // confirmed (TileReader.SaveTiles): a million leaves cost the reading of
-// 3,907 tiles, not a million lookups.
-func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) {
-	if tr.N == 0 {
+// 3,907 tiles, not a million lookups. The level-0 tiles are read and
+// authenticated in groups of leavesPerGroup tiles on every core (package
+// par); each group is authenticated on its own up to tr's root, so the few
+// tiles above the groups are read once per group.
+func Leaves(fsys TileFS, tr tlog.Tree) ([]tlog.Hash, error) { return LeavesFrom(fsys, tr, 0) }
+
+// LeavesFrom is [Leaves] from the leaf with index from on (0 ≤ from ≤
+// tr.N): the leaves past an earlier checkpoint, which cost the reading of
+// their tiles only.
+func LeavesFrom(fsys TileFS, tr tlog.Tree, from int64) ([]tlog.Hash, error) {
+	if from < 0 || from > tr.N {
+		return nil, fmt.Errorf("leaf %d is not in a tree of size %d", from, tr.N)
+	}
+	if from == tr.N {
 		return nil, nil
 	}
-	var idx []int64
-	for i := int64(0); i < tr.N; i += 1 << height {
-		idx = append(idx, tlog.StoredHashIndex(0, i))
-	}
-	saved := &savingReader{tileReader: tileReader{fsys}, level0: map[int64][]byte{}}
-	if _, err := tlog.TileHashReader(tr, saved).ReadHashes(idx); err != nil {
+	start := from >> height
+	out := make([]tlog.Hash, tr.N-start<<height) // from the first leaf of tile start on
+	tiles := (tr.N + 1<<height - 1) >> height
+	groups := int((tiles - start + leavesPerGroup - 1) / leavesPerGroup)
+	errs := make([]error, groups)
+	par.For(groups, 0, func(g int) {
+		first := start + int64(g)*leavesPerGroup
+		var idx []int64
+		for n := first; n < min(first+leavesPerGroup, tiles); n++ {
+			idx = append(idx, tlog.StoredHashIndex(0, n<<height))
+		}
+		saved := &savingReader{tileReader: tileReader{fsys}, out: out, base: start << height, first: first, last: first + int64(len(idx))}
+		if _, err := tlog.TileHashReader(tr, saved).ReadHashes(idx); err != nil {
+			errs[g] = err
+			return
+		}
+		if saved.got != int64(len(idx)) {
+			errs[g] = fmt.Errorf("level-0 tiles %d to %d were not all authenticated", first, saved.last-1)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("tiles of size %d: %w", tr.N, err)
 	}
-	out := make([]tlog.Hash, 0, tr.N)
-	for n := int64(0); int64(len(out)) < tr.N; n++ {
-		data, ok := saved.level0[n]
-		if !ok {
-			return nil, fmt.Errorf("tiles of size %d: level-0 tile %d was not authenticated", tr.N, n)
-		}
-		for len(data) >= tlog.HashSize && int64(len(out)) < tr.N {
-			out = append(out, tlog.Hash(data[:tlog.HashSize]))
-			data = data[tlog.HashSize:]
-		}
-	}
-	return out, nil
+	return out[from-start<<height:], nil
 }
 
-// savingReader is a tileReader that keeps the level-0 tiles that
-// tlog.TileHashReader confirmed, by tile number.
+// leavesPerGroup is how many level-0 tiles [Leaves] authenticates in one
+// piece of work: a level-1 tile's worth, so that the tiles above are read
+// once per 65,536 leaves.
+const leavesPerGroup = 1 << height
+
+// savingReader is a tileReader that copies the leaves of the level-0 tiles
+// first to last-1, once tlog.TileHashReader confirmed them, into out, which
+// holds the leaves from index base on.
 type savingReader struct {
 	tileReader
-	level0 map[int64][]byte
+	out         []tlog.Hash
+	base        int64
+	first, last int64
+	got         int64 // tiles copied
 }
 
-// SaveTiles keeps the authenticated level-0 tiles.
+// SaveTiles copies the authenticated level-0 tiles of the group.
 func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
 	for i, t := range tiles {
-		if t.L == 0 {
-			r.level0[t.N] = data[i]
+		if t.L != 0 || t.N < r.first || t.N >= r.last {
+			continue
 		}
+		at := t.N<<height - r.base
+		for j := 0; j+tlog.HashSize <= len(data[i]) && at < int64(len(r.out)); j += tlog.HashSize {
+			r.out[at] = tlog.Hash(data[i][j : j+tlog.HashSize])
+			at++
+		}
+		r.got++
 	}
 }
 

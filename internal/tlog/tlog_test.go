@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,6 +260,52 @@ func TestBatchOrder(t *testing.T) {
 	}
 	if diags := tlog.Audit(0, leaves, all, "../journal-log/checkpoint"); len(diags) != 0 {
 		t.Errorf("audit of a complete log: %v", diags)
+	}
+}
+
+// TestLeavesFrom reads the leaves of a log of more than one group of
+// level-0 tiles from several places: each read is the tail of the whole,
+// a changed tile fails the read of its leaves and of none before it.
+func TestLeavesFrom(t *testing.T) {
+	const n = 70_000 // more than 256 level-0 tiles: two groups
+	dir, skey, vkey := newLog(t)
+	appendAll(t, dir, skey, vkey, revs(t, 0, n))
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree)
+	if err != nil || len(all) != n {
+		t.Fatalf("Leaves: %d leaves, %v", len(all), err)
+	}
+	for _, from := range []int64{0, 1, 255, 256, 65_535, 65_536, 65_537, n - 1, n} {
+		got, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, from)
+		if err != nil || !slices.Equal(got, all[from:]) {
+			t.Errorf("LeavesFrom(%d): %d leaves, %v; want the last %d", from, len(got), err, n-from)
+		}
+	}
+	for _, from := range []int64{-1, n + 1} {
+		if _, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, from); err == nil {
+			t.Errorf("LeavesFrom(%d) of a tree of size %d did not fail", from, n)
+		}
+	}
+	tile := filepath.Join(dir, "tile", "0", "257")
+	b, err := os.ReadFile(tile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[40] ^= 1
+	if err := os.WriteFile(tile, b, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err == nil {
+		t.Error("Leaves read a changed tile")
+	}
+	if _, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, 257*256); err == nil {
+		t.Error("LeavesFrom read a changed tile")
+	}
+	if got, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, 258*256); err != nil || !slices.Equal(got, all[258*256:]) {
+		t.Errorf("LeavesFrom past the changed tile: %v", err)
 	}
 }
 

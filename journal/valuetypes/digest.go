@@ -141,6 +141,15 @@ func (d Digest) String() string {
 	return digestPrefix + hex.EncodeToString(d.sum[:])
 }
 
+// AppendText implements encoding.TextAppender: b with [Digest.String]
+// appended, without an allocation of its own. It never fails.
+func (d Digest) AppendText(b []byte) ([]byte, error) {
+	if !d.ok {
+		return b, nil
+	}
+	return hex.AppendEncode(append(b, digestPrefix...), d.sum[:]), nil
+}
+
 // IsZero reports whether d is the zero (absent) Digest.
 func (d Digest) IsZero() bool { return !d.ok }
 

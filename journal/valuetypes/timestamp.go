@@ -137,6 +137,15 @@ func (t Timestamp) String() string {
 	return t.Time().Format(timestampLayout)
 }
 
+// AppendText implements encoding.TextAppender: b with [Timestamp.String]
+// appended, without an allocation of its own. It never fails.
+func (t Timestamp) AppendText(b []byte) ([]byte, error) {
+	if t.u == 0 {
+		return b, nil
+	}
+	return t.Time().AppendFormat(b, timestampLayout), nil
+}
+
 // Time returns the instant as a time.Time in UTC (the zero time.Time for the
 // zero Timestamp).
 func (t Timestamp) Time() time.Time {

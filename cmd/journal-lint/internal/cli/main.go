@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -239,8 +240,9 @@ func didYouMean(s string, candidates []string) string {
 	return ""
 }
 
-// undefinedFlag matches the error of the flag package for an unknown flag.
-var undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+// undefinedFlag matches the error of the flag package for an unknown flag;
+// compiled on first use.
+var undefinedFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag provided but not defined: -+(.+)$`) })
 
 // onUsageError turns the flag errors of urfave/cli into usage errors that
 // show the flag as written (--formt, not -formt), suggest the nearest flag
@@ -254,7 +256,7 @@ func onUsageError(c *ucli.Context, err error, _ bool) error {
 	} else {
 		flags = c.App.Flags
 	}
-	if m := undefinedFlag.FindStringSubmatch(err.Error()); m != nil {
+	if m := undefinedFlag().FindStringSubmatch(err.Error()); m != nil {
 		var names []string
 		for _, f := range flags {
 			for _, n := range f.Names() {

@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -367,8 +369,10 @@ func tlogVerify(c *ucli.Context) error {
 	}
 	var ds diag.List
 	against := ""
+	var base *baseLog
 	if rev := c.String("against"); rev != "" {
-		d, err := extendsRevision(c.Context, s, dir, cp, rev, checkpoint)
+		var d diag.List
+		base, d, err = extendsRevision(c.Context, s, dir, cp, rev, checkpoint)
 		if err != nil {
 			return usageErrorf("--against: %v", err)
 		}
@@ -377,19 +381,24 @@ func tlogVerify(c *ucli.Context) error {
 		}
 		ds = append(ds, d...)
 	}
-	if leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
-		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)})
-	} else {
-		ds = append(ds, tlog.Audit(0, leaves, batch, checkpoint)...)
-		if st := c.String("state"); st != "" {
-			hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
-			if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
-				ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-					Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
-			} else {
-				against += ", extends the last audited checkpoint"
-			}
+	audit, ok := base.auditSince(c.Context, dir, cp, batch, checkpoint)
+	if !ok {
+		audit = nil
+		if leaves, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
+			audit = diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+				Message: fmt.Sprintf("the tiles do not match the checkpoint (size %d): %v", cp.N, err)}}
+		} else {
+			audit = tlog.Audit(0, leaves, batch, checkpoint)
+		}
+	}
+	ds = append(ds, audit...)
+	if st := c.String("state"); st != "" && !slices.ContainsFunc(audit, func(d diag.Diagnostic) bool { return d.Code == rules.TLogBadTiles }) {
+		hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+		if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
+			ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+				Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
+		} else {
+			against += ", extends the last audited checkpoint"
 		}
 	}
 	if err := writeLogReport(c, s, ds, res); err != nil {
@@ -419,29 +428,39 @@ func writeLogReport(c *ucli.Context, s *settings, ds diag.List, res *load.Result
 	return nil
 }
 
+// baseLog is the log as the git revision of `tlog verify --against`
+// holds it, once its checkpoint verified and the current one extends it.
+type baseLog struct {
+	repo   *gitrepo.Repo
+	commit string      // the revision's commit
+	rel    string      // the log's directory relative to the top of the work tree
+	root   string      // the Journal root relative to it
+	old    tlog.Signed // its checkpoint
+}
+
 // extendsRevision proves that cp extends the checkpoint of the log at the
 // git revision rev (a revision without a log has nothing to extend). Its
 // findings are tlog/bad-checkpoint and tlog/inconsistent; the error is one
-// of git.
-func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signed, rev, checkpoint string) (diag.List, error) {
+// of git. The base log is nil unless rev has a checkpoint that cp extends.
+func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signed, rev, checkpoint string) (*baseLog, diag.List, error) {
 	repo, err := gitrepo.Open(ctx, s.root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	commit, err := repo.ResolveCommit(ctx, rev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel, err := repo.Rel(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	old, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: repo, Commit: commit, Dir: rel}, s.cfg.TLog.VKey)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return diag.List{{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+		return nil, diag.List{{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the checkpoint at %s: %v", safetext.Text(rev), err)}}, nil
 	}
 	hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
@@ -450,11 +469,79 @@ func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signe
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, nil
+		return nil, diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, nil
 	}
-	return nil, nil
+	root, err := repo.Rel(s.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &baseLog{repo: repo, commit: commit, rel: rel, root: root, old: old}, nil, nil
 }
 
+// auditSince audits the tree (batch) against the log whose checkpoint cp
+// extends the base's, by the leaves past the base's size only ("What
+// --against trusts" in docs/tlog.md): against the revisions added since
+// the log commit, the newest commit at or before the base revision that
+// changed the checkpoint. tlog append audited that commit's tree against
+// every leaf before it signed, and a file git reports unchanged since
+// holds the same bytes. ok is false, and the whole tree must be audited,
+// when anything but an addition changed under the Journal root since,
+// when the log's directory changed otherwise than an append changes it
+// (tiles added, partial tiles removed, the checkpoint replaced), when git
+// cannot say, or when this audit finds an error (a revision appended now
+// may have been in the log commit's tree unlogged, which only the whole
+// audit sees).
+func (b *baseLog) auditSince(ctx context.Context, dir string, cp tlog.Signed, batch []tlog.Revision, checkpoint string) (diag.List, bool) {
+	if b == nil {
+		return nil, false
+	}
+	logCommit, err := b.repo.LastChange(ctx, b.commit, path.Join(b.rel, tlog.CheckpointFile))
+	if err != nil || logCommit == "" {
+		return nil, false
+	}
+	changes, err := b.repo.Diff(ctx, logCommit, false, b.root)
+	if err != nil {
+		return nil, false
+	}
+	added := map[string]bool{}
+	for _, ch := range changes {
+		if ch.Status != 'A' {
+			return nil, false
+		}
+		added[ch.Path] = true
+	}
+	// An append adds tiles, replaces the checkpoint and removes the
+	// partial tiles it replaced; a full tile never changes.
+	logChanges, err := b.repo.Diff(ctx, logCommit, false, b.rel)
+	if err != nil {
+		return nil, false
+	}
+	for _, ch := range logChanges {
+		switch {
+		case ch.Status == 'A',
+			ch.Status == 'M' && ch.Path == path.Join(b.rel, tlog.CheckpointFile),
+			ch.Status == 'D' && strings.Contains(ch.Path, ".p/"),
+			ch.Status == 'R' && strings.Contains(ch.OldPath, ".p/"):
+		default:
+			return nil, false
+		}
+	}
+	var since []tlog.Revision
+	for _, r := range batch {
+		if added[path.Join(b.root, r.Path)] {
+			since = append(since, r)
+		}
+	}
+	leaves, err := tlog.LeavesFrom(tlog.DirFS(dir), cp.Tree, b.old.N)
+	if err != nil {
+		return nil, false
+	}
+	ds := tlog.Audit(b.old.N, leaves, since, checkpoint)
+	if ds.HasErrors() {
+		return nil, false
+	}
+	return ds, true
+}
 func tlogWitness(c *ucli.Context) error {
 	s, dir, cp, err := openConfiguredLog(c)
 	if err != nil {
