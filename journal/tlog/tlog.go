@@ -90,7 +90,7 @@ func VerifyRevision(text, proof []byte, policy Policy) (Checkpoint, error) {
 		hashes := func(tr sumdb.Tree) sumdb.HashReader {
 			if policy.Log == nil {
 				return sumdb.HashReaderFunc(func([]int64) ([]sumdb.Hash, error) {
-					return nil, errors.New("no log directory to prove it from (Policy.Log, --log)")
+					return nil, errors.New("no log directory given to prove that this checkpoint extends the one remembered in the state (the journal-log directory: verify-proof --log DIR)")
 				})
 			}
 			return itlog.Hashes(fsTiles{policy.Log}, tr)

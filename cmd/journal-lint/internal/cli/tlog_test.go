@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/r35157/journal-lint/internal/config"
 )
 
 // TestTLogDocCommands holds docs/tlog.md to the tlog commands: every
@@ -42,5 +44,30 @@ func TestTLogDocCommands(t *testing.T) {
 	}
 	if seen < 8 {
 		t.Errorf("found only %d tlog commands in docs/tlog.md", seen)
+	}
+}
+
+// TestTLogDocConfigurations holds docs/tlog.md's examples to the
+// configuration: every YAML block of the page that has a tlog: block
+// parses (its keys, the witnesses' keys and the quorum included), so that
+// a block copied from the page works as written.
+func TestTLogDocConfigurations(t *testing.T) {
+	doc, err := os.ReadFile("../../../../docs/tlog.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```")
+	seen := 0
+	for _, m := range block.FindAllStringSubmatch(string(doc), -1) {
+		if !strings.Contains(m[1], "tlog:") {
+			continue
+		}
+		seen++
+		if _, err := config.Parse(".journal-lint.yaml", []byte(m[1])); err != nil {
+			t.Errorf("docs/tlog.md: a YAML block does not parse: %v\n%s", err, m[1])
+		}
+	}
+	if seen == 0 {
+		t.Error("docs/tlog.md: no YAML block with a tlog: block")
 	}
 }
