@@ -48,6 +48,13 @@ func Consistent(a, b Signed, hashes func(tlog.Tree) tlog.HashReader) error {
 	return fmt.Errorf("%w (%v)\n\ncheckpoint of size %d:\n%s\ncheckpoint of size %d:\n%s", ErrInconsistent, why, small.N, small.Note, large.N, large.Note)
 }
 
+// StateFile returns the file in the state directory dir that holds the
+// newest checkpoint a client has seen of the log named origin (see
+// [Remember]); it need not exist.
+func StateFile(dir, origin string) string {
+	return filepath.Join(dir, url.PathEscape(origin))
+}
+
 // stateWait bounds how long Remember waits for another client that
 // updates the same state.
 const stateWait = 5 * time.Second
@@ -59,7 +66,7 @@ const stateWait = 5 * time.Second
 // beside the state, waited for up to 5 s), so the state never goes back
 // to a smaller checkpoint. It returns the checkpoint it holds afterwards.
 func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.HashReader) (Signed, error) {
-	name := filepath.Join(dir, url.PathEscape(cp.Origin))
+	name := StateFile(dir, cp.Origin)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return Signed{}, err
 	}

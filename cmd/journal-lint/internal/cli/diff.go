@@ -36,11 +36,13 @@ func diffCommand() *ucli.Command {
 		Usage: "show what a revision changes in an artifact's worldview",
 		UsageText: "journal-lint diff [flags] OLD.journal NEW.journal\n" +
 			"journal-lint diff [flags] [--root DIR] COORDINATE [--from V] [--to V | --all]\n" +
+			"journal-lint diff [flags] [--root DIR] --all\n" +
 			"journal-lint diff [flags] [--root DIR] (--staged | --against REV) [COORDINATE]\n\n" +
 			"Compares revisions as models: releases by version, content by name, dependencies,\n" +
 			"exclusions and preferences by coordinate. With two files it compares them; with a\n" +
 			"COORDINATE it compares the head with its predecessor, --from and --to pick any two\n" +
-			"revisions by Journal version, and --all compares every consecutive pair, oldest first.\n" +
+			"revisions by Journal version, and --all compares every consecutive pair, oldest first\n" +
+			"(of every chain of the tree when no COORDINATE is given).\n" +
 			"--staged and --against compare only the revisions a commit adds: the staged new files,\n" +
 			"or the files new since the merge base of REV and HEAD, each with its predecessor.\n" +
 			"Levels come from the history/<kind> rules and may be changed in .journal-lint.yaml.\n\n" +
@@ -56,7 +58,7 @@ func diffCommand() *ucli.Command {
 		Flags: append(rootFlags(),
 			&ucli.StringFlag{Name: "from", Usage: "the old revision: Journal version `V` (COORDINATE mode)"},
 			&ucli.StringFlag{Name: "to", Usage: "the new revision: Journal version `V` (COORDINATE mode; default the head)"},
-			&ucli.BoolFlag{Name: "all", Usage: "compare every consecutive pair of the chain, oldest first (COORDINATE mode)"},
+			&ucli.BoolFlag{Name: "all", Usage: "compare every consecutive pair of the chain, oldest first (of every chain without COORDINATE)"},
 			&ucli.BoolFlag{Name: "staged", Usage: "compare only the revisions the staged content (the git index) adds to HEAD, each with its predecessor"},
 			&ucli.StringFlag{Name: "against", Usage: "compare only the revisions added since the merge base of git revision `REV` and HEAD, each with its predecessor"},
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, markdown or github"},

@@ -177,7 +177,8 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 		Version: Version(),
 		Description: "journal-lint loads a Journal tree (<root>/<coordinate>/<timestamp>.journal) through the\n" +
 			"same validation pipeline as the Journal service and reports every violation.\n\n" +
-			"Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 journal-lint failed.",
+			"Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 journal-lint failed;\n" +
+			"130 interrupted, 143 terminated, 141 standard output closed by its reader (README).",
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,

@@ -396,9 +396,13 @@ func tlogVerify(c *ucli.Context) error {
 	ds = append(ds, audit...)
 	if st := c.String("state"); st != "" && !slices.ContainsFunc(audit, func(d diag.Diagnostic) bool { return d.Code == rules.TLogBadTiles }) {
 		hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
+		_, serr := os.Stat(tlog.StateFile(st, cp.Origin))
+		first := errors.Is(serr, fs.ErrNotExist)
 		if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
 			ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 				Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
+		} else if first {
+			against += ", the first audited checkpoint (kept in --state)"
 		} else {
 			against += ", extends the last audited checkpoint"
 		}
