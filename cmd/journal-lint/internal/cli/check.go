@@ -51,6 +51,7 @@ func checkCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT`: text, json, sarif or github (default: the config's format, else text)"},
 			&ucli.StringFlag{Name: "config", Usage: "configuration `FILE` (default: .journal-lint.yaml in the working directory or a parent)"},
+			&ucli.StringFlag{Name: "root", Usage: "Journal root `DIR`, as the other commands take it (the same as ROOT)"},
 			&ucli.BoolFlag{Name: "examples", Usage: "load *.journal.example files as Journals too"},
 			&ucli.IntFlag{Name: "max-warnings", Value: -1, Usage: "fail when there are more than `N` warnings (-1: no limit)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour text output: `auto`, always or never (auto respects NO_COLOR)"},
@@ -71,11 +72,18 @@ func runCheck(c *ucli.Context) (err error) {
 	if c.NArg() > 1 {
 		return usageErrorf("check takes at most one ROOT, got %d arguments%s", c.NArg(), extraRootHint(c))
 	}
+	root := c.Args().First()
+	if c.IsSet("root") {
+		if c.NArg() > 0 {
+			return usageErrorf("check takes the root once: ROOT %q or --root %q", root, c.String("root"))
+		}
+		root = c.String("root")
+	}
 	files := c.StringSlice("file")
 	if len(files) > 0 {
 		switch {
-		case c.NArg() > 0:
-			return usageErrorf("--file checks files on their own; leave out ROOT %q (or check the tree without --file)", c.Args().First())
+		case root != "":
+			return usageErrorf("--file checks files on their own; leave out ROOT %q (or check the tree without --file)", root)
 		case c.IsSet("against") || c.Bool("staged") || c.Bool("new-only"):
 			return usageErrorf("--file checks drafts outside git; --against, --staged and --new-only need a tree")
 		}
@@ -83,7 +91,7 @@ func runCheck(c *ucli.Context) (err error) {
 	// The rule packs start while the check runs; any error before theirs
 	// is known gives way to it (packsFirst), and nothing is written until
 	// it is.
-	s, err := loadSettingsLaunching(c, c.Args().First())
+	s, err := loadSettingsLaunching(c, root)
 	if err != nil {
 		return err
 	}
