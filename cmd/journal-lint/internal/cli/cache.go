@@ -100,8 +100,9 @@ func cacheCommand() *ucli.Command {
 			"   journal-lint cache clean",
 		Subcommands: []*ucli.Command{
 			{
-				Name:  "path",
-				Usage: "print the cache directory",
+				Name:      "path",
+				Usage:     "print the cache directory",
+				UsageText: "journal-lint cache path\n\nExample:\n   du -sh \"$(journal-lint cache path)\"",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
 					if err != nil {
@@ -112,8 +113,9 @@ func cacheCommand() *ucli.Command {
 				},
 			},
 			{
-				Name:  "stats",
-				Usage: "print the size of the cache",
+				Name:      "stats",
+				Usage:     "print the size of the cache",
+				UsageText: "journal-lint cache stats\n\nExample:\n   journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
 					if err != nil {
@@ -128,8 +130,9 @@ func cacheCommand() *ucli.Command {
 				},
 			},
 			{
-				Name:  "trim",
-				Usage: "delete entries unused for five days, then the least recently used beyond the budget",
+				Name:      "trim",
+				Usage:     "delete entries unused for five days, then the least recently used beyond the budget",
+				UsageText: "journal-lint cache trim\n\nThe budget is $JOURNAL_LINT_CACHE_BUDGET (see the README).\n\nExample:\n   journal-lint cache trim && journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
 					if err != nil {
@@ -146,8 +149,9 @@ func cacheCommand() *ucli.Command {
 				},
 			},
 			{
-				Name:  "clean",
-				Usage: "delete every entry of the cache",
+				Name:      "clean",
+				Usage:     "delete every entry of the cache",
+				UsageText: "journal-lint cache clean\n\nExample:\n   journal-lint cache clean",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
 					if err != nil {

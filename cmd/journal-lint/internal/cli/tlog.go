@@ -65,9 +65,11 @@ func tlogCommand() *ucli.Command {
 			"3 journal-lint failed.",
 		Subcommands: []*ucli.Command{
 			{
-				Name:      "init",
-				Usage:     "make a new key pair and the log's size-0 checkpoint",
-				UsageText: "journal-lint tlog init --origin journals.example.org/registry --key-file ~/registry.key",
+				Name:  "init",
+				Usage: "make a new key pair and the log's size-0 checkpoint",
+				UsageText: "journal-lint tlog init --origin ORIGIN --key-file FILE\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog init --origin journals.example.org/registry --key-file ~/registry.key >> .journal-lint.yaml",
 				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "origin", Required: true, Usage: "the log's `ORIGIN`, a name no other log uses (such as the registry's host and path)"},
 					&ucli.StringFlag{Name: "key-file", Required: true, Usage: "the signing key's `FILE`, outside the repository: made with a new key unless it exists"},
@@ -80,13 +82,18 @@ func tlogCommand() *ucli.Command {
 				UsageText: "journal-lint tlog append [--sign]\n\n" +
 					"Loads the tree (a tree with validity errors is refused), takes every accepted revision the\n" +
 					"log lacks in bytewise order of its root-relative path, and prints the checkpoint that\n" +
-					"results. Without --sign nothing is written. Running it again adds nothing.",
+					"results. Without --sign nothing is written. Running it again adds nothing.\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog append --sign --key-file ~/registry.key",
 				Flags:  append(tlogRootFlags(), &ucli.BoolFlag{Name: "sign", Usage: "sign and write the new checkpoint and tiles"}, keyFile),
 				Action: tlogAppend,
 			},
 			{
 				Name:  "verify",
 				Usage: "verify the log's signature and tiles, the tree against the log, and growth since REV",
+				UsageText: "journal-lint tlog verify [--against REV]\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog verify --against origin/main",
 				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "against", Usage: "also prove that the checkpoint extends the one at git revision `REV`"}),
 				Action: tlogVerify,
@@ -97,7 +104,10 @@ func tlogCommand() *ucli.Command {
 				UsageText: "journal-lint tlog witness\n\n" +
 					"Sends the checkpoint, with a consistency proof from the size each witness holds, to the\n" +
 					"add-checkpoint endpoint of every witness of the tlog: block and adds their cosignatures to\n" +
-					"journal-log/checkpoint. A witness that refuses is reported; the others' cosignatures stay.",
+					"journal-log/checkpoint. A witness that refuses is reported; the others' cosignatures stay.\n" +
+					"With no witnesses listed it says so and does nothing.\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog witness && git add journal-log",
 				Flags: append(tlogRootFlags(),
 					&ucli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "give up on a witness after `DURATION`"}),
 				Action: tlogWitness,
@@ -107,17 +117,21 @@ func tlogCommand() *ucli.Command {
 				Usage: "a mirror's check: verify, and that the checkpoint extends the last one audited",
 				UsageText: "journal-lint tlog audit --state DIR\n\n" +
 					"Everything tlog verify checks, then the consistency of the checkpoint with the one this\n" +
-					"mirror audited last, kept in DIR (and replaced by the newer one).",
+					"mirror audited last, kept in DIR (and replaced by the newer one).\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog audit --state ~/.local/state/registry-audit",
 				Flags: append(tlogRootFlags(),
 					&ucli.StringFlag{Name: "state", Required: true, Usage: "`DIR` that keeps the last audited checkpoint"}),
 				Action: tlogVerify,
 			},
 			{
-				Name:      "prove",
-				Usage:     "write the C2SP tlog-proof that a Journal file is in the log",
-				UsageText: "journal-lint tlog prove journals/com.example.widget/20260110T080000Z.journal > widget.tlog-proof",
-				Flags:     append(tlogRootFlags(), &ucli.StringFlag{Name: "out", Usage: "write the proof to `FILE` instead of standard output"}),
-				Action:    tlogProve,
+				Name:  "prove",
+				Usage: "write the C2SP tlog-proof that a Journal file is in the log",
+				UsageText: "journal-lint tlog prove [--out FILE] FILE\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog prove journals/com.example.widget/20260110T080000Z.journal > widget.tlog-proof",
+				Flags:  append(tlogRootFlags(), &ucli.StringFlag{Name: "out", Usage: "write the proof to `FILE` instead of standard output"}),
+				Action: tlogProve,
 			},
 			{
 				Name:  "verify-proof",
@@ -125,7 +139,9 @@ func tlogCommand() *ucli.Command {
 				UsageText: "journal-lint tlog verify-proof --policy FILE [--state DIR] [--log DIR] FILE PROOF\n\n" +
 					"Offline. With --state, remembers the newest checkpoint seen and refuses one that the log\n" +
 					"could not have signed after it (a split view); --log names a journal-log/ directory whose\n" +
-					"tiles prove two checkpoints of different sizes consistent.",
+					"tiles prove two checkpoints of different sizes consistent.\n\n" +
+					"Example:\n" +
+					"   journal-lint tlog verify-proof --policy registry.yaml --state ~/.cache/registry widget.journal widget.tlog-proof",
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "policy", Usage: "`FILE` with the trusted log's tlog: block (origin, vkey), as tlog init prints it"},
 					&ucli.StringFlag{Name: "vkey", Usage: "the log's public key `VKEY`, obtained out of band (instead of --policy)"},
