@@ -18,7 +18,10 @@ import (
 // path as the diagnostics name it), tlog/unlogged for a revision of tree
 // the leaves lack and tlog/order for a logged revision whose predecessor
 // is logged later, or not at all (from first 0 only: a partial audit does
-// not see the earlier leaves). The diagnostics' paths are root-relative.
+// not see the earlier leaves; and not for a predecessor that has no file in
+// tree while a leaf lacks its file, which may be that predecessor's: the
+// tlog/missing-file finding says what happened). The diagnostics' paths
+// are root-relative.
 func Audit(first int64, leaves []tlog.Hash, tree []Revision, checkpoint string) diag.List {
 	at := make(map[tlog.Hash]int, len(leaves))
 	for i, h := range leaves {
@@ -27,16 +30,20 @@ func Audit(first int64, leaves []tlog.Hash, tree []Revision, checkpoint string) 
 	hashes := hashAll(tree)
 	found := make([]bool, len(leaves))                             // leaf j has its file in tree
 	logged := make(map[vt.Digest]int, min(len(tree), len(leaves))) // revision digest → leaf index
+	inTree := make(map[vt.Digest]bool, len(tree))
 	for k, r := range tree {
+		inTree[r.Entry.Digest] = true
 		if i, ok := at[hashes[k]]; ok {
 			found[i-int(first)] = true
 			logged[r.Entry.Digest] = i
 		}
 	}
 	var out diag.List
+	lost := false // some leaf has no file in tree
 	for j, h := range leaves {
 		i := int(first) + j
 		if !found[j] {
+			lost = true
 			out = append(out, diag.Diagnostic{Code: rules.TLogMissingFile, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 				Message: fmt.Sprintf("leaf %d of the log (%s) has no file with its exact bytes in the tree: a logged revision was deleted, changed or never committed", i, h),
 				Help:    "a logged revision can never change: restore the file from git history (git log --diff-filter=D -- <root>), or find who rewrote the default branch"})
@@ -56,6 +63,9 @@ func Audit(first int64, leaves []tlog.Hash, tree []Revision, checkpoint string) 
 		j, ok := logged[r.Entry.Predecessor]
 		if !ok && first > 0 {
 			continue // logged before first, or not at all: a full audit says which
+		}
+		if !ok && !inTree[r.Entry.Predecessor] && lost {
+			continue // perhaps the lost file of a leaf: tlog/missing-file says so
 		}
 		if !ok || j > i {
 			where := "not at all"

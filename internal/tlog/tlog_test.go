@@ -503,8 +503,19 @@ func TestAudit(t *testing.T) {
 	for _, d := range tlog.Audit(0, leaves, append(all[1:len(all):len(all)], revs(t, 30, 1)...), "../journal-log/checkpoint") {
 		got = append(got, d.Code)
 	}
-	if want := "tlog/missing-file tlog/order tlog/unlogged"; codes(got) != want {
+	// The lost file is a predecessor: its successor is in order (the
+	// missing file says what happened), not logged "not at all".
+	if want := "tlog/missing-file tlog/unlogged"; codes(got) != want {
 		t.Errorf("lost and new: %q, want %q", codes(got), want)
+	}
+	// A successor whose predecessor is in the tree but was never logged
+	// is out of order, lost files or not.
+	got = nil
+	for _, d := range tlog.Audit(0, leaves[1:], all, "../journal-log/checkpoint") {
+		got = append(got, d.Code)
+	}
+	if !strings.Contains(codes(got), "tlog/order") {
+		t.Errorf("predecessor in the tree, never logged: %q, want a tlog/order finding", codes(got))
 	}
 }
 

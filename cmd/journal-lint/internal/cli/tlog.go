@@ -290,19 +290,24 @@ func accepted(ctx context.Context, s *settings, strict bool) ([]tlog.Revision, *
 		return nil, nil, err
 	}
 	if strict && !res.Valid() {
-		n := 0
-		for _, d := range res.Diagnostics {
-			if d.Severity == diag.Error && rules.IsValidity(d.Code) {
-				n++
-			}
-		}
-		return nil, nil, &exitError{code: ExitFindings, err: fmt.Errorf("the tree has %s: only a valid tree is logged (journal-lint check lists them)", plural(n, "validity error"))}
+		return nil, nil, &exitError{code: ExitFindings, err: fmt.Errorf("the tree has %s: only a valid tree is logged (journal-lint check lists them)", plural(validityErrors(res), "validity error"))}
 	}
 	var out []tlog.Revision
 	for e := range res.State.All() {
 		out = append(out, tlog.Revision{Path: e.Source, Entry: tlog.EntryOf(e.Revision)})
 	}
 	return out, res, nil
+}
+
+// validityErrors counts the validity errors of a load (rules.IsValidity).
+func validityErrors(res *load.Result) int {
+	n := 0
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Error && rules.IsValidity(d.Code) {
+			n++
+		}
+	}
+	return n
 }
 
 // openConfiguredLog loads the settings of a tlog command that needs the
@@ -384,6 +389,12 @@ func tlogVerify(c *ucli.Context) error {
 	batch, res, err := accepted(c.Context, s, false)
 	if err != nil {
 		return err
+	}
+	if !res.Valid() {
+		// An edited or deleted revision breaks its chain too: the log's
+		// findings below follow from what check reports first.
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: the tree has %s, so its revisions past them are not accepted: journal-lint check lists them\n",
+			plural(validityErrors(res), "validity error"))
 	}
 	var ds diag.List
 	against := ""
