@@ -95,7 +95,6 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 				base.Source, shortCommit(commit))}}
 		}
 		out.Plugins = base.Plugins
-		out.TLog = base.TLog
 		out.Base = commit
 		out.WorkTreePlugins = cfg.Plugins
 		protectSettings(&out, cfg, base)
@@ -179,6 +178,10 @@ func protectSettings(out, work, base *config.Config) {
 			work.Examples, base.Examples, at)
 		out.Examples = base.Examples
 	}
+	if !sameTLog(work.TLog, base.TLog) {
+		change(work.Pos["tlog"], "tlog: differs from the block at %s: this check verifies the log with the base revision's block, the change takes effect after merge", at)
+		out.TLog = base.TLog
+	}
 	out.Rules = maps.Clone(work.Rules)
 	codes := slices.Collect(maps.Keys(work.Rules))
 	for code := range base.Rules {
@@ -234,6 +237,13 @@ func protectSettings(out, work, base *config.Config) {
 			out.Ignore = append(out.Ignore, e)
 		}
 	}
+}
+
+// sameTLog reports whether two tlog: blocks say the same, wherever they
+// are written.
+func sameTLog(a, b config.TLog) bool {
+	return a.VKey == b.VKey && a.Origin == b.Origin && slices.Equal(a.Witnesses, b.Witnesses) &&
+		a.Quorum == b.Quorum && a.MaxAge == b.MaxAge
 }
 
 // quotedOrUnset renders a root: value for GateChange messages.

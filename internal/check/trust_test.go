@@ -82,6 +82,8 @@ func TestProtectSettings(t *testing.T) {
 		{Code: "style/*", Reason: "imported", Pos: pos(8)},
 	}
 	work.Pos["ignore"] = pos(5)
+	work.TLog = config.TLog{VKey: "journals.example.org/registry+1788ca79+ASgmMCEOey/NdNKmURfuxNIb0CSxkgZrQ1yiirYb71mW", Origin: "journals.example.org/registry"}
+	work.Pos["tlog"] = pos(9)
 	out := *work
 	out.Base = "0123456789abcdef0123"
 	protectSettings(&out, work, base)
@@ -91,6 +93,9 @@ func TestProtectSettings(t *testing.T) {
 	}
 	if _, on := out.Severity(rules.HistoryRevisionModified, 0); !on {
 		t.Errorf("history/revision-modified is off: the work tree's rule applied")
+	}
+	if out.TLog.VKey != "" {
+		t.Errorf("tlog: block %+v, want the base's (none)", out.TLog)
 	}
 	if r := out.Rules[rules.HistoryRevisionRenamed]; r.Level != config.LevelWarning {
 		t.Errorf("history/revision-renamed %q, want the base's warning", r.Level)
@@ -111,6 +116,7 @@ func TestProtectSettings(t *testing.T) {
 	}
 	want := []string{
 		`1: root: is "shadow" here and "journals" at the base revision 0123456789ab: this check uses the base revision's root, the change takes effect after merge`,
+		"9: tlog: differs from the block at the base revision 0123456789ab: this check verifies the log with the base revision's block, the change takes effect after merge",
 		"3: rules: history/revision-modified is off here and unset at the base revision 0123456789ab: this check uses the base revision's setting, the change takes effect after merge",
 		"0: rules: history/revision-renamed is unset here and warning at the base revision 0123456789ab: this check uses the base revision's setting, the change takes effect after merge",
 		`6: ignore entry for code "history/*" and any path is not in the configuration at the base revision 0123456789ab: this check does not apply it to the gate's codes, the change takes effect after merge`,
