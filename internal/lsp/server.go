@@ -49,6 +49,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/readfile"
 )
 
@@ -66,6 +67,12 @@ type Options struct {
 	Log io.Writer
 	// Version is the server version reported in initialize.
 	Version string
+	// Cache is the persistent cache from which the first check of each
+	// tree takes its unchanged artifacts, so that the buffers show their
+	// diagnostics before the check that reads every file for the requests
+	// (checkFromCache); nil for none. The server neither trims nor closes
+	// it.
+	Cache *memo.Store
 }
 
 // DefaultDebounce is the debounce of `journal-lint lsp` unless --debounce

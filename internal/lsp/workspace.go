@@ -407,6 +407,10 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	rescan := background || asked
 	delete(s.rescan, root)
 	s.mu.Unlock()
+	var first *checked
+	if prior == nil {
+		first = s.checkFromCache(ctx, root, examples || cfg.Examples, cfg, docs, overlay, packs)
+	}
 	start := time.Now()
 	res, err := check.Run(ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
 	if err != nil {
@@ -444,6 +448,9 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 		s.scannedLocked(root, time.Since(start))
 	}
 	s.mu.Unlock()
+	if first != nil {
+		last, background = first, true // publish only what the full check changed
+	}
 	for _, d := range docs {
 		if background && last != nil && last.docs[d.uri] != nil && last.docs[d.uri].serial == d.serial &&
 			reflect.DeepEqual(last.byPath[d.rel], c.byPath[d.rel]) {
@@ -451,6 +458,40 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 		}
 		s.publish(c, d)
 	}
+}
+
+// checkFromCache publishes the first diagnostics of the tree under root
+// from a check that takes unchanged artifacts from the persistent cache
+// (Options.Cache), before the check that keeps the state the requests
+// need, which reads every file: in a large tree the buffers show their
+// findings in about the time of a warm `journal-lint check`. It returns
+// what it published, or nil when it checked nothing: without a cache,
+// with a buffer that differs from its file or with rule packs (the cache
+// serves no check with an overlay or packs), or when the check failed
+// (the full check then reports why).
+func (s *server) checkFromCache(ctx context.Context, root string, examples bool, cfg *config.Config, docs map[protocol.DocumentURI]*document, overlay map[string][]byte, packs *plugin.Packs) *checked {
+	if s.opts.Cache == nil || packs != nil {
+		return nil
+	}
+	for _, d := range docs {
+		if src, ok := overlay[d.rel]; ok {
+			if disk, err := readDisk(d.path); err != nil || !bytes.Equal(disk, src) {
+				return nil
+			}
+		}
+	}
+	res, err := check.Run(ctx, check.Options{Root: root, Examples: examples, Config: cfg, Now: s.now(), Cache: s.opts.Cache})
+	if err != nil {
+		return nil
+	}
+	c := &checked{res: res, cfg: cfg, docs: docs, byPath: map[string]diag.List{}}
+	for _, d := range res.Diagnostics {
+		c.byPath[d.Path] = append(c.byPath[d.Path], d)
+	}
+	for _, d := range docs {
+		s.publish(c, d)
+	}
+	return c
 }
 
 // checkAlone checks a buffer that lies in no Journal tree on its own, as

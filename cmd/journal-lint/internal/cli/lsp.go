@@ -21,10 +21,12 @@ func lspCommand() *ucli.Command {
 			"It checks *.journal and *.journal.example buffers as you type, in the context of the tree\n" +
 			"on disk and its .journal-lint.yaml, with the same rules as check, and offers hover, go to\n" +
 			"definition, completion, quick fixes and the command journal-lint.diffPredecessor.\n" +
-			"It never writes a file. Logs go to standard error. See docs/editors.md.\n\n" +
+			"It never writes a file in the repository; like check, it keeps its findings in the cache.\n" +
+			"Logs go to standard error. See docs/editors.md.\n\n" +
 			"Example (Neovim):\n" +
 			"   vim.lsp.start({ name = 'journal-lint', cmd = { 'journal-lint', 'lsp' } })",
 		Flags: []ucli.Flag{
+			cacheFlag(),
 			&ucli.DurationFlag{Name: "debounce", Value: lsp.DefaultDebounce, Usage: "wait `DURATION` after a change before checking (changes within it are checked together); by default a change is checked at once, and the changes made during a check right after it"},
 		},
 		Action: runLSP,
@@ -35,12 +37,18 @@ func runLSP(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("lsp takes no arguments, got %d", c.NArg())
 	}
+	store, err := openCache(c)
+	if err != nil {
+		return err
+	}
+	defer trimCache(c, store)
 	// The user commits and checks out while the server runs: git is asked
 	// anew each time.
-	err := lsp.Serve(gitrepo.WithoutMemo(c.Context), stdio{w: c.App.Writer}, lsp.Options{
+	err = lsp.Serve(gitrepo.WithoutMemo(c.Context), stdio{w: c.App.Writer}, lsp.Options{
 		Debounce: c.Duration("debounce"),
 		Log:      c.App.ErrWriter,
 		Version:  Version(),
+		Cache:    store,
 	})
 	switch {
 	case err == nil:
