@@ -150,6 +150,9 @@ type run struct {
 	sources map[string][]byte // sources kept after the load, by path
 	// logPreview is what logGate found of the transparency log.
 	logPreview *LogPreview
+	// paths are the value paths of the diagnostics, for the gate's
+	// fingerprints and the cache's records (keepsPaths).
+	paths valuePaths
 }
 
 // keepSource records src as the text of the file at path, for snippets of

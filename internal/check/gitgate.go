@@ -1173,7 +1173,7 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]str
 		if f == nil || !f.Summary.Read || !f.Summary.CoordinateOK || !f.Summary.JournalVersionOK {
 			continue
 		}
-		vp, ok := r.memo.valuePath(d)
+		vp, ok := r.paths.get(d)
 		if !ok && d.Range.IsValid() && !d.Range.IsFileStart() {
 			// Read again when the load dropped it; none when the file no
 			// longer holds the bytes that were checked.

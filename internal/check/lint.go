@@ -201,7 +201,11 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			rt := &recordingTree{Tree: hc.tree}
 			outs[i] = lint.Run([]*syntax.Document{doc}, rt, rc)
 			hc.store(h.path, headFindings{digest: r.headDigest(h.path), found: outs[i], looked: rt.looked, all: rt.all})
-			r.memo.recordHead(doc, outs[i], rt, hc.tree)
+			if r.keepsPaths() {
+				paths := docPaths(doc, outs[i])
+				r.paths.keep(nil, outs[i], paths)
+				r.memo.recordHead(doc, outs[i], paths, rt, hc.tree)
+			}
 		} else {
 			r.memo.forgetHead(h.path, h.digest)
 		}

@@ -88,9 +88,6 @@ type checkMemo struct {
 	// stashed holds, in verify mode, the cached record of each key that
 	// would have been used, to compare with the one computed.
 	stashed map[memo.Key][]byte
-	// paths are the value paths of the diagnostics of the artifacts'
-	// records (vpKey), for the gate's fingerprints.
-	paths map[vpKey]string
 	// failed is the first difference found in verify mode.
 	failed error
 	// reused and computed count the artifacts taken from records and
@@ -132,13 +129,6 @@ type pendingRecord struct {
 	body int // where the part after the header starts (sameAfter)
 }
 
-// vpKey names a diagnostic's place for its value path (ValuePath): its
-// file and range.
-type vpKey struct {
-	path string
-	rng  diag.Range
-}
-
 // openMemo returns the memo of r, or nil when r uses no cache; the caller
 // sets its perDoc. It needs r's options and configuration, not its gate.
 func openMemo(r *run) (*checkMemo, error) {
@@ -154,7 +144,7 @@ func openMemo(r *run) (*checkMemo, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, stashed: map[memo.Key][]byte{}, paths: map[vpKey]string{},
+	m := &checkMemo{r: r, verify: o.Cache.Mode() == memo.Verify, stashed: map[memo.Key][]byte{},
 		packs: packs != nil, pending: map[string]pendingRecord{}}
 	m.table = o.Cache.Table(ns, o.Root)
 	return m, nil
@@ -338,7 +328,7 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 // record keeps what the visit of a found (ds, th, the head's references
 // refs encoded), computed now, for the artifact's record, and in verify
 // mode compares it with the cached one.
-func (m *checkMemo) record(a *load.Artifact, ds diag.List, th []treeHead, head string, refs []byte) {
+func (m *checkMemo) record(a *load.Artifact, ds diag.List, paths []string, th []treeHead, head string, refs []byte) {
 	w := codec.NewWriter(nil)
 	w.Uint(checkRecordFormat)
 	w.Int(m.r.opts.Now.Unix())
@@ -353,20 +343,10 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, th []treeHead, head s
 	}
 	w.String(head)
 	w.Raw(refs)
-	var paths []string
-	for _, f := range a.Files {
-		for _, d := range f.Diagnostics {
-			paths = append(paths, ValuePath(f.Doc, d.Range))
-		}
-	}
-	for _, d := range ds {
-		paths = append(paths, ValuePath(docOf(a, d.Path), d.Range))
-	}
 	w.Uint(uint64(len(paths)))
 	for _, p := range paths {
 		w.String(p)
 	}
-	m.keepPaths(a.Files, ds, paths)
 	pr := pendingRecord{key: m.artifactKey(a.Key, pathsOf(a.Files)), data: w.Bytes(), body: body}
 	if m.packs {
 		// The packs' findings come when the load is done (finishPacks).
@@ -448,40 +428,6 @@ func (m *checkMemo) fail(what string) {
 	}
 }
 
-// keepPaths records the value paths of the diagnostics of files, then of
-// ds, for the gate's fingerprints.
-func (m *checkMemo) keepPaths(files []*load.File, ds diag.List, paths []string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	i := 0
-	add := func(d *diag.Diagnostic) {
-		if i < len(paths) {
-			m.paths[vpKey{d.Path, d.Range}] = paths[i]
-		}
-		i++
-	}
-	for _, f := range files {
-		for j := range f.Diagnostics {
-			add(&f.Diagnostics[j])
-		}
-	}
-	for j := range ds {
-		add(&ds[j])
-	}
-}
-
-// valuePath returns the value path of a diagnostic that a record or a
-// visit of this run knows, and whether it knows it.
-func (m *checkMemo) valuePath(d *diag.Diagnostic) (string, bool) {
-	if m == nil {
-		return "", false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	p, ok := m.paths[vpKey{d.Path, d.Range}]
-	return p, ok
-}
-
 // pathsOf returns the paths of files.
 func pathsOf(files []*load.File) []string {
 	out := make([]string, len(files))
@@ -526,7 +472,7 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 		m.mu.Unlock()
 		return nil, false
 	}
-	m.keepPaths(nil, found, paths)
+	m.r.paths.keep(nil, found, paths)
 	return found, true
 }
 
@@ -683,14 +629,11 @@ func (m *checkMemo) recordVerdict(path string, digest vt.Digest, looked []vt.Coo
 }
 
 // recordHead keeps the findings of the head-only rules on doc, the head at
-// its path, and what they looked at (rt), for its record.
-func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, rt *recordingTree, tree *lint.StaticTree) {
+// its path, their value paths and what they looked at (rt), for its
+// record.
+func (m *checkMemo) recordHead(doc *syntax.Document, found diag.List, paths []string, rt *recordingTree, tree *lint.StaticTree) {
 	if m == nil {
 		return
-	}
-	paths := make([]string, len(found))
-	for i, d := range found {
-		paths[i] = ValuePath(doc, d.Range)
 	}
 	m.putHead(doc.Path, doc.Digest, found, paths, rt, tree)
 }
@@ -717,7 +660,6 @@ func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, path
 	for _, p := range paths {
 		w.String(p)
 	}
-	m.keepPaths(nil, found, paths)
 	key := headKey(path, digest)
 	data := w.Bytes()
 	if m.verify {

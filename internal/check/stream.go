@@ -96,10 +96,15 @@ func (v *visitor) visit(a *load.Artifact) {
 	v.trees[a.Index] = th
 	v.head[a.Index] = h
 	v.mu.Unlock()
+	var paths []string
+	if v.r.keepsPaths() {
+		paths = artifactPaths(a, ds)
+		v.r.paths.keep(a.Files, ds, paths)
+	}
 	if m != nil {
 		m.computed.Add(1)
 		if a.Key != (load.Key{}) {
-			m.record(a, ds, th, h.path, refs)
+			m.record(a, ds, paths, th, h.path, refs)
 		}
 	}
 }
@@ -108,7 +113,7 @@ func (v *visitor) visit(a *load.Artifact) {
 func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
 	m := v.r.memo
 	m.reused.Add(1)
-	m.keepPaths(a.Files, vr.diags, vr.paths)
+	v.r.paths.keep(a.Files, vr.diags, vr.paths)
 	if len(vr.packs) > 0 {
 		m.mu.Lock()
 		m.packFound = append(m.packFound, vr.packs...)
