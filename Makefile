@@ -77,8 +77,8 @@ vectors:
 # make build builds journal-lint static (CGO_ENABLED=0: the pure Go resolver and user
 # lookups, no C library to load) and without urfave/cli's man-page and
 # Markdown generators (urfave_cli_no_docs), which journal-lint never calls
-# and whose Markdown parser initialises at every start. It starts about
-# 1.4 ms sooner than a plain go build (docs/performance.md, "Start-up");
+# and whose Markdown parser initialises at every start. It starts 1 to 3
+# ms sooner than a plain go build (docs/performance.md, "Start-up");
 # make lint vets it.
 BUILD_TAGS := urfave_cli_no_docs
 
