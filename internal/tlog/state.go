@@ -1,6 +1,7 @@
 package tlog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,11 +63,26 @@ const stateWait = 5 * time.Second
 // Remember keeps in dir the newest checkpoint a client has seen of cp's
 // origin: when dir holds an earlier one (verified with vkey), cp must be
 // consistent with it (see [Consistent]); the file is replaced atomically
-// only when cp is larger. Clients that share dir take turns (a lock file
-// beside the state, waited for up to 5 s), so the state never goes back
-// to a smaller checkpoint. It returns the checkpoint it holds afterwards.
+// only when cp is larger. Clients that share dir take turns to replace it
+// (a lock file beside the state, waited for up to 5 s), so the state never
+// goes back to a smaller checkpoint; a client whose checkpoint is no
+// larger than the one kept writes nothing and waits for no turn. It
+// returns the checkpoint it holds afterwards.
 func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.HashReader) (Signed, error) {
 	name := StateFile(dir, cp.Origin)
+	// The file is only ever replaced whole (by a rename), so this read
+	// sees one checkpoint, and a larger one that another client writes
+	// meanwhile extends it, and so cp too.
+	old, ok, err := stored(name, cp, vkey)
+	if err != nil {
+		return Signed{}, err
+	}
+	if ok && cp.N <= old.N {
+		if err := Consistent(old, cp, hashes); err != nil {
+			return Signed{}, err
+		}
+		return old, nil
+	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return Signed{}, err
 	}
@@ -75,24 +91,37 @@ func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.Ha
 		return Signed{}, err
 	}
 	defer unlock()
+	if old, ok, err = stored(name, cp, vkey); err != nil {
+		return Signed{}, err
+	}
+	if ok {
+		if err := Consistent(old, cp, hashes); err != nil {
+			return Signed{}, err
+		}
+		if cp.N <= old.N {
+			return old, nil
+		}
+	}
+	return cp, writeAtomic(name, cp.Note)
+}
+
+// stored returns the checkpoint of cp's origin kept in the state file
+// name, verified with vkey; ok is false when there is none. A file that
+// holds cp's note itself is cp, whose signatures were verified already.
+func stored(name string, cp Signed, vkey string) (old Signed, ok bool, err error) {
 	b, err := os.ReadFile(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return cp, writeAtomic(name, cp.Note)
+		return Signed{}, false, nil
 	case err != nil:
-		return Signed{}, err
+		return Signed{}, false, err
+	case bytes.Equal(b, cp.Note):
+		return cp, true, nil
 	}
-	old, err := Open(b, vkey, cp.Origin)
-	if err != nil {
-		return Signed{}, fmt.Errorf("the stored checkpoint %s: %w", name, err)
+	if old, err = Open(b, vkey, cp.Origin); err != nil {
+		return Signed{}, false, fmt.Errorf("the stored checkpoint %s: %w", name, err)
 	}
-	if err := Consistent(old, cp, hashes); err != nil {
-		return Signed{}, err
-	}
-	if cp.N <= old.N {
-		return old, nil
-	}
-	return cp, writeAtomic(name, cp.Note)
+	return old, true, nil
 }
 
 // lockState takes the lock file name, waiting while another client holds

@@ -395,6 +395,17 @@ func TestClientState(t *testing.T) {
 			t.Fatalf("Remember(size %d) = size %d, %v; want %d", step.cp.N, got.N, err, step.want)
 		}
 	}
+	// While another client holds the turn to write (its lock file), a
+	// checkpoint no larger than the one kept is checked without one.
+	if err := os.WriteFile(tlog.StateFile(state, origin)+".lock", nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, cp := range []tlog.Signed{c40, c20} {
+		if got, err := tlog.Remember(state, cp, vkey, hashes); err != nil || got.N != 40 {
+			t.Fatalf("Remember(size %d) beside a lock = size %d, %v; want 40", cp.N, got.N, err)
+		}
+	}
+	os.Remove(tlog.StateFile(state, origin) + ".lock")
 	// The host shows this client another log of size 40 (a split view).
 	fork := filepath.Join(t.TempDir(), tlog.DirName)
 	tlog.Init(fork, skey)
