@@ -10,12 +10,14 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
 	"github.com/r35157/journal-lint/plugins/proto/rulepack/v1/wire"
@@ -38,6 +40,13 @@ import (
 //     chain context (its needless mode), the least a pack can ask for
 //     (what any pack costs);
 //   - example-*-%: the example pack, which reports 22,499 findings.
+//
+// Then the same with the persistent cache warm and one document changed
+// (example-warm-*-%, against none-warm-wall-s): before each run the cache
+// is put back as a check of the unchanged tree left it, with that
+// configuration, and the head of the first artifact gets another
+// DESCRIPTION, so that the run checks one document and takes the others
+// from the cache (the example pack declares its rules pure).
 //
 // journal-lint is built from this checkout with go build; the packs are
 // this test binary under their names (packtest.Main). JOURNAL_BENCH_ROUNDS
@@ -77,15 +86,45 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 		}
 		rounds = n
 	}
+	warm := []struct{ name, file, snapshot string }{{name: "none", file: configs[0].file}, {name: "example", file: configs[3].file}}
+	changed, original := changedDocument(b, root)
+	for i := range warm {
+		// The cache as a check of the unchanged tree leaves it.
+		warm[i].snapshot = filepath.Join(dir, "cache-"+warm[i].name)
+		timeCheck(b, jl, warm[i].file, warm[i].snapshot)
+	}
+	cache := filepath.Join(dir, "cache")
 	wall := make([][]float64, len(configs))
 	cpu := make([][]float64, len(configs))
+	warmWall := make([][]float64, len(warm))
+	warmCPU := make([][]float64, len(warm))
 	for b.Loop() {
 		for r := range rounds {
 			for k := range configs {
 				i := (r + k) % len(configs)
-				w, c := timeCheck(b, jl, configs[i].file)
+				w, c := timeCheck(b, jl, configs[i].file, "")
 				wall[i], cpu[i] = append(wall[i], w), append(cpu[i], c)
 			}
+		}
+		for r := range rounds {
+			for k := range warm {
+				i := (r + k) % len(warm)
+				if err := os.RemoveAll(cache); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.CopyFS(cache, os.DirFS(warm[i].snapshot)); err != nil {
+					b.Fatal(err)
+				}
+				text := strings.Replace(string(original), `DESCRIPTION "`, fmt.Sprintf(`DESCRIPTION "round %d: `, r), 1)
+				if err := os.WriteFile(changed, []byte(text), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				w, c := timeCheck(b, jl, warm[i].file, cache)
+				warmWall[i], warmCPU[i] = append(warmWall[i], w), append(warmCPU[i], c)
+			}
+		}
+		if err := os.WriteFile(changed, original, 0o644); err != nil {
+			b.Fatal(err)
 		}
 	}
 	base, baseCPU := median(wall[0]), median(cpu[0])
@@ -94,6 +133,39 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 		b.ReportMetric(100*(median(wall[i+1])/base-1), c.name+"-wall-%")
 		b.ReportMetric(100*(median(cpu[i+1])/baseCPU-1), c.name+"-cpu-%")
 	}
+	base, baseCPU = median(warmWall[0]), median(warmCPU[0])
+	b.ReportMetric(base, "none-warm-wall-s")
+	for i, c := range warm[1:] {
+		b.ReportMetric(100*(median(warmWall[i+1])/base-1), c.name+"-warm-wall-%")
+		b.ReportMetric(100*(median(warmCPU[i+1])/baseCPU-1), c.name+"-warm-cpu-%")
+	}
+}
+
+// changedDocument returns the path and text of the head of the first
+// artifact under root that has a DESCRIPTION: a document that a changed
+// DESCRIPTION leaves a valid head.
+func changedDocument(b *testing.B, root string) (string, []byte) {
+	b.Helper()
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range dirs {
+		files, err := filepath.Glob(filepath.Join(root, d.Name(), "*.journal"))
+		if err != nil || len(files) == 0 {
+			continue
+		}
+		head := files[len(files)-1] // the newest Journal version: names sort by it
+		text, err := os.ReadFile(head)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if strings.Contains(string(text), "\nDESCRIPTION \"") {
+			return head, text
+		}
+	}
+	b.Fatal("no head with a DESCRIPTION")
+	return "", nil
 }
 
 // buildJournalLint builds journal-lint into a temporary directory, as a
@@ -107,16 +179,21 @@ func buildJournalLint(b *testing.B) string {
 	return exe
 }
 
-// timeCheck runs the journal-lint at jl with the configuration file cfg
+// timeCheck runs the journal-lint at jl with the configuration file cfg,
+// without a cache when cache is "", else with the cache directory cache,
 // and returns its wall time and the CPU time of journal-lint and its
 // packs, in seconds.
-func timeCheck(b *testing.B, jl, cfg string) (wall, cpu float64) {
+func timeCheck(b *testing.B, jl, cfg, cache string) (wall, cpu float64) {
 	b.Helper()
 	var before, after syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before); err != nil {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(jl, "check", "--format", "json", "--cache", "off", "--config", cfg)
+	if cache != "" {
+		cmd = exec.Command(jl, "check", "--format", "json", "--config", cfg)
+		cmd.Env = append(os.Environ(), memo.EnvDir+"="+cache)
+	}
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	start := time.Now()
 	err := cmd.Run()
