@@ -69,7 +69,10 @@ func TestFirstDiagnosticsFromCache(t *testing.T) {
 	}
 }
 
-var firstFiles = flag.Int("first.files", 10000, "revisions in the tree of BenchmarkFirstDiagnostics")
+var (
+	firstFiles   = flag.Int("first.files", 10000, "revisions in the tree of BenchmarkFirstDiagnostics")
+	firstNoCache = flag.Bool("first.nocache", false, "BenchmarkFirstDiagnostics without the cache, to compare")
+)
 
 // BenchmarkFirstDiagnostics measures the time from starting the server to
 // the first diagnostics of one opened buffer, in a git work tree of
@@ -79,7 +82,8 @@ var firstFiles = flag.Int("first.files", 10000, "revisions in the tree of Benchm
 // (which cancels the check that reads every file). git-status-ms is the
 // yardstick, `git status --porcelain` in the same work tree, timed after
 // each iteration; x-git-status is the first diagnostics' time as a
-// multiple of it.
+// multiple of it. -first.nocache starts the servers without the cache,
+// as they were before they had one.
 func BenchmarkFirstDiagnostics(b *testing.B) {
 	dir := b.TempDir()
 	root := filepath.Join(dir, "journals")
@@ -98,7 +102,11 @@ func BenchmarkFirstDiagnostics(b *testing.B) {
 	var first, yard time.Duration
 	for b.Loop() {
 		start := time.Now()
-		c := lsptest.Start(b, lsp.Options{Cache: store})
+		o := lsp.Options{Cache: store}
+		if *firstNoCache {
+			o.Cache = nil
+		}
+		c := lsptest.Start(b, o)
 		c.DiagnosticsAfter(c.OpenFile(path), 0)
 		first += time.Since(start)
 		if err := c.Stop(); err != nil {

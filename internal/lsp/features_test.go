@@ -102,10 +102,11 @@ func titles(as []protocol.CodeAction) []string {
 	return out
 }
 
-// commitAll makes dir a git work tree and commits everything in it.
+// commitAll makes dir a git work tree and commits everything in it, with
+// no automatic git gc (it would go on in the background in a large tree).
 func commitAll(tb testing.TB, dir string) {
 	tb.Helper()
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "tree"}} {
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "gc.auto=0", "commit", "-q", "-m", "tree"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
