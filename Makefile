@@ -25,7 +25,7 @@ help:
 LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
-	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
+	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations TestOnlyPinnedBytesRun \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
 	./internal/syntax ./docs ./cmd/journal-lint
