@@ -57,12 +57,18 @@ func (t inTmp) Run() int {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
-	named := false
-	flag.Visit(func(f *flag.Flag) { named = named || f.Name == "test.parallel" })
-	if !named {
-		flag.Set("test.parallel", strconv.Itoa(parallelPerCPU*runtime.GOMAXPROCS(0)))
-	}
+	raiseParallel(flag.CommandLine)
 	return t.m.Run()
+}
+
+// raiseParallel sets the flag test.parallel of fs, parsed, to
+// [parallelPerCPU] tests per CPU, unless its command line named it.
+func raiseParallel(fs *flag.FlagSet) {
+	named := false
+	fs.Visit(func(f *flag.Flag) { named = named || f.Name == "test.parallel" })
+	if !named {
+		fs.Set("test.parallel", strconv.Itoa(parallelPerCPU*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // parallelPerCPU is how many parallel tests a binary of [Main] runs at a
