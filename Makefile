@@ -25,9 +25,9 @@ help:
 LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
-	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations \
+	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations TestOnlyPinnedBytesRun TestCodecMatchesGenerated \
 	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
-LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen \
+LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen ./plugins/proto/rulepack/v1/wire \
 	./internal/syntax ./docs ./cmd/journal-lint
 empty :=
 space := $(empty) $(empty)

@@ -26,6 +26,7 @@ import (
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/memo"
@@ -157,7 +158,8 @@ func (r *repo) check(opts check.Options, st *memo.Store) reported {
 func (r *repo) checkCounting(opts check.Options, st *memo.Store) (reported, int) {
 	r.t.Helper()
 	opts.Root, opts.Config, opts.Now, opts.Cache = r.root, r.config(), r.now, st
-	res, err := check.Run(context.Background(), opts)
+	// As a command of journal-lint runs it: git is asked each question once.
+	res, err := check.Run(gitrepo.WithMemo(context.Background()), opts)
 	if err != nil {
 		return reported{Err: err.Error()}, 0
 	}

@@ -288,8 +288,16 @@ func (r *Repo) output(ctx context.Context, dir string, stdin []byte, args ...str
 	if stdin != nil {
 		return r.run(ctx, dir, stdin, args...)
 	}
-	key := append([]string{r.git, dir}, args...)
-	return remembered(ctx, key, func() ([]byte, error) { return r.run(ctx, dir, nil, args...) })
+	return remembered(ctx, r.key(dir, args), func() ([]byte, error) { return r.run(ctx, dir, nil, args...) })
+}
+
+// key is what [Repo.output] remembers the answer to args, asked in dir
+// (the top level when empty), under.
+func (r *Repo) key(dir string, args []string) []string {
+	if dir == "" {
+		dir = r.top
+	}
+	return append([]string{r.git, dir}, args...)
 }
 
 // run runs git in dir with stdin and returns its standard output.
@@ -324,7 +332,7 @@ func (r *Repo) ResolveCommit(ctx context.Context, rev string) (string, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return "", &RevisionError{Rev: rev, Detail: "not a revision name"}
 	}
-	out, err := r.output(ctx, "", nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	out, err := r.output(ctx, "", nil, resolveArgs(rev)...)
 	if err != nil {
 		var ce *CommandError
 		if errors.As(err, &ce) {
@@ -332,7 +340,24 @@ func (r *Repo) ResolveCommit(ctx context.Context, rev string) (string, error) {
 		}
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	// The commit's own name resolves to itself: under a memo, a caller
+	// that resolves what it was given (or asks for its merge base with
+	// itself) does not ask git again.
+	commit := strings.TrimSpace(string(out))
+	remember(ctx, r.key("", resolveArgs(commit)), out)
+	return commit, nil
+}
+
+// resolveArgs are the arguments of git that resolve rev to a commit.
+func resolveArgs(rev string) []string {
+	return []string{"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"}
+}
+
+// resolved reports whether name is the full object name of a commit that
+// [Repo.ResolveCommit] returned under ctx's memo.
+func (r *Repo) resolved(ctx context.Context, name string) bool {
+	out, ok := recall(ctx, r.key("", resolveArgs(name)))
+	return ok && strings.TrimSpace(string(out)) == name
 }
 
 // ErrNoMergeBase reports two commits without a common ancestor in the
@@ -344,6 +369,9 @@ var ErrNoMergeBase = errors.New("no merge base")
 // the commits a and b ("git merge-base a b"), what "a...b" and pull-request
 // diffs compare with. Two commits without one give [ErrNoMergeBase].
 func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
+	if a == b && r.resolved(ctx, a) {
+		return a, nil // a commit is its own best common ancestor
+	}
 	out, err := r.output(ctx, "", nil, "merge-base", "--end-of-options", a, b)
 	if err != nil {
 		var ce *CommandError

@@ -51,26 +51,65 @@ func WithoutMemo(ctx context.Context) context.Context {
 	return context.WithValue(ctx, memoKey{}, (*memo)(nil))
 }
 
+// get returns the answer remembered under k.
+func (m *memo) get(k string) (answer, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.answers[k]
+	return a, ok
+}
+
+// put remembers a under k, unless its output is longer than memoMax.
+func (m *memo) put(k string, a answer) {
+	if len(a.out) > memoMax {
+		return
+	}
+	a.out = bytes.Clone(a.out)
+	m.mu.Lock()
+	m.answers[k] = a
+	m.mu.Unlock()
+}
+
+// memoOf returns ctx's memo, or nil.
+func memoOf(ctx context.Context) *memo {
+	m, _ := ctx.Value(memoKey{}).(*memo)
+	return m
+}
+
+// remember records out as the answer to key under ctx's memo, if it has
+// one, as if git had been asked (see [Repo.ResolveCommit]).
+func remember(ctx context.Context, key []string, out []byte) {
+	if m := memoOf(ctx); m != nil {
+		m.put(strings.Join(key, "\x00"), answer{out: out})
+	}
+}
+
+// recall returns the successful answer to key that ctx's memo holds, if
+// any.
+func recall(ctx context.Context, key []string) ([]byte, bool) {
+	m := memoOf(ctx)
+	if m == nil {
+		return nil, false
+	}
+	a, ok := m.get(strings.Join(key, "\x00"))
+	return a.out, ok && a.err == nil
+}
+
 // remembered runs ask, or returns what it returned before for the same
 // key under ctx. An error from a cancelled context is not remembered, and
 // neither is an output of more than memoMax bytes.
 func remembered(ctx context.Context, key []string, ask func() ([]byte, error)) ([]byte, error) {
-	m, _ := ctx.Value(memoKey{}).(*memo)
+	m := memoOf(ctx)
 	if m == nil {
 		return ask()
 	}
 	k := strings.Join(key, "\x00")
-	m.mu.Lock()
-	a, ok := m.answers[k]
-	m.mu.Unlock()
-	if ok {
+	if a, ok := m.get(k); ok {
 		return bytes.Clone(a.out), a.err // callers own what they get
 	}
 	out, err := ask()
-	if ctx.Err() == nil && len(out) <= memoMax {
-		m.mu.Lock()
-		m.answers[k] = answer{out: bytes.Clone(out), err: err}
-		m.mu.Unlock()
+	if ctx.Err() == nil {
+		m.put(k, answer{out: out, err: err})
 	}
 	return out, err
 }

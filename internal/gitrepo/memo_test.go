@@ -3,6 +3,10 @@ package gitrepo
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +65,64 @@ func TestMemo(t *testing.T) {
 	remembered(cctx, []string{"q"}, ask)
 	if asked != 2 {
 		t.Errorf("asked %d times under a cancelled context, want 2", asked)
+	}
+}
+
+// TestResolvedCommitAsksNoMore: under WithMemo, once ResolveCommit named a
+// commit, resolving that name and the commit's merge base with itself ask
+// git nothing more (git here logs each run); a merge base of two commits,
+// and a name never resolved, still ask. Without a memo every call asks.
+func TestResolvedCommitAsksNoMore(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(t.TempDir(), "runs")
+	logging := filepath.Join(t.TempDir(), "git")
+	script := "#!/bin/sh\necho \"$*\" >>'" + runs + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(logging, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asked := func() int {
+		b, _ := os.ReadFile(runs)
+		return strings.Count(string(b), "\n")
+	}
+	for _, memo := range []bool{true, false} {
+		ctx := context.Background()
+		if memo {
+			ctx = WithMemo(ctx)
+		}
+		r, err := Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.git = logging
+		os.Remove(runs)
+		head, err := r.ResolveCommit(ctx, "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := r.ResolveCommit(ctx, head)
+		if err != nil || again != head {
+			t.Fatalf("ResolveCommit(%s) = %q, %v", head, again, err)
+		}
+		if base, err := r.MergeBase(ctx, head, head); err != nil || base != head {
+			t.Fatalf("MergeBase(HEAD, HEAD) = %q, %v", base, err)
+		}
+		if n := asked(); memo && n != 1 || !memo && n != 3 {
+			t.Errorf("memo %v: git ran %d times, want %d", memo, n, map[bool]int{true: 1, false: 3}[memo])
+		}
+		parent := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD~1"))
+		if base, err := r.MergeBase(ctx, head, parent); err != nil || base != parent {
+			t.Errorf("MergeBase(HEAD, HEAD~1) = %q, %v, want %s", base, err, parent)
+		}
+		if _, err := r.MergeBase(ctx, parent, parent); err != nil {
+			t.Error(err)
+		}
+		if n := asked(); memo && n != 3 || !memo && n != 5 {
+			t.Errorf("memo %v: after two more merge bases git ran %d times", memo, n)
+		}
 	}
 }

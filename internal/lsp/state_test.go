@@ -111,6 +111,7 @@ func TestShutdownCancelsCheck(t *testing.T) {
 // The server exits when the process named by initialize's processId is
 // gone, although its input stays open.
 func TestExitsWhenParentGone(t *testing.T) {
+	t.Parallel() // the server looks for its parent once a second
 	parent := exec.Command("sleep", "600")
 	if err := parent.Start(); err != nil {
 		t.Skipf("no process to stand for the editor: %v", err)
@@ -334,6 +335,7 @@ func (b *lockedBuffer) String() string {
 // disk all the same, without an edit: the server lists the tree again in
 // the background.
 func TestDiskChangesWithoutWatching(t *testing.T) {
+	t.Parallel() // the server lists the tree again every two seconds
 	root := tree(t)
 	c := lsptest.Start(t, opts())
 	u, head := openLoneHead(t, c, root)

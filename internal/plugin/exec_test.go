@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
@@ -65,8 +66,12 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 			time.Sleep(200 * time.Microsecond) // many swaps per start, and CPU left for the starts
 		}
 	}()
+	// Each start copies and hashes the (large) test binary. Small runs
+	// (longtest) make fewer starts, but never stop before both outcomes
+	// were seen, nor after as many starts as a whole run makes.
 	ran, refused := 0, 0
-	for range 30 {
+	least := longtest.Size(30, 8)
+	for i := 0; i < 30 && (i < least || ran == 0 || refused == 0); i++ {
 		ps, err := plugin.Start(context.Background(), configOf(s))
 		var ve *plugin.VerifyError
 		switch {
@@ -123,8 +128,10 @@ func TestEarlyPanic(t *testing.T) {
 // cgroup: where the machine offers none, that is the documented limit
 // and the case is skipped.
 func TestGrandchildren(t *testing.T) {
+	t.Parallel() // each case waits out its timeout
 	for _, mode := range []string{"holdpipes", "orphan", "setsid"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			if mode == "setsid" && !plugin.CgroupOffered() {
 				t.Skip("no cgroup v2 of its own for a pack here: a process that calls setsid outlives the pack (docs/plugins.md)")
 			}
