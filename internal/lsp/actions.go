@@ -32,6 +32,8 @@ type codeActionParams struct {
 // and, for a draft, "set JOURNAL_VERSION to now". It offers nothing for a
 // committed revision (see [server.fixable]), and nothing until the buffer's
 // current version has been checked, so that no edit lands on moved text.
+// When the first diagnostics of the tree came from the cache, it waits for
+// the check that follows them (awaitFullCheck).
 func (s *server) codeAction(ctx context.Context, params json.RawMessage) (any, error) {
 	var p codeActionParams
 	if err := decode(params, &p); err != nil {
@@ -41,6 +43,7 @@ func (s *server) codeAction(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
+	s.awaitFullCheck(ctx, d)
 	c, fresh := s.lastCheck(d)
 	if c == nil || !fresh {
 		return []protocol.CodeAction{}, nil
@@ -181,7 +184,7 @@ type executeCommandParams struct {
 // of an open buffer (a string, or an object with a "uri"); it returns the
 // semantic diff of the buffer against the revision its PREDECESSOR names,
 // as Markdown (the format of `journal-lint diff --format markdown`).
-func (s *server) executeCommand(_ context.Context, params json.RawMessage) (any, error) {
+func (s *server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
 	var p executeCommandParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -202,7 +205,7 @@ func (s *server) executeCommand(_ context.Context, params json.RawMessage) (any,
 		}
 		u = obj.URI
 	}
-	v, err := s.viewOf(u, 0)
+	v, err := s.viewOf(ctx, u, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,13 @@ import (
 	"flag"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
 
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/gen"
@@ -42,10 +45,14 @@ func TestFirstDiagnosticsFromCache(t *testing.T) {
 		t.Fatalf("the fork has no chain/fork: %v", codes(want))
 	}
 
-	release, done := make(chan struct{}), make(chan struct{})
+	// The full check is held until a code action waits for it: the first
+	// diagnostics come from the cache, and a quick fix asked for right
+	// after them waits for the check that keeps the state.
+	awaiting, done := make(chan struct{}), make(chan struct{})
+	lsp.OnAwaitFullCheck(t, func() { close(awaiting) })
 	lsp.HoldAfterCheck(t, func(ctx context.Context, _ string) {
 		select {
-		case <-release:
+		case <-awaiting:
 		case <-ctx.Done():
 		}
 		close(done)
@@ -55,9 +62,21 @@ func TestFirstDiagnosticsFromCache(t *testing.T) {
 	c := lsptest.Start(t, o)
 	u := c.OpenFile(path)
 	first := c.DiagnosticsAfter(u, 0) // the full check is still held
-	close(release)
 	if diff := cmp.Diff(want, first); diff != "" {
 		t.Fatalf("first diagnostics from the cache differ from the full check's (-want +got):\n%s", diff)
+	}
+	var fork protocol.Diagnostic
+	for _, d := range first {
+		if d.Code == "chain/fork" {
+			fork = d
+		}
+	}
+	actions, err := c.Server.CodeAction(c.Ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: fork.Range})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(actions, func(a protocol.CodeAction) bool { return strings.HasPrefix(a.Title, "Set PREDECESSOR to the head") }) {
+		t.Fatalf("no PREDECESSOR fix right after the first diagnostics, among %v", titles(actions))
 	}
 	// The full check found what the first one did: it publishes nothing.
 	<-done

@@ -36,8 +36,8 @@ var (
 // DEPENDS, EXCLUDES and PREFERS, the referenced artifact's versions after
 // a coordinate, the verdicts after POLICY, and the head's digest after
 // PREDECESSOR.
-func (s *server) completion(_ context.Context, params json.RawMessage) (any, error) {
-	v, off, err := s.viewAt(params)
+func (s *server) completion(ctx context.Context, params json.RawMessage) (any, error) {
+	v, off, err := s.viewAt(ctx, params)
 	if err != nil {
 		return nil, err
 	}

@@ -29,14 +29,22 @@ type view struct {
 // (1-based; 0 for the whole buffer). It never parses what a check or an
 // earlier request parsed: a buffer version that is not parsed yet is
 // seen as the last parsed version when line is the same there (the view
-// is then of that version), and is parsed only otherwise.
-func (s *server) viewOf(u protocol.DocumentURI, line int) (*view, error) {
+// is then of that version), and is parsed only otherwise. Before the
+// tree's first check that keeps its state, when its first diagnostics
+// came from the cache, it waits for that check until ctx ends.
+func (s *server) viewOf(ctx context.Context, u protocol.DocumentURI, line int) (*view, error) {
 	d, err := s.document(u)
 	if err != nil {
 		return nil, err
 	}
 	v := &view{d: d}
 	c, fresh := s.lastCheck(d)
+	if c == nil {
+		// The tree's first diagnostics came from the cache: its state
+		// comes with the check that follows them.
+		s.awaitFullCheck(ctx, d)
+		c, fresh = s.lastCheck(d)
+	}
 	if c != nil {
 		v.c, v.state = c, c.state()
 		if fresh && c.res.Load != nil {
@@ -120,12 +128,12 @@ type positionParams struct {
 // viewAt decodes the parameters of a request about one position
 // (TextDocumentPositionParams) and returns the buffer's view and the byte
 // offset of the position.
-func (s *server) viewAt(params json.RawMessage) (*view, int, error) {
+func (s *server) viewAt(ctx context.Context, params json.RawMessage) (*view, int, error) {
 	var p positionParams
 	if err := decode(params, &p); err != nil {
 		return nil, 0, err
 	}
-	v, err := s.viewOf(p.TextDocument.URI, int(p.Position.Line)+1)
+	v, err := s.viewOf(ctx, p.TextDocument.URI, int(p.Position.Line)+1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -137,8 +145,8 @@ func (s *server) viewAt(params json.RawMessage) (*view, int, error) {
 // PREFERS coordinate the artifact's head and the releases that satisfy the
 // constraint; on a CONTENT digest its release and name; on a LICENSE the
 // full SPDX names of the expression's identifiers.
-func (s *server) hover(_ context.Context, params json.RawMessage) (any, error) {
-	v, off, err := s.viewAt(params)
+func (s *server) hover(ctx context.Context, params json.RawMessage) (any, error) {
+	v, off, err := s.viewAt(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -262,8 +270,8 @@ func codeList[T fmt.Stringer](xs []T) string {
 // predecessor's file, a DEPENDS, EXCLUDES or PREFERS coordinate to that
 // artifact's head revision, and the version of a PREFERS to that release
 // block in the head.
-func (s *server) definition(_ context.Context, params json.RawMessage) (any, error) {
-	v, off, err := s.viewAt(params)
+func (s *server) definition(ctx context.Context, params json.RawMessage) (any, error) {
+	v, off, err := s.viewAt(ctx, params)
 	if err != nil {
 		return nil, err
 	}

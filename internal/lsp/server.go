@@ -138,6 +138,10 @@ type server struct {
 	background  bool
 	// checked is the last check of each root.
 	checked map[string]*checked
+	// pending holds, for a root whose first diagnostics came from the
+	// cache (checkFromCache), a channel closed when the check that keeps
+	// the state has ended: requests that need the state wait for it.
+	pending map[string]chan struct{}
 	// rescan holds the roots whose tree on disk may have changed (a save,
 	// a file event): their next check lists the tree again. nextScan is
 	// when each root's tree is to be listed again in the background
@@ -214,6 +218,7 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 		docs:      map[protocol.DocumentURI]*document{},
 		dirty:     map[string]bool{},
 		checked:   map[string]*checked{},
+		pending:   map[string]chan struct{}{},
 		rescan:    map[string]bool{},
 		nextScan:  map[string]time.Time{},
 		wake:      make(chan struct{}, 1),

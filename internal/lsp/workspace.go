@@ -223,6 +223,9 @@ var hooks struct {
 	parse atomic.Pointer[func()]
 	// shutdown runs when shutdown arrives.
 	shutdown atomic.Pointer[func()]
+	// awaiting runs when a code action starts to wait for a check
+	// (awaitFullCheck).
+	awaiting atomic.Pointer[func()]
 }
 
 // rescanEvery is how long the server trusts its picture of a tree on disk
@@ -411,6 +414,9 @@ func (s *server) checkRoot(ctx context.Context, root string, background bool) {
 	if prior == nil {
 		first = s.checkFromCache(ctx, root, examples || cfg.Examples, cfg, docs, overlay, packs)
 	}
+	if first != nil {
+		defer s.fullChecked(root)
+	}
 	start := time.Now()
 	res, err := check.Run(ctx, check.Options{Root: root, Examples: examples || cfg.Examples, Config: cfg, Now: s.now(), Overlay: overlay, Packs: packs, KeepState: true, Prior: prior, Rescan: rescan})
 	if err != nil {
@@ -488,10 +494,44 @@ func (s *server) checkFromCache(ctx context.Context, root string, examples bool,
 	for _, d := range res.Diagnostics {
 		c.byPath[d.Path] = append(c.byPath[d.Path], d)
 	}
+	s.mu.Lock()
+	s.pending[root] = make(chan struct{})
+	s.mu.Unlock()
 	for _, d := range docs {
 		s.publish(c, d)
 	}
 	return c
+}
+
+// fullChecked says that the check of root that followed checkFromCache
+// ended, checked or not: the code actions that wait for it go on.
+func (s *server) fullChecked(root string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch := s.pending[root]; ch != nil {
+		close(ch)
+		delete(s.pending, root)
+	}
+}
+
+// awaitFullCheck waits, until ctx ends, for the check of d's root that
+// keeps the state, when the buffer's diagnostics came from the cache and
+// that check still runs: the quick fixes (codeAction) and what hover,
+// definition and completion know of the tree (viewOf) come from it.
+func (s *server) awaitFullCheck(ctx context.Context, d *document) {
+	s.mu.Lock()
+	ch := s.pending[d.root]
+	s.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	if h := hooks.awaiting.Load(); h != nil {
+		(*h)()
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
 }
 
 // checkAlone checks a buffer that lies in no Journal tree on its own, as
