@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"sort"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -14,12 +15,20 @@ import (
 // others by scanning at most lineStride-1 lines, so that its memory is a
 // small fraction of the text's even for a text of millions of one-byte
 // lines (issue: hostile input §3); a lookup costs O(log L + lineStride·l)
-// for L lines of l bytes.
+// for L lines of l bytes. A lookup further on the line of the one before
+// goes on from where that one stopped, so that the findings on one long
+// line, which come in order, cost the line's length once and not once
+// each. Its methods are safe for concurrent use.
 type LineIndex struct {
 	src   []byte
 	marks []int // byte offset of the first byte of lines 0, lineStride, 2·lineStride, … (0-based)
 	lines int   // number of line starts: the LFs plus one
+	last  atomic.Pointer[cursor]
 }
+
+// cursor is where a [LineIndex.Pos] stopped: at the code point boundary
+// at, in column col, of 1-based line line, which starts at byte start.
+type cursor struct{ line, start, at, col int }
 
 // lineStride is the distance in lines between the recorded line starts.
 const lineStride = 32
@@ -89,10 +98,16 @@ func (x *LineIndex) Pos(off int) Pos {
 	if off > len(x.src) {
 		off = len(x.src)
 	}
-	m := sort.Search(len(x.marks), func(i int) bool { return x.marks[i] > off }) - 1
-	line := m*lineStride + bytes.Count(x.src[x.marks[m]:off], []byte{'\n'})
-	start := x.marks[m] + bytes.LastIndexByte(x.src[x.marks[m]:off], '\n') + 1
-	return Pos{Offset: off, Line: line + 1, Column: Column(x.src, start, off)}
+	c := x.last.Load()
+	if c == nil || c.at > off || bytes.IndexByte(x.src[c.at:off], '\n') >= 0 {
+		m := sort.Search(len(x.marks), func(i int) bool { return x.marks[i] > off }) - 1
+		line := m*lineStride + bytes.Count(x.src[x.marks[m]:off], []byte{'\n'})
+		start := x.marks[m] + bytes.LastIndexByte(x.src[x.marks[m]:off], '\n') + 1
+		c = &cursor{line: line + 1, start: start, at: start, col: 1}
+	}
+	col, at := columnFrom(x.src, c.at, c.col, off)
+	x.last.Store(&cursor{line: c.line, start: c.start, at: at, col: col})
+	return Pos{Offset: off, Line: c.line, Column: col}
 }
 
 // Column returns the 1-based column of byte offset off on the line of src
@@ -102,8 +117,16 @@ func (x *LineIndex) Pos(off int) Pos {
 // cuts in half does not count. It is the one column rule of journal-lint
 // (columns count code points), shared by [LineIndex] and the parser.
 func Column(src []byte, lineStart, off int) int {
-	col := 1
-	for i := lineStart; i < off; {
+	col, _ := columnFrom(src, lineStart, 1, off)
+	return col
+}
+
+// columnFrom goes on counting columns as [Column] does from the code point
+// boundary i of a line, in column col, to off (i <= off): it returns the
+// column of off and the boundary where it stopped, off itself or the
+// start of the code point that off cuts.
+func columnFrom(src []byte, i, col, off int) (int, int) {
+	for i < off {
 		if src[i] < utf8.RuneSelf {
 			i++
 			col++
@@ -116,7 +139,7 @@ func Column(src []byte, lineStart, off int) int {
 		i += n
 		col++
 	}
-	return col
+	return col, i
 }
 
 // Range returns the range of the byte offsets [start, end).
