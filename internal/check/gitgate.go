@@ -162,9 +162,22 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		// (--staged before the first commit: every revision is new.)
 		return nil, errors.New("--new-only: there is no HEAD commit to compare against; name one with --against")
 	}
+	// What git says differs between the commit and the index is asked
+	// while git lists the index.
+	var base baseDiff
+	if g.commit != "" {
+		base.done = make(chan struct{})
+		go func() {
+			defer close(base.done)
+			base.changes, base.err = repo.IndexDiff(ctx, g.commit, rel)
+		}()
+	}
 	if opts.Staged {
 		index, err := source.Index(ctx, repo, rel)
 		if err != nil {
+			if base.done != nil {
+				<-base.done
+			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -173,7 +186,8 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 		g.src = index
 	}
 	if g.commit != "" {
-		if err := g.loadBase(ctx); err != nil {
+		<-base.done
+		if err := g.loadBase(ctx, base.changes, base.err); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
@@ -187,11 +201,11 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 
 // loadBase learns which Journal files the compared commit holds (at)
 // (atBase) from the index, which the check lists anyway, and what git says
-// differs between the commit and the index (gitrepo.Repo.IndexDiff),
-// instead of listing the commit's whole tree. While an unmerged entry makes the index
-// an unreliable witness, it lists the commit's tree.
-func (g *gate) loadBase(ctx context.Context) error {
-	changes, err := g.repo.IndexDiff(ctx, g.commit, g.rootRel)
+// differs between the commit and the index (changes and err, what
+// gitrepo.Repo.IndexDiff returned), instead of listing the commit's whole
+// tree. While an unmerged entry makes the index an unreliable witness, it
+// lists the commit's tree.
+func (g *gate) loadBase(ctx context.Context, changes []gitrepo.RawChange, err error) error {
 	if err != nil {
 		return err
 	}
@@ -208,6 +222,14 @@ func (g *gate) loadBase(ctx context.Context) error {
 		_, err = g.indexed(ctx)
 	}
 	return err
+}
+
+// baseDiff is what git said differs between the compared commit and the
+// index (loadBase), once done is closed.
+type baseDiff struct {
+	done    chan struct{}
+	changes []gitrepo.RawChange
+	err     error
 }
 
 // listBase lists the Journal files of the compared commit's tree, for
