@@ -45,6 +45,9 @@ type gate struct {
 	// tell, the commit's Journal files (see atBase).
 	baseChanged map[string]gitrepo.RawChange
 	baseFull    map[string]gitrepo.Entry
+	// changedDirs are the first path elements (the artifact directories)
+	// of baseChanged.
+	changedDirs map[string]bool
 	// files, index and committed cache what git holds under the root (see
 	// listed, indexed and committedFiles).
 	files     *gitFiles
@@ -210,12 +213,15 @@ func (g *gate) loadBase(ctx context.Context, changes []gitrepo.RawChange, err er
 		return err
 	}
 	g.baseChanged = make(map[string]gitrepo.RawChange, len(changes))
+	g.changedDirs = map[string]bool{}
 	for _, c := range changes {
 		if c.Status == 'U' {
 			return g.listBase(ctx)
 		}
 		if p, ok := g.underRoot(c.Path); ok {
 			g.baseChanged[p] = c
+			dir, _, _ := strings.Cut(p, "/")
+			g.changedDirs[dir] = true
 		}
 	}
 	if _, staged := g.src.(*source.Git); !staged {

@@ -87,3 +87,17 @@ func (r *run) addedByCommit(path string) bool {
 	_, old := g.atBase(path)
 	return !old
 }
+
+// noneAdded reports whether addedByCommit is false for every Journal file
+// that the source holds as a regular file in the artifact directory dir
+// (root-relative), without asking the index about each: so it is without
+// --staged or a compared commit, and when git reports no difference under
+// dir between that commit and the index, which then holds every such
+// file as the commit does (gate.atBase).
+func (r *run) noneAdded(dir string) bool {
+	g := r.gate
+	if g == nil || !g.staged || g.commit == "" {
+		return true
+	}
+	return g.baseFull == nil && g.changedDirs != nil && !g.changedDirs[dir]
+}

@@ -222,16 +222,20 @@ func namespace(r *run, packs []byte) ([]byte, error) {
 }
 
 // artifactKey is the key of the record of the artifact with the load's
-// key k and the files paths: k and which of them the commit adds.
-func (m *checkMemo) artifactKey(k load.Key, paths []string) memo.Key {
+// key k and the files paths: k and which of them the commit adds
+// (added, run.addedByCommit or what stands for it).
+func artifactKey(k load.Key, paths []string, added func(string) bool) memo.Key {
 	w := codec.NewWriter(make([]byte, 0, 48+len(paths)))
 	w.String("artifact")
 	w.Fixed(k[:])
 	for _, p := range paths {
-		w.Bool(m.r.addedByCommit(p))
+		w.Bool(added(p))
 	}
 	return memo.Key(sha256.Sum256(w.Bytes()))
 }
+
+// never is false for every path: the commit adds none (run.noneAdded).
+func never(string) bool { return false }
 
 // Lookup implements load.Memo: the record of the artifact, decoded, when
 // it stands at this run's time; in verify mode it is kept aside to compare
@@ -240,7 +244,13 @@ func (m *checkMemo) Lookup(dir string, paths []string, k load.Key) (*load.Record
 	if m.fresh != nil && m.fresh(dir, paths) {
 		return nil, false
 	}
-	key := m.artifactKey(k, paths)
+	// The load asks only about artifacts whose every file has a content
+	// address, which the index gives its regular files only.
+	added := m.r.addedByCommit
+	if m.r.noneAdded(dir) {
+		added = never
+	}
+	key := artifactKey(k, paths, added)
 	data, ok := m.table.Get(dir, key)
 	if !ok {
 		return nil, false
@@ -347,7 +357,7 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, paths []string, th []
 	for _, p := range paths {
 		w.String(p)
 	}
-	pr := pendingRecord{key: m.artifactKey(a.Key, pathsOf(a.Files)), data: w.Bytes(), body: body}
+	pr := pendingRecord{key: artifactKey(a.Key, pathsOf(a.Files), m.r.addedByCommit), data: w.Bytes(), body: body}
 	if m.packs {
 		// The packs' findings come when the load is done (finishPacks).
 		m.mu.Lock()
