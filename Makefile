@@ -5,7 +5,7 @@ PKGS := ./...
 .PHONY: help test short lint bench bench-scale fuzz vectors build generate
 
 help:
-	@echo "make test     run every test with the race detector, then the long ones whole (what CI runs)"
+	@echo "make test     run every test with the race detector and, at the same time, the long ones whole (what CI runs)"
 	@echo "make short    the inner loop: go test -short ./... (the long tests small or skipped)"
 	@echo "              (both put the tests' temporary files on a tmpfs when there is one)"
 	@echo "make lint     gofmt check and go vet"
@@ -44,12 +44,17 @@ RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
 # place). WITH_TMPDIR sets TMPDIR for the commands that follow it.
 WITH_TMPDIR := tmp=$$(scripts/test-tmpdir.sh) && export TMPDIR="$$tmp" && echo "TMPDIR=$$tmp"
 
+# The two passes run at the same time: each leaves the CPUs idle at times
+# (linking, tests that wait for a process), which the other fills. The
+# race pass prints as it goes, the long pass when both are done.
 test:
-	@$(WITH_TMPDIR) && \
-	echo 'GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)' && \
-	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS) && \
-	echo "$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)" && \
-	$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS)
+	@$(WITH_TMPDIR) && long=$$(mktemp) || exit 1; \
+	echo "$(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS) (in the background)"; \
+	{ $(GO) test -count=1 -run '$(LONG_RUN)' $(LONG_PKGS) > "$$long" 2>&1; echo $$? > "$$long.rc"; } & \
+	echo 'GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS)'; \
+	GORACE="$(RACE_OPTIONS)" $(GO) test -race -count=1 $(PKGS); race=$$?; \
+	wait; echo "the long tests:"; cat "$$long"; rc=$$(cat "$$long.rc"); rm -f "$$long" "$$long.rc"; \
+	[ "$$race" -eq 0 ] && [ "$$rc" -eq 0 ]
 
 short:
 	@$(WITH_TMPDIR) && echo "$(GO) test -short $(PKGS)" && $(GO) test -short $(PKGS)
