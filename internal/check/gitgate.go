@@ -301,8 +301,8 @@ func baseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, er
 		return "", err
 	}
 	head, err := repo.ResolveCommit(ctx, "HEAD")
-	if err != nil || head == commit {
-		return commit, nil // no HEAD, or the merge base of a commit and itself
+	if err != nil {
+		return commit, nil
 	}
 	base, err := repo.MergeBase(ctx, commit, head)
 	if errors.Is(err, gitrepo.ErrNoMergeBase) {
