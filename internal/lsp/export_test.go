@@ -27,8 +27,8 @@ func OnShutdown(t testing.TB, f func()) {
 	t.Cleanup(func() { hooks.shutdown.Store(nil) })
 }
 
-// OnAwaitFullCheck makes a code action that waits for a check call f
-// first, until the test ends. Call it before the server starts.
+// OnAwaitFullCheck makes a request that waits for a check call f first,
+// until the test ends. Call it before the server starts.
 func OnAwaitFullCheck(t testing.TB, f func()) {
 	hooks.awaiting.Store(&f)
 	t.Cleanup(func() { hooks.awaiting.Store(nil) })

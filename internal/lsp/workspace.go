@@ -223,7 +223,7 @@ var hooks struct {
 	parse atomic.Pointer[func()]
 	// shutdown runs when shutdown arrives.
 	shutdown atomic.Pointer[func()]
-	// awaiting runs when a code action starts to wait for a check
+	// awaiting runs when a request starts to wait for a check
 	// (awaitFullCheck).
 	awaiting atomic.Pointer[func()]
 }
@@ -504,7 +504,7 @@ func (s *server) checkFromCache(ctx context.Context, root string, examples bool,
 }
 
 // fullChecked says that the check of root that followed checkFromCache
-// ended, checked or not: the code actions that wait for it go on.
+// ended, checked or not: the requests that wait for it go on.
 func (s *server) fullChecked(root string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

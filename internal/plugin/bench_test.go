@@ -189,9 +189,9 @@ func timeCheck(b *testing.B, jl, cfg, cache string) (wall, cpu float64) {
 	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(jl, "check", "--format", "json", "--cache", "off", "--config", cfg)
+	cmd := exec.Command(jl, "check", "--format", "json", "--config", cfg)
+	cmd.Env = append(os.Environ(), memo.EnvDir+"=off")
 	if cache != "" {
-		cmd = exec.Command(jl, "check", "--format", "json", "--config", cfg)
 		cmd.Env = append(os.Environ(), memo.EnvDir+"="+cache)
 	}
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
