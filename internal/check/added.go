@@ -43,7 +43,7 @@ func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
 	}
 	// NewOnly makes openGate insist on a base to compare with, as
 	// `diff --against` and `--staged` need one.
-	g, err := openGate(ctx, Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true}, nil)
+	g, err := openGate(ctx, Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true}, nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func TestAtBaseIsTheCommitsTree(t *testing.T) {
 	os.WriteFile(j("d/1"), []byte("changed in the work tree only"), 0o644)
 	compare := func(what string, opts Options) {
 		t.Helper()
-		g, err := openGate(context.Background(), opts, nil)
+		g, err := openGate(context.Background(), opts, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestAtBaseIsTheCommitsTree(t *testing.T) {
 	cmd := exec.Command("git", "merge", "-q", "other")
 	cmd.Dir = dir
 	cmd.Run() // conflicts
-	g, err := openGate(context.Background(), Options{Root: root, Against: "HEAD"}, nil)
+	g, err := openGate(context.Background(), Options{Root: root, Against: "HEAD"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,6 +88,10 @@ type Options struct {
 	// rule packs, KeepState, Overlay or Prior uses none either. Run
 	// neither trims nor closes it.
 	Cache *memo.Store
+
+	// wholeTree keeps a staged check from taking the tree from a summary
+	// (summary.go), for the check that one started over.
+	wholeTree bool
 }
 
 // Result is what a check found.
@@ -117,6 +121,10 @@ type Result struct {
 	// records and those read and checked, with Options.Cache; both 0
 	// without one.
 	Reused, Computed int
+	// FromSummary counts the artifact directories a staged check took from
+	// the cache's summary of HEAD's tree (summary.go) instead of reading
+	// them; 0 when it read the whole tree.
+	FromSummary int
 	// Log is the transparency log's part of a check against a revision
 	// (logGate); nil when the base configuration keeps no log, the base
 	// has no checkpoint, or the log was found at fault.
@@ -153,6 +161,8 @@ type run struct {
 	// paths are the value paths of the diagnostics, for the gate's
 	// fingerprints and the cache's records (keepsPaths).
 	paths valuePaths
+	// sum is the run's use of tree summaries (summary.go); nil for none.
+	sum *summaryUse
 }
 
 // keepSource records src as the text of the file at path, for snippets of
@@ -232,14 +242,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	prior := priorRun(opts)
 	opts.Prior = nil // a run must not keep the chain of all earlier ones alive
 	r := &run{opts: opts, cfg: cfg}
+	sum, err := newSummaryUse(r, prior)
+	if err != nil {
+		return nil, err
+	}
+	r.sum = sum
 	// Without rule packs to wait for, the cache's records are read while
-	// git lists the tree (memo.Store.Table reads in the background).
+	// git lists the tree (memo.Store.Table reads in the background),
+	// unless a summary may stand for them.
 	var early *checkMemo
 	var earlyErr error
-	if len(cfg.Plugins) == 0 {
+	opened := len(cfg.Plugins) == 0 && (sum == nil || !sum.mayUse)
+	if opened {
 		early, earlyErr = openMemo(r)
 	}
-	g, err := openGate(ctx, opts, prior)
+	g, err := openGate(ctx, opts, prior, sum)
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +270,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.Plugins) == 0 {
+	switch {
+	case sum != nil && sum.hit:
+		// The summary stands for the records of the unchanged
+		// directories; the changed ones have none.
+	case opened:
 		r.memo, err = early, earlyErr
-	} else {
+	default:
 		r.memo, err = openMemo(r)
 	}
 	if err != nil {
@@ -303,16 +324,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sum.needsWholeTree(lr.Diagnostics) {
+		g.close()
+		opts.wholeTree = true
+		return Run(ctx, opts)
+	}
 	v.prior = nil
 	r.load, r.visitor = lr, v
 	var tree *lint.StaticTree
 	if prior != nil && prior.heads != nil && sameTreeHeads(v.trees, prior.visitor.trees) {
 		tree = prior.heads.tree // built by the same code from the same heads, and never changed
 	} else {
-		tree = buildTree(v.trees)
+		tree = buildTree(sum.treeHeads(v))
 	}
 	r.heads = newHeadCache(tree, priorHeads)
 	chainHeads := v.heads()
+	var dirTrees map[string][]treeHead // for the tree's summary
+	if sum != nil {
+		dirTrees = v.treesByDir()
+	}
 	if !opts.KeepState {
 		v.dropHeads() // the tree and chainHeads hold what is left of them
 	}
@@ -321,12 +351,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	clean := sum != nil && cleanForSummary(append([]diag.List{lr.Diagnostics, heads}, v.diags...)...)
 	found, err := runAnalyzers(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	// After the analyzers: the records wait for the rule packs' findings.
 	if err := r.memo.commit(); err != nil {
+		return nil, err
+	}
+	if err := sum.keep(r, dirTrees, clean); err != nil {
 		return nil, err
 	}
 	// Analyzers may amend the load's diagnostics, so they are taken last.
@@ -346,12 +380,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	out.FillFileRanges()
 	out.Sort()
 	out, fps := g.finish(r, out, opts.NewOnly)
+	files, chains, revisions := sum.counts()
 	res := &Result{
 		Load:        lr,
 		Diagnostics: out,
-		Files:       len(lr.Files),
-		Artifacts:   lr.Chains,
-		Revisions:   lr.Revisions,
+		Files:       files + len(lr.Files),
+		Artifacts:   chains + lr.Chains,
+		Revisions:   revisions + lr.Revisions,
 		run:         r,
 	}
 	res.Fingerprints = fps
@@ -360,6 +395,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Log = r.logPreview
 	if r.memo != nil {
 		res.Reused, res.Computed = int(r.memo.reused.Load()), int(r.memo.computed.Load())
+	}
+	if sum != nil && sum.hit {
+		res.FromSummary = len(sum.old)
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,8 +80,10 @@ type gate struct {
 // nil) takes over what prior learned from git instead ([gate.takeOver]):
 // without Rescan always, with Rescan when the repository's stamp
 // (gitrepo.Repo.Stamp: its index, HEAD and refs, configuration and
-// attribute files) is the one prior took before asking git.
-func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
+// attribute files) is the one prior took before asking git. A staged
+// check with sum (summary.go) lists only the directories that changed
+// since HEAD when the cache holds a summary of HEAD's tree.
+func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*gate, error) {
 	g := &gate{src: &source.Disk{Root: opts.Root}, staged: opts.Staged, examples: opts.Examples}
 	wantGit := opts.Against != "" || opts.Staged
 	if opts.NewOnly && !wantGit {
@@ -175,7 +178,20 @@ func openGate(ctx context.Context, opts Options, prior *run) (*gate, error) {
 			base.changes, base.err = repo.IndexDiff(ctx, g.commit, rel)
 		}()
 	}
-	if opts.Staged {
+	if opts.Staged && sum != nil && base.done != nil {
+		// With a summary of HEAD's tree, only what changed is listed.
+		<-base.done
+		if base.err == nil {
+			src, err := sum.open(ctx, g, base.changes)
+			if err != nil {
+				return nil, err
+			}
+			if src != nil {
+				g.src = src
+			}
+		}
+	}
+	if _, listed := g.src.(*source.Git); opts.Staged && !listed {
 		index, err := source.Index(ctx, repo, rel)
 		if err != nil {
 			if base.done != nil {
@@ -496,7 +512,7 @@ func (g *gate) forgetStampedAttributes(r *run) {
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
 func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
-	if len(r.load.Files) == 0 {
+	if len(r.load.Files) == 0 && len(r.sum.eolGroups()) == 0 {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
@@ -518,20 +534,27 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			g.eolAttrs[p] = &a
 		}
 	}
-	converted, first := 0, ""
+	// The files in directory order, those of the directories a summary
+	// speaks for (summary.go) among them.
+	groups := r.sum.eolGroups()
 	for _, f := range r.load.Files {
 		a := g.eolAttrs[f.Path]
 		if a.text == "unset" {
 			continue
 		}
-		if converted++; converted > 1 {
+		dir := coordinateOf(f.Path)
+		if n := len(groups); n > 0 && groups[n-1].dir == dir {
+			groups[n-1].count++
 			continue
 		}
-		if a.text == "unspecified" && a.eol == "unspecified" {
-			first = g.topPath(f.Path) + " (no text attribute, so core.autocrlf and core.eol decide)"
-		} else {
-			first = fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(f.Path), a.text, a.eol)
-		}
+		groups = append(groups, eolGroup{dir: dir, count: 1, first: g.eolFirst(f.Path, a)})
+	}
+	converted, first := 0, ""
+	if len(groups) > 0 {
+		first = slices.MinFunc(groups, func(a, b eolGroup) int { return strings.Compare(a.dir, b.dir) }).first
+	}
+	for _, gr := range groups {
+		converted += gr.count
 	}
 	if converted == 0 {
 		return nil, nil
@@ -549,6 +572,23 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
 			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
 	}}, nil
+}
+
+// eolGroup is what eolConversion counts of one artifact directory: its
+// files that git may convert, and the first one (eolFirst).
+type eolGroup struct {
+	dir   string
+	count int
+	first string
+}
+
+// eolFirst describes the root-relative path p, whose attributes are a,
+// as the first file of repo/eol-conversion.
+func (g *gate) eolFirst(p string, a *eolAttr) string {
+	if a.text == "unspecified" && a.eol == "unspecified" {
+		return g.topPath(p) + " (no text attribute, so core.autocrlf and core.eol decide)"
+	}
+	return fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(p), a.text, a.eol)
 }
 
 // history reports every Journal file of the commit that was modified,

@@ -316,15 +316,7 @@ func (m *checkMemo) decode(dir string, data []byte) (*load.Record, *visitRecord,
 		return nil, nil, err
 	}
 	vr.diags = diag.ReadList(r)
-	if n := r.Len(); n > 0 {
-		vr.trees = make([]treeHead, n)
-		for i := range vr.trees {
-			t := &vr.trees[i]
-			t.coordinate, _ = vt.ParseCoordinate(r.Interned())
-			t.version = r.Timestamp()
-			t.releases = r.String()
-		}
-	}
+	vr.trees = readTreeHeads(r)
 	vr.head = r.Interned()
 	vr.refs = r.Slice() // shares the shard's bytes, which the table holds anyway
 	vr.paths = make([]string, r.Len())
@@ -345,12 +337,7 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, paths []string, th []
 	body := len(w.Bytes())
 	a.AppendRecord(w)
 	diag.AppendList(w, ds)
-	w.Uint(uint64(len(th)))
-	for _, t := range th {
-		w.String(t.coordinate.String())
-		w.Timestamp(t.version)
-		w.String(t.releases)
-	}
+	appendTreeHeads(w, th)
 	w.String(head)
 	w.Raw(refs)
 	w.Uint(uint64(len(paths)))
@@ -366,6 +353,33 @@ func (m *checkMemo) record(a *load.Artifact, ds diag.List, paths []string, th []
 		return
 	}
 	m.putArtifact(a.Dir, pr, nil)
+}
+
+// appendTreeHeads encodes the tree heads of an artifact, for its record
+// and for a tree summary.
+func appendTreeHeads(w *codec.Writer, th []treeHead) {
+	w.Uint(uint64(len(th)))
+	for _, t := range th {
+		w.String(t.coordinate.String())
+		w.Timestamp(t.version)
+		w.String(t.releases)
+	}
+}
+
+// readTreeHeads decodes what appendTreeHeads wrote.
+func readTreeHeads(r *codec.Reader) []treeHead {
+	n := r.Len()
+	if n == 0 {
+		return nil
+	}
+	out := make([]treeHead, n)
+	for i := range out {
+		t := &out[i]
+		t.coordinate, _ = vt.ParseCoordinate(r.Interned())
+		t.version = r.Timestamp()
+		t.releases = r.String()
+	}
+	return out
 }
 
 // putArtifact keeps the artifact record pr of the directory dir with the

@@ -42,6 +42,8 @@ type repo struct {
 	dir, root string
 	cfgText   string
 	now       time.Time
+	// summaries counts the checks that took the tree from a summary.
+	summaries int
 }
 
 // newRepo generates a tree of files revisions (seed) in a new repository
@@ -182,7 +184,10 @@ func (r *repo) checkCounting(opts check.Options, st *memo.Store) (reported, int)
 		}
 		o.Reports[fmt.Sprint(f)] = out.String()
 	}
-	return o, res.Reused
+	if res.FromSummary > 0 {
+		r.summaries++
+	}
+	return o, res.Reused + res.FromSummary
 }
 
 // same checks r as opts say with the cache st and without one, fails the
@@ -343,7 +348,7 @@ func TestCacheIsInvisible(t *testing.T) {
 			if reused == 0 {
 				t.Fatal("no check took an artifact from the cache: the test proves nothing")
 			}
-			t.Logf("%d artifacts taken from the cache", reused)
+			t.Logf("%d artifacts taken from the cache, %d checks from a tree summary", reused, r.summaries)
 		})
 	}
 }

@@ -65,7 +65,7 @@ func OpenRecords(ctx context.Context, opts RecordsOptions) (*Records, error) {
 		g = opts.Added.g
 	} else {
 		var err error
-		if g, err = openGate(ctx, Options{Root: opts.Root, Examples: opts.Examples}, nil); err != nil {
+		if g, err = openGate(ctx, Options{Root: opts.Root, Examples: opts.Examples}, nil, nil); err != nil {
 			return nil, err
 		}
 		own = true

@@ -53,6 +53,7 @@ func (v *visitor) reused(index, of, priorIndex int) bool {
 	defer v.mu.Unlock()
 	v.slot(index, of)
 	v.diags[index] = p.diags[priorIndex]
+	v.dirs[index] = p.dirs[priorIndex]
 	v.trees[index] = p.trees[priorIndex]
 	v.head[index] = p.head[priorIndex]
 	return true

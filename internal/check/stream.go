@@ -27,6 +27,7 @@ type visitor struct {
 
 	mu    sync.Mutex
 	diags []diag.List
+	dirs  []string // the artifact directories
 	trees [][]treeHead
 	head  []headRef      // zero for an artifact without an accepted revision
 	refs  lint.RefsArena // holds the references of head
@@ -42,6 +43,7 @@ func newVisitor(r *run, perDoc lint.RunConfig) *visitor {
 func (v *visitor) slot(i, of int) {
 	if n := max(i+1, of); len(v.diags) < n {
 		v.diags = slices.Grow(v.diags, n-len(v.diags))[:n]
+		v.dirs = slices.Grow(v.dirs, n-len(v.dirs))[:n]
 		v.trees = slices.Grow(v.trees, n-len(v.trees))[:n]
 		v.head = slices.Grow(v.head, n-len(v.head))[:n]
 	}
@@ -93,6 +95,7 @@ func (v *visitor) visit(a *load.Artifact) {
 		}
 	}
 	v.diags[a.Index] = ds
+	v.dirs[a.Index] = a.Dir
 	v.trees[a.Index] = th
 	v.head[a.Index] = h
 	v.mu.Unlock()
@@ -131,6 +134,7 @@ func (v *visitor) fromRecord(a *load.Artifact, vr *visitRecord) {
 		}
 	}
 	v.diags[a.Index] = vr.diags
+	v.dirs[a.Index] = a.Dir
 	v.trees[a.Index] = vr.trees
 	v.head[a.Index] = h
 }
@@ -142,6 +146,16 @@ func (v *visitor) heads() []headRef {
 		if h.path != "" {
 			out = append(out, h)
 		}
+	}
+	return out
+}
+
+// treesByDir returns the tree heads of each visited artifact by its
+// directory.
+func (v *visitor) treesByDir() map[string][]treeHead {
+	out := make(map[string][]treeHead, len(v.dirs))
+	for i, d := range v.dirs {
+		out[d] = v.trees[i]
 	}
 	return out
 }

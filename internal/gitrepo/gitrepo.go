@@ -650,6 +650,11 @@ func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseIndex(out)
+}
+
+// parseIndex parses the output of "ls-files --stage -v -z".
+func parseIndex(out []byte) ([]Entry, error) {
 	recs := splitNUL(out)
 	entries := make([]Entry, 0, len(recs))
 	for _, rec := range recs {
@@ -664,6 +669,51 @@ func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// IndexDirs lists, like [Repo.Index], the index's entries under the
+// directories dirs (relative to the top level, with forward slashes; each
+// names a directory, never a file) and nothing else: a check that knows
+// which directories changed reads only their entries. No dirs lists
+// nothing, without asking git.
+func (r *Repo) IndexDirs(ctx context.Context, dirs []string) ([]Entry, error) {
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	args := []string{"ls-files", "--stage", "-v", "-z", "--full-name", "--"}
+	for _, d := range dirs {
+		args = append(args, d+"/") // pathspecs are literal (gitrepo.go: command)
+	}
+	out, err := r.output(ctx, "", nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseIndex(out)
+}
+
+// TreeAt returns the object name of the tree the commit rev holds at the
+// directory prefix (relative to the top level, "" for the whole tree), or
+// "" when rev holds no directory there. A rev that names no commit is a
+// [*RevisionError].
+func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return "", err
+	}
+	if prefix == "" {
+		out, err := r.output(ctx, "", nil, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
+		return strings.TrimSpace(string(out)), err
+	}
+	out, err := r.output(ctx, "", nil, "ls-tree", "-d", "-z", "--full-tree", commit, "--", prefix)
+	if err != nil {
+		return "", err
+	}
+	for _, rec := range splitNUL(out) {
+		if e, ok := parseEntry(rec, true); ok && e.Path == prefix && e.Mode == "040000" {
+			return e.Object, nil
+		}
+	}
+	return "", nil
 }
 
 // Blobs calls fn with the size and contents of each object in objects, in

@@ -259,3 +259,14 @@ func (s *Store) put(id ID, data []byte) {
 		s.warn("cannot write to the cache: %v", err)
 	}
 }
+
+// Object returns the object a run stored under the key made of parts
+// (PutObject), verified against its recorded SHA-256: false when it is
+// missing, and when it is corrupt, with a warning. A key's first part
+// names what stores under it, so that no two users share keys.
+func (s *Store) Object(parts ...[]byte) ([]byte, bool) { return s.get(idOf(parts...)) }
+
+// PutObject stores data under the key made of parts (see Object), written
+// atomically, unless the store is read-only; a failure to write is a
+// warning.
+func (s *Store) PutObject(data []byte, parts ...[]byte) { s.put(idOf(parts...), data) }

@@ -53,12 +53,38 @@ func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error)
 	if err != nil {
 		return nil, err
 	}
+	return mergedIndex(ctx, repo, prefix, entries)
+}
+
+// mergedIndex is the source of the index entries under prefix, or an
+// error naming an unmerged one.
+func mergedIndex(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) (*Git, error) {
 	for _, e := range entries {
 		if e.Stage != 0 {
 			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
 		}
 	}
 	return newGit(ctx, repo, prefix, entries), nil
+}
+
+// IndexDirs is [Index] restricted to the directories dirs (root-relative
+// names of directories directly under the root): the other entries of the
+// root are not listed, so the source holds only those directories. A
+// check that takes the rest of the tree from a summary of it reads only
+// the directories that changed. An unmerged entry is an error.
+func IndexDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []string) (*Git, error) {
+	tops := make([]string, len(dirs))
+	for i, d := range dirs {
+		tops[i] = d
+		if prefix != "" {
+			tops[i] = prefix + "/" + d
+		}
+	}
+	entries, err := repo.IndexDirs(ctx, tops)
+	if err != nil {
+		return nil, err
+	}
+	return mergedIndex(ctx, repo, prefix, entries)
 }
 
 // Commit returns the tree of the commit rev under prefix (as for [Index])

@@ -1,0 +1,362 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/r35157/journal-lint/internal/chain"
+	"github.com/r35157/journal-lint/internal/codec"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/memo"
+	"github.com/r35157/journal-lint/internal/source"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// A check of the staged tree (--staged, the pre-commit hook) keeps in the
+// persistent cache a summary of the tree it checked, named by the tree's
+// git object name under the root. The commit that the hook let through
+// makes that tree HEAD's, so the next commit's hook finds the summary of
+// HEAD's tree and reads only the artifact directories that the index
+// changes since HEAD; the rest of the tree comes from the summary. Of an
+// unchanged directory, what --new-only reports needs only:
+//
+//   - how many Journal files, accepted revisions and chains it holds (the
+//     report's counts);
+//   - the heads its revisions give the tree (lint.Tree), which the
+//     head-only rules of a changed head look up;
+//   - how many of its files git may convert, and the first one
+//     (repo/eol-conversion speaks of the whole tree).
+//
+// Its lint findings are on revisions HEAD holds, which --new-only drops;
+// so a summary is kept only of a tree where the load, the visit and the
+// head-only rules found nothing that --new-only keeps (validity,
+// repository and configuration codes: see isLintCode) and no example was
+// skipped, and it is used only by a check with --new-only, without ignore
+// entries (config/unused-ignore looks at every finding), rule packs or a
+// transparency log, whose change touches no entry directly under the root
+// and no .gitattributes, and reads at most maxSummaryDirs directories. A
+// changed directory whose chain names a revision of another artifact
+// (chain/cross-artifact, chain/missing-predecessor) needs the whole tree:
+// the check starts again without the summary.
+//
+// The summary's name holds the records' namespace (the tool's build and
+// the rules), the root, the tree and the attribute sources
+// (gitrepo.Repo.AttributeSources) of the root: a .gitattributes inside an
+// artifact directory is part of that directory's tree. --cache=verify
+// computes the summary of the tree it checked and fails when the cache
+// holds a different one under the same name.
+
+// summaryFormat is the version of the encoding of a tree summary.
+const summaryFormat = 1
+
+// maxSummaryDirs is the most artifact directories a check reads beside a
+// summary; a change of more reads the whole tree.
+const maxSummaryDirs = 512
+
+// summaryDir is what a tree summary holds of one artifact directory.
+type summaryDir struct {
+	name            string
+	files, accepted int
+	trees           []treeHead
+	// eolCount counts its files whose attributes let git convert their
+	// line endings; eolFirst describes the first (eolConversion).
+	eolCount int
+	eolFirst string
+}
+
+// summaryUse is a staged check's use of tree summaries: the name of the
+// summary of the tree it checks, and the summary of HEAD's tree when the
+// check reads only what changed since (hit).
+type summaryUse struct {
+	store *memo.Store
+	ns    []byte
+	// mayUse says that the check's options and configuration allow taking
+	// the tree from a summary (see above); a check that may not still
+	// keeps the summary of the tree it checked.
+	mayUse bool
+
+	// Known once the gate opened (open): HEAD's tree under the root, the
+	// attribute sources, what the index changes under the root since
+	// HEAD, and whether git answered all of it.
+	headTree string
+	attrs    []byte
+	changes  []gitrepo.RawChange
+	known    bool
+
+	// hit says that the load reads only the directories changed; old
+	// holds the summary's other directories, by name.
+	hit     bool
+	changed map[string]bool
+	old     []summaryDir
+}
+
+// newSummaryUse returns the summary use of r, or nil when its check
+// neither keeps nor uses summaries: not --staged alone, no cache, rule
+// packs, a transparency log, or a language server's check (KeepState,
+// Overlay, Prior).
+func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
+	o := r.opts
+	if !o.Staged || o.Against != "" || o.Cache == nil || o.Cache.Mode() == memo.Off || o.KeepState || len(o.Overlay) > 0 || prior != nil ||
+		len(r.cfg.Plugins) > 0 || r.cfg.TLog.VKey != "" {
+		return nil, nil
+	}
+	ns, err := namespace(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &summaryUse{store: o.Cache, ns: ns,
+		mayUse: o.NewOnly && !o.wholeTree && len(r.cfg.Ignore) == 0 && o.Cache.Mode() != memo.Verify}, nil
+}
+
+// open learns, for a gate of the index against HEAD, what names the
+// summaries of this check (HEAD's tree, the attribute sources) from the
+// changes of the index since HEAD (gitrepo.Repo.IndexDiff), and when it
+// may, finds the summary of HEAD's tree and returns the source of only
+// the directories the changes touch; nil when the whole index is to be
+// read. Git failing to answer leaves the check without summaries.
+func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawChange) (source.Source, error) {
+	if s == nil {
+		return nil, nil
+	}
+	var wg sync.WaitGroup
+	var treeErr, attrsErr, attrFilesErr error
+	var attrFiles []string
+	wg.Add(3)
+	go func() { defer wg.Done(); s.headTree, treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel) }()
+	go func() {
+		defer wg.Done()
+		s.attrs, attrsErr = g.repo.AttributeSources(ctx, []string{g.rootRel}, true)
+	}()
+	go func() {
+		defer wg.Done()
+		attrFiles, attrFilesErr = g.repo.ChangedAttributeFiles(ctx, "HEAD", true)
+	}()
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if treeErr != nil || attrsErr != nil || attrFilesErr != nil {
+		return nil, nil
+	}
+	s.changes, s.known = changes, true
+	if !s.mayUse || s.headTree == "" || len(attrFiles) > 0 {
+		return nil, nil
+	}
+	changed := map[string]bool{}
+	for _, c := range changes {
+		p, ok := g.underRoot(c.Path)
+		dir, _, nested := strings.Cut(p, "/")
+		if c.Status == 'U' || !ok || !nested {
+			return nil, nil // an unmerged entry, or one directly under the root
+		}
+		changed[dir] = true
+	}
+	if len(changed) > maxSummaryDirs {
+		return nil, nil
+	}
+	data, ok := s.store.Object(s.key(g.rootRel, s.headTree)...)
+	if !ok {
+		return nil, nil
+	}
+	dirs, err := decodeSummary(data)
+	if err != nil {
+		s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", s.headTree, err)
+		return nil, nil
+	}
+	src, err := source.IndexDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)))
+	if err != nil {
+		return nil, fmt.Errorf("--staged: %w", err)
+	}
+	s.hit, s.changed = true, changed
+	s.old = slices.DeleteFunc(dirs, func(d summaryDir) bool { return changed[d.name] })
+	return src, nil
+}
+
+// key returns the parts of the name of the summary of tree, the git
+// object name of the tree under the root at rootRel.
+func (s *summaryUse) key(rootRel, tree string) [][]byte {
+	return [][]byte{[]byte("journal-lint/check/summary"), s.ns, []byte(rootRel), []byte(tree), s.attrs}
+}
+
+// needsWholeTree reports whether a check that read only the changed
+// directories must read the whole tree after all: a chain of theirs names
+// a revision that is not its own (see above).
+func (s *summaryUse) needsWholeTree(ds diag.List) bool {
+	return s != nil && s.hit && slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+		return d.Code == rules.ChainCrossArtifact || d.Code == rules.ChainMissingPredecessor
+	})
+}
+
+// treeHeads returns the tree heads of every artifact of the checked tree,
+// in directory order: the visitor's, with those of the summary's other
+// directories merged in.
+func (s *summaryUse) treeHeads(v *visitor) [][]treeHead {
+	if s == nil || !s.hit {
+		return v.trees
+	}
+	type dirHeads struct {
+		name  string
+		heads []treeHead
+	}
+	all := make([]dirHeads, 0, len(s.old)+len(v.trees))
+	for _, d := range s.old {
+		all = append(all, dirHeads{d.name, d.trees})
+	}
+	for i, hs := range v.trees {
+		all = append(all, dirHeads{v.dirs[i], hs})
+	}
+	slices.SortFunc(all, func(a, b dirHeads) int { return strings.Compare(a.name, b.name) })
+	out := make([][]treeHead, len(all))
+	for i, d := range all {
+		out[i] = d.heads
+	}
+	return out
+}
+
+// counts returns the files, chains and accepted revisions of the
+// summary's other directories (none without a hit).
+func (s *summaryUse) counts() (files, chains, revisions int) {
+	if s == nil || !s.hit {
+		return 0, 0, 0
+	}
+	for _, d := range s.old {
+		files += d.files
+		revisions += d.accepted
+		if d.accepted > 0 {
+			chains++
+		}
+	}
+	return files, chains, revisions
+}
+
+// eolGroups returns, per directory of the summary's other directories,
+// how many files git may convert and the first one (eolConversion).
+func (s *summaryUse) eolGroups() []eolGroup {
+	if s == nil || !s.hit {
+		return nil
+	}
+	var out []eolGroup
+	for _, d := range s.old {
+		if d.eolCount > 0 {
+			out = append(out, eolGroup{dir: d.name, count: d.eolCount, first: d.eolFirst})
+		}
+	}
+	return out
+}
+
+// keep stores the summary of the tree r checked, when it is one a later
+// check may take (see above: clean says that the load, the visit and the
+// head-only rules found nothing --new-only keeps), and in verify mode
+// compares it with the one the cache holds under its name. trees are the
+// tree heads of the directories r loaded (visitor.treesByDir).
+func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error {
+	if s == nil || !s.known || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
+		return nil
+	}
+	tree, ok := s.checkedTree(r.gate)
+	if !ok {
+		return nil
+	}
+	dirs := r.summaryDirs(trees)
+	if s.hit {
+		dirs = append(dirs, s.old...)
+		slices.SortFunc(dirs, func(a, b summaryDir) int { return strings.Compare(a.name, b.name) })
+	}
+	data := encodeSummary(dirs)
+	key := s.key(r.gate.rootRel, tree)
+	if s.store.Mode() == memo.Verify {
+		if cached, ok := s.store.Object(key...); ok && !bytes.Equal(cached, data) {
+			return &ErrCacheVerify{What: "the summary of the tree " + tree}
+		}
+	}
+	s.store.PutObject(data, key...)
+	return nil
+}
+
+// checkedTree returns the git object name of the tree under the root that
+// the check read: HEAD's when the index changes nothing under the root.
+func (s *summaryUse) checkedTree(g *gate) (string, bool) {
+	if len(s.changes) == 0 {
+		return s.headTree, s.headTree != ""
+	}
+	return "", false
+}
+
+// summaryDirs returns what a tree summary holds of each artifact
+// directory r loaded, in directory order, with their tree heads trees.
+func (r *run) summaryDirs(trees map[string][]treeHead) []summaryDir {
+	var out []summaryDir
+	for _, f := range r.load.Files {
+		dir := coordinateOf(f.Path)
+		if n := len(out); n == 0 || out[n-1].name != dir {
+			out = append(out, summaryDir{name: dir, trees: trees[dir]})
+		}
+		d := &out[len(out)-1]
+		d.files++
+		if f.Outcome == chain.Appended {
+			d.accepted++
+		}
+		if a := r.gate.eolAttrs[f.Path]; a != nil && a.text != "unset" {
+			if d.eolCount == 0 {
+				d.eolFirst = r.gate.eolFirst(f.Path, a)
+			}
+			d.eolCount++
+		}
+	}
+	return out
+}
+
+// cleanForSummary reports whether none of the lists holds a finding that
+// --new-only keeps on a revision HEAD holds.
+func cleanForSummary(lists ...diag.List) bool {
+	for _, l := range lists {
+		if slices.ContainsFunc(l, func(d diag.Diagnostic) bool { return !isLintCode(d.Code) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeSummary encodes the directories of a tree summary.
+func encodeSummary(dirs []summaryDir) []byte {
+	w := codec.NewWriter(make([]byte, 0, 128*len(dirs)))
+	w.Uint(summaryFormat)
+	w.Uint(uint64(len(dirs)))
+	for _, d := range dirs {
+		w.String(d.name)
+		w.Uint(uint64(d.files))
+		w.Uint(uint64(d.accepted))
+		appendTreeHeads(w, d.trees)
+		w.Uint(uint64(d.eolCount))
+		w.String(d.eolFirst)
+	}
+	return w.Bytes()
+}
+
+// decodeSummary decodes a tree summary (encodeSummary).
+func decodeSummary(data []byte) ([]summaryDir, error) {
+	r := codec.NewReader(data)
+	if r.Uint() != summaryFormat {
+		return nil, codec.ErrCorrupt
+	}
+	dirs := make([]summaryDir, r.Len())
+	for i := range dirs {
+		d := &dirs[i]
+		d.name = r.String()
+		d.files = int(r.Uint())
+		d.accepted = int(r.Uint())
+		d.trees = readTreeHeads(r)
+		d.eolCount = int(r.Uint())
+		d.eolFirst = r.String()
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	return dirs, nil
+}

@@ -1,0 +1,129 @@
+package check_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/gen"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/memo"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+)
+
+// hook runs the pre-commit hook's check (--staged --new-only) with the
+// cache st and without one, fails when they report otherwise, and
+// returns how many artifact directories the check with the cache took
+// from the summary of HEAD's tree.
+func (r *repo) hook(what string, st *memo.Store) int {
+	r.t.Helper()
+	opts := check.Options{Staged: true, NewOnly: true}
+	r.same(what, opts, st)
+	opts.Root, opts.Config, opts.Now, opts.Cache = r.root, r.config(), r.now, st
+	res, err := check.Run(gitrepo.WithMemo(context.Background()), opts)
+	if err != nil {
+		r.t.Fatalf("%s: %v", what, err)
+	}
+	return res.FromSummary
+}
+
+// successor drafts and writes the next revision of the artifact of path,
+// with extra appended to its text, and returns its path.
+func (r *repo) successor(path, extra string) string {
+	r.t.Helper()
+	head := r.head(path)
+	dir, name, _ := strings.Cut(head, "/")
+	rel, data := gen.Successor(dir, strings.TrimSuffix(name, ".journal"), r.read(head))
+	r.write("journals/"+rel, string(data)+extra)
+	return rel
+}
+
+// TestHookTakesTheTreeFromTheSummary: a staged check keeps a summary of
+// the tree it checked, and the hook of the next change reads only the
+// directories the index changes since HEAD, reporting exactly what a check
+// without the cache reports; where the summary cannot speak for the rest
+// of the tree, the check reads all of it, with the same report.
+func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
+	r := newRepo(t, 24, 5)
+	st := openStore(t, t.TempDir(), memo.On)
+	files := r.files()
+	r.same("the committed tree", check.Options{Staged: true}, st) // keeps the summary of HEAD's tree
+
+	// hit runs the hook on what is staged, expects it to take the tree
+	// from the summary or not, and unstages and removes the change.
+	hit := func(what string, want bool) {
+		t.Helper()
+		n := r.hook(what, st)
+		if got := n > 0; got != want {
+			t.Errorf("%s: took %d directories from the summary; want a summary used: %v", what, n, want)
+		}
+		r.git("reset", "-q", "--hard")
+		r.git("clean", "-q", "-fdx")
+	}
+
+	r.successor(files[0], "")
+	r.git("add", "-A")
+	hit("a new revision", true)
+
+	// A DEPENDS target gains a release: the head-only rules of the changed
+	// head look the other artifacts up in the summary's tree.
+	r.successor(files[len(files)-1], "\nRELEASE 99.0.0\nLICENSE MIT\nCONTENT x-99.0.0.jar sha256:"+strings.Repeat("ab", 32)+"\n")
+	r.git("add", "-A")
+	hit("a release added", true)
+
+	r.git("rm", "-q", "-r", "journals/"+strings.Split(files[0], "/")[0])
+	hit("an artifact deleted", true)
+
+	r.write("journals/README", "not a Journal\n")
+	r.git("add", "-A")
+	hit("an entry directly under the root", false)
+
+	// The index's .gitattributes differs from HEAD's: the summary of a
+	// check of that index may not stand for the unchanged directories, as
+	// repo/eol-conversion-enabled speaks of every file git would convert.
+	r.write(".gitattributes", "*.journal text=auto\n")
+	r.git("add", "-A")
+	r.same("the attributes staged", check.Options{Staged: true}, st)
+	r.successor(files[0], "")
+	r.git("add", "-A")
+	hit("the attributes changed", false)
+
+	// A changed revision whose PREDECESSOR names a revision of another
+	// artifact: the whole tree decides between chain/cross-artifact and
+	// chain/missing-predecessor.
+	other := r.read(files[len(files)-1])
+	rel := r.successor(files[0], "")
+	text := string(r.read(rel))
+	first := strings.Index(text, "PREDECESSOR ")
+	if first < 0 {
+		t.Fatal("the successor has no PREDECESSOR")
+	}
+	end := first + strings.Index(text[first:], "\n")
+	r.write("journals/"+rel, text[:first]+"PREDECESSOR "+vt.DigestOf(other).String()+text[end:])
+	r.git("add", "-A")
+	hit("a PREDECESSOR in another artifact", false)
+
+	r.cfgText = "ignore:\n  - code: license/noassertion\n    reason: accepted\n"
+	r.successor(files[0], "")
+	r.git("add", "-A")
+	hit("ignore entries", false)
+	r.cfgText = ""
+
+	// After a commit, HEAD holds another tree: its summary comes from a
+	// staged check of that tree.
+	r.successor(files[1], "")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "next")
+	r.successor(files[1], "")
+	r.git("add", "-A")
+	hit("a tree no check kept a summary of", false)
+	r.same("the committed tree again", check.Options{Staged: true}, st)
+	r.successor(files[1], "")
+	r.git("add", "-A")
+	hit("after a staged check of the new HEAD", true)
+
+	if o := r.check(check.Options{Staged: true}, openStore(t, st.Path(), memo.Verify)); o.Err != "" {
+		t.Fatalf("--cache=verify: %s", o.Err)
+	}
+}
