@@ -247,6 +247,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.sum = sum
+	defer sum.wait() // no question to git outlives the run
 	// Without rule packs to wait for, the cache's records are read while
 	// git lists the tree (memo.Store.Table reads in the background),
 	// unless a summary may stand for them.

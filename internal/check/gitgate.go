@@ -171,6 +171,11 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 	// What git says differs between the commit and the index is asked
 	// while git lists the index.
 	var base baseDiff
+	if opts.Staged && g.commit != "" {
+		sum.probe(ctx, g)
+	} else {
+		sum = nil
+	}
 	if g.commit != "" {
 		base.done = make(chan struct{})
 		go func() {
@@ -178,7 +183,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 			base.changes, base.err = repo.IndexDiff(ctx, g.commit, rel)
 		}()
 	}
-	if opts.Staged && sum != nil && base.done != nil {
+	if sum != nil {
 		// With a summary of HEAD's tree, only what changed is listed.
 		<-base.done
 		if base.err == nil {

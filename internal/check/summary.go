@@ -81,13 +81,17 @@ type summaryUse struct {
 	// keeps the summary of the tree it checked.
 	mayUse bool
 
-	// Known once the gate opened (open): HEAD's tree under the root, the
-	// attribute sources, what the index changes under the root since
+	// Known once the gate opened (probe, open): HEAD's tree under the
+	// root, the attribute sources, the .gitattributes that differ between
+	// HEAD and the index, what the index changes under the root since
 	// HEAD, and whether git answered all of it.
-	headTree string
-	attrs    []byte
-	changes  []gitrepo.RawChange
-	known    bool
+	probed    chan struct{}
+	headTree  string
+	attrs     []byte
+	attrFiles []string
+	changes   []gitrepo.RawChange
+	known     bool
+	opened    bool // open took the changes
 
 	// hit says that the load reads only the directories changed; old
 	// holds the summary's other directories, by name.
@@ -114,38 +118,66 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 		mayUse: o.NewOnly && !o.wholeTree && len(r.cfg.Ignore) == 0 && o.Cache.Mode() != memo.Verify}, nil
 }
 
-// open learns, for a gate of the index against HEAD, what names the
-// summaries of this check (HEAD's tree, the attribute sources) from the
-// changes of the index since HEAD (gitrepo.Repo.IndexDiff), and when it
-// may, finds the summary of HEAD's tree and returns the source of only
-// the directories the changes touch; nil when the whole index is to be
-// read. Git failing to answer leaves the check without summaries.
+// probe asks git, in the background, what names the summaries of a
+// check of the index against HEAD (HEAD's tree under the root, the
+// attribute sources), whether any .gitattributes differs between them,
+// and the history diff that the gate asks later (gitrepo's memo keeps its
+// answer), while the gate asks what the index changes; open waits for it.
+func (s *summaryUse) probe(ctx context.Context, g *gate) {
+	if s == nil {
+		return
+	}
+	s.probed = make(chan struct{})
+	go func() {
+		defer close(s.probed)
+		var wg sync.WaitGroup
+		var treeErr, attrsErr, attrFilesErr error
+		wg.Add(4)
+		go func() { defer wg.Done(); s.headTree, treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel) }()
+		go func() {
+			defer wg.Done()
+			s.attrs, attrsErr = g.repo.AttributeSources(ctx, []string{g.rootRel}, true)
+		}()
+		go func() {
+			defer wg.Done()
+			s.attrFiles, attrFilesErr = g.repo.ChangedAttributeFiles(ctx, "HEAD", true)
+		}()
+		go func() {
+			defer wg.Done()
+			if s.mayUse {
+				_, _ = g.repo.Diff(ctx, g.commit, true, g.rootRel) // the gate asks again, and its error is the gate's
+			}
+		}()
+		wg.Wait()
+		s.known = treeErr == nil && attrsErr == nil && attrFilesErr == nil
+	}()
+}
+
+// wait waits for what probe asked, when it asked.
+func (s *summaryUse) wait() {
+	if s != nil && s.probed != nil {
+		<-s.probed
+	}
+}
+
+// open takes the changes of the index since HEAD under the root
+// (gitrepo.Repo.IndexDiff) and, when the check may, finds the summary of
+// HEAD's tree and returns the source of only the directories the changes
+// touch; nil when the whole index is to be read. Git failing to answer
+// what probe asked leaves the check without summaries.
 func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawChange) (source.Source, error) {
 	if s == nil {
 		return nil, nil
 	}
-	var wg sync.WaitGroup
-	var treeErr, attrsErr, attrFilesErr error
-	var attrFiles []string
-	wg.Add(3)
-	go func() { defer wg.Done(); s.headTree, treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel) }()
-	go func() {
-		defer wg.Done()
-		s.attrs, attrsErr = g.repo.AttributeSources(ctx, []string{g.rootRel}, true)
-	}()
-	go func() {
-		defer wg.Done()
-		attrFiles, attrFilesErr = g.repo.ChangedAttributeFiles(ctx, "HEAD", true)
-	}()
-	wg.Wait()
+	s.wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if treeErr != nil || attrsErr != nil || attrFilesErr != nil {
+	if !s.known {
 		return nil, nil
 	}
-	s.changes, s.known = changes, true
-	if !s.mayUse || s.headTree == "" || len(attrFiles) > 0 {
+	s.changes, s.opened = changes, true
+	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 {
 		return nil, nil
 	}
 	changed := map[string]bool{}
@@ -256,7 +288,8 @@ func (s *summaryUse) eolGroups() []eolGroup {
 // compares it with the one the cache holds under its name. trees are the
 // tree heads of the directories r loaded (visitor.treesByDir).
 func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error {
-	if s == nil || !s.known || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
+	s.wait()
+	if s == nil || !s.known || !s.opened || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
 		return nil
 	}
 	tree, ok := s.checkedTree(r.gate)

@@ -691,31 +691,6 @@ func (r *Repo) IndexDirs(ctx context.Context, dirs []string) ([]Entry, error) {
 	return parseIndex(out)
 }
 
-// TreeAt returns the object name of the tree the commit rev holds at the
-// directory prefix (relative to the top level, "" for the whole tree), or
-// "" when rev holds no directory there. A rev that names no commit is a
-// [*RevisionError].
-func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
-	commit, err := r.ResolveCommit(ctx, rev)
-	if err != nil {
-		return "", err
-	}
-	if prefix == "" {
-		out, err := r.output(ctx, "", nil, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
-		return strings.TrimSpace(string(out)), err
-	}
-	out, err := r.output(ctx, "", nil, "ls-tree", "-d", "-z", "--full-tree", commit, "--", prefix)
-	if err != nil {
-		return "", err
-	}
-	for _, rec := range splitNUL(out) {
-		if e, ok := parseEntry(rec, true); ok && e.Path == prefix && e.Mode == "040000" {
-			return e.Object, nil
-		}
-	}
-	return "", nil
-}
-
 // Blobs calls fn with the size and contents of each object in objects, in
 // order, reading them all through one "git cat-file --batch". fn may read
 // any part of the contents; the rest is skipped. An object that does not
