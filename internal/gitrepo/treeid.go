@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/hex"
@@ -121,7 +120,7 @@ func (r *Repo) PatchTree(ctx context.Context, tree, prefix string, changes []Raw
 	if err := checkRelPath(prefix); err != nil {
 		return "", err
 	}
-	var root []byte
+	var root string
 	if tree != "" {
 		var err error
 		if root, err = p.objectID(tree); err != nil {
@@ -129,7 +128,7 @@ func (r *Repo) PatchTree(ctx context.Context, tree, prefix string, changes []Raw
 		}
 	}
 	if len(changes) == 0 {
-		if root == nil {
+		if root == "" {
 			return hex.EncodeToString(objectID(r.format, "tree", nil)), nil
 		}
 		return tree, nil
@@ -170,10 +169,10 @@ func (r *Repo) PatchTree(ctx context.Context, tree, prefix string, changes []Raw
 	if err != nil {
 		return "", err
 	}
-	if id == nil {
-		id = objectID(r.format, "tree", nil)
+	if id == "" {
+		id = string(objectID(r.format, "tree", nil))
 	}
-	return hex.EncodeToString(id), nil
+	return hex.EncodeToString([]byte(id)), nil
 }
 
 // checkRelPath reports an error unless p is a path relative to the top
@@ -230,28 +229,28 @@ type dirChanges struct {
 	dirs  map[string]*dirChanges
 }
 
-// add files c under the path rel (relative to d) and reports whether the
-// path was new.
+// add records c under the path rel (relative to d's directory) and
+// reports whether no change had that path before.
 func (d *dirChanges) add(rel string, c RawChange) bool {
-	dir, name, ok := strings.Cut(rel, "/")
-	if ok {
+	first, rest, below := strings.Cut(rel, "/")
+	if below {
 		if d.dirs == nil {
 			d.dirs = map[string]*dirChanges{}
 		}
-		sub := d.dirs[dir]
+		sub := d.dirs[first]
 		if sub == nil {
 			sub = &dirChanges{}
-			d.dirs[dir] = sub
+			d.dirs[first] = sub
 		}
-		return sub.add(name, c)
+		return sub.add(rest, c)
 	}
-	if _, dup := d.files[dir]; dup {
+	if _, dup := d.files[first]; dup {
 		return false
 	}
 	if d.files == nil {
 		d.files = map[string]RawChange{}
 	}
-	d.files[dir] = c
+	d.files[first] = c
 	return true
 }
 
@@ -264,15 +263,15 @@ type patcher struct {
 
 // objectID decodes the object id s (lowercase hex of the repository's
 // format, not all zeros, which git's diff writes for "no object").
-func (p *patcher) objectID(s string) ([]byte, error) {
+func (p *patcher) objectID(s string) (string, error) {
 	id, err := hex.DecodeString(s)
 	if err != nil || len(id) != p.idLen || s != strings.ToLower(s) {
-		return nil, fmt.Errorf("malformed object id %q", s)
+		return "", fmt.Errorf("malformed object id %q", s)
 	}
 	if !slices.ContainsFunc(id, func(b byte) bool { return b != 0 }) {
-		return nil, fmt.Errorf("no object (%s)", s)
+		return "", fmt.Errorf("no object (%s)", s)
 	}
-	return id, nil
+	return string(id), nil
 }
 
 // checkChange reports an error unless c is a change that git can write a
@@ -298,11 +297,12 @@ func (p *patcher) checkChange(c RawChange) error {
 	return nil
 }
 
-// treeEntry is one entry of a tree object.
+// treeEntry is one entry of a tree object; its strings are substrings of
+// the object's contents, when it was read from one.
 type treeEntry struct {
 	mode, name string
-	id         []byte // raw
-	raw        []byte // the entry's bytes in the object read; nil for a new one
+	id         string // raw
+	raw        string // the entry's bytes in the object read; "" for a new one
 }
 
 // isDir reports whether e is a sub-directory.
@@ -310,7 +310,7 @@ func (e treeEntry) isDir() bool { return e.mode == treeMode }
 
 // appendTo appends e as a tree object holds it to b.
 func (e treeEntry) appendTo(b []byte) []byte {
-	if e.raw != nil {
+	if e.raw != "" {
 		return append(b, e.raw...)
 	}
 	b = append(append(append(b, e.mode...), ' '), e.name...)
@@ -346,15 +346,15 @@ func compareEntries(a, b treeEntry) int { return compareNames(a.name, a.isDir(),
 
 // parseTree parses the contents of a tree object, checking that they are
 // as git writes them.
-func (p *patcher) parseTree(data []byte) ([]treeEntry, error) {
+func (p *patcher) parseTree(data string) ([]treeEntry, error) {
 	var entries []treeEntry
 	for rest := data; len(rest) > 0; {
-		sp := bytes.IndexByte(rest, ' ')
-		nul := bytes.IndexByte(rest, 0)
+		sp := strings.IndexByte(rest, ' ')
+		nul := strings.IndexByte(rest, 0)
 		if sp <= 0 || nul < sp+2 || len(rest) < nul+1+p.idLen {
 			return nil, fmt.Errorf("malformed entry at byte %d", len(data)-len(rest))
 		}
-		e := treeEntry{mode: string(rest[:sp]), name: string(rest[sp+1 : nul]), id: rest[nul+1 : nul+1+p.idLen], raw: rest[:nul+1+p.idLen]}
+		e := treeEntry{mode: rest[:sp], name: rest[sp+1 : nul], id: rest[nul+1 : nul+1+p.idLen], raw: rest[:nul+1+p.idLen]}
 		if e.mode != treeMode && !fileModes[e.mode] {
 			return nil, fmt.Errorf("entry %q has mode %q, which git does not write", e.name, e.mode)
 		}
@@ -390,9 +390,10 @@ func findEntry(entries []treeEntry, name string) (i int, ok bool, err error) {
 	return 0, false, nil
 }
 
-// readTree reads and parses the tree object id; dir names it in errors.
-func (p *patcher) readTree(id []byte, dir string) ([]treeEntry, error) {
-	typ, data, size, err := p.objects.readObject(hex.EncodeToString(id), maxTreeBytes)
+// readTree reads and parses the tree object id (raw); dir names it in
+// errors.
+func (p *patcher) readTree(id, dir string) ([]treeEntry, error) {
+	typ, data, size, err := p.objects.readObject(hex.EncodeToString([]byte(id)), maxTreeBytes)
 	if err != nil {
 		return nil, fmt.Errorf("the tree of %q: %w", dir, err)
 	}
@@ -402,22 +403,22 @@ func (p *patcher) readTree(id []byte, dir string) ([]treeEntry, error) {
 	if size > maxTreeBytes {
 		return nil, fmt.Errorf("the tree of %q: object %x is larger than %d bytes", dir, id, maxTreeBytes)
 	}
-	entries, err := p.parseTree(data)
+	entries, err := p.parseTree(string(data))
 	if err != nil {
 		return nil, fmt.Errorf("the tree of %q (object %x): %w", dir, id, err)
 	}
 	return entries, nil
 }
 
-// patch applies d to the tree object id (nil for none) of the directory
-// dir (relative to the top level) and returns the raw id of the tree it
-// becomes, or nil when that has no entries.
-func (p *patcher) patch(d *dirChanges, id []byte, dir string) ([]byte, error) {
+// patch applies d to the tree object id (raw, "" for none) of the
+// directory dir (relative to the top level) and returns the raw id of the
+// tree it becomes, or "" when that has no entries.
+func (p *patcher) patch(d *dirChanges, id, dir string) (string, error) {
 	var entries []treeEntry
-	if id != nil {
+	if id != "" {
 		var err error
 		if entries, err = p.readTree(id, dir); err != nil {
-			return nil, err
+			return "", err
 		}
 	}
 	removed := map[int]bool{}
@@ -441,35 +442,35 @@ func (p *patcher) patch(d *dirChanges, id []byte, dir string) ([]byte, error) {
 		}
 		i, ok, err := lookup(name)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if err := p.matchOld(c, entries, i, ok); err != nil {
-			return nil, err
+			return "", err
 		}
 		removed[i] = true
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.dirs)) {
 		i, ok, err := lookup(name)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		var old []byte
+		var old string
 		if ok {
 			if !entries[i].isDir() {
-				return nil, fmt.Errorf("%s: a file in the tree, but changes lie below it", path.Join(dir, name))
+				return "", fmt.Errorf("%s: a file in the tree, but changes lie below it", path.Join(dir, name))
 			}
 			old = entries[i].id
 		}
 		sub, err := p.patch(d.dirs[name], old, path.Join(dir, name))
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		switch {
-		case ok && sub == nil:
+		case ok && sub == "":
 			removed[i] = true
 		case ok:
 			replaced[i] = treeEntry{mode: treeMode, name: name, id: sub}
-		case sub != nil:
+		case sub != "":
 			added = append(added, treeEntry{mode: treeMode, name: name, id: sub})
 			newDirs[name] = true
 		}
@@ -481,23 +482,23 @@ func (p *patcher) patch(d *dirChanges, id []byte, dir string) ([]byte, error) {
 		}
 		i, ok, err := lookup(name)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if c.Status == 'A' && ok {
-			return nil, fmt.Errorf("%s: added, but the tree has it", c.Path)
+			return "", fmt.Errorf("%s: added, but the tree has it", c.Path)
 		}
 		if c.Status != 'A' {
 			if err := p.matchOld(c, entries, i, ok); err != nil {
-				return nil, err
+				return "", err
 			}
 		}
 		if newDirs[name] {
-			return nil, fmt.Errorf("%s: both a file and a directory", c.Path)
+			return "", fmt.Errorf("%s: both a file and a directory", c.Path)
 		}
 		if c.NewMode != gitlinkMode {
 			// git write-tree refuses an entry whose object it lacks.
 			if _, _, _, err := p.objects.readObject(c.NewObject, 0); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.Path, err)
+				return "", fmt.Errorf("%s: %w", c.Path, err)
 			}
 		}
 		id, _ := p.objectID(c.NewObject) // checkChange checked it
@@ -518,16 +519,16 @@ func (p *patcher) matchOld(c RawChange, entries []treeEntry, i int, ok bool) err
 		return fmt.Errorf("%s: changed, but the tree lacks it", c.Path)
 	}
 	e := entries[i]
-	if e.mode != c.OldMode || hex.EncodeToString(e.id) != c.OldObject {
+	if e.mode != c.OldMode || hex.EncodeToString([]byte(e.id)) != c.OldObject {
 		return fmt.Errorf("%s: the tree has %s %x, the change %s %s", c.Path, e.mode, e.id, c.OldMode, c.OldObject)
 	}
 	return nil
 }
 
 // write returns the raw id of the tree object of entries without those
-// removed, with those replaced, and with those added; nil when none is
+// removed, with those replaced, and with those added; "" when none is
 // left.
-func (p *patcher) write(entries []treeEntry, removed map[int]bool, replaced map[int]treeEntry, added []treeEntry) []byte {
+func (p *patcher) write(entries []treeEntry, removed map[int]bool, replaced map[int]treeEntry, added []treeEntry) string {
 	slices.SortFunc(added, compareEntries)
 	var body []byte
 	j := 0
@@ -547,7 +548,7 @@ func (p *patcher) write(entries []treeEntry, removed map[int]bool, replaced map[
 		body = added[j].appendTo(body)
 	}
 	if len(body) == 0 {
-		return nil
+		return ""
 	}
-	return objectID(p.r.format, "tree", body)
+	return string(objectID(p.r.format, "tree", body))
 }
