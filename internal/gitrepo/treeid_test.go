@@ -235,7 +235,7 @@ func TestPatchTreeLarge(t *testing.T) {
 	}
 	write(t, dir, "j/big/17.j", "changed\n")
 	write(t, dir, "j/big/17.k", "new\n")
-	git(t, dir, "rm", "-q", "j/big/1000.j", "j/big/d7/1")
+	git(t, dir, "rm", "-q", "j/big/100.j", "j/big/d7/1")
 	git(t, dir, "add", "-A")
 	checkPatch(t, r, dir, "", "j", "j/big")
 }
