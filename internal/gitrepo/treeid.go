@@ -32,7 +32,7 @@ const gitlinkMode = "160000"
 var fileModes = map[string]bool{"100644": true, "100755": true, "120000": true, gitlinkMode: true}
 
 // maxTreeBytes is the largest tree object [Repo.PatchTree] reads; the top
-// tree of 100,000 files in a Journal's layout is 1.4 MB.
+// tree of 100,000 files in a Journal's layout is about 1.3 MB.
 const maxTreeBytes = 256 << 20
 
 // TreeAt returns the object id of the tree at prefix (relative to the top

@@ -219,7 +219,7 @@ func TestPatchTreeSHA256(t *testing.T) {
 // TestPatchTreeLarge: a directory of thousands of entries, one of them
 // changed, one added, one deleted.
 func TestPatchTreeLarge(t *testing.T) {
-	n := 3000
+	n := 2000
 	if testing.Short() {
 		n = 500
 	}
