@@ -181,13 +181,21 @@ func gitKind(mode string) string {
 // format (a repository's ObjectFormat: "sha256", else SHA-1): the hash of
 // "blob", the size in decimal, a NUL byte and the bytes, in lowercase hex.
 func BlobID(format string, data []byte) string {
+	return hex.EncodeToString(objectID(format, "blob", data))
+}
+
+// objectID returns the raw object id git gives an object of type kind
+// ("blob", "tree") with contents data in the object format: the hash
+// (SHA-256 for "sha256", else SHA-1) of the type, a space, the size in
+// decimal, a NUL byte and the contents.
+func objectID(format, kind string, data []byte) []byte {
 	var h hash.Hash = sha1.New()
 	if format == "sha256" {
 		h = sha256.New()
 	}
-	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write([]byte(kind + " " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
+	return h.Sum(nil)
 }
 
 // Config returns the value of the configuration variable name as git
@@ -260,6 +268,11 @@ func (r *Repo) IndexDiff(ctx context.Context, rev, prefix string) ([]RawChange, 
 	if err != nil {
 		return nil, err
 	}
+	return parseRaw(out)
+}
+
+// parseRaw parses the output of "diff --raw --no-abbrev -z --no-renames".
+func parseRaw(out []byte) ([]RawChange, error) {
 	recs := splitNUL(out)
 	var changes []RawChange
 	for i := 0; i+1 < len(recs); i += 2 {

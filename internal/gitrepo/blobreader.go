@@ -39,19 +39,25 @@ func (r *Repo) NewBlobReader(ctx context.Context) *BlobReader {
 // object name, and git failing are errors; after git failed, every read
 // returns that error.
 func (b *BlobReader) Read(object string, max int64) ([]byte, int64, error) {
+	_, data, size, err := b.readObject(object, max)
+	return data, size, err
+}
+
+// readObject is [BlobReader.Read] that also returns the object's type.
+func (b *BlobReader) readObject(object string, max int64) (typ string, data []byte, size int64, err error) {
 	if object == "" || strings.ContainsAny(object, " \t\n\x00") {
-		return nil, 0, fmt.Errorf("git cat-file: bad object name %q", object)
+		return "", nil, 0, fmt.Errorf("git cat-file: bad object name %q", object)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.start(); err != nil {
-		return nil, 0, err
+		return "", nil, 0, err
 	}
-	data, size, err := b.read(object, max)
+	typ, data, size, err = b.read(object, max)
 	if err != nil {
 		b.fail(err)
 	}
-	return data, size, err
+	return typ, data, size, err
 }
 
 // start starts git unless it runs or failed.
@@ -80,26 +86,26 @@ func (b *BlobReader) start() error {
 }
 
 // read asks git for object and reads its answer.
-func (b *BlobReader) read(object string, max int64) ([]byte, int64, error) {
+func (b *BlobReader) read(object string, max int64) (string, []byte, int64, error) {
 	if _, err := io.WriteString(b.stdin, object+"\n"); err != nil {
-		return nil, 0, b.ctxErr(fmt.Errorf("git cat-file: asking for %s: %w", object, err))
+		return "", nil, 0, b.ctxErr(fmt.Errorf("git cat-file: asking for %s: %w", object, err))
 	}
-	size, err := readBatchHeader(b.out, object)
+	typ, size, err := readBatchHeader(b.out, object)
 	if err != nil {
-		return nil, 0, b.ctxErr(err)
+		return "", nil, 0, b.ctxErr(err)
 	}
 	body := io.LimitReader(b.out, size)
 	var data []byte
 	if size <= max {
 		data = make([]byte, size)
 		if _, err := io.ReadFull(body, data); err != nil {
-			return nil, 0, b.ctxErr(fmt.Errorf("git cat-file: reading %s: %w", object, err))
+			return "", nil, 0, b.ctxErr(fmt.Errorf("git cat-file: reading %s: %w", object, err))
 		}
 	}
 	if err := readBatchBody(b.out, object, body); err != nil {
-		return nil, 0, b.ctxErr(err)
+		return "", nil, 0, b.ctxErr(err)
 	}
-	return data, size, nil
+	return typ, data, size, nil
 }
 
 // ctxErr returns the context's error when it ended git, else err.

@@ -738,7 +738,7 @@ func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object strin
 // readBatch reads the "cat-file --batch" answers for objects.
 func readBatch(br *bufio.Reader, objects []string, fn func(string, int64, io.Reader) error) error {
 	for _, o := range objects {
-		size, err := readBatchHeader(br, o)
+		_, size, err := readBatchHeader(br, o)
 		if err != nil {
 			return err
 		}
@@ -754,24 +754,25 @@ func readBatch(br *bufio.Reader, objects []string, fn func(string, int64, io.Rea
 }
 
 // readBatchHeader reads the header line of the "cat-file --batch" answer
-// for object and returns the size of the contents that follow it.
-func readBatchHeader(br *bufio.Reader, object string) (int64, error) {
+// for object and returns the object's type ("blob", "tree", ...) and the
+// size of the contents that follow it.
+func readBatchHeader(br *bufio.Reader, object string) (string, int64, error) {
 	header, err := br.ReadString('\n')
 	if err != nil {
-		return 0, fmt.Errorf("git cat-file: reading the header of %s: %w", object, err)
+		return "", 0, fmt.Errorf("git cat-file: reading the header of %s: %w", object, err)
 	}
 	f := strings.Fields(header)
 	if len(f) == 2 && f[1] == "missing" {
-		return 0, &missingError{object}
+		return "", 0, &missingError{object}
 	}
 	if len(f) != 3 {
-		return 0, fmt.Errorf("git cat-file: malformed header %q", strings.TrimSpace(header))
+		return "", 0, fmt.Errorf("git cat-file: malformed header %q", strings.TrimSpace(header))
 	}
 	size, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil || size < 0 {
-		return 0, fmt.Errorf("git cat-file: malformed size in %q", strings.TrimSpace(header))
+		return "", 0, fmt.Errorf("git cat-file: malformed size in %q", strings.TrimSpace(header))
 	}
-	return size, nil
+	return f[1], size, nil
 }
 
 // missingError is the error for an object that git does not have; after

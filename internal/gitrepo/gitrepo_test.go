@@ -27,6 +27,12 @@ func git(t *testing.T, dir string, args ...string) string {
 // and returns its directory.
 func newRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
+	return newRepoInit(t, nil, files)
+}
+
+// newRepoInit is newRepo with more arguments for "git init".
+func newRepoInit(t *testing.T, initArgs []string, files map[string]string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -37,7 +43,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 	t.Setenv("GIT_COMMITTER_NAME", "t")
 	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.org")
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	for p, text := range files {
 		write(t, dir, p, text)
 	}
