@@ -92,6 +92,11 @@ type summaryUse struct {
 	changes   []gitrepo.RawChange
 	known     bool
 	opened    bool // open took the changes
+	// checked is the name of the tree under the root that the check
+	// reads (gitrepo.Repo.PatchTree), once patched is closed; "" when
+	// git could not tell.
+	patched chan struct{}
+	checked string
 
 	// hit says that the load reads only the directories changed; old
 	// holds the summary's other directories, by name.
@@ -153,10 +158,13 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	}()
 }
 
-// wait waits for what probe asked, when it asked.
+// wait waits for what probe and open asked git, when they asked.
 func (s *summaryUse) wait() {
 	if s != nil && s.probed != nil {
 		<-s.probed
+	}
+	if s != nil && s.patched != nil {
+		<-s.patched
 	}
 }
 
@@ -177,6 +185,17 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil
 	}
 	s.changes, s.opened = changes, true
+	s.patched = make(chan struct{})
+	go func() {
+		// The name of the tree this check reads, for its own summary,
+		// while the tree is read.
+		defer close(s.patched)
+		if len(changes) == 0 {
+			s.checked = s.headTree
+		} else if id, err := g.repo.PatchTree(ctx, s.headTree, g.rootRel, changes); err == nil {
+			s.checked = id
+		}
+	}()
 	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 {
 		return nil, nil
 	}
@@ -292,8 +311,8 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 	if s == nil || !s.known || !s.opened || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
 		return nil
 	}
-	tree, ok := s.checkedTree(r.gate)
-	if !ok {
+	tree := s.checked
+	if tree == "" {
 		return nil
 	}
 	dirs := r.summaryDirs(trees)
@@ -310,15 +329,6 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 	}
 	s.store.PutObject(data, key...)
 	return nil
-}
-
-// checkedTree returns the git object name of the tree under the root that
-// the check read: HEAD's when the index changes nothing under the root.
-func (s *summaryUse) checkedTree(g *gate) (string, bool) {
-	if len(s.changes) == 0 {
-		return s.headTree, s.headTree != ""
-	}
-	return "", false
 }
 
 // summaryDirs returns what a tree summary holds of each artifact

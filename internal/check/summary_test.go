@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,7 +48,16 @@ func (r *repo) successor(path, extra string) string {
 func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	r := newRepo(t, 24, 5)
 	st := openStore(t, t.TempDir(), memo.On)
-	files := r.files()
+	// files holds one revision of each artifact.
+	var files []string
+	for _, f := range r.files() {
+		if dir, _, _ := strings.Cut(f, "/"); len(files) == 0 || !strings.HasPrefix(files[len(files)-1], dir+"/") {
+			files = append(files, f)
+		}
+	}
+	if len(files) < 6 {
+		t.Fatalf("the tree has %d artifacts; the test needs 6", len(files))
+	}
 	r.same("the committed tree", check.Options{Staged: true}, st) // keeps the summary of HEAD's tree
 
 	// hit runs the hook on what is staged, expects it to take the tree
@@ -122,6 +132,22 @@ func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	r.successor(files[1], "")
 	r.git("add", "-A")
 	hit("after a staged check of the new HEAD", true)
+
+	// Commit after commit, each hook keeps the summary of the tree it
+	// checked, which the next commit's HEAD holds: the summary a hook
+	// kept beside its changed directories stands too.
+	for i := range 3 {
+		r.successor(files[2+i], "")
+		r.git("add", "-A")
+		if n := r.hook(fmt.Sprintf("commit %d", i), st); n == 0 {
+			t.Errorf("commit %d: the hook read the whole tree", i)
+		}
+		r.git("commit", "-q", "-m", fmt.Sprint("commit ", i))
+	}
+	r.git("rm", "-q", "journals/"+r.head(files[3])) // a head: the chain stays whole
+	if n := r.hook("a head deleted", st); n == 0 {
+		t.Error("a head deleted: the hook read the whole tree")
+	}
 
 	if o := r.check(check.Options{Staged: true}, openStore(t, st.Path(), memo.Verify)); o.Err != "" {
 		t.Fatalf("--cache=verify: %s", o.Err)
