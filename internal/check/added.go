@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/source"
 )
 
@@ -21,6 +24,16 @@ type AddedOptions struct {
 	Staged bool
 	// Examples counts *.journal.example files as Journals too.
 	Examples bool
+	// Cache, for Staged without Against, is the persistent cache whose
+	// summary of HEAD's tree (summary.go) lets the source hold only the
+	// artifact directories that the index changes, the others being known
+	// valid; Config names the summary (as for Options.Config, nil means
+	// config.Default()). Nil reads the whole index.
+	Cache  *memo.Store
+	Config *config.Config
+	// WholeTree reads the whole index whatever the cache holds: for a
+	// load that [Added.NeedsWholeTree] sent back.
+	WholeTree bool
 }
 
 // Added is the git view that `journal-lint diff --staged` and `diff
@@ -28,10 +41,15 @@ type AddedOptions struct {
 // resolution, merge base, shallow-clone and index handling): which tree to
 // load, and which of its Journal files are revisions that the commit or
 // branch adds. Close it when done.
-type Added struct{ g *gate }
+type Added struct {
+	g   *gate
+	sum *summaryUse // nil without a summary to take the tree from
+}
 
 // OpenAdded resolves opts against git. With Staged, the tree is the index's
-// entries under the root, which [Added.Source] reads.
+// entries under the root, which [Added.Source] reads: only the artifact
+// directories the index changes since HEAD when opts.Cache holds a summary
+// of HEAD's tree, which vouches that the others are valid.
 // Errors are those of `check --against` and `check --staged`: no git, a
 // root outside a work tree, a revision that names no commit, a shallow
 // clone without the merge base, an unmerged index and git failing; each
@@ -43,11 +61,34 @@ func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
 	}
 	// NewOnly makes openGate insist on a base to compare with, as
 	// `diff --against` and `--staged` need one.
-	g, err := openGate(ctx, Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true}, nil, nil)
+	o := Options{Root: opts.Root, Against: opts.Against, Staged: opts.Staged, Examples: opts.Examples, NewOnly: true}
+	var sum *summaryUse
+	if opts.Staged && opts.Against == "" && !opts.WholeTree && opts.Cache != nil && opts.Cache.Mode() != memo.Off && opts.Cache.Mode() != memo.Verify {
+		cfg := opts.Config
+		if cfg == nil {
+			cfg = config.Default()
+		}
+		ns, err := namespace(&run{opts: o, cfg: cfg}, nil)
+		if err != nil {
+			return nil, err
+		}
+		sum = &summaryUse{store: opts.Cache, ns: ns, mayUse: true}
+	}
+	g, err := openGate(ctx, o, nil, sum)
 	if err != nil {
 		return nil, err
 	}
-	return &Added{g: g}, nil
+	return &Added{g: g, sum: sum}, nil
+}
+
+// NeedsWholeTree reports whether a load of [Added.Source] that found ds
+// must load the whole index after all (open the Added again with
+// WholeTree): the source held only the directories that changed, and a
+// chain of theirs names a revision outside its artifact, which only the
+// whole tree tells apart (chain/cross-artifact or
+// chain/missing-predecessor).
+func (a *Added) NeedsWholeTree(ds diag.List) bool {
+	return a.sum.needsWholeTree(ds)
 }
 
 // Source returns where to load the tree from (load.Options.Source): the
@@ -87,5 +128,6 @@ func (a *Added) Baseline(ctx context.Context) *Baseline { return a.g.baseline(ct
 func (a *Added) Close() {
 	if a != nil {
 		a.g.close()
+		a.sum.wait()
 	}
 }

@@ -78,8 +78,11 @@ type summaryUse struct {
 	ns    []byte
 	// mayUse says that the check's options and configuration allow taking
 	// the tree from a summary (see above); a check that may not still
-	// keeps the summary of the tree it checked.
+	// keeps the summary of the tree it checked. checks says that the use
+	// is a check's, which asks for the history diff (not `diff --staged`,
+	// check.Added).
 	mayUse bool
+	checks bool
 
 	// Known once the gate opened (probe, open): HEAD's tree under the
 	// root, the attribute sources, the .gitattributes that differ between
@@ -119,7 +122,7 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &summaryUse{store: o.Cache, ns: ns,
+	return &summaryUse{store: o.Cache, ns: ns, checks: true,
 		mayUse: o.NewOnly && !o.wholeTree && len(r.cfg.Ignore) == 0 && o.Cache.Mode() != memo.Verify}, nil
 }
 
@@ -149,7 +152,7 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 		}()
 		go func() {
 			defer wg.Done()
-			if s.mayUse {
+			if s.mayUse && s.checks {
 				_, _ = g.repo.Diff(ctx, g.commit, true, g.rootRel) // the gate asks again, and its error is the gate's
 			}
 		}()

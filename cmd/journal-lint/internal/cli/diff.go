@@ -18,6 +18,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/render"
@@ -331,12 +332,33 @@ type chainPick struct {
 // chain. The tree is loaded as `check --staged` / `--against` loads it, and
 // validity problems refuse the comparison as for --all.
 func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Result, error) {
-	added, err := check.OpenAdded(c.Context, check.AddedOptions{Root: s.root, Against: c.String("against"), Staged: c.Bool("staged"), Examples: s.examples})
+	// The other artifacts are only checked for validity: those a check
+	// took into the cache are not read again (check.Records), and with a
+	// summary of HEAD's tree only the directories the index changes are
+	// listed at all.
+	store, err := openCache(c)
+	if err != nil {
+		return nil, err
+	}
+	for whole := false; ; whole = true {
+		rs, again, err := diffAddedOnce(c, s, only, store, whole)
+		if !again {
+			return rs, err
+		}
+	}
+}
+
+// diffAddedOnce is diffAdded with the cache store, reading the whole
+// index when whole is set; again says that the load must be made again
+// with the whole index (check.Added.NeedsWholeTree).
+func diffAddedOnce(c *ucli.Context, s *settings, only *vt.Coordinate, store *memo.Store, whole bool) (rs []*diff.Result, again bool, err error) {
+	added, err := check.OpenAdded(c.Context, check.AddedOptions{Root: s.root, Against: c.String("against"), Staged: c.Bool("staged"), Examples: s.examples,
+		Cache: store, Config: s.cfg, WholeTree: whole})
 	if err != nil {
 		if c.Context.Err() != nil {
-			return nil, c.Context.Err()
+			return nil, false, c.Context.Err()
 		}
-		return nil, usageErrorf("%v", err)
+		return nil, false, usageErrorf("%v", err)
 	}
 	defer added.Close()
 	// The tree streams: only the chains that gained a revision are kept,
@@ -346,24 +368,22 @@ func diffAdded(c *ucli.Context, s *settings, only *vt.Coordinate) ([]*diff.Resul
 	visit := func(a *load.Artifact) {
 		ch.keep(&mu, a, func(sources []string) bool { return slices.ContainsFunc(sources, added.IsNew) })
 	}
-	// The other artifacts are only checked for validity: those a check
-	// took into the cache are not read again (check.Records).
-	store, err := openCache(c)
-	if err != nil {
-		return nil, err
-	}
 	recs, err := check.OpenRecords(c.Context, check.RecordsOptions{Root: s.root, Examples: s.examples, Config: s.cfg, Cache: store, Added: added,
 		Fresh: func(_ string, paths []string) bool { return slices.ContainsFunc(paths, added.IsNew) }})
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, false, usageErrorf("%v", err)
 	}
 	defer recs.Close()
 	lr, err := load.Load(c.Context, s.root, recs.Options(load.Options{Examples: s.examples, Source: added.Source(), DropDocs: true, Visit: visit}))
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if added.NeedsWholeTree(lr.Diagnostics) {
+		return nil, true, nil
 	}
 	slices.SortFunc(ch.coords, vt.Coordinate.Compare)
-	return diffAll(c, s, lr, ch, chainPick{only: only, added: added})
+	rs, err = diffAll(c, s, lr, ch, chainPick{only: only, added: added})
+	return rs, false, err
 }
 
 // diffAll compares every consecutive pair of every healthy chain of lr
