@@ -94,18 +94,6 @@ func headOf(h treeHead, d *syntax.Document) treeHead {
 	return h
 }
 
-// versions returns the release versions of h.
-func (h treeHead) versions() []vt.Version {
-	out := make([]vt.Version, 0, strings.Count(h.releases, "\n"))
-	for s := range strings.SplitSeq(h.releases, "\n") {
-		if s != "" {
-			v, _ := vt.ParseVersion(s)
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // buildTree merges the tree heads of every artifact, in artifact order, the
 // way lint.TreeOf does for the whole list of documents.
 func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
@@ -120,7 +108,7 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 	t := &lint.StaticTree{}
 	// In ascending order, so that each Add appends.
 	for _, c := range slices.SortedFunc(maps.Keys(best), vt.Coordinate.Compare) {
-		t.Add(c, best[c].versions()...)
+		t.AddText(c, best[c].releases)
 	}
 	return t
 }

@@ -72,7 +72,7 @@ func (a *RefsArena) Read(r *codec.Reader) HeadRefs {
 // followed by a newline; "" when the tree does not hold it. Two trees
 // agree on the coordinate exactly when their views are equal.
 func (t *StaticTree) View(c vt.Coordinate) string {
-	vs, ok := t.releases[c.String()]
+	vs, ok := t.versions(c.String())
 	if !ok {
 		return ""
 	}
@@ -88,7 +88,7 @@ func (t *StaticTree) View(c vt.Coordinate) string {
 // view (what [StaticTree.View] returns for it), without making a view or
 // copying its arguments.
 func (t *StaticTree) HasView(c, view []byte) bool {
-	vs, ok := t.releases[string(c)]
+	vs, ok := t.versions(string(c))
 	if !ok || len(view) == 0 {
 		return !ok && len(view) == 0
 	}

@@ -306,4 +306,7 @@ func (hr HeadRefs) Coordinates() []vt.Coordinate {
 // judgements, which only read them.
 type sharedTree struct{ *StaticTree }
 
-func (t sharedTree) Releases(c vt.Coordinate) []vt.Version { return t.releases[c.String()] }
+func (t sharedTree) Releases(c vt.Coordinate) []vt.Version {
+	vs, _ := t.versions(c.String())
+	return vs
+}

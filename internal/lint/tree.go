@@ -3,6 +3,8 @@ package lint
 import (
 	"maps"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -27,10 +29,14 @@ type Tree interface {
 type StaticTree struct {
 	coords   []vt.Coordinate
 	releases map[string][]vt.Version // by coordinate text
+	// text holds, by coordinate text, the releases that AddText recorded
+	// and no lookup parsed yet; once AddText made it, mu guards both maps.
+	text map[string]string
+	mu   sync.Mutex
 }
 
 // Add records the artifact c with the release versions of its head, adding
-// them to those already recorded for c. Adding the coordinates in
+// them to those already recorded for c (of Add or AddText). Adding the coordinates in
 // ascending order costs O(1) each (amortized) plus sorting the versions;
 // in any other order, a new coordinate costs O(number recorded).
 func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
@@ -38,17 +44,78 @@ func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
 		t.releases = make(map[string][]vt.Version)
 	}
 	key := c.String()
-	if _, ok := t.releases[key]; !ok {
-		if n := len(t.coords); n == 0 || t.coords[n-1].Compare(c) < 0 {
-			t.coords = append(t.coords, c)
-		} else {
-			i, _ := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
-			t.coords = slices.Insert(t.coords, i, c)
-		}
+	old, ok := t.versions(key)
+	if !ok {
+		t.insert(c)
 	}
-	vs := append(t.releases[key], versions...)
+	vs := append(old, versions...)
 	slices.SortFunc(vs, vt.Version.Compare)
 	t.releases[key] = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
+}
+
+// AddText is Add with the release versions as text, each followed by a
+// newline ("1.0.0\n2.0.0\n", in any order; a line that is no version is
+// left out), parsed when a lookup first needs them: a tree of many
+// artifacts of which a check looks up a few is built without parsing the
+// others' releases.
+func (t *StaticTree) AddText(c vt.Coordinate, releases string) {
+	key := c.String()
+	if _, ok := t.releases[key]; ok || t.text[key] != "" {
+		t.Add(c, parseVersions(releases)...)
+		return
+	}
+	if t.text == nil {
+		t.text = make(map[string]string)
+	}
+	t.insert(c)
+	t.text[key] = releases
+	if releases == "" {
+		t.releases[key] = nil
+		delete(t.text, key)
+	}
+}
+
+// insert adds the coordinate c, which the tree does not hold, to
+// t.coords, and makes t.releases.
+func (t *StaticTree) insert(c vt.Coordinate) {
+	if t.releases == nil {
+		t.releases = make(map[string][]vt.Version)
+	}
+	if n := len(t.coords); n == 0 || t.coords[n-1].Compare(c) < 0 {
+		t.coords = append(t.coords, c)
+	} else {
+		i, _ := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
+		t.coords = slices.Insert(t.coords, i, c)
+	}
+}
+
+// versions returns the release versions of the coordinate written key,
+// sorted and without duplicates, parsing those AddText recorded, and
+// whether the tree holds it. Callers must not change the slice.
+func (t *StaticTree) versions(key string) ([]vt.Version, bool) {
+	if t.text != nil { // set only while the tree is built
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if s, ok := t.text[key]; ok {
+			vs := parseVersions(s)
+			slices.SortFunc(vs, vt.Version.Compare)
+			t.releases[key] = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
+			delete(t.text, key)
+		}
+	}
+	vs, ok := t.releases[key]
+	return vs, ok
+}
+
+// parseVersions parses release versions written one per line.
+func parseVersions(s string) []vt.Version {
+	out := make([]vt.Version, 0, strings.Count(s, "\n"))
+	for line := range strings.SplitSeq(s, "\n") {
+		if v, err := vt.ParseVersion(line); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Coordinates implements [Tree]; the caller owns the returned slice.
@@ -56,13 +123,14 @@ func (t *StaticTree) Coordinates() []vt.Coordinate { return slices.Clone(t.coord
 
 // Has implements [Tree].
 func (t *StaticTree) Has(c vt.Coordinate) bool {
-	_, ok := t.releases[c.String()]
+	_, ok := t.versions(c.String())
 	return ok
 }
 
 // Releases implements [Tree]; the caller owns the returned slice.
 func (t *StaticTree) Releases(c vt.Coordinate) []vt.Version {
-	return slices.Clone(t.releases[c.String()])
+	vs, _ := t.versions(c.String())
+	return slices.Clone(vs)
 }
 
 // SameReleases reports whether t and u agree on the artifact c: neither
@@ -72,8 +140,8 @@ func (t *StaticTree) Releases(c vt.Coordinate) []vt.Version {
 // a head's rules looked up.
 func (t *StaticTree) SameReleases(u *StaticTree, c vt.Coordinate) bool {
 	key := c.String()
-	a, inT := t.releases[key]
-	b, inU := u.releases[key]
+	a, inT := t.versions(key)
+	b, inU := u.versions(key)
 	return inT == inU && slices.EqualFunc(a, b, func(x, y vt.Version) bool { return x.String() == y.String() })
 }
 

@@ -1,7 +1,9 @@
 package lint_test
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/lint"
@@ -78,3 +80,60 @@ func TestTreeOfTakesLatestValidRevision(t *testing.T) {
 		t.Errorf("head releases = %q, want those of the latest valid revision", got)
 	}
 }
+
+// TestAddTextAgreesWithAdd: a tree built with AddText (versions parsed on
+// the first lookup) answers every question as one built with Add, also
+// for versions out of order or repeated, a coordinate added twice, and
+// lookups from several goroutines at once.
+func TestAddTextAgreesWithAdd(t *testing.T) {
+	type head struct {
+		coord    string
+		releases []string
+	}
+	heads := []head{
+		{"org.example.a", []string{"2.0.0", "1.0.0", "2.0.0"}},
+		{"org.example.b", nil},
+		{"org.example.c", []string{"1.0.0-rc.1", "1.0.0"}},
+		{"org.example.a", []string{"3.0.0"}},
+		{"org.example.0", []string{"0.1.0"}},
+	}
+	var add, text lint.StaticTree
+	for _, h := range heads {
+		c := mustCoordinate(t, h.coord)
+		var vs []vt.Version
+		s := ""
+		for _, r := range h.releases {
+			v, err := vt.ParseVersion(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs = append(vs, v)
+			s += r + "\n"
+		}
+		add.Add(c, vs...)
+		text.AddText(c, s)
+	}
+	if got, want := text.Coordinates(), add.Coordinates(); !slices.Equal(got, want) {
+		t.Fatalf("Coordinates: %v, want %v", got, want)
+	}
+	if text.CoordinatesDigest() != add.CoordinatesDigest() {
+		t.Error("CoordinatesDigest differs")
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, name := range []string{"org.example.a", "org.example.b", "org.example.c", "org.example.0", "org.example.none"} {
+				c := mustCoordinate(t, name)
+				if text.Has(c) != add.Has(c) || text.View(c) != add.View(c) || !text.SameReleases(&add, c) ||
+					!slices.EqualFunc(text.Releases(c), add.Releases(c), func(a, b vt.Version) bool { return a.String() == b.String() }) ||
+					!text.HasView([]byte(name), []byte(add.View(c))) {
+					t.Errorf("%s: the trees disagree: view %q, want %q", name, text.View(c), add.View(c))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
