@@ -136,4 +136,3 @@ func TestAddTextAgreesWithAdd(t *testing.T) {
 	}
 	wg.Wait()
 }
-
