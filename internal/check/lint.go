@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -95,20 +94,35 @@ func headOf(h treeHead, d *syntax.Document) treeHead {
 }
 
 // buildTree merges the tree heads of every artifact, in artifact order, the
-// way lint.TreeOf does for the whole list of documents.
+// way lint.TreeOf does for the whole list of documents: of the heads of
+// one coordinate, the first with the latest Journal version. The heads
+// are sorted by coordinate, stably, so that equals keep artifact order; an
+// artifact directory is usually named by the coordinate of its head, so
+// they usually come sorted already.
 func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
-	best := map[vt.Coordinate]treeHead{}
+	n := 0
 	for _, hs := range perArtifact {
-		for _, h := range hs {
-			if b, ok := best[h.coordinate]; !ok || h.version.Compare(b.version) > 0 {
-				best[h.coordinate] = h
-			}
-		}
+		n += len(hs)
+	}
+	all := make([]treeHead, 0, n)
+	for _, hs := range perArtifact {
+		all = append(all, hs...)
+	}
+	byCoordinate := func(a, b treeHead) int { return a.coordinate.Compare(b.coordinate) }
+	if !slices.IsSortedFunc(all, byCoordinate) {
+		slices.SortStableFunc(all, byCoordinate)
 	}
 	t := &lint.StaticTree{}
-	// In ascending order, so that each Add appends.
-	for _, c := range slices.SortedFunc(maps.Keys(best), vt.Coordinate.Compare) {
-		t.AddText(c, best[c].releases)
+	for i := 0; i < len(all); {
+		best := all[i]
+		j := i + 1
+		for ; j < len(all) && all[j].coordinate == best.coordinate; j++ {
+			if all[j].version.Compare(best.version) > 0 {
+				best = all[j]
+			}
+		}
+		t.AddText(best.coordinate, best.releases) // in ascending order: each appends
+		i = j
 	}
 	return t
 }
