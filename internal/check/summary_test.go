@@ -85,6 +85,12 @@ func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	r.git("rm", "-q", "-r", "journals/"+strings.Split(files[0], "/")[0])
 	hit("an artifact deleted", true)
 
+	// An entry only intended to be added (git add -N) is the empty file
+	// the index lists, in a directory the index changes.
+	r.write("journals/org.example.later/20260101T000000Z.journal", "later\n")
+	r.git("add", "-N", "journals/org.example.later/20260101T000000Z.journal")
+	hit("an entry intended to add", true)
+
 	r.write("journals/README", "not a Journal\n")
 	r.git("add", "-A")
 	hit("an entry directly under the root", false)

@@ -258,13 +258,15 @@ type RawChange struct {
 // IndexDiff lists the paths under prefix whose index entry differs from
 // the commit rev's ("git diff --cached --raw --no-renames"): what a check
 // of rev's files can learn from the index listing and this short answer
-// instead of listing rev's whole tree.
+// instead of listing rev's whole tree. An entry only intended to be added
+// (git add -N) is listed as an empty file added, as the index lists it
+// (--ita-visible-in-index).
 func (r *Repo) IndexDiff(ctx context.Context, rev, prefix string) ([]RawChange, error) {
 	commit, err := r.ResolveCommit(ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.output(ctx, "", nil, append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "--no-renames", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)...)
+	out, err := r.output(ctx, "", nil, append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "--no-renames", "--ita-visible-in-index", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)...)
 	if err != nil {
 		return nil, err
 	}

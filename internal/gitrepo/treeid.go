@@ -103,9 +103,9 @@ func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
 // change that does not fit tree (a deletion or modification of an entry
 // that is not there with the old mode and object, an addition of one that
 // is), a new object of the empty blob that the index holds only as
-// intended to be added ("git add -N": git before 2.19 lists such an entry
-// as an empty file, while "git write-tree" leaves it out; later versions
-// do not list it, and so agree), a tree object that is missing, is not a
+// intended to be added ("git add -N": [Repo.IndexDiff] lists such an
+// entry as an empty file, as a check of the index reads it, while "git
+// write-tree" leaves it out), a tree object that is missing, is not a
 // tree, or is not as git writes one (unknown modes, names out of order),
 // a missing new object, and git failing.
 //
