@@ -40,7 +40,8 @@ import (
 // skipped, and it is used only by a check with --new-only, without ignore
 // entries (config/unused-ignore looks at every finding), rule packs or a
 // transparency log, whose change touches no entry directly under the root
-// and no .gitattributes, and reads at most maxSummaryDirs directories. A
+// and no .gitattributes, and reads at most maxSummaryDirs directories,
+// under a root whose path holds no symbolic link (rootlink.go). A
 // changed directory whose chain names a revision of another artifact
 // (chain/cross-artifact, chain/missing-predecessor) needs the whole tree:
 // the check starts again without the summary.
@@ -199,7 +200,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 			s.checked = id
 		}
 	}()
-	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 {
+	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 || g.rootLink != nil {
 		return nil, nil
 	}
 	changed := map[string]bool{}
