@@ -224,7 +224,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", s.headTree, err)
 		return nil, nil
 	}
-	src, err := source.IndexDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)))
+	src, err := source.StagedDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)), g.commit, changes)
 	if err != nil {
 		return nil, fmt.Errorf("--staged: %w", err)
 	}

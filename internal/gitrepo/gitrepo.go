@@ -671,24 +671,37 @@ func parseIndex(out []byte) ([]Entry, error) {
 	return entries, nil
 }
 
-// IndexDirs lists, like [Repo.Index], the index's entries under the
+// TreeDirs lists, like [Repo.Tree], the files of the commit rev under the
 // directories dirs (relative to the top level, with forward slashes; each
-// names a directory, never a file) and nothing else: a check that knows
-// which directories changed reads only their entries. No dirs lists
-// nothing, without asking git.
-func (r *Repo) IndexDirs(ctx context.Context, dirs []string) ([]Entry, error) {
+// names a directory, never a file) and nothing else, from rev's tree
+// objects: a check that knows which directories changed reads only
+// theirs. No dirs lists nothing, without asking git.
+func (r *Repo) TreeDirs(ctx context.Context, rev string, dirs []string) ([]Entry, error) {
 	if len(dirs) == 0 {
 		return nil, nil
 	}
-	args := []string{"ls-files", "--stage", "-v", "-z", "--full-name", "--"}
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", commit, "--"}
 	for _, d := range dirs {
-		args = append(args, d+"/") // pathspecs are literal (gitrepo.go: command)
+		args = append(args, d+"/") // pathspecs are literal (command)
 	}
 	out, err := r.output(ctx, "", nil, args...)
 	if err != nil {
 		return nil, err
 	}
-	return parseIndex(out)
+	recs := splitNUL(out)
+	entries := make([]Entry, 0, len(recs))
+	for _, rec := range recs {
+		e, ok := parseEntry(rec, true)
+		if !ok {
+			return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
 }
 
 // Blobs calls fn with the size and contents of each object in objects, in

@@ -67,12 +67,14 @@ func mergedIndex(ctx context.Context, repo *gitrepo.Repo, prefix string, entries
 	return newGit(ctx, repo, prefix, entries), nil
 }
 
-// IndexDirs is [Index] restricted to the directories dirs (root-relative
-// names of directories directly under the root): the other entries of the
-// root are not listed, so the source holds only those directories. A
-// check that takes the rest of the tree from a summary of it reads only
-// the directories that changed. An unmerged entry is an error.
-func IndexDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []string) (*Git, error) {
+// StagedDirs is [Index] restricted to the directories dirs (root-relative
+// names of directories directly under the root), made without reading the
+// index: the files the commit rev holds there (gitrepo.Repo.TreeDirs)
+// with changes applied, which must be everything the index changes under
+// those directories since rev (gitrepo.Repo.IndexDiff). A check that takes
+// the rest of the tree from a summary of it reads only the directories
+// that changed. An unmerged change is an error.
+func StagedDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []string, rev string, changes []gitrepo.RawChange) (*Git, error) {
 	tops := make([]string, len(dirs))
 	for i, d := range dirs {
 		tops[i] = d
@@ -80,11 +82,31 @@ func IndexDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []st
 			tops[i] = prefix + "/" + d
 		}
 	}
-	entries, err := repo.IndexDirs(ctx, tops)
+	entries, err := repo.TreeDirs(ctx, rev, tops)
 	if err != nil {
 		return nil, err
 	}
-	return mergedIndex(ctx, repo, prefix, entries)
+	byPath := make(map[string]int, len(entries))
+	for i, e := range entries {
+		byPath[e.Path] = i
+	}
+	for _, c := range changes {
+		if c.Status == 'U' {
+			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", c.Path)
+		}
+		i, ok := byPath[c.Path]
+		switch {
+		case c.Status == 'D' && ok:
+			entries[i].Path = "" // dropped below
+		case c.Status != 'D' && ok:
+			entries[i].Mode, entries[i].Object = c.NewMode, c.NewObject
+		case c.Status != 'D':
+			byPath[c.Path] = len(entries)
+			entries = append(entries, gitrepo.Entry{Mode: c.NewMode, Object: c.NewObject, Path: c.Path})
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e gitrepo.Entry) bool { return e.Path == "" })
+	return newGit(ctx, repo, prefix, entries), nil
 }
 
 // Commit returns the tree of the commit rev under prefix (as for [Index])

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,6 +187,59 @@ func TestIndexIsStaged(t *testing.T) {
 	}
 	if es, err := empty.ReadDir("", false); err != nil || len(es) != 0 {
 		t.Errorf("ReadDir of an empty root = %v, %v", es, err)
+	}
+}
+
+// StagedDirs shows of the directories it names what Index shows of them:
+// HEAD's files with every staged change (added, modified, deleted, a mode
+// changed, a link, an entry intended to be added), and nothing else.
+func TestStagedDirsIsTheIndexThere(t *testing.T) {
+	top, repo := newTree(t, tree)
+	ctx := context.Background()
+	write := func(rel, text string) {
+		t.Helper()
+		abs := filepath.Join(top, "j", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("com.example.a/20260102T000000Z.journal", "changed\n")
+	write("com.example.a/20260103T000000Z.journal", "added\n")
+	write("com.example.c/20260101T000000Z.journal", "a new directory\n")
+	gitIn(t, top, "rm", "-q", "j/com.example.a/link.journal")
+	gitIn(t, top, "add", "-A")
+	gitIn(t, top, "update-index", "--chmod=+x", "j/com.example.a/20260101T000000Z.journal")
+	write("com.example.d/20260101T000000Z.journal", "later\n")
+	gitIn(t, top, "add", "-N", "j/com.example.d/20260101T000000Z.journal")
+	changes, err := repo.IndexDiff(ctx, "HEAD", "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{"com.example.a", "com.example.c", "com.example.d"}
+	staged, err := StagedDirs(ctx, repo, "j", dirs, "HEAD", changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer staged.Close()
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	got, want := look(t, staged), look(t, index)
+	for p := range want.Types {
+		if dir, _, _ := strings.Cut(p, "/"); !slices.Contains(dirs, dir) {
+			delete(want.Types, p)
+			delete(want.Files, p)
+			delete(want.Dirs, p)
+		}
+	}
+	want.Dirs[""] = slices.DeleteFunc(want.Dirs[""], func(e Entry) bool { return !slices.Contains(dirs, e.Name) })
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("StagedDirs shows otherwise than Index (-index +staged):\n%s", d)
 	}
 }
 
