@@ -79,11 +79,8 @@ type summaryUse struct {
 	ns    []byte
 	// mayUse says that the check's options and configuration allow taking
 	// the tree from a summary (see above); a check that may not still
-	// keeps the summary of the tree it checked. checks says that the use
-	// is a check's, which asks for the history diff (not `diff --staged`,
-	// check.Added).
+	// keeps the summary of the tree it checked.
 	mayUse bool
-	checks bool
 
 	// Known once the gate opened (probe, open): HEAD's tree under the
 	// root, the attribute sources, the .gitattributes that differ between
@@ -123,15 +120,14 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &summaryUse{store: o.Cache, ns: ns, checks: true,
+	return &summaryUse{store: o.Cache, ns: ns,
 		mayUse: o.NewOnly && !o.wholeTree && len(r.cfg.Ignore) == 0 && o.Cache.Mode() != memo.Verify}, nil
 }
 
 // probe asks git, in the background, what names the summaries of a
 // check of the index against HEAD (HEAD's tree under the root, the
-// attribute sources), whether any .gitattributes differs between them,
-// and the history diff that the gate asks later (gitrepo's memo keeps its
-// answer), while the gate asks what the index changes; open waits for it.
+// attribute sources) and whether any .gitattributes differs between them,
+// while the gate asks what the index changes; open waits for it.
 func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	if s == nil {
 		return
@@ -141,7 +137,7 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 		defer close(s.probed)
 		var wg sync.WaitGroup
 		var treeErr, attrsErr, attrFilesErr error
-		wg.Add(4)
+		wg.Add(3)
 		go func() { defer wg.Done(); s.headTree, treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel) }()
 		go func() {
 			defer wg.Done()
@@ -150,12 +146,6 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 		go func() {
 			defer wg.Done()
 			s.attrFiles, attrFilesErr = g.repo.ChangedAttributeFiles(ctx, "HEAD", true)
-		}()
-		go func() {
-			defer wg.Done()
-			if s.mayUse && s.checks {
-				_, _ = g.repo.Diff(ctx, g.commit, true, g.rootRel) // the gate asks again, and its error is the gate's
-			}
 		}()
 		wg.Wait()
 		s.known = treeErr == nil && attrsErr == nil && attrFilesErr == nil

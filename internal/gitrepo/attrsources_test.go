@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // gitStdin runs git in dir with stdin for the test, failing it on an error.
@@ -84,4 +87,68 @@ func TestAttributeSources(t *testing.T) {
 	differs("core.attributesFile", sum(false))
 	write(t, dir, "user-attributes", "* text\n")
 	differs("the user's attributes file", sum(false))
+}
+
+// TestStagedViewsAreGits: IndexDiff and Diff of the index, both made from
+// one rename-detecting diff (stagedDiff), list what git lists without and
+// with rename detection: renames (exact and edited) split into a deletion
+// and an addition for IndexDiff, additions, deletions, edits, a mode and a
+// type change, an entry only intended to be added, names git quotes.
+func TestStagedViewsAreGits(t *testing.T) {
+	long := strings.Repeat("a line that makes the file long enough to be recognised when renamed\n", 20)
+	dir := newRepo(t, map[string]string{
+		"j/a/1.journal":  long + "one\n",
+		"j/a/2.journal":  long + "two\n",
+		"j/b/1.journal":  "b\n",
+		"j/b/2.journal":  "b2\n",
+		"j/c/1.journal":  "c\n",
+		spaced:           "spaced\n",
+		"other/file.txt": "outside\n",
+	})
+	write(t, dir, "j/z/.keep", "")
+	git(t, dir, "mv", "j/a/1.journal", "j/z/moved.journal")
+	git(t, dir, "mv", "j/a/2.journal", "j/a/renamed.journal")
+	write(t, dir, "j/a/renamed.journal", long+"two, edited\n")
+	git(t, dir, "rm", "-q", "j/b/1.journal")
+	write(t, dir, "j/b/2.journal", "b2 changed\n")
+	write(t, dir, "j/b/new.journal", "new\n")
+	git(t, dir, "update-index", "--chmod=+x", "j/c/1.journal")
+	git(t, dir, "mv", spaced, unicode)
+	git(t, dir, "add", "-A")
+	write(t, dir, "j/d/later.journal", "later\n")
+	git(t, dir, "add", "-N", "j/d/later.journal")
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	head := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	got, err := r.IndexDiff(ctx, "HEAD", "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := parseRaw([]byte(git(t, dir, "-c", "core.quotepath=off", "diff", "--cached", "--raw", "--no-abbrev", "-z", "--no-renames", "--ita-visible-in-index", head, "--", "j")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("IndexDiff differs from git diff --no-renames (-git +IndexDiff):\n%s", d)
+	}
+	if !slices.ContainsFunc(got, func(c RawChange) bool { return c.Status == 'A' && c.Path == "j/z/moved.journal" }) {
+		t.Error("IndexDiff lists no addition of the renamed file's new path")
+	}
+	changes, err := r.Diff(ctx, "HEAD", true, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantChanges, err := parseNameStatus([]byte(git(t, dir, "-c", "core.quotepath=off", "diff", "--name-status", "-z", "-M", "--ita-visible-in-index", "--cached", head, "--", "j")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(wantChanges, changes); d != "" {
+		t.Errorf("Diff of the index differs from git diff -M (-git +Diff):\n%s", d)
+	}
+	if !slices.ContainsFunc(changes, func(c Change) bool { return c.Status == 'R' && c.OldPath == "j/a/2.journal" }) {
+		t.Error("Diff of the index lists no rename of the edited file")
+	}
 }

@@ -458,7 +458,8 @@ type Change struct {
 // Diff lists what changed under prefix between the commit rev and the work
 // tree, or the index when staged is true, with rename detection
 // ("diff --name-status -z -M"), sorted by path. Untracked files are not
-// listed.
+// listed; for the index, entries only intended to be added are (as
+// [Repo.IndexDiff] lists them, from the same answer of git).
 //
 // Against the work tree it first asks git in two steps, commit to index
 // and index to work tree, which git answers from its index in
@@ -475,7 +476,15 @@ func (r *Repo) Diff(ctx context.Context, rev string, staged bool, prefix string)
 		return nil, err
 	}
 	if staged {
-		return r.diff(ctx, prefix, "-M", "--cached", commit)
+		raw, err := r.stagedDiff(ctx, commit, prefix)
+		if err != nil {
+			return nil, err
+		}
+		changes := make([]Change, len(raw))
+		for i, c := range raw {
+			changes[i] = Change{Status: c.Status, Score: c.Score, Path: c.Path, OldPath: c.OldPath}
+		}
+		return changes, nil
 	}
 	changes, ok, err := r.diffInTwo(ctx, commit, prefix)
 	if err != nil || ok {
