@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/rules"
@@ -101,9 +102,8 @@ type summaryUse struct {
 
 	// hit says that the load reads only the directories changed; old
 	// holds the summary's other directories, by name.
-	hit     bool
-	changed map[string]bool
-	old     []summaryDir
+	hit bool
+	old []summaryDir
 }
 
 // newSummaryUse returns the summary use of r, or nil when its check
@@ -218,7 +218,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	if err != nil {
 		return nil, fmt.Errorf("--staged: %w", err)
 	}
-	s.hit, s.changed = true, changed
+	s.hit = true
 	s.old = slices.DeleteFunc(dirs, func(d summaryDir) bool { return changed[d.name] })
 	return src, nil
 }
@@ -270,7 +270,12 @@ func (s *summaryUse) counts() (files, chains, revisions int) {
 	if s == nil || !s.hit {
 		return 0, 0, 0
 	}
-	for _, d := range s.old {
+	return countDirs(s.old)
+}
+
+// countDirs returns the files, chains and accepted revisions of dirs.
+func countDirs(dirs []summaryDir) (files, chains, revisions int) {
+	for _, d := range dirs {
 		files += d.files
 		revisions += d.accepted
 		if d.accepted > 0 {
@@ -310,6 +315,9 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 		return nil
 	}
 	dirs := r.summaryDirs(trees)
+	if !sameCounts(dirs, r.load) {
+		return nil // a directory the summary would not speak for as the load did
+	}
 	if s.hit {
 		dirs = append(dirs, s.old...)
 		slices.SortFunc(dirs, func(a, b summaryDir) int { return strings.Compare(a.name, b.name) })
@@ -347,6 +355,14 @@ func (r *run) summaryDirs(trees map[string][]treeHead) []summaryDir {
 		}
 	}
 	return out
+}
+
+// sameCounts reports whether dirs, what a summary would hold of the
+// directories of the load lr, count its files, chains and accepted
+// revisions as lr does.
+func sameCounts(dirs []summaryDir, lr *load.Result) bool {
+	files, chains, revisions := countDirs(dirs)
+	return files == len(lr.Files) && chains == lr.Chains && revisions == lr.Revisions
 }
 
 // cleanForSummary reports whether none of the lists holds a finding that
