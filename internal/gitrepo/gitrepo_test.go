@@ -23,6 +23,17 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// TestMain runs the tests with git's global and system configuration out
+// of the way and an identity for commits, for every test at once (those
+// that run in parallel may not set the environment each).
+func TestMain(m *testing.M) {
+	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"} {
+		os.Setenv(k, v)
+	}
+	os.Exit(m.Run())
+}
+
 // newRepo makes a repository with one commit holding files (path → text)
 // and returns its directory.
 func newRepo(t *testing.T, files map[string]string) string {
@@ -36,12 +47,6 @@ func newRepoInit(t *testing.T, initArgs []string, files map[string]string) strin
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.org")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.org")
 	dir := t.TempDir()
 	git(t, dir, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	for p, text := range files {

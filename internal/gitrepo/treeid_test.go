@@ -181,6 +181,7 @@ func TestPatchTree(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := newRepo(t, treeBase)
 			r, err := Open(context.Background(), dir)
 			if err != nil {
@@ -211,6 +212,7 @@ func TestPatchTree(t *testing.T) {
 }
 
 func TestPatchTreeSHA256(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err == nil {
 		if out, err := exec.Command("git", "init", "-q", "--object-format=sha256", t.TempDir()).CombinedOutput(); err != nil {
 			t.Skipf("this git has no SHA-256 repositories: %v %s", err, out)
@@ -234,7 +236,8 @@ func TestPatchTreeSHA256(t *testing.T) {
 // TestPatchTreeLarge: a directory of thousands of entries, one of them
 // changed, one added, one deleted.
 func TestPatchTreeLarge(t *testing.T) {
-	n := 2000
+	t.Parallel()
+	n := 1000
 	if testing.Short() {
 		n = 500
 	}
@@ -261,12 +264,13 @@ func TestPatchTreeLarge(t *testing.T) {
 // then, and compares each staged tree with git write-tree.
 func TestPatchTreeRandom(t *testing.T) {
 	names := []string{"a", "a.b", "a-b", "a0", "b"}
-	seeds, rounds := 4, 12
+	seeds, rounds := 3, 8
 	if testing.Short() {
 		seeds, rounds = 2, 5
 	}
 	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(uint64(seed), 7))
 			dir := newRepo(t, map[string]string{"j/a/a": "0\n", "j/b": "0\n", "k": "0\n"})
 			r, err := Open(context.Background(), dir)
