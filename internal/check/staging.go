@@ -82,7 +82,9 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 // .gitattributes, which takes the place of the repo/eol-conversion
 // warning. It needs the attributes that eolConversion learnt.
 func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error) {
-	if g.commit == "" {
+	if g.commit == "" || r.sum.readsChanged() {
+		// Beside a summary no .gitattributes that decides a loaded file's
+		// attributes differs from HEAD's (summary.go): nothing to report.
 		return nil, nil
 	}
 	changed, err := g.repo.ChangedAttributeFiles(ctx, g.commit, g.staged)

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,10 +86,12 @@ type summaryUse struct {
 
 	// Known once the gate opened (probe, open): HEAD's tree under the
 	// root, the attribute sources, the .gitattributes that differ between
-	// HEAD and the index, what the index changes under the root since
-	// HEAD, and whether git answered all of it.
+	// HEAD and the index (under the root or above it), what the index
+	// changes under the root since HEAD, and whether git answered all of
+	// it.
 	probed    chan struct{}
 	headTree  string
+	treeErr   error
 	attrs     []byte
 	attrFiles []string
 	changes   []gitrepo.RawChange
@@ -124,10 +127,8 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 		mayUse: o.NewOnly && !o.wholeTree && len(r.cfg.Ignore) == 0 && o.Cache.Mode() != memo.Verify}, nil
 }
 
-// probe asks git, in the background, what names the summaries of a
-// check of the index against HEAD (HEAD's tree under the root, the
-// attribute sources) and whether any .gitattributes differs between them,
-// while the gate asks what the index changes; open waits for it.
+// probe asks git, in the background, for HEAD's tree under the root while
+// the gate asks what the index changes; open waits for it.
 func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	if s == nil {
 		return
@@ -135,21 +136,29 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	s.probed = make(chan struct{})
 	go func() {
 		defer close(s.probed)
-		var wg sync.WaitGroup
-		var treeErr, attrsErr, attrFilesErr error
-		wg.Add(3)
-		go func() { defer wg.Done(); s.headTree, treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel) }()
-		go func() {
-			defer wg.Done()
-			s.attrs, attrsErr = g.repo.AttributeSources(ctx, []string{g.rootRel}, true)
-		}()
-		go func() {
-			defer wg.Done()
-			s.attrFiles, attrFilesErr = g.repo.ChangedAttributeFiles(ctx, "HEAD", true)
-		}()
-		wg.Wait()
-		s.known = treeErr == nil && attrsErr == nil && attrFilesErr == nil
+		s.headTree, s.treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel)
 	}()
+}
+
+// attributes learns, once the gate knows what the index changes, the
+// attribute sources of the root and the .gitattributes under the root or
+// above it that differ between HEAD and the index, from HEAD's trees and
+// that answer (gitrepo.Repo.StagedAttributeSources): none of it reads
+// the index again.
+func (s *summaryUse) attributes(ctx context.Context, g *gate) error {
+	var wg sync.WaitGroup
+	var attrsErr, attrFilesErr error
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		s.attrs, attrsErr = g.repo.StagedAttributeSources(ctx, "HEAD", g.rootRel)
+	}()
+	go func() {
+		defer wg.Done()
+		s.attrFiles, attrFilesErr = g.repo.StagedAttributeChanges(ctx, "HEAD", g.rootRel)
+	}()
+	wg.Wait()
+	return errors.Join(s.treeErr, attrsErr, attrFilesErr)
 }
 
 // wait waits for what probe and open asked git, when they asked.
@@ -172,10 +181,11 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil
 	}
 	s.wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	err := s.attributes(ctx, g)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	if !s.known {
+	if s.known = err == nil; !s.known {
 		return nil, nil
 	}
 	s.changes, s.opened = changes, true
@@ -263,6 +273,10 @@ func (s *summaryUse) treeHeads(v *visitor) [][]treeHead {
 	}
 	return out
 }
+
+// readsChanged reports whether the check reads only the directories the
+// index changes, beside the summary of HEAD's tree.
+func (s *summaryUse) readsChanged() bool { return s != nil && s.hit }
 
 // counts returns the files, chains and accepted revisions of the
 // summary's other directories (none without a hit).

@@ -35,6 +35,130 @@ import (
 // paths, so a caller may keep what git said about a path under it. Git
 // failing is an error.
 func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool) ([]byte, error) {
+	state := r.workAttributes
+	if cached {
+		state = r.indexAttributes
+	}
+	return r.attributeSources(ctx, dirs, func(files []string) (map[string]string, error) { return state(ctx, files) })
+}
+
+// StagedAttributeSources is AttributeSources(ctx, []string{prefix}, true)
+// made without reading the index: the .gitattributes of prefix and above
+// as the commit rev holds them, with what the index changes there
+// ([Repo.StagedAttributeChanges] lists them; the question is the one of
+// [Repo.IndexDiff], asked once under a memo).
+func (r *Repo) StagedAttributeSources(ctx context.Context, rev, prefix string) ([]byte, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.stagedDiff(ctx, commit, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return r.attributeSources(ctx, []string{prefix}, func(files []string) (map[string]string, error) {
+		out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-z", "--full-tree", commit, "--"}, files...)...)
+		if err != nil {
+			return nil, err
+		}
+		state := map[string]string{}
+		for _, rec := range splitNUL(out) {
+			e, ok := parseEntry(rec, true)
+			if !ok {
+				return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
+			}
+			state[e.Path] = gitKind(e.Mode) + " " + e.Object
+		}
+		for _, c := range changes {
+			if c.Status == 'U' {
+				return nil, fmt.Errorf("the index has an unmerged entry %q", c.Path)
+			}
+			if slices.Contains(files, c.OldPath) {
+				delete(state, c.OldPath) // renamed away
+			}
+			if !slices.Contains(files, c.Path) {
+				continue
+			}
+			if c.Status == 'D' {
+				delete(state, c.Path)
+			} else {
+				state[c.Path] = gitKind(c.NewMode) + " " + c.NewObject
+			}
+		}
+		return state, nil
+	})
+}
+
+// StagedAttributeChanges returns the .gitattributes under prefix or in a
+// directory above it (relative to the top level) whose index entry
+// differs from the commit rev's: those that decide the attributes of the
+// files under prefix. It asks git what [Repo.IndexDiff] asks.
+func (r *Repo) StagedAttributeChanges(ctx context.Context, rev, prefix string) ([]string, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.stagedDiff(ctx, commit, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range changes {
+		for _, p := range []string{c.OldPath, c.Path} {
+			if path.Base(p) == ".gitattributes" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// indexAttributes returns the kind and object id of each of files (top
+// level paths) in the index ("" for none).
+func (r *Repo) indexAttributes(ctx context.Context, files []string) (map[string]string, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
+	if err != nil {
+		return nil, err
+	}
+	state := map[string]string{}
+	for _, rec := range splitNUL(out) {
+		e, ok := parseEntry(rec, false)
+		if !ok {
+			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
+		}
+		state[e.Path] = gitKind(e.Mode) + " " + e.Object
+	}
+	return state, nil
+}
+
+// workAttributes returns the kind and object id of each of files (top
+// level paths) in the work tree, as git would read it.
+func (r *Repo) workAttributes(_ context.Context, files []string) (map[string]string, error) {
+	state := map[string]string{}
+	for _, f := range files {
+		abs := filepath.Join(r.top, filepath.FromSlash(f))
+		fi, err := os.Lstat(abs)
+		switch {
+		case err != nil:
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(abs)
+			state[f] = "symlink " + BlobID(r.format, []byte(target))
+		case fi.Mode().IsRegular():
+			b, err := os.ReadFile(abs)
+			if err != nil {
+				return nil, err
+			}
+			state[f] = "regular " + BlobID(r.format, b)
+		default:
+			state[f] = "other"
+		}
+	}
+	return state, nil
+}
+
+// attributeSources is AttributeSources with the state of the
+// .gitattributes files as state gives it.
+func (r *Repo) attributeSources(ctx context.Context, dirs []string, state func(files []string) (map[string]string, error)) ([]byte, error) {
 	h := sha256.New()
 	field := func(name string, value []byte) {
 		h.Write([]byte(name))
@@ -128,41 +252,12 @@ func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool)
 	// symbolic link (which git does not follow) or missing, and its
 	// blob's object id, so that the index and a work tree that hold the
 	// same .gitattributes give the same sum.
-	state := map[string]string{}
-	if cached {
-		out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-z", "--full-name", "--"}, files...)...)
-		if err != nil {
-			return nil, err
-		}
-		for _, rec := range splitNUL(out) {
-			e, ok := parseEntry(rec, false)
-			if !ok {
-				return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
-			}
-			state[e.Path] = gitKind(e.Mode) + " " + e.Object
-		}
-	} else {
-		for _, f := range files {
-			abs := filepath.Join(r.top, filepath.FromSlash(f))
-			fi, err := os.Lstat(abs)
-			switch {
-			case err != nil:
-			case fi.Mode()&fs.ModeSymlink != 0:
-				target, _ := os.Readlink(abs)
-				state[f] = "symlink " + BlobID(r.format, []byte(target))
-			case fi.Mode().IsRegular():
-				b, err := os.ReadFile(abs)
-				if err != nil {
-					return nil, err
-				}
-				state[f] = "regular " + BlobID(r.format, b)
-			default:
-				state[f] = "other"
-			}
-		}
+	got, err := state(files)
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range files {
-		field("gitattributes "+f, []byte(state[f]))
+		field("gitattributes "+f, []byte(got[f]))
 	}
 	return h.Sum(nil), nil
 }
@@ -280,29 +375,59 @@ func (r *Repo) IndexDiff(ctx context.Context, rev, prefix string) ([]RawChange, 
 	changes := make([]RawChange, 0, len(staged))
 	for _, c := range staged {
 		if c.Status != 'R' {
-			changes = append(changes, c)
+			if underPrefix(c.Path, prefix) {
+				changes = append(changes, c)
+			}
 			continue
 		}
 		zero := strings.Repeat("0", len(c.OldObject))
-		changes = append(changes,
-			RawChange{Status: 'D', OldMode: c.OldMode, NewMode: "000000", OldObject: c.OldObject, NewObject: zero, Path: c.OldPath},
-			RawChange{Status: 'A', OldMode: "000000", NewMode: c.NewMode, OldObject: zero, NewObject: c.NewObject, Path: c.Path})
+		if underPrefix(c.OldPath, prefix) {
+			changes = append(changes, RawChange{Status: 'D', OldMode: c.OldMode, NewMode: "000000", OldObject: c.OldObject, NewObject: zero, Path: c.OldPath})
+		}
+		if underPrefix(c.Path, prefix) {
+			changes = append(changes, RawChange{Status: 'A', OldMode: "000000", NewMode: c.NewMode, OldObject: zero, NewObject: c.NewObject, Path: c.Path})
+		}
 	}
 	slices.SortStableFunc(changes, func(a, b RawChange) int { return strings.Compare(a.Path, b.Path) })
 	return changes, nil
 }
 
 // stagedDiff is "git diff --cached --raw -M" of commit against the index
-// under prefix, with the entries only intended to be added: the one
-// question to git behind [Repo.IndexDiff] and [Repo.Diff] of the index,
-// each of which reads the whole index (0.3 s of git's CPU at 1,000,000
-// entries), asked once under a memo.
+// under prefix and of the .gitattributes above it, with the entries only
+// intended to be added: the one question to git behind [Repo.IndexDiff],
+// [Repo.Diff] of the index and [Repo.StagedAttributeChanges], each of
+// which would read the whole index (0.3 s of git's CPU at 1,000,000
+// entries), asked once under a memo. Callers keep what lies under prefix.
 func (r *Repo) stagedDiff(ctx context.Context, commit, prefix string) ([]RawChange, error) {
-	out, err := r.output(ctx, "", nil, append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "-M", "--ita-visible-in-index", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)...)
+	args := append([]string{"diff", "--cached", "--raw", "--no-abbrev", "-z", "-M", "--ita-visible-in-index", "--no-ext-diff", "--ignore-submodules=none", commit}, pathspec(prefix)...)
+	out, err := r.output(ctx, "", nil, append(args, attributesAbove(prefix)...)...)
 	if err != nil {
 		return nil, err
 	}
 	return parseRaw(out)
+}
+
+// attributesAbove returns the .gitattributes of each directory above
+// prefix (relative to the top level), which decide the attributes of the
+// files under it with its own; none for the top level.
+func attributesAbove(prefix string) []string {
+	var out []string
+	for d := path.Dir(prefix); prefix != "" && d != prefix; prefix, d = d, path.Dir(d) {
+		if d == "." {
+			d = ""
+		}
+		out = append(out, path.Join(d, ".gitattributes"))
+		if d == "" {
+			break
+		}
+	}
+	return out
+}
+
+// underPrefix reports whether the top-level path p is prefix or lies
+// under it, as the pathspec prefix matches.
+func underPrefix(p, prefix string) bool {
+	return prefix == "" || p == prefix || strings.HasPrefix(p, prefix+"/")
 }
 
 // parseRaw parses the output of "diff --raw --no-abbrev -z": a rename or

@@ -3,7 +3,9 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -114,6 +116,7 @@ func TestStagedViewsAreGits(t *testing.T) {
 	write(t, dir, "j/b/new.journal", "new\n")
 	git(t, dir, "update-index", "--chmod=+x", "j/c/1.journal")
 	git(t, dir, "mv", spaced, unicode)
+	write(t, dir, ".gitattributes", "*.journal -text\n") // above the prefix: asked, not listed
 	git(t, dir, "add", "-A")
 	write(t, dir, "j/d/later.journal", "later\n")
 	git(t, dir, "add", "-N", "j/d/later.journal")
@@ -150,5 +153,70 @@ func TestStagedViewsAreGits(t *testing.T) {
 	}
 	if !slices.ContainsFunc(changes, func(c Change) bool { return c.Status == 'R' && c.OldPath == "j/a/2.journal" }) {
 		t.Error("Diff of the index lists no rename of the edited file")
+	}
+}
+
+// TestStagedAttributeSources: the attribute sources of a prefix made from
+// the commit's trees and the staged changes are those made from the
+// index, for .gitattributes added, changed, deleted or made a link above
+// the prefix and in it, and the changed ones are listed.
+func TestStagedAttributeSources(t *testing.T) {
+	dir := newRepo(t, map[string]string{
+		".gitattributes":       "*.journal -text\n",
+		"j/k/1.journal":        "1\n",
+		"j/.gitattributes":     "*.journal text\n",
+		"other/.gitattributes": "* -text\n",
+	})
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		what   string
+		change func()
+		listed []string
+	}{
+		{"nothing staged", func() {}, nil},
+		{"the top one changed", func() { write(t, dir, ".gitattributes", "*.journal text=auto\n") }, []string{".gitattributes"}},
+		{"the prefix's own deleted, one below added", func() {
+			git(t, dir, "rm", "-q", "j/.gitattributes")
+			write(t, dir, "j/k/.gitattributes", "* -text\n")
+		}, []string{".gitattributes", "j/.gitattributes", "j/k/.gitattributes"}},
+		{"an unrelated one changed", func() { write(t, dir, "other/.gitattributes", "* text\n") }, []string{".gitattributes", "j/.gitattributes", "j/k/.gitattributes"}},
+		{"the top one made a link", func() {
+			top := filepath.Join(dir, ".gitattributes")
+			if err := os.Remove(top); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("other/.gitattributes", top); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{".gitattributes", "j/.gitattributes", "j/k/.gitattributes"}},
+	}
+	for _, st := range steps {
+		st.change()
+		git(t, dir, "add", "-A", ".gitattributes", "j", "other")
+		ctx := WithMemo(context.Background())
+		for _, prefix := range []string{"j", "j/k"} {
+			want, err := r.AttributeSources(ctx, []string{prefix}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.StagedAttributeSources(ctx, "HEAD", prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, prefix %s: StagedAttributeSources differs from AttributeSources of the index", st.what, prefix)
+			}
+		}
+		listed, err := r.StagedAttributeChanges(ctx, "HEAD", "j")
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(listed)
+		if !slices.Equal(listed, st.listed) {
+			t.Errorf("%s: StagedAttributeChanges = %q, want %q", st.what, listed, st.listed)
+		}
 	}
 }

@@ -480,9 +480,17 @@ func (r *Repo) Diff(ctx context.Context, rev string, staged bool, prefix string)
 		if err != nil {
 			return nil, err
 		}
-		changes := make([]Change, len(raw))
-		for i, c := range raw {
-			changes[i] = Change{Status: c.Status, Score: c.Score, Path: c.Path, OldPath: c.OldPath}
+		changes := make([]Change, 0, len(raw))
+		for _, c := range raw {
+			old, now := c.OldPath != "" && underPrefix(c.OldPath, prefix), underPrefix(c.Path, prefix)
+			switch {
+			case c.Status == 'R' && old && !now: // renamed out of prefix: deleted there
+				changes = append(changes, Change{Status: 'D', Path: c.OldPath})
+			case c.Status == 'R' && !old && now: // renamed into prefix: added there
+				changes = append(changes, Change{Status: 'A', Path: c.Path})
+			case now:
+				changes = append(changes, Change{Status: c.Status, Score: c.Score, Path: c.Path, OldPath: c.OldPath})
+			}
 		}
 		return changes, nil
 	}
