@@ -14,6 +14,7 @@ import (
 // deleted, turned into a link or left alone in the index, for --staged and
 // for the work tree, and while a merge left the index unmerged.
 func TestAtBaseIsTheCommitsTree(t *testing.T) {
+	t.Parallel()
 	gitEnv(t)
 	dir := t.TempDir()
 	files := map[string]string{}

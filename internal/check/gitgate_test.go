@@ -25,6 +25,7 @@ DEPENDS org.example.core [1.0.0,2.0.0)
 `
 
 func TestValuePath(t *testing.T) {
+	t.Parallel()
 	doc, ds := syntax.Parse("x.journal", []byte(gateGenesis))
 	if !doc.RevisionOK {
 		t.Fatalf("invalid: %v", ds)
@@ -55,6 +56,7 @@ func TestValuePath(t *testing.T) {
 }
 
 func TestIsLintCode(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[string]bool{
 		"license/noassertion":         true,
 		"history/release-removed":     true,
@@ -70,6 +72,7 @@ func TestIsLintCode(t *testing.T) {
 }
 
 func TestGateUsageErrors(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ctx := context.Background()
 	if _, err := Run(ctx, Options{Root: root, NewOnly: true}); err == nil || !strings.Contains(err.Error(), "--new-only needs --against") {
@@ -85,21 +88,23 @@ func TestGateUsageErrors(t *testing.T) {
 	}
 }
 
-// gitEnv gives the test's git commands an empty configuration and an
-// author, and skips the test without git.
+// gitEnv skips the test without git (TestMain sets git's environment).
 func gitEnv(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "t")
+}
+
+// TestMain gives every test's git (theirs and the check's) an empty
+// configuration and an author, once for the package, so that tests may
+// run in parallel.
+func TestMain(m *testing.M) {
+	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_EMAIL": "t@example.org"} {
+		os.Setenv(k, v)
 	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.org")
-	}
+	os.Exit(m.Run())
 }
 
 // gitRepo makes a repository with the tree files (path → text) committed.
@@ -126,6 +131,7 @@ func gitRepo(t *testing.T, dir string, files map[string]string) {
 // The revision fingerprint depends on the revision and the value, not on
 // where the repository lives or which run computed it.
 func TestRevisionFingerprintStable(t *testing.T) {
+	t.Parallel()
 	gitEnv(t)
 	files := map[string]string{
 		".gitattributes": "*.journal -text\n",

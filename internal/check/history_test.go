@@ -48,6 +48,7 @@ func codesOf(l diag.List) map[string]diag.Diagnostic {
 }
 
 func TestHistoryAnalyzer(t *testing.T) {
+	t.Parallel()
 	res, err := Run(context.Background(), Options{Root: historyTree(t, "release-content-changed")})
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestHistoryAnalyzer(t *testing.T) {
 }
 
 func TestHistoryInfoKindsOffUnlessConfigured(t *testing.T) {
+	t.Parallel()
 	root := historyTree(t, "release-resurrected")
 	res, err := Run(context.Background(), Options{Root: root})
 	if err != nil {
@@ -109,6 +111,7 @@ func TestHistoryInfoKindsOffUnlessConfigured(t *testing.T) {
 // no-semantic-change is not made when the change is dropped, and is made,
 // naming what differs, when the configuration names its code.
 func TestHistoryNoSemanticChangeOnlyWhenConfigured(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, "com.example.widget")
 	genesis, err := os.ReadFile(filepath.Join("..", "diff", "testdata", "no-semantic-change", "previous", "20260110T080000Z.journal"))

@@ -319,6 +319,7 @@ var changes = []change{
 // cache: everything they report is the same. Every few steps the cache is
 // verified (--cache=verify), which must find no difference either.
 func TestCacheIsInvisible(t *testing.T) {
+	t.Parallel()
 	sequences, steps := longtest.Size(4, 2), longtest.Size(10, 6)
 	for seq := range sequences {
 		t.Run(fmt.Sprint("seq", seq), func(t *testing.T) {
@@ -359,6 +360,7 @@ func TestCacheIsInvisible(t *testing.T) {
 // own paths (other linters replayed findings with the paths of a deleted
 // worktree).
 func TestCacheRecordsHoldNoAbsolutePath(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 20, 7)
 	r.write("journals/"+r.files()[0], "not a journal\r\n")
 	dir := t.TempDir()
@@ -386,6 +388,7 @@ func TestCacheRecordsHoldNoAbsolutePath(t *testing.T) {
 // same size and time (a clone or checkout makes times meaningless), the
 // clock, and a record that does not decode.
 func TestCacheKeysNameEveryInput(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 30, 11)
 	dir := t.TempDir()
 	st := openStore(t, dir, memo.On)
@@ -493,6 +496,7 @@ func (r *repo) emptyDependsTarget() (target, rel string, text []byte) {
 // cache report, and so does a check after a run that found a head record
 // no longer standing in a tree two runs back.
 func TestCacheHeadRecordsFollowTheTree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 30, 11)
 	dir := t.TempDir()
 	st := openStore(t, dir, memo.On)
@@ -521,6 +525,7 @@ func TestCacheHeadRecordsFollowTheTree(t *testing.T) {
 // each reports what a check without a cache does, and the cache stays
 // whole for the next.
 func TestCacheConcurrentChecks(t *testing.T) {
+	t.Parallel()
 	a, b := newRepo(t, 15, 21), newRepo(t, 15, 22)
 	dir := t.TempDir()
 	want := map[*repo]reported{a: a.check(check.Options{}, nil), b: b.check(check.Options{}, nil)}
@@ -564,6 +569,7 @@ func TestCacheConcurrentChecks(t *testing.T) {
 // skip-worktree) or converts (core.autocrlf, a text or filter attribute)
 // is read, so a change git does not report is still found.
 func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 20, 31)
 	st := openStore(t, t.TempDir(), memo.On)
 	r.same("cold", check.Options{}, st)
@@ -607,6 +613,7 @@ func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
 // tree is valid, the files' summaries and outcomes), and reads the
 // artifacts it is asked to read, with their chains.
 func TestRecordsLoadAsALoadDoes(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 30, 41)
 	fs := r.files()
 	p, _ := gen.Mutate(r.root, 5) // something invalid too
@@ -717,6 +724,7 @@ func TestRecordsLoadAsALoadDoes(t *testing.T) {
 // change under check left as they are at the merge base, and nothing when
 // the change edits the configuration.
 func TestGateTrustsTheCacheOnlyForWhatThePullRequestLeft(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 30, 51)
 	r.git("checkout", "-q", "-b", "pr")
 	head := r.head(r.files()[0])

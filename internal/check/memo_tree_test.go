@@ -15,6 +15,7 @@ import (
 // whether the coordinates are the same: what a head record that stood in
 // the earlier tree must be judged by again.
 func TestTreeChangesNameWhatHeadRecordsMustLookUp(t *testing.T) {
+	t.Parallel()
 	tree := func(heads map[string][]string) *lint.StaticTree {
 		st := &lint.StaticTree{}
 		for _, c := range slices.Sorted(maps.Keys(heads)) {

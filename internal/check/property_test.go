@@ -151,6 +151,7 @@ func validity(ds diag.List) diag.List {
 }
 
 func TestCheckValidityIffStartSucceeds(t *testing.T) {
+	t.Parallel()
 	cases := corpus()
 	outs := runCorpus(t, cases)
 	ran, invalid, injected := 0, 0, map[string]bool{}
@@ -264,6 +265,7 @@ func find(ds diag.List, code, path string) (diag.Diagnostic, bool) {
 // TestCrossArtifactWhateverTheLoadOrder names a revision of an artifact
 // that loads before, one that loads after, and one that was rejected.
 func TestCrossArtifactWhateverTheLoadOrder(t *testing.T) {
+	t.Parallel()
 	const first, last = "aaa.example.first", "zzz.example.last"
 	gFirst := journal(first, "20250101T000000Z", nil)
 	gLast := journal(last, "20250101T000000Z", nil)
@@ -312,6 +314,7 @@ func TestCrossArtifactWhateverTheLoadOrder(t *testing.T) {
 // TestBrokenLinkIsBridged: files after a broken link are still checked
 // against the last good head, and a check/bridged-link info says so.
 func TestBrokenLinkIsBridged(t *testing.T) {
+	t.Parallel()
 	const c = "com.example.bridge"
 	g := journal(c, "20250101T000000Z", nil)
 	s1 := journal(c, "20250201T000000Z", g, "LICENSE Not-A-License-1.0") // rejected

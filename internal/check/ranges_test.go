@@ -11,6 +11,7 @@ import (
 // findings (fs/*) get diag.FileStart, so JSON's contract holds and SARIF
 // results have a region.
 func TestEveryFileDiagnosticHasARange(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for rel, b := range map[string]string{
 		"notes.txt": "stray\n",

@@ -39,6 +39,7 @@ import (
 // asks git again when the repository's stamp changed). A long test: 80
 // steps, 20 when tests run small (longtest.Small).
 func TestPriorEqualsFresh(t *testing.T) {
+	t.Parallel()
 	t.Run("plain", func(t *testing.T) { priorEqualsFresh(t, false) })
 	t.Run("git", func(t *testing.T) {
 		if _, err := exec.LookPath("git"); err != nil {

@@ -46,6 +46,7 @@ func (r *repo) successor(path, extra string) string {
 // without the cache reports; where the summary cannot speak for the rest
 // of the tree, the check reads all of it, with the same report.
 func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, 24, 5)
 	st := openStore(t, t.TempDir(), memo.On)
 	// files holds one revision of each artifact.

@@ -71,6 +71,7 @@ func loggedRepo(t *testing.T, breakTile bool) (string, *config.Config, tlog.Sign
 // writes after merge, and reports a change of the log or a base log that
 // does not verify.
 func TestLogGate(t *testing.T) {
+	t.Parallel()
 	codes := func(res *Result) map[string]int {
 		out := map[string]int{}
 		for _, d := range res.Diagnostics {

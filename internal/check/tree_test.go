@@ -10,6 +10,7 @@ import (
 // the tree takes the one with the latest Journal version, and of equals
 // the first in artifact order, whatever order the coordinates come in.
 func TestBuildTreeKeepsTheFirstLatestHead(t *testing.T) {
+	t.Parallel()
 	head := func(c, version, releases string) treeHead {
 		co, err := vt.ParseCoordinate(c)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 // unchanged in another order, unnamed entries matched by path, and the
 // ranges on the entries.
 func TestPluginsChanged(t *testing.T) {
+	t.Parallel()
 	src := "root: journals\nplugins:\n  - name: a\n    path: bin/a\n    sha256: 11\n  - path: bin/b  \n    sha256: 22\n  - name: c\n    path: bin/c\n    sha256: 33\n  - name: new\n    path: bin/new\n    sha256: 55\n"
 	pos := func(line int) config.Position { return config.Position{Line: line, Column: 5} }
 	base := []config.Plugin{
@@ -67,6 +68,7 @@ func TestPluginsChanged(t *testing.T) {
 // (not applied) and one it removed (still applied), an entry for lint
 // codes left alone, and root:.
 func TestProtectSettings(t *testing.T) {
+	t.Parallel()
 	pos := func(line int) config.Position { return config.Position{Line: line, Column: 3} }
 	base := config.Default()
 	base.Root = "journals"
