@@ -53,12 +53,6 @@ func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error)
 	if err != nil {
 		return nil, err
 	}
-	return mergedIndex(ctx, repo, prefix, entries)
-}
-
-// mergedIndex is the source of the index entries under prefix, or an
-// error naming an unmerged one.
-func mergedIndex(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) (*Git, error) {
 	for _, e := range entries {
 		if e.Stage != 0 {
 			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
