@@ -113,6 +113,7 @@ func buildTree(perArtifact [][]treeHead) *lint.StaticTree {
 		slices.SortStableFunc(all, byCoordinate)
 	}
 	t := &lint.StaticTree{}
+	t.Grow(len(all))
 	for i := 0; i < len(all); {
 		best := all[i]
 		j := i + 1

@@ -71,6 +71,9 @@ type summaryDir struct {
 	// line endings; eolFirst describes the first (eolConversion).
 	eolCount int
 	eolFirst string
+	// raw is the directory's encoding in the summary it was read from,
+	// which the next summary copies; nil for one computed now.
+	raw []byte
 }
 
 // summaryUse is a staged check's use of tree summaries: the name of the
@@ -392,10 +395,18 @@ func cleanForSummary(lists ...diag.List) bool {
 
 // encodeSummary encodes the directories of a tree summary.
 func encodeSummary(dirs []summaryDir) []byte {
-	w := codec.NewWriter(make([]byte, 0, 128*len(dirs)))
+	size := 16
+	for _, d := range dirs {
+		size += max(len(d.raw), 128)
+	}
+	w := codec.NewWriter(make([]byte, 0, size))
 	w.Uint(summaryFormat)
 	w.Uint(uint64(len(dirs)))
 	for _, d := range dirs {
+		if d.raw != nil {
+			w.Fixed(d.raw) // as it was read: the encoding of a directory is its own
+			continue
+		}
 		w.String(d.name)
 		w.Uint(uint64(d.files))
 		w.Uint(uint64(d.accepted))
@@ -415,12 +426,14 @@ func decodeSummary(data []byte) ([]summaryDir, error) {
 	dirs := make([]summaryDir, r.Len())
 	for i := range dirs {
 		d := &dirs[i]
+		start := len(data) - r.Left()
 		d.name = r.String()
 		d.files = int(r.Uint())
 		d.accepted = int(r.Uint())
 		d.trees = readTreeHeads(r)
 		d.eolCount = int(r.Uint())
 		d.eolFirst = r.String()
+		d.raw = data[start : len(data)-r.Left() : len(data)-r.Left()]
 	}
 	if err := r.Done(); err != nil {
 		return nil, err

@@ -53,6 +53,18 @@ func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
 	t.releases[key] = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
 }
 
+// Grow makes room for n more coordinates, for a caller that knows how
+// many it adds: it changes nothing a lookup sees.
+func (t *StaticTree) Grow(n int) {
+	if t.releases == nil {
+		t.releases = make(map[string][]vt.Version, n)
+	}
+	if t.text == nil {
+		t.text = make(map[string]string, n)
+	}
+	t.coords = slices.Grow(t.coords, n)
+}
+
 // AddText is Add with the release versions as text, each followed by a
 // newline ("1.0.0\n2.0.0\n", in any order; a line that is no version is
 // left out), parsed when a lookup first needs them: a tree of many
