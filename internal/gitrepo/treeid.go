@@ -347,7 +347,8 @@ func compareEntries(a, b treeEntry) int { return compareNames(a.name, a.isDir(),
 // parseTree parses the contents of a tree object, checking that they are
 // as git writes them.
 func (p *patcher) parseTree(data string) ([]treeEntry, error) {
-	var entries []treeEntry
+	entries := make([]treeEntry, 0, len(data)/(p.idLen+16)) // an entry is the id, a mode and a name
+
 	for rest := data; len(rest) > 0; {
 		sp := strings.IndexByte(rest, ' ')
 		nul := strings.IndexByte(rest, 0)
@@ -530,7 +531,11 @@ func (p *patcher) matchOld(c RawChange, entries []treeEntry, i int, ok bool) err
 // left.
 func (p *patcher) write(entries []treeEntry, removed map[int]bool, replaced map[int]treeEntry, added []treeEntry) string {
 	slices.SortFunc(added, compareEntries)
-	var body []byte
+	size := 0
+	for _, e := range entries {
+		size += len(e.raw)
+	}
+	body := make([]byte, 0, size+len(added)*(p.idLen+64))
 	j := 0
 	for i, e := range entries {
 		if removed[i] {
