@@ -92,9 +92,13 @@ type summaryUse struct {
 	// HEAD and the index (under the root or above it), what the index
 	// changes under the root since HEAD, and whether git answered all of
 	// it.
-	probed    chan struct{}
-	headTree  string
-	treeErr   error
+	probed   chan struct{}
+	headTree string
+	treeErr  error
+	// read is the summary of HEAD's tree that probe read, named with
+	// HEAD's attribute sources headAttrs; nil for none.
+	read      []summaryDir
+	headAttrs []byte
 	attrs     []byte
 	attrFiles []string
 	changes   []gitrepo.RawChange
@@ -131,7 +135,10 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 }
 
 // probe asks git, in the background, for HEAD's tree under the root while
-// the gate asks what the index changes; open waits for it.
+// the gate asks what the index changes, and when the check may take the
+// tree from a summary, reads the summary of HEAD's tree as HEAD's
+// attribute sources name it: the one open takes, unless the index changes
+// a .gitattributes (then it takes none). open waits for it.
 func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	if s == nil {
 		return
@@ -139,7 +146,23 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	s.probed = make(chan struct{})
 	go func() {
 		defer close(s.probed)
-		s.headTree, s.treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel)
+		if s.headTree, s.treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel); s.treeErr != nil || s.headTree == "" || !s.mayUse {
+			return
+		}
+		attrs, err := g.repo.AttributeSourcesAt(ctx, "HEAD", g.rootRel)
+		if err != nil {
+			return
+		}
+		data, ok := s.store.Object(s.key(g.rootRel, s.headTree, attrs)...)
+		if !ok {
+			return
+		}
+		dirs, err := decodeSummary(data)
+		if err != nil {
+			s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", s.headTree, err)
+			return
+		}
+		s.headAttrs, s.read = attrs, dirs
 	}()
 }
 
@@ -218,15 +241,10 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	if len(changed) > maxSummaryDirs {
 		return nil, nil
 	}
-	data, ok := s.store.Object(s.key(g.rootRel, s.headTree)...)
-	if !ok {
-		return nil, nil
+	if s.read == nil || !bytes.Equal(s.headAttrs, s.attrs) {
+		return nil, nil // no summary of HEAD's tree, or one named otherwise
 	}
-	dirs, err := decodeSummary(data)
-	if err != nil {
-		s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", s.headTree, err)
-		return nil, nil
-	}
+	dirs := s.read
 	src, err := source.StagedDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)), g.commit, changes)
 	if err != nil {
 		return nil, fmt.Errorf("--staged: %w", err)
@@ -237,9 +255,10 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 }
 
 // key returns the parts of the name of the summary of tree, the git
-// object name of the tree under the root at rootRel.
-func (s *summaryUse) key(rootRel, tree string) [][]byte {
-	return [][]byte{[]byte("journal-lint/check/summary"), s.ns, []byte(rootRel), []byte(tree), s.attrs}
+// object name of the tree under the root at rootRel, with the attribute
+// sources attrs.
+func (s *summaryUse) key(rootRel, tree string, attrs []byte) [][]byte {
+	return [][]byte{[]byte("journal-lint/check/summary"), s.ns, []byte(rootRel), []byte(tree), attrs}
 }
 
 // needsWholeTree reports whether a check that read only the changed
@@ -340,7 +359,7 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 		slices.SortFunc(dirs, func(a, b summaryDir) int { return strings.Compare(a.name, b.name) })
 	}
 	data := encodeSummary(dirs)
-	key := s.key(r.gate.rootRel, tree)
+	key := s.key(r.gate.rootRel, tree, s.attrs)
 	if s.store.Mode() == memo.Verify {
 		if cached, ok := s.store.Object(key...); ok && !bytes.Equal(cached, data) {
 			return &ErrCacheVerify{What: "the summary of the tree " + tree}

@@ -56,6 +56,24 @@ func (r *Repo) StagedAttributeSources(ctx context.Context, rev, prefix string) (
 	if err != nil {
 		return nil, err
 	}
+	return r.attributeSourcesAt(ctx, commit, prefix, changes)
+}
+
+// AttributeSourcesAt is AttributeSources(ctx, []string{prefix}, true) of
+// an index that holds what the commit rev holds: the .gitattributes of
+// prefix and above as rev's trees hold them. It equals
+// [Repo.StagedAttributeSources] when the index changes none of them.
+func (r *Repo) AttributeSourcesAt(ctx context.Context, rev, prefix string) ([]byte, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return r.attributeSourcesAt(ctx, commit, prefix, nil)
+}
+
+// attributeSourcesAt is the attribute sources of prefix from the trees of
+// commit with changes applied.
+func (r *Repo) attributeSourcesAt(ctx context.Context, commit, prefix string, changes []RawChange) ([]byte, error) {
 	return r.attributeSources(ctx, []string{prefix}, func(files []string) (map[string]string, error) {
 		out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-z", "--full-tree", commit, "--"}, files...)...)
 		if err != nil {

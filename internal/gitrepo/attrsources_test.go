@@ -209,6 +209,13 @@ func TestStagedAttributeSources(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, prefix %s: StagedAttributeSources differs from AttributeSources of the index", st.what, prefix)
 			}
+			at, err := r.AttributeSourcesAt(ctx, "HEAD", prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if same := bytes.Equal(at, want); same != (st.listed == nil) {
+				t.Errorf("%s, prefix %s: AttributeSourcesAt of HEAD equal to the index's: %v, want %v", st.what, prefix, same, st.listed == nil)
+			}
 		}
 		listed, err := r.StagedAttributeChanges(ctx, "HEAD", "j")
 		if err != nil {
