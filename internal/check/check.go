@@ -19,6 +19,7 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/rules"
 
 	"github.com/r35157/journal-lint/internal/readfile"
@@ -262,6 +263,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer g.close()
+	if sum.readsChanged() {
+		g.askAttributes(ctx, g.src.(*source.Git).Paths())
+	}
 	overlay := opts.Overlay
 	if opts.Staged {
 		overlay = nil

@@ -55,8 +55,12 @@ type gate struct {
 	index     map[string]gitrepo.Entry
 	committed map[string]*committedFile
 	// eolAttrs caches the attributes of the loaded files that decide git's
-	// conversions, by root-relative path (eolConversion, attrs.go).
+	// conversions, by root-relative path (eolConversion, attrs.go);
+	// asked, when set, says that git is being asked about the source's
+	// files meanwhile (askAttributes), and is closed once eolAttrs has
+	// them.
 	eolAttrs map[string]*eolAttr // equal sets shared
+	asked    chan struct{}
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
 	stamp uint64
@@ -388,6 +392,9 @@ func (g *gate) close() {
 	if g == nil {
 		return
 	}
+	if g.asked != nil {
+		<-g.asked // no question to git outlives the check
+	}
 	if index, ok := g.src.(*source.Git); ok {
 		index.Close()
 	}
@@ -517,6 +524,9 @@ func (g *gate) forgetStampedAttributes(r *run) {
 // the loaded Journal files. It asks git only about the files whose
 // attributes g does not know yet.
 func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
+	if g.asked != nil {
+		<-g.asked
+	}
 	if len(r.load.Files) == 0 && len(r.sum.eolGroups()) == 0 {
 		return nil, nil
 	}
@@ -577,6 +587,31 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
 			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
 	}}, nil
+}
+
+// askAttributes asks git, while the tree loads, for the attributes of the
+// paths of the source (root-relative) that eolConversion needs, when the
+// source is a few directories beside a summary (summary.go): git reads the
+// whole index for it, which takes as long as the load of those few. An
+// answer git fails to give is asked again by eolConversion.
+func (g *gate) askAttributes(ctx context.Context, paths []string) {
+	g.asked = make(chan struct{})
+	go func() {
+		defer close(g.asked)
+		tops := make([]string, len(paths))
+		for i, p := range paths {
+			tops[i] = g.topPath(p)
+		}
+		got, err := g.repo.Attributes(ctx, g.staged, tops, attrNames...)
+		if err != nil {
+			return
+		}
+		g.eolAttrs = make(map[string]*eolAttr, len(paths))
+		for i, p := range paths {
+			a := eolAttrOf(got[tops[i]])
+			g.eolAttrs[p] = &a
+		}
+	}()
 }
 
 // eolGroup is what eolConversion counts of one artifact directory: its
