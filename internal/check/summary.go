@@ -42,11 +42,13 @@ import (
 // skipped, and it is used only by a check with --new-only, without ignore
 // entries (config/unused-ignore looks at every finding), rule packs or a
 // transparency log, whose change touches no entry directly under the root
-// and no .gitattributes, and reads at most maxSummaryDirs directories,
-// under a root whose path holds no symbolic link (rootlink.go). A
-// changed directory whose chain names a revision of another artifact
-// (chain/cross-artifact, chain/missing-predecessor) needs the whole tree:
-// the check starts again without the summary.
+// and no .gitattributes under the root or above it, and reads at most
+// maxSummaryDirs directories, under a root whose path holds no symbolic
+// link (rootlink.go). A changed directory whose chain names a revision of
+// another artifact (chain/cross-artifact, chain/missing-predecessor) needs
+// the whole tree: the check starts again without the summary. `diff
+// --staged` (Added) takes the tree the same way: the summary vouches that
+// the other directories are valid.
 //
 // The summary's name holds the records' namespace (the tool's build and
 // the rules), the root, the tree and the attribute sources
