@@ -787,32 +787,42 @@ func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object strin
 		in.WriteString(o)
 		in.WriteByte('\n')
 	}
-	args := []string{"cat-file", "--batch"}
-	cmd := r.command(ctx, r.top, args...)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return &CommandError{Args: args, Err: err}
-	}
-	readErr := readBatch(bufio.NewReader(pipe), objects, fn)
-	if readErr != nil {
-		_, _ = io.Copy(io.Discard, pipe)
-	}
-	waitErr := cmd.Wait()
+	readErr, gitErr := r.stream(ctx, &in, func(out io.Reader) error {
+		return readBatch(bufio.NewReader(out), objects, fn)
+	}, "cat-file", "--batch")
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case readErr != nil:
 		return readErr
-	case waitErr != nil:
-		return &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: waitErr}
 	}
-	return nil
+	return gitErr
+}
+
+// stream runs git in the top level with args and stdin, and hands its
+// standard output to read as git writes it, draining whatever read leaves.
+// It returns read's error and git's (a [*CommandError]), each nil when
+// there was none: which of them explains a failure better is the caller's
+// to say.
+func (r *Repo) stream(ctx context.Context, stdin io.Reader, read func(io.Reader) error, args ...string) (readErr, gitErr error) {
+	cmd := r.command(ctx, r.top, args...)
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, &CommandError{Args: args, Err: err}
+	}
+	if readErr = read(pipe); readErr != nil {
+		_, _ = io.Copy(io.Discard, pipe)
+	}
+	if err := cmd.Wait(); err != nil {
+		gitErr = &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return readErr, gitErr
 }
 
 // readBatch reads the "cat-file --batch" answers for objects.
@@ -915,29 +925,16 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, name
 		args = append(args, "--cached")
 	}
 	args = append(args, names...)
-	cmd := r.command(ctx, r.top, args...)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, &CommandError{Args: args, Err: err}
-	}
 	// The answer is read as git writes it, not kept whole: for a tree of
 	// 100,000 files it is 38 MB.
-	readErr := readAttributes(pipe, paths, names, out)
-	if readErr != nil {
-		_, _ = io.Copy(io.Discard, pipe)
-	}
-	waitErr := cmd.Wait()
+	readErr, gitErr := r.stream(ctx, &in, func(answer io.Reader) error {
+		return readAttributes(answer, paths, names, out)
+	}, args...)
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case waitErr != nil:
-		return nil, &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: waitErr}
+	case gitErr != nil: // a malformed answer is what a failing git leaves
+		return nil, gitErr
 	case readErr != nil:
 		return nil, readErr
 	}
