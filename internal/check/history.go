@@ -22,7 +22,7 @@ func history(r *run, a *load.Artifact) diag.List {
 		return nil
 	}
 	docs := docsOf(a)
-	var hist []model.Revision
+	hist := make([]model.Revision, 0, len(a.Chain)-1)
 	for i := 1; i < len(a.Chain); i++ {
 		prev, cur := docs[a.Chain[i-1].Source], docs[a.Chain[i].Source]
 		if prev != nil && cur != nil {
