@@ -62,11 +62,11 @@ func historyDiagnostics(r *run, res *diff.Result) diag.List {
 }
 
 // dropped reports whether historyDiagnostics leaves out every change of
-// kind k on the revision at path, which holds only for a no-semantic-change
-// at its default level, info, whose code the configuration does not name,
-// on a revision that the commit does not add.
+// kind k on the revision at path: a kind at its default level, info, whose
+// code the configuration does not name, unless it is a no-semantic-change
+// on a revision that the commit adds.
 func (r *run) dropped(k diff.Kind, path string) bool {
-	if k != diff.NoSemanticChange || r.addedByCommit(path) {
+	if k == diff.NoSemanticChange && r.addedByCommit(path) {
 		return false
 	}
 	if _, configured := r.cfg.Rules[k.Code()]; configured {
