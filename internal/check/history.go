@@ -22,7 +22,7 @@ func history(r *run, a *load.Artifact) diag.List {
 		return nil
 	}
 	docs := docsOf(a)
-	var hist []model.Revision
+	hist := make([]model.Revision, 0, len(a.Chain)-1)
 	for i := 1; i < len(a.Chain); i++ {
 		prev, cur := docs[a.Chain[i-1].Source], docs[a.Chain[i].Source]
 		if prev != nil && cur != nil {
@@ -62,11 +62,11 @@ func historyDiagnostics(r *run, res *diff.Result) diag.List {
 }
 
 // dropped reports whether historyDiagnostics leaves out every change of
-// kind k on the revision at path, which holds only for a no-semantic-change
-// at its default level, info, whose code the configuration does not name,
-// on a revision that the commit does not add.
+// kind k on the revision at path: a kind at its default level, info, whose
+// code the configuration does not name, unless it is a no-semantic-change
+// on a revision that the commit adds.
 func (r *run) dropped(k diff.Kind, path string) bool {
-	if k != diff.NoSemanticChange || r.addedByCommit(path) {
+	if k == diff.NoSemanticChange && r.addedByCommit(path) {
 		return false
 	}
 	if _, configured := r.cfg.Rules[k.Code()]; configured {

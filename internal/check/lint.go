@@ -183,7 +183,9 @@ func headRules(ctx context.Context, r *run, rc lint.RunConfig, hc *headCache, he
 			if r.opts.KeepState {
 				hc.store(h.path, headFindings{digest: r.headDigest(h.path), looked: h.refs.Coordinates()})
 			}
-			r.memo.recordVerdict(h.path, h.digest, h.refs.Coordinates(), hc.tree)
+			if r.memo != nil { // without a cache, nothing to decode the references for
+				r.memo.recordVerdict(h.path, h.digest, h.refs.Coordinates(), hc.tree)
+			}
 		}
 	})
 	if !r.opts.KeepState {

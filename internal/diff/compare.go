@@ -207,6 +207,11 @@ var noRelease = &relIndex{block: &syntax.ReleaseBlock{}}
 type comparer struct {
 	old, new *docIndex
 	out      []Change
+	// dropAdded says that the caller drops every ReleaseAdded
+	// (Options.Drop), and left counts the changes found but not made for
+	// that reason.
+	dropAdded bool
+	left      int
 }
 
 func (c *comparer) add(k Kind, release, subject string, o, n Value, msg string) *Change {
@@ -339,6 +344,8 @@ func (c *comparer) releases(history []model.Revision) {
 		if removedIn, ok := resurrected(nr.Version(), history, o.rev); ok {
 			c.add(ReleaseResurrected, v, "release", o.absent(v), nv,
 				fmt.Sprintf("release %s reappears after revision %s removed it", v, removedIn))
+		} else if c.dropAdded {
+			c.left++
 		} else {
 			c.add(ReleaseAdded, v, "release", o.absent(v), nv, fmt.Sprintf("release %s is added", v))
 		}

@@ -88,7 +88,9 @@ type Options struct {
 	// Drop reports whether the caller drops every change of a kind, so
 	// that Compare need not make them; nil drops none. Only a
 	// NoSemanticChange, whose message compares the two texts line by line,
-	// is then left out; changes of other kinds are made anyway.
+	// and a ReleaseAdded, of which a tree's history holds most changes,
+	// are then left out; changes of other kinds are made anyway. A change
+	// left out is still one: no NoSemanticChange stands in for it.
 	Drop func(Kind) bool
 }
 
@@ -136,12 +138,13 @@ func Compare(old, new *syntax.Document, opts Options) (*Result, error) {
 			return nil, &InvalidError{Path: d.Path}
 		}
 	}
-	c := &comparer{old: index(old), new: index(new)}
+	drop := func(k Kind) bool { return opts.Drop != nil && opts.Drop(k) }
+	c := &comparer{old: index(old), new: index(new), dropAdded: drop(ReleaseAdded)}
 	defer c.old.done()
 	defer c.new.done()
 	c.header()
 	c.releases(opts.History)
-	if len(c.out) == 0 && old.Digest != new.Digest && (opts.Drop == nil || !opts.Drop(NoSemanticChange)) {
+	if len(c.out) == 0 && c.left == 0 && old.Digest != new.Digest && !drop(NoSemanticChange) {
 		c.noSemanticChange()
 	}
 	res := &Result{Old: side(old), New: side(new), Changes: c.out}

@@ -14,6 +14,7 @@ import (
 	"github.com/r35157/journal-lint/internal/diff"
 	"github.com/r35157/journal-lint/internal/diff/difftest"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/journal/model"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -385,5 +386,34 @@ func TestKindDocs(t *testing.T) {
 		if off := strings.Contains(r.Doc, "it is off in `journal-lint check` unless"); off != (ki.Level == diag.Info) {
 			t.Errorf("%s: doc says off in check %v, level %s", r.Code, off, ki.Level)
 		}
+	}
+}
+
+// TestDropLeavesOutButCounts holds Options.Drop to its word: a dropped
+// release-added is not made, yet the revision still changed, so no
+// no-semantic-change stands for it; a resurrected release is made whatever
+// the caller drops of the added ones.
+func TestDropLeavesOutButCounts(t *testing.T) {
+	t.Parallel()
+	const head = "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION %s\nDESCRIPTION \"w\"\n"
+	const rel = "\nRELEASE %s\nLICENSE MIT\nCONTENT w-%[1]s.jar sha256:1111111111111111111111111111111111111111111111111111111111111111\n"
+	a := mustParse(t, "a.journal", fmt.Sprintf(head, "20260101T000000Z")+fmt.Sprintf(rel, "1.0.0"))
+	b := mustParse(t, "b.journal", fmt.Sprintf(head, "20260102T000000Z")+fmt.Sprintf(rel, "1.0.0")+fmt.Sprintf(rel, "1.1.0"))
+	added := func(k diff.Kind) bool { return k == diff.ReleaseAdded }
+	r, err := diff.Compare(a, b, diff.Options{Drop: added})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) != 0 {
+		t.Errorf("dropping release-added: %v", kindsOf(r))
+	}
+	if r, _ := diff.Compare(a, b, diff.Options{}); !slices.Equal(kindsOf(r), []string{string(diff.ReleaseAdded)}) {
+		t.Errorf("dropping none: %v", kindsOf(r))
+	}
+	// 1.1.0 was in an earlier revision: resurrected, which Drop does not
+	// leave out.
+	r, err = diff.Compare(a, b, diff.Options{History: []model.Revision{b.Revision}, Drop: added})
+	if err != nil || !slices.Equal(kindsOf(r), []string{string(diff.ReleaseResurrected)}) {
+		t.Errorf("with history: %v, %v", kindsOf(r), err)
 	}
 }

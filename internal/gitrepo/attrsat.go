@@ -22,16 +22,19 @@ func (r *Repo) ChangedAttributeFiles(ctx context.Context, rev string, cached boo
 	if err != nil {
 		return nil, err
 	}
+	paths := splitNUL(out)
 	if !cached {
-		work, err := r.output(ctx, "", nil, "diff-files", "--name-only", "-z", "--")
+		work, err := r.workChanges(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out = append(append([]byte(nil), out...), work...)
+		for _, c := range work {
+			paths = append(paths, c.Path)
+		}
 	}
 	var files []string
 	seen := map[string]bool{}
-	for _, p := range splitNUL(out) {
+	for _, p := range paths {
 		if path.Base(p) == ".gitattributes" && !seen[p] {
 			seen[p] = true
 			files = append(files, p)

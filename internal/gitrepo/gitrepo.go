@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -462,10 +463,11 @@ type Change struct {
 // [Repo.IndexDiff] lists them, from the same answer of git).
 //
 // Against the work tree it first asks git in two steps, commit to index
-// and index to work tree, which git answers from its index in
-// milliseconds; comparing a commit's tree with the work tree in one step
-// takes git seconds of CPU on a large tree whatever changed (git 2.39:
-// 6 s for 100,000 files). Only when a file was deleted on the way, so that
+// and index to work tree (the whole tree's, workChanges), which git
+// answers from its index and one lstat per file (0.2 s for 100,000
+// files); comparing a commit's tree with the work tree in one step takes
+// git seconds of CPU on a large tree whatever changed (git 2.39: 6 s for
+// 100,000 files). Only when a file was deleted on the way, so that
 // git's rename detection may pair it with another, does it ask the one
 // step, and so it does for a file that changed in both steps, which the
 // work tree may have changed back (through git's conversions, such as
@@ -522,9 +524,15 @@ func (r *Repo) diffInTwo(ctx context.Context, commit, prefix string) (changes []
 	if err != nil {
 		return nil, false, err
 	}
-	toWork, err := r.diff(ctx, prefix, "--no-renames")
+	work, err := r.workChanges(ctx)
 	if err != nil {
 		return nil, false, err
+	}
+	var toWork []Change
+	for _, c := range work {
+		if prefix == "" || c.Path == prefix || strings.HasPrefix(c.Path, prefix+"/") {
+			toWork = append(toWork, c)
+		}
 	}
 	status := map[string]byte{}
 	for _, c := range slices.Concat(toIndex, toWork) {
@@ -543,6 +551,15 @@ func (r *Repo) diffInTwo(ctx context.Context, commit, prefix string) (changes []
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return changes, true, nil
+}
+
+// workChanges lists what changed from the index to the work tree in the
+// whole work tree, without rename detection. Git looks at every tracked
+// file for it (100,000 files: 0.2 s), so it is one question for every
+// prefix and for [Repo.ChangedAttributeFiles], which a context from
+// [WithMemo] asks once.
+func (r *Repo) workChanges(ctx context.Context) ([]Change, error) {
+	return r.diff(ctx, "", "--no-renames")
 }
 
 // parseNameStatus parses the output of "diff --name-status -z".
@@ -584,6 +601,70 @@ func splitNUL(b []byte) []string {
 		return nil
 	}
 	return strings.Split(s, "\x00")
+}
+
+// readAttributes reads git check-attr -z's answer for paths from r into
+// out: each path in turn, one record "path NUL name NUL value NUL" per name
+// in the order of names.
+func readAttributes(r io.Reader, paths, names []string, out map[string][]string) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), math.MaxInt)
+	sc.Split(splitAtNUL)
+	field := func() ([]byte, error) {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return nil, fmt.Errorf("git check-attr: %w", err)
+			}
+			return nil, fmt.Errorf("git check-attr: malformed output")
+		}
+		return sc.Bytes(), nil
+	}
+	values := map[string]string{}
+	all := make([]string, len(paths)*len(names)) // one block for every path's values
+	for k := range all {
+		p, name := paths[k/len(names)], names[k%len(names)]
+		gotPath, err := field()
+		if err != nil {
+			return err
+		}
+		samePath := string(gotPath) == p
+		gotName, err := field()
+		if err != nil {
+			return err
+		}
+		if !samePath || string(gotName) != name {
+			return fmt.Errorf("git check-attr: answered %q for %q of %q", gotName, name, p)
+		}
+		b, err := field()
+		if err != nil {
+			return err
+		}
+		v, ok := values[string(b)]
+		if !ok {
+			v = string(b)
+			values[v] = v
+		}
+		all[k] = v
+	}
+	if sc.Scan() {
+		return fmt.Errorf("git check-attr: malformed output")
+	}
+	for i, p := range paths {
+		out[p] = all[i*len(names) : (i+1)*len(names) : (i+1)*len(names)]
+	}
+	return nil
+}
+
+// splitAtNUL is a [bufio.SplitFunc] for NUL-terminated fields; data that
+// ends without a NUL is an error.
+func splitAtNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return 0, nil, errors.New("output does not end with NUL")
+	}
+	return 0, nil, nil
 }
 
 // Entry is one file of a tree or of the index.
@@ -737,32 +818,42 @@ func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object strin
 		in.WriteString(o)
 		in.WriteByte('\n')
 	}
-	args := []string{"cat-file", "--batch"}
-	cmd := r.command(ctx, r.top, args...)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return &CommandError{Args: args, Err: err}
-	}
-	readErr := readBatch(bufio.NewReader(pipe), objects, fn)
-	if readErr != nil {
-		_, _ = io.Copy(io.Discard, pipe)
-	}
-	waitErr := cmd.Wait()
+	readErr, gitErr := r.stream(ctx, &in, func(out io.Reader) error {
+		return readBatch(bufio.NewReader(out), objects, fn)
+	}, "cat-file", "--batch")
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case readErr != nil:
 		return readErr
-	case waitErr != nil:
-		return &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: waitErr}
 	}
-	return nil
+	return gitErr
+}
+
+// stream runs git in the top level with args and stdin, and hands its
+// standard output to read as git writes it, draining whatever read leaves.
+// It returns read's error and git's (a [*CommandError]), each nil when
+// there was none: which of them explains a failure better is the caller's
+// to say.
+func (r *Repo) stream(ctx context.Context, stdin io.Reader, read func(io.Reader) error, args ...string) (readErr, gitErr error) {
+	cmd := r.command(ctx, r.top, args...)
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, &CommandError{Args: args, Err: err}
+	}
+	if readErr = read(pipe); readErr != nil {
+		_, _ = io.Copy(io.Discard, pipe)
+	}
+	if err := cmd.Wait(); err != nil {
+		gitErr = &CommandError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return readErr, gitErr
 }
 
 // readBatch reads the "cat-file --batch" answers for objects.
@@ -865,32 +956,18 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, name
 		args = append(args, "--cached")
 	}
 	args = append(args, names...)
-	stdout, err := r.output(ctx, "", in.Bytes(), args...)
-	if err != nil {
-		return nil, err
-	}
-	// git answers each path in turn, one record per name in order.
-	f := splitNUL(stdout)
-	if len(f) != 3*len(paths)*len(names) {
-		return nil, fmt.Errorf("git check-attr: malformed output")
-	}
-	values := map[string]string{}
-	all := make([]string, len(paths)*len(names)) // one block for every path's values
-	for i := 0; i < len(f); i += 3 {
-		k := i / 3
-		p, name := paths[k/len(names)], names[k%len(names)]
-		if f[i] != p || f[i+1] != name {
-			return nil, fmt.Errorf("git check-attr: answered %q for %q of %q", f[i+1], name, p)
-		}
-		v, ok := values[f[i+2]]
-		if !ok {
-			v = strings.Clone(f[i+2])
-			values[v] = v
-		}
-		all[k] = v
-	}
-	for i, p := range paths {
-		out[p] = all[i*len(names) : (i+1)*len(names) : (i+1)*len(names)]
+	// The answer is read as git writes it, not kept whole: for a tree of
+	// 100,000 files it is 38 MB.
+	readErr, gitErr := r.stream(ctx, &in, func(answer io.Reader) error {
+		return readAttributes(answer, paths, names, out)
+	}, args...)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case gitErr != nil: // a malformed answer is what a failing git leaves
+		return nil, gitErr
+	case readErr != nil:
+		return nil, readErr
 	}
 	return out, nil
 }

@@ -311,3 +311,32 @@ func TestDiffInTwoStepsIsTheOneStep(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAttributes holds the reader of git check-attr's answer to its
+// record format: fields longer than the scanner's first buffer, values
+// shared, and an answer that is cut short, too long or about another path
+// refused.
+func TestReadAttributes(t *testing.T) {
+	long := strings.Repeat("d/", 40<<10) + "x.journal"
+	paths, names := []string{"a.journal", long}, []string{"text", "eol"}
+	answer := "a.journal\x00text\x00set\x00a.journal\x00eol\x00lf\x00" +
+		long + "\x00text\x00set\x00" + long + "\x00eol\x00unspecified\x00"
+	out := map[string][]string{}
+	if err := readAttributes(strings.NewReader(answer), paths, names, out); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(out["a.journal"], []string{"set", "lf"}) || !slices.Equal(out[long], []string{"set", "unspecified"}) {
+		t.Errorf("readAttributes = %q, %q", out["a.journal"], out[long])
+	}
+	for name, bad := range map[string]string{
+		"cut short":     answer[:len(answer)-1],
+		"a field short": answer[:strings.LastIndex(answer, long)],
+		"too long":      answer + "b\x00text\x00set\x00",
+		"another path":  strings.Replace(answer, "a.journal", "b.journal", 1),
+		"another name":  strings.Replace(answer, "\x00eol\x00", "\x00text\x00", 1),
+	} {
+		if err := readAttributes(strings.NewReader(bad), paths, names, map[string][]string{}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
