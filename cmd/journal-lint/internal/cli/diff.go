@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -433,17 +434,15 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 	}
 	if len(invalid) > 0 {
 		n := 0
-		var names []string
+		names := slices.Sorted(maps.Keys(invalid))  // the chains in order, whatever the map's
 		prefix := outpath.Prefix(c.Context, s.root) // once: it may ask git
-		for co, ds := range invalid {
-			names = append(names, co)
-			for _, d := range ds {
+		for _, co := range names {
+			for _, d := range invalid[co] {
 				d.Path = outpath.Join(prefix, d.Path)
 				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
 				n++
 			}
 		}
-		slices.Sort(names)
 		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run journal-lint check for details",
 			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}
 	}
