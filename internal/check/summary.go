@@ -25,8 +25,10 @@ import (
 // git object name under the root. The commit that the hook let through
 // makes that tree HEAD's, so the next commit's hook finds the summary of
 // HEAD's tree and reads only the artifact directories that the index
-// changes since HEAD; the rest of the tree comes from the summary. Of an
-// unchanged directory, what --new-only reports needs only:
+// changes since HEAD or since the commit it compares with (HEAD, or its
+// merge base with origin/HEAD, which a revision committed but not pushed
+// is new to); the rest of the tree comes from the summary. Of another
+// directory, what --new-only reports needs only:
 //
 //   - how many Journal files, accepted revisions and chains it holds (the
 //     report's counts);
@@ -35,7 +37,8 @@ import (
 //   - how many of its files git may convert, and the first one
 //     (repo/eol-conversion speaks of the whole tree).
 //
-// Its lint findings are on revisions HEAD holds, which --new-only drops;
+// Its lint findings are on revisions the compared commit holds, which
+// --new-only drops;
 // so a summary is kept only of a tree where the load, the visit and the
 // head-only rules found nothing that --new-only keeps (validity,
 // repository and configuration codes: see isLintCode) and no example was
@@ -119,12 +122,12 @@ type summaryUse struct {
 }
 
 // newSummaryUse returns the summary use of r, or nil when its check
-// neither keeps nor uses summaries: not --staged alone, no cache, rule
+// neither keeps nor uses summaries: not --staged, no cache, rule
 // packs, a transparency log, or a language server's check (KeepState,
 // Overlay, Prior).
 func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 	o := r.opts
-	if !o.Staged || o.Against != "" || o.Cache == nil || o.Cache.Mode() == memo.Off || o.KeepState || len(o.Overlay) > 0 || prior != nil ||
+	if !o.Staged || o.Cache == nil || o.Cache.Mode() == memo.Off || o.KeepState || len(o.Overlay) > 0 || prior != nil ||
 		len(r.cfg.Plugins) > 0 || r.cfg.TLog.VKey != "" {
 		return nil, nil
 	}
@@ -209,30 +212,48 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil
 	}
 	s.wait()
-	err := s.attributes(ctx, g)
+	// What the index changes since HEAD names the tree the check reads
+	// and lists it beside HEAD's; what it changes since the compared
+	// commit (changes: HEAD itself, or its merge base with origin/HEAD)
+	// holds the revisions --new-only reports on. Both are asked once.
+	head, err := g.repo.ResolveCommit(ctx, "HEAD")
+	headChanges := changes
+	if err == nil && head != g.commit {
+		headChanges, err = g.repo.IndexDiff(ctx, head, g.rootRel)
+	}
+	if err == nil {
+		err = s.attributes(ctx, g)
+	}
+	var baseAttrs []string
+	if err == nil {
+		baseAttrs, err = g.repo.StagedAttributeChanges(ctx, g.commit, g.rootRel)
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if s.known = err == nil; !s.known {
 		return nil, nil
 	}
-	s.changes, s.opened = changes, true
+	s.changes, s.opened = headChanges, true
 	s.patched = make(chan struct{})
 	go func() {
 		// The name of the tree this check reads, for its own summary,
 		// while the tree is read.
 		defer close(s.patched)
-		if len(changes) == 0 {
+		if len(headChanges) == 0 {
 			s.checked = s.headTree
-		} else if id, err := g.repo.PatchTree(ctx, s.headTree, g.rootRel, changes); err == nil {
+		} else if id, err := g.repo.PatchTree(ctx, s.headTree, g.rootRel, headChanges); err == nil {
 			s.checked = id
 		}
 	}()
-	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 || g.rootLink != nil {
+	if !s.mayUse || s.headTree == "" || len(s.attrFiles) > 0 || len(baseAttrs) > 0 || g.rootLink != nil {
 		return nil, nil
 	}
+	// The directories to read: those either changes touches. The others
+	// are HEAD's, as the summary holds them, and the compared commit's,
+	// so --new-only keeps nothing of them but their validity.
 	changed := map[string]bool{}
-	for _, c := range changes {
+	for _, c := range slices.Concat(changes, headChanges) {
 		p, ok := g.underRoot(c.Path)
 		dir, _, nested := strings.Cut(p, "/")
 		if c.Status == 'U' || !ok || !nested {
@@ -247,7 +268,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil // no summary of HEAD's tree, or one named otherwise
 	}
 	dirs := s.read
-	src, err := source.StagedDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)), g.commit, changes)
+	src, err := source.StagedDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)), head, headChanges)
 	if err != nil {
 		return nil, fmt.Errorf("--staged: %w", err)
 	}

@@ -3,14 +3,17 @@ package check_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/memo"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // hook runs the pre-commit hook's check (--staged --new-only) with the
@@ -19,14 +22,34 @@ import (
 // from the summary of HEAD's tree.
 func (r *repo) hook(what string, st *memo.Store) int {
 	r.t.Helper()
-	opts := check.Options{Staged: true, NewOnly: true}
+	n, _ := r.hookAgainst(what, "", st)
+	return n
+}
+
+// hookAgainst is hook comparing with the revision against, as the hook
+// compares with origin/HEAD in a clone that has it; it returns the
+// diagnostics of the check with the cache too.
+func (r *repo) hookAgainst(what, against string, st *memo.Store) (int, diag.List) {
+	r.t.Helper()
+	opts := check.Options{Staged: true, NewOnly: true, Against: against}
 	r.same(what, opts, st)
 	opts.Root, opts.Config, opts.Now, opts.Cache = r.root, r.config(), r.now, st
 	res, err := check.Run(gitrepo.WithMemo(context.Background()), opts)
 	if err != nil {
 		r.t.Fatalf("%s: %v", what, err)
 	}
-	return res.FromSummary
+	return res.FromSummary, res.Diagnostics
+}
+
+// oneEach returns one revision of each artifact of r, in directory order.
+func (r *repo) oneEach() []string {
+	var files []string
+	for _, f := range r.files() {
+		if dir, _, _ := strings.Cut(f, "/"); len(files) == 0 || !strings.HasPrefix(files[len(files)-1], dir+"/") {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // successor drafts and writes the next revision of the artifact of path,
@@ -49,13 +72,7 @@ func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, 24, 5)
 	st := openStore(t, t.TempDir(), memo.On)
-	// files holds one revision of each artifact.
-	var files []string
-	for _, f := range r.files() {
-		if dir, _, _ := strings.Cut(f, "/"); len(files) == 0 || !strings.HasPrefix(files[len(files)-1], dir+"/") {
-			files = append(files, f)
-		}
-	}
+	files := r.oneEach()
 	if len(files) < 6 {
 		t.Fatalf("the tree has %d artifacts; the test needs 6", len(files))
 	}
@@ -158,5 +175,42 @@ func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 
 	if o := r.check(check.Options{Staged: true}, openStore(t, st.Path(), memo.Verify)); o.Err != "" {
 		t.Fatalf("--cache=verify: %s", o.Err)
+	}
+}
+
+// TestHookAgainstThePushedBranch: in a clone with origin/HEAD the hook
+// compares with its merge base with HEAD (here a branch standing for it),
+// so a revision committed but not pushed is still new. Beside the summary
+// of HEAD's tree, its directory, which the index does not change, is read
+// too, and its lint findings are reported as without the cache.
+func TestHookAgainstThePushedBranch(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, 24, 7)
+	st := openStore(t, t.TempDir(), memo.On)
+	files := r.oneEach()
+	r.git("branch", "pushed")
+	r.same("the committed tree", check.Options{Staged: true, NewOnly: true, Against: "pushed"}, st)
+	rel := r.successor(files[0], "\nRELEASE 98.0.0\nLICENSE NOASSERTION\nCONTENT x-98.0.0.jar sha256:"+strings.Repeat("ab", 32)+"\n")
+	r.git("add", "-A")
+	if n, _ := r.hookAgainst("a revision with a finding", "pushed", st); n == 0 {
+		t.Error("a revision with a finding: the hook read the whole tree")
+	}
+	r.git("commit", "-q", "-m", "not pushed")
+	r.successor(files[1], "")
+	r.git("add", "-A")
+	n, ds := r.hookAgainst("the next commit", "pushed", st)
+	if n == 0 {
+		t.Error("the next commit: the hook read the whole tree")
+	}
+	if !slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Path == rel && d.Code == rules.LicenseNoassertion }) {
+		t.Errorf("the next commit: no %s on %s, the revision committed but not pushed", rules.LicenseNoassertion, rel)
+	}
+	// That hook kept the summary of the tree it read, though HEAD is not
+	// the commit it compared with.
+	r.git("commit", "-q", "-m", "not pushed either")
+	r.successor(files[2], "")
+	r.git("add", "-A")
+	if n, _ := r.hookAgainst("a third commit", "pushed", st); n == 0 {
+		t.Error("a third commit: the hook read the whole tree")
 	}
 }
