@@ -94,9 +94,8 @@ type summaryUse struct {
 
 	// Known once the gate opened (probe, open): HEAD's tree under the
 	// root, the attribute sources, the .gitattributes that differ between
-	// HEAD and the index (under the root or above it), what the index
-	// changes under the root since HEAD, and whether git answered all of
-	// it.
+	// HEAD and the index (under the root or above it), and whether git
+	// answered all of it.
 	probed   chan struct{}
 	headTree string
 	treeErr  error
@@ -106,9 +105,7 @@ type summaryUse struct {
 	headAttrs []byte
 	attrs     []byte
 	attrFiles []string
-	changes   []gitrepo.RawChange
-	known     bool
-	opened    bool // open took the changes
+	opened    bool // git answered all of it
 	// checked is the name of the tree under the root that the check
 	// reads (gitrepo.Repo.PatchTree), once patched is closed; "" when
 	// git could not tell.
@@ -231,10 +228,10 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if s.known = err == nil; !s.known {
+	if err != nil {
 		return nil, nil
 	}
-	s.changes, s.opened = headChanges, true
+	s.opened = true
 	s.patched = make(chan struct{})
 	go func() {
 		// The name of the tree this check reads, for its own summary,
@@ -366,7 +363,7 @@ func (s *summaryUse) eolGroups() []eolGroup {
 // tree heads of the directories r loaded (visitor.treesByDir).
 func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error {
 	s.wait()
-	if s == nil || !s.known || !s.opened || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
+	if s == nil || !s.opened || !clean || r.load.SkippedExamples > 0 || s.store.Mode() == memo.ReadOnly {
 		return nil
 	}
 	tree := s.checked

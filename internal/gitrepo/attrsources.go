@@ -75,18 +75,11 @@ func (r *Repo) AttributeSourcesAt(ctx context.Context, rev, prefix string) ([]by
 // commit with changes applied.
 func (r *Repo) attributeSourcesAt(ctx context.Context, commit, prefix string, changes []RawChange) ([]byte, error) {
 	return r.attributeSources(ctx, []string{prefix}, func(files []string) (map[string]string, error) {
-		out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-z", "--full-tree", commit, "--"}, files...)...)
+		entries, err := r.lsTree(ctx, append([]string{commit, "--"}, files...))
 		if err != nil {
 			return nil, err
 		}
-		state := map[string]string{}
-		for _, rec := range splitNUL(out) {
-			e, ok := parseEntry(rec, true)
-			if !ok {
-				return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
-			}
-			state[e.Path] = gitKind(e.Mode) + " " + e.Object
-		}
+		state := fileStates(entries)
 		for _, c := range changes {
 			if c.Status == 'U' {
 				return nil, fmt.Errorf("the index has an unmerged entry %q", c.Path)
@@ -138,15 +131,25 @@ func (r *Repo) indexAttributes(ctx context.Context, files []string) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	state := map[string]string{}
+	var entries []Entry
 	for _, rec := range splitNUL(out) {
 		e, ok := parseEntry(rec, false)
 		if !ok {
 			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
 		}
+		entries = append(entries, e)
+	}
+	return fileStates(entries), nil
+}
+
+// fileStates returns the kind and object id of each of entries, by path,
+// as AttributeSources sums them.
+func fileStates(entries []Entry) map[string]string {
+	state := make(map[string]string, len(entries))
+	for _, e := range entries {
 		state[e.Path] = gitKind(e.Mode) + " " + e.Object
 	}
-	return state, nil
+	return state
 }
 
 // workAttributes returns the kind and object id of each of files (top

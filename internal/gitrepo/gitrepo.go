@@ -725,7 +725,13 @@ func (r *Repo) Tree(ctx context.Context, rev, prefix string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-r", "-z", "--full-tree", commit}, pathspec(prefix)...)...)
+	return r.lsTree(ctx, append([]string{"-r", commit}, pathspec(prefix)...))
+}
+
+// lsTree runs "git ls-tree -z --full-tree" with args and parses what it
+// lists.
+func (r *Repo) lsTree(ctx context.Context, args []string) ([]Entry, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"ls-tree", "-z", "--full-tree"}, args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -782,24 +788,11 @@ func (r *Repo) TreeDirs(ctx context.Context, rev string, dirs []string) ([]Entry
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"ls-tree", "-r", "-z", "--full-tree", commit, "--"}
+	args := []string{"-r", commit, "--"}
 	for _, d := range dirs {
 		args = append(args, d+"/") // pathspecs are literal (command)
 	}
-	out, err := r.output(ctx, "", nil, args...)
-	if err != nil {
-		return nil, err
-	}
-	recs := splitNUL(out)
-	entries := make([]Entry, 0, len(recs))
-	for _, rec := range recs {
-		e, ok := parseEntry(rec, true)
-		if !ok {
-			return nil, fmt.Errorf("git ls-tree: malformed entry %q", rec)
-		}
-		entries = append(entries, e)
-	}
-	return entries, nil
+	return r.lsTree(ctx, args)
 }
 
 // Blobs calls fn with the size and contents of each object in objects, in

@@ -57,15 +57,11 @@ func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
 		return strings.TrimSpace(string(out)), nil
 	}
 	// Without -r, ls-tree names the entry of the path itself.
-	out, err := r.output(ctx, "", nil, "ls-tree", "-z", "--full-tree", commit, "--", prefix)
+	entries, err := r.lsTree(ctx, []string{commit, "--", prefix})
 	if err != nil {
 		return "", err
 	}
-	for _, rec := range splitNUL(out) {
-		e, ok := parseEntry(rec, true)
-		if !ok {
-			return "", fmt.Errorf("git ls-tree: malformed entry %q", rec)
-		}
+	for _, e := range entries {
 		if e.Path != prefix {
 			continue
 		}
