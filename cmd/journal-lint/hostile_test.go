@@ -58,6 +58,7 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 // File names in an archive are written with Go escapes (\n, \u202e, \xff)
 // and decoded.
 func TestHostileCatalogue(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "hostile", "*.txtar"))
 	if len(files) < 100 {
 		t.Fatalf("the catalogue holds %d inputs, want at least 100", len(files))

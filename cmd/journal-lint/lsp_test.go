@@ -73,6 +73,7 @@ type related struct {
 // the same tree: codes, severities, messages, help, ranges and related
 // locations.
 func TestLSPDiagnosticsEqualCheck(t *testing.T) {
+	t.Parallel()
 	dir := lsptest.CopyTree(t, filepath.Join("..", "..", "internal", "lsp", "testdata", "tree"))
 	root := filepath.Join(dir, "journals")
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -232,6 +233,7 @@ func lspRange(t *testing.T, path string, r protocol.Range) (start, end position)
 // One step changes the core artifact's head only: the open widget buffer,
 // whose dependencies on core it breaks, gets new diagnostics too.
 func TestLSPEditSequenceEqualsCheck(t *testing.T) {
+	t.Parallel()
 	dir := lsptest.CopyTree(t, filepath.Join("..", "..", "internal", "lsp", "testdata", "tree"))
 	root := filepath.Join(dir, "journals")
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)

@@ -17,6 +17,7 @@ import (
 // pack that configuration validation started. The pack ignores the
 // lifeline, so a path that forgets to close it leaves it running.
 func TestCLIStartsPackOnce(t *testing.T) {
+	t.Parallel()
 	path := packtest.Path(t, "pidlog")
 	for _, c := range []struct {
 		name  string

@@ -75,6 +75,7 @@ func journalLintCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
 const policyConfig = "      denied: [GPL-3.0-only]\n"
 
 func TestCLICheckWithPack(t *testing.T) {
+	t.Parallel()
 	dir := project(t, "license-policy", policyConfig, "10s")
 	out, errOut, code := journalLint(t, dir, "check")
 	for _, want := range []string{"[license-policy/denied-license]", "[license-policy/missing-description]", "[style/trailing-whitespace]"} {
@@ -117,6 +118,7 @@ func TestCLICheckWithPack(t *testing.T) {
 // verifies. A long test: in the json format only when tests run small
 // (longtest.Small), each check being two processes.
 func TestCLICacheWithPurePack(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
 	if _, err := gen.Write(root, gen.Options{Files: 60, Seed: 9}); err != nil {
@@ -158,6 +160,7 @@ func TestCLICacheWithPurePack(t *testing.T) {
 // document, as for a related location in the same batch. A long test: 400
 // files, 200 when tests run small (longtest.Small).
 func TestCLIRelatedAcrossBatches(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
 	files := longtest.Size(400, 200) // batches of 128 documents
@@ -204,6 +207,7 @@ func TestCLIRelatedAcrossBatches(t *testing.T) {
 }
 
 func TestCLIPackFailureKeepsBuiltins(t *testing.T) {
+	t.Parallel()
 	dir := project(t, "crash", "", "10s")
 	out, _, code := journalLint(t, dir, "check")
 	if code != 1 || !strings.Contains(out, "[plugin/failed]") || !strings.Contains(out, "[style/trailing-whitespace]") ||
@@ -213,6 +217,7 @@ func TestCLIPackFailureKeepsBuiltins(t *testing.T) {
 }
 
 func TestCLIChecksumMismatch(t *testing.T) {
+	t.Parallel()
 	dir := project(t, "license-policy", "", "10s")
 	cfg := filepath.Join(dir, ".journal-lint.yaml")
 	b, _ := os.ReadFile(cfg)
@@ -231,6 +236,7 @@ func TestCLIChecksumMismatch(t *testing.T) {
 }
 
 func TestCLIPluginsListAndChecksum(t *testing.T) {
+	t.Parallel()
 	dir := project(t, "license-policy", policyConfig, "10s")
 	out, errOut, code := journalLint(t, dir, "plugins", "list")
 	if code != 0 || !strings.Contains(out, "license-policy 1.0.0") || !strings.Contains(out, "(verified)") ||
@@ -254,6 +260,7 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 // second run) while a pack hangs, and requires the pack to be gone soon
 // after: the lifeline closes when the host dies.
 func TestCLINoLeakWhenHostDies(t *testing.T) {
+	t.Parallel()
 	hang := packtest.Path(t, "hang")
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -293,6 +300,7 @@ func TestCLINoLeakWhenHostDies(t *testing.T) {
 // whose grandchild keeps the pack's stdout and stderr open: check reports
 // the timeout and exits soon after it, leaving nothing running.
 func TestCLIGrandchildDoesNotStallCheck(t *testing.T) {
+	t.Parallel()
 	dir := project(t, "holdpipes", "", "1s")
 	start := time.Now()
 	out, errOut, code := journalLint(t, dir, "check")

@@ -50,6 +50,7 @@ func (w withCache) Run() int {
 // TestScripts runs the txtar scripts in testdata/script. Set
 // JOURNAL_UPDATE=1 to rewrite their expected output files.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
 }
 
@@ -58,6 +59,7 @@ func TestScripts(t *testing.T) {
 // whose build step builds journal-lint with go: seconds of linking that
 // gain nothing from the race detector. A long test (longtest.Whole).
 func TestActionScript(t *testing.T) {
+	t.Parallel()
 	longtest.Whole(t)
 	testscript.Run(t, scriptParams(filepath.Join("testdata", "action")))
 }
