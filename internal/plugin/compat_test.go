@@ -87,6 +87,7 @@ func (r *replay) Check(_ context.Context, req *pb.CheckRequest) (*pb.CheckRespon
 // answers as it did), takes its description, and reports its findings
 // exactly as the previous host did.
 func TestPreviousRevisionPack(t *testing.T) {
+	t.Parallel()
 	r := &replay{t: t, describe: &pb.DescribeResponse{}, docs: map[string]*pb.Document{}, found: map[string][]*pb.Diagnostic{}, seen: map[string]bool{}}
 	readMessage(t, "describe.binpb", r.describe)
 	var req pb.CheckRequest
@@ -132,6 +133,7 @@ func TestPreviousRevisionPack(t *testing.T) {
 // the request of a host of the previous protocol revision as the pack of
 // that revision did, finding for finding and position for position.
 func TestPreviousRevisionHost(t *testing.T) {
+	t.Parallel()
 	s := spec(t, "license-policy")
 	ps, err := plugin.Start(context.Background(), configOf(s))
 	if err != nil {

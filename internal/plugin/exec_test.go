@@ -106,6 +106,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 // handshake is reported as exiting with its status and its panic, not as
 // writing something other than the handshake.
 func TestEarlyPanic(t *testing.T) {
+	t.Parallel()
 	d := failure(t, "earlypanic", 0)
 	for _, want := range []string{"the pack exited before the handshake (process exit status 2)", `stderr: "panic: no rules file"`} {
 		if !strings.Contains(d.Message, want) {
@@ -155,6 +156,7 @@ func TestGrandchildren(t *testing.T) {
 // Ctrl-C) while a pack has not completed its handshake kills the pack's
 // process and returns, instead of waiting out the pack's start timeout.
 func TestCancelledStartEndsAtOnce(t *testing.T) {
+	t.Parallel()
 	s := spec(t, "sleeper") // never completes the handshake
 	s.Timeout = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())

@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 	packtest.Main(m, map[string]func(){"license-policy": func() { sdk.Serve(licensepolicy.Pack) }})
 }
 
+// The tests run in parallel, except those that count what any pack leaves
+// behind: the processes of a pack that other tests run too
+// (TestHappyPath), the private copies of packs in TMPDIR
+// (TestOnlyPinnedBytesRun, TestCopyUnderTimeout), or the environment
+// (TestIsolation). go test runs those alone, before the parallel ones.
+
 // spec returns the spec of the pack name, pinned to its real digest.
 func spec(t *testing.T, name string) plugin.Spec {
 	t.Helper()
@@ -153,6 +159,7 @@ func list(ds diag.List) string {
 }
 
 func TestConfigNameNamespaces(t *testing.T) {
+	t.Parallel()
 	s := spec(t, "behave")
 	s.Name = "house"
 	info, ds, err := run(t, s, tree(t, widgetTree))
@@ -165,6 +172,7 @@ func TestConfigNameNamespaces(t *testing.T) {
 }
 
 func TestChecksumMismatch(t *testing.T) {
+	t.Parallel()
 	s := spec(t, "license-policy")
 	s.SHA256 = strings.Repeat("0", 64)
 	_, _, err := run(t, s, tree(t, widgetTree))
@@ -201,6 +209,7 @@ func failure(t *testing.T, name string, timeout time.Duration) diag.Diagnostic {
 }
 
 func TestCrash(t *testing.T) {
+	t.Parallel()
 	d := failure(t, "crash", 0)
 	if !strings.Contains(d.Message, "process died") || !strings.Contains(d.Message, `stderr: "panic: pack crashed on purpose"`) ||
 		!strings.Contains(d.Help, "goroutine") {
@@ -209,6 +218,7 @@ func TestCrash(t *testing.T) {
 }
 
 func TestPanic(t *testing.T) {
+	t.Parallel()
 	d := failure(t, "panic", 0)
 	if !strings.Contains(d.Message, "rule mode panicked on com.example.widget/20260110T080000Z.journal: rule panicked on purpose") {
 		t.Errorf("panic: %s", d.Message)
@@ -216,6 +226,7 @@ func TestPanic(t *testing.T) {
 }
 
 func TestHang(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	d := failure(t, "hang", 500*time.Millisecond)
 	if !strings.Contains(d.Message, "check timed out after 500ms") || !strings.Contains(d.Message, "still working on") {
@@ -227,6 +238,7 @@ func TestHang(t *testing.T) {
 }
 
 func TestGarbageStdout(t *testing.T) {
+	t.Parallel()
 	d := failure(t, "garbage", 0)
 	if !strings.Contains(d.Message, "bad handshake") || !strings.Contains(d.Message, "hello from a careless pack") {
 		t.Errorf("garbage: %s", d.Message)
@@ -234,6 +246,7 @@ func TestGarbageStdout(t *testing.T) {
 }
 
 func TestMalformedDiagnostic(t *testing.T) {
+	t.Parallel()
 	d := failure(t, "malformed", 0)
 	if !strings.Contains(d.Message, "malformed diagnostic: rule mode: range [0, ") {
 		t.Errorf("malformed: %s", d.Message)
@@ -267,6 +280,7 @@ func TestIsolation(t *testing.T) {
 
 // TestLargeJournal sends a 16 MiB Journal through the real host and pack.
 func TestLargeJournal(t *testing.T) {
+	t.Parallel()
 	// Mostly comment lines: the size is what matters here, not the parse.
 	var b strings.Builder
 	b.WriteString(packtest.Widget)

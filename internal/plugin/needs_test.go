@@ -72,6 +72,7 @@ var needsTree = map[string]string{
 // all in one stream, so that packs with different needs share the
 // batches' encodings without seeing each other's parts.
 func TestNeeds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name          string
 		needs         wire.Needs
