@@ -18,7 +18,8 @@ help:
 	@echo "make generate regenerate the rule-pack protocol code (plugins/proto)"
 
 # The long tests (package internal/longtest): equivalence and scale tests
-# on generated trees, and tests of large inputs. Under -short and under the
+# on generated trees, tests of large inputs, and the CLI's scripts
+# (hundreds of journal-lint and git processes). Under -short and under the
 # race detector they run small or not at all; make test runs them whole in
 # a second pass without the detector. TestMakefileListsLongTests holds
 # these lists to the tests that call package longtest.
@@ -26,7 +27,7 @@ LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
 	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations TestOnlyPinnedBytesRun TestCodecMatchesGenerated \
-	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript
+	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript TestScripts
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen ./plugins/proto/rulepack/v1/wire \
 	./internal/syntax ./docs ./cmd/journal-lint
 empty :=

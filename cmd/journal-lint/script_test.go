@@ -48,9 +48,16 @@ func (w withCache) Run() int {
 }
 
 // TestScripts runs the txtar scripts in testdata/script. Set
-// JOURNAL_UPDATE=1 to rewrite their expected output files.
+// JOURNAL_UPDATE=1 to rewrite their expected output files. The scripts
+// spend most of their time starting git and journal-lint processes: those
+// that drive git skip under -short ([short] skip), the inner loop, where
+// the packages below (check, gitrepo) test the same paths in-process, and
+// all of them skip under the race detector (a long test,
+// longtest.NoRace), where TestHostileCatalogue and the LSP tests run the
+// CLI in-process.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	longtest.NoRace(t)
 	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
 }
 

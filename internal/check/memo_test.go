@@ -320,6 +320,9 @@ var changes = []change{
 // verified (--cache=verify), which must find no difference either.
 func TestCacheIsInvisible(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("an equivalence test: go test without -short runs it")
+	}
 	sequences, steps := longtest.Size(4, 2), longtest.Size(10, 6)
 	for seq := range sequences {
 		t.Run(fmt.Sprint("seq", seq), func(t *testing.T) {

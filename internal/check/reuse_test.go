@@ -40,6 +40,9 @@ import (
 // steps, 20 when tests run small (longtest.Small).
 func TestPriorEqualsFresh(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("an equivalence test: go test without -short runs it")
+	}
 	t.Run("plain", func(t *testing.T) { priorEqualsFresh(t, false) })
 	t.Run("git", func(t *testing.T) {
 		if _, err := exec.LookPath("git"); err != nil {

@@ -70,6 +70,9 @@ func (r *repo) successor(path, extra string) string {
 // of the tree, the check reads all of it, with the same report.
 func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("an equivalence test: go test without -short runs it")
+	}
 	r := newRepo(t, 24, 5)
 	st := openStore(t, t.TempDir(), memo.On)
 	files := r.oneEach()
