@@ -22,6 +22,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/readfile"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -182,7 +183,11 @@ func (s *server) loadConfig(file string) (*config.Config, *plugin.Packs, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	packs, err := plugin.Start(s.ctx, cfg)
+	keep := ""
+	if s.opts.Cache != nil && s.opts.Cache.Mode() == memo.On {
+		keep = memo.PacksDir(s.opts.Cache.Path())
+	}
+	packs, err := plugin.Start(s.ctx, cfg, keep)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,10 +42,18 @@ func Budget() (int64, error) {
 	return n * mult, nil
 }
 
+// PacksDir returns the directory under the cache directory dir where the
+// verified copies of rule packs' executables are kept from one command to
+// the next (the keep directory of package plugin, one subdirectory per
+// pinned sha256, whose modification time is its last use). Stats counts
+// it, Trim deletes copies unused for five days, Clean all of them.
+func PacksDir(dir string) string { return filepath.Join(dir, "packs") }
+
 // Stats are the numbers of a cache directory.
 type Stats struct {
-	// Entries counts the index entries, Objects the stored objects.
-	Entries, Objects int
+	// Entries counts the index entries, Objects the stored objects, Packs
+	// the kept copies of rule packs ([PacksDir]).
+	Entries, Objects, Packs int
 	// Bytes is the size of every file of the cache.
 	Bytes int64
 	// Oldest and Newest are the times of the least and most recently used
@@ -58,11 +66,43 @@ type entry struct {
 	path string
 	size int64
 	used time.Time
+	dir  bool // a directory of PacksDir
 }
 
 // subdirs is the number of subdirectories of the object store: one per
 // first byte of an object's name.
 const subdirs = 256
+
+// packUnused is how long a directory of [PacksDir] (a kept copy, or the
+// unfinished copy of a command that was killed) stays unused before Trim
+// deletes it: as the entries of the object store (the Go cache's rule).
+const packUnused = 5 * 24 * time.Hour
+
+// packEntries lists the kept copies of rule packs, each directory of
+// [PacksDir] as one entry (dir set): its size is that of its files.
+func (s *Store) packEntries() []entry {
+	root := PacksDir(s.dir)
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []entry
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		e := entry{path: filepath.Join(root, de.Name()), used: fi.ModTime(), dir: true}
+		files, _ := os.ReadDir(e.path)
+		for _, f := range files {
+			if ffi, err := f.Info(); err == nil && ffi.Mode().IsRegular() {
+				e.size += ffi.Size()
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
 
 // entries lists the files of the object store (the index entries "-a" and
 // objects "-d" in its 256 subdirectories).
@@ -90,10 +130,13 @@ func (s *Store) entries() []entry {
 // Stats counts the entries and objects of the cache and their size.
 func (s *Store) Stats() Stats {
 	var st Stats
-	for _, e := range s.entries() {
-		if strings.HasSuffix(e.path, "-a") {
+	for _, e := range append(s.entries(), s.packEntries()...) {
+		switch {
+		case e.dir:
+			st.Packs++
+		case strings.HasSuffix(e.path, "-a"):
 			st.Entries++
-		} else {
+		default:
 			st.Objects++
 		}
 		st.Bytes += e.size
@@ -128,7 +171,14 @@ func (s *Store) Trim(force bool, budget int64) error {
 	if !force && string(before) == string(after) {
 		return nil // trimmed less than a day ago: the size is checked then too
 	}
-	es := s.entries()
+	now := time.Now()
+	var packs []entry
+	for _, e := range s.packEntries() {
+		if now.Sub(e.used) < packUnused || os.RemoveAll(e.path) != nil {
+			packs = append(packs, e)
+		}
+	}
+	es := append(s.entries(), packs...)
 	var total int64
 	for _, e := range es {
 		total += e.size
@@ -141,15 +191,20 @@ func (s *Store) Trim(force bool, budget int64) error {
 		if total <= budget {
 			break
 		}
-		if err := os.Remove(e.path); err == nil || os.IsNotExist(err) {
+		remove := os.Remove
+		if e.dir {
+			remove = os.RemoveAll
+		}
+		if err := remove(e.path); err == nil || os.IsNotExist(err) {
 			total -= e.size
 		}
 	}
 	return nil
 }
 
-// Clean deletes every entry and object of the cache directory, leaving
-// the directory with its README and CACHEDIR.TAG.
+// Clean deletes every entry and object of the cache directory and the kept
+// copies of rule packs, leaving the directory with its README and
+// CACHEDIR.TAG.
 func (s *Store) Clean() error {
 	for i := range subdirs {
 		sub := filepath.Join(s.dir, fmt.Sprintf("%02x", i))
@@ -166,5 +221,5 @@ func (s *Store) Clean() error {
 	if err := os.Remove(filepath.Join(s.dir, "trim.txt")); err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	return nil
+	return os.RemoveAll(PacksDir(s.dir))
 }

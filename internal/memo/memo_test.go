@@ -298,6 +298,45 @@ func TestTrimToBudgetAndClean(t *testing.T) {
 	}
 }
 
+// TestKeptPacksAreTrimmedAndCleaned: the kept copies of rule packs
+// (PacksDir) count in Stats, a copy unused for five days goes at the next
+// trim, a used one stays, and Clean removes them all.
+func TestKeptPacksAreTrimmedAndCleaned(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	for _, pin := range []string{"old", "used"} {
+		p := filepath.Join(PacksDir(dir), pin)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "pack"), []byte(strings.Repeat("x", 1000)), 0o500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-6 * 24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(PacksDir(dir), "old"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Stats(); st.Packs != 2 || st.Bytes < 2000 {
+		t.Errorf("Stats with two kept packs: %+v", st)
+	}
+	if err := s.Trim(true, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(PacksDir(dir), "old")); !os.IsNotExist(err) {
+		t.Errorf("a pack unused for six days is still kept: %v", err)
+	}
+	if st := s.Stats(); st.Packs != 1 {
+		t.Errorf("after Trim: %+v, want the used pack", st)
+	}
+	if err := s.Clean(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(PacksDir(dir)); !os.IsNotExist(err) {
+		t.Errorf("Clean left the kept packs: %v", err)
+	}
+}
+
 func TestToolIDIsStable(t *testing.T) {
 	a, err := ToolID()
 	if err != nil || len(a) == 0 {

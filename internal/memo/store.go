@@ -83,7 +83,8 @@ const EnvDir = "JOURNAL_LINT_CACHE"
 // readme is the README written into a new cache directory.
 const readme = `This directory holds the cache of journal-lint: what checks of Journal
 trees found, keyed by the content of the files, so that a later check
-recomputes only what changed. Everything here can be deleted at any time:
+recomputes only what changed, and in packs/ the verified copies of the
+rule packs it ran. Everything here can be deleted at any time:
 "journal-lint cache clean" does, "journal-lint cache stats" tells its size.
 Entries unused for five days are deleted as the tool runs.
 `

@@ -135,7 +135,7 @@ func TestPreviousRevisionPack(t *testing.T) {
 func TestPreviousRevisionHost(t *testing.T) {
 	t.Parallel()
 	s := spec(t, "license-policy")
-	ps, err := plugin.Start(context.Background(), configOf(s))
+	ps, err := plugin.Start(context.Background(), configOf(s), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func TestOnlyPinnedBytesRun(t *testing.T) {
 	ran, refused := 0, 0
 	least := longtest.Size(30, 8)
 	for i := 0; i < 30 && (i < least || ran == 0 || refused == 0); i++ {
-		ps, err := plugin.Start(context.Background(), configOf(s))
+		ps, err := plugin.Start(context.Background(), configOf(s), "")
 		var ve *plugin.VerifyError
 		switch {
 		case errors.As(err, &ve) && ve.Err == nil && ve.Got != "":
@@ -160,7 +160,7 @@ func TestCancelledStartEndsAtOnce(t *testing.T) {
 	s := spec(t, "sleeper") // never completes the handshake
 	s.Timeout = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
-	ps := plugin.Launch(ctx, configOf(s))
+	ps := plugin.Launch(ctx, configOf(s), "")
 	defer ps.Close()
 	for len(packtest.PIDs(s.Path)) == 0 {
 		time.Sleep(10 * time.Millisecond)
@@ -189,7 +189,7 @@ func TestCopyUnderTimeout(t *testing.T) {
 	copiesBefore, _ := filepath.Glob(filepath.Join(os.TempDir(), "journal-lint-pack-*"))
 	s := spec(t, "selfhash")
 	s.Timeout = time.Nanosecond
-	_, err := plugin.Start(context.Background(), configOf(s))
+	_, err := plugin.Start(context.Background(), configOf(s), "")
 	var ve *plugin.VerifyError
 	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "copying it took longer than the pack's timeout of 1ns") {
 		t.Errorf("start under a 1ns timeout: %v", err)
@@ -197,7 +197,7 @@ func TestCopyUnderTimeout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s.Timeout = 10 * time.Second
-	if _, err := plugin.Start(ctx, configOf(s)); !errors.Is(err, context.Canceled) {
+	if _, err := plugin.Start(ctx, configOf(s), ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("start with a cancelled context: %v", err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "journal-lint-pack-*")); len(left) > len(copiesBefore) {

@@ -78,7 +78,7 @@ func configOf(specs ...plugin.Spec) *config.Config {
 // does not match); a pack that failed is a plugin/failed diagnostic.
 func run(t *testing.T, s plugin.Spec, root string) (plugin.Info, diag.List, error) {
 	t.Helper()
-	ps, err := plugin.Start(context.Background(), configOf(s))
+	ps, err := plugin.Start(context.Background(), configOf(s), "")
 	if err != nil {
 		return plugin.Info{}, nil, err
 	}

@@ -40,18 +40,19 @@ type pack struct {
 }
 
 // start copies the executable of spec into a private directory, verifying
-// the copied bytes against the pin, starts the copy in a process group of
+// the copied bytes against the pin (or takes the copy that the keep
+// directory vouches for, see stage), starts the copy in a process group of
 // its own, and asks the pack to describe itself. The errors are a
 // [*VerifyError] (nothing ran), a [*Error] (the pack failed; its process
 // group is already gone), or an error for a configuration the host cannot
 // encode or a private directory it cannot create. A nil error means the
 // caller must close the pack.
-func start(ctx context.Context, spec Spec, hostVersion string) (*pack, error) {
+func start(ctx context.Context, spec Spec, hostVersion, keep string) (*pack, error) {
 	cfgJSON, err := configJSON(spec)
 	if err != nil {
 		return nil, err
 	}
-	dir, exe, err := stage(ctx, spec)
+	dir, exe, err := stage(ctx, spec, keep)
 	if err != nil {
 		return nil, err
 	}

@@ -56,22 +56,27 @@ func Specs(cfg *config.Config) []Spec {
 // packs, neither to run nor proposed by the work tree (config.Config's
 // WorkTreePlugins). The caller must Close the result, also after an error
 // of Wait.
-func Launch(ctx context.Context, cfg *config.Config) *Packs {
+//
+// keep is the directory where verified copies of the packs' executables
+// are kept from one command to the next (the persistent cache's, see
+// memo.PacksDir), so that a pack whose file did not change starts without
+// being copied and hashed again; "" copies and verifies every time.
+func Launch(ctx context.Context, cfg *config.Config, keep string) *Packs {
 	if cfg == nil || len(cfg.Plugins)+len(cfg.WorkTreePlugins) == 0 {
 		return nil
 	}
 	ps := &Packs{cfg: cfg, started: make(chan struct{})}
 	go func() {
 		defer close(ps.started)
-		ps.start(ctx, Specs(cfg))
+		ps.start(ctx, Specs(cfg), keep)
 	}()
 	return ps
 }
 
 // Start is [Launch] that waits for the start and returns [Packs.Wait]'s
 // error; the packs are then closed already.
-func Start(ctx context.Context, cfg *config.Config) (*Packs, error) {
-	ps := Launch(ctx, cfg)
+func Start(ctx context.Context, cfg *config.Config, keep string) (*Packs, error) {
+	ps := Launch(ctx, cfg, keep)
 	if err := ps.Wait(); err != nil {
 		ps.Close()
 		return nil, err
@@ -84,12 +89,12 @@ func Start(ctx context.Context, cfg *config.Config) (*Packs, error) {
 // cannot be verified, a configuration that cannot be encoded, two packs
 // with one name, a cancelled start) is the start-up error, and then no
 // pack keeps running.
-func (ps *Packs) start(ctx context.Context, specs []Spec) {
+func (ps *Packs) start(ctx context.Context, specs []Spec, keep string) {
 	packs := make([]*pack, len(specs))
 	errs := make([]error, len(specs))
 	var wg sync.WaitGroup
 	for i, s := range specs {
-		wg.Go(func() { packs[i], errs[i] = start(ctx, s, HostVersion) })
+		wg.Go(func() { packs[i], errs[i] = start(ctx, s, HostVersion, keep) })
 	}
 	wg.Wait()
 	var hard error

@@ -33,7 +33,11 @@ import (
 // not match is a [*VerifyError]; a copy that ran out of time is one too,
 // and ctx's error when ctx ended it; other errors (no temporary
 // directory) are returned as they are.
-func stage(ctx context.Context, s Spec) (dir, exe string, err error) {
+//
+// With a keep directory (see keep.go; "" for none), a copy that a record
+// there vouches for runs instead, with dir "", and a new copy is made
+// there and kept for the next start.
+func stage(ctx context.Context, s Spec, keep string) (dir, exe string, err error) {
 	path := s.Executable()
 	fail := func(got string, err error) (string, string, error) {
 		return "", "", &VerifyError{Pack: s.Label(), Path: path, Want: s.SHA256, Got: got, Err: err}
@@ -45,7 +49,20 @@ func stage(ctx context.Context, s Spec) (dir, exe string, err error) {
 	if err := refuseLink(path); err != nil {
 		return fail("", err)
 	}
-	private, err := os.MkdirTemp("", "journal-lint-pack-")
+	var fi os.FileInfo
+	if keep != "" {
+		fi, err = os.Lstat(path)
+		switch {
+		case err != nil || durableStamp(fi) == "" || os.MkdirAll(keep, 0o700) != nil:
+			keep = "" // nothing can vouch for the file: a private copy
+		default:
+			if exe := kept(keep, s.SHA256, path, fi); exe != "" {
+				return "", exe, nil
+			}
+		}
+	}
+	// A copy to keep is made beside where it is kept, to be renamed there.
+	private, err := os.MkdirTemp(keep, "journal-lint-pack-")
 	if err != nil {
 		return "", "", err
 	}
@@ -73,6 +90,12 @@ func stage(ctx context.Context, s Spec) (dir, exe string, err error) {
 	if got := hex.EncodeToString(sum); got != s.SHA256 {
 		_, _, err = fail(got, nil)
 		return "", "", err
+	}
+	if keep != "" {
+		if final := keepCopy(keep, s.SHA256, path, fi, exe); final != exe {
+			os.RemoveAll(private)
+			return "", final, nil
+		}
 	}
 	return private, exe, nil
 }

@@ -1,6 +1,7 @@
 package readfile
 
 import (
+	"fmt"
 	"hash/maphash"
 	"os"
 	"time"
@@ -30,4 +31,20 @@ func Stamp(fi os.FileInfo) uint64 {
 // does not vouch for the bytes read after it.
 func Recent(fi os.FileInfo, now time.Time) bool {
 	return changedSince(fi, now.Add(-racyWindow))
+}
+
+// Durable returns a stamp of the state of the file that fi (from Lstat or
+// Stat) describes that keeps its meaning across processes, for a record
+// on disk: the device, inode, size, modification and change times and
+// mode, as decimal numbers. It returns false where the system gives no
+// change time, which no user can set (unlike the modification time): there
+// a stamp does not tell a file that was written and given its old
+// modification time back. A stamp of a [Recent] file does not vouch for
+// its bytes either.
+func Durable(fi os.FileInfo) (string, bool) {
+	id, ok := durableIdentity(fi)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprint(id), true
 }

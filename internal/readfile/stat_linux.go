@@ -148,6 +148,13 @@ func identity(fi os.FileInfo) [6]int64 {
 	return [6]int64{int64(st.Dev), int64(st.Ino), st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Mode)}
 }
 
+// durableIdentity is identity with the change time, which Linux always
+// gives.
+func durableIdentity(fi os.FileInfo) ([6]int64, bool) {
+	_, ok := fi.Sys().(*syscall.Stat_t)
+	return identity(fi), ok
+}
+
 // changedSince reports whether fi's modification or change time is at or
 // after t.
 func changedSince(fi os.FileInfo, t time.Time) bool {

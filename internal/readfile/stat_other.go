@@ -32,5 +32,9 @@ func identity(fi os.FileInfo) [3]int64 {
 	return [3]int64{fi.Size(), fi.ModTime().UnixNano(), int64(fi.Mode())}
 }
 
+// durableIdentity is false: without a change time, a stamp does not tell
+// a file that was written and then given its old modification time back.
+func durableIdentity(fi os.FileInfo) ([3]int64, bool) { return identity(fi), false }
+
 // changedSince reports whether fi's modification time is at or after t.
 func changedSince(fi os.FileInfo, t time.Time) bool { return !fi.ModTime().Before(t) }

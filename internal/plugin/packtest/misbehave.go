@@ -35,7 +35,9 @@ var modes = []string{"garbage", "crash", "panic", "hang", "malformed", "introspe
 // sleeper (sleeps: the grandchild), echo (reports what its config says:
 // message, help and related as a diagnostic, count times; writes stderr to
 // stderr first, and crashes with panic when set), needless (echo that
-// declares it reads only the chain context), or anything else (behaves).
+// declares it reads only the chain context, and that its rules are pure:
+// what it reports follows from its configuration), or anything else
+// (behaves).
 func misbehave() {
 	mode := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	if mode == "garbage" {
@@ -68,6 +70,7 @@ func packOf(mode, version string) sdk.Pack {
 		Name:    "misbehave",
 		Version: version,
 		Needs:   needs,
+		Pure:    mode == "needless",
 		Rules: []sdk.Rule{{
 			Name:     "mode",
 			Severity: sdk.Warning,

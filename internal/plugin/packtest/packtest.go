@@ -29,7 +29,8 @@ import (
 // more under its name; testscript.Main puts a copy of the binary under each
 // name on the PATH of the tests ([Path]). Else it runs the tests of m with
 // TMPDIR set to a new directory, which it removes after them: journal-lint
-// runs its packs from private copies there, so that counting the
+// runs its packs from copies there (private ones, or kept in the tests'
+// cache directories there), so that counting the
 // processes that run from it counts this binary's packs only, whatever
 // else runs on the machine; and it runs more parallel tests at a time than
 // go test would ([parallelPerCPU]).

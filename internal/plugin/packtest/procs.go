@@ -11,9 +11,10 @@ import (
 )
 
 // Running counts the live processes (zombies excluded) of the pack at
-// path that run from a private copy in the temporary directory that
-// [Main] gave the test binary (journal-lint copies a pack there to run it,
-// and names the copy like path), and the grandchildren they started from
+// path that run from a copy under the temporary directory that [Main]
+// gave the test binary (journal-lint copies a pack there to run it, or
+// keeps it in a cache directory the tests put there, and names the copy
+// like path), and the grandchildren they started from
 // themselves, waiting up to two seconds for the count to reach zero. It
 // reads /proc and skips the test elsewhere.
 func Running(t testing.TB, path string) int {

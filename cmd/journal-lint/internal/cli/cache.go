@@ -51,6 +51,21 @@ func openCache(c *ucli.Context) (*memo.Store, error) {
 	return st, nil
 }
 
+// packsDir returns the directory where the command keeps the verified
+// copies of its rule packs (memo.PacksDir of the cache directory): "" when
+// the command has no --cache, or it is not on (verify and readonly copy
+// and verify every pack at every start), or the cache is off.
+func packsDir(c *ucli.Context) string {
+	if c.String("cache") != memo.On.String() {
+		return ""
+	}
+	dir, on, err := memo.Dir()
+	if err != nil || !on {
+		return ""
+	}
+	return memo.PacksDir(dir)
+}
+
 // trimCache trims st by its own rules (memo.Store.Trim) at the end of a
 // command that used it; a failure is a warning.
 func trimCache(c *ucli.Context, st *memo.Store) {
@@ -122,7 +137,7 @@ func cacheCommand() *ucli.Command {
 						return err
 					}
 					s := st.Stats()
-					fmt.Fprintf(c.App.Writer, "directory: %s\nentries:   %d\nobjects:   %d\nsize:      %s\n", st.Path(), s.Entries, s.Objects, byteSize(s.Bytes))
+					fmt.Fprintf(c.App.Writer, "directory: %s\nentries:   %d\nobjects:   %d\npacks:     %d\nsize:      %s\n", st.Path(), s.Entries, s.Objects, s.Packs, byteSize(s.Bytes))
 					if !s.Newest.IsZero() {
 						fmt.Fprintf(c.App.Writer, "used:      %s to %s\n", s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339))
 					}

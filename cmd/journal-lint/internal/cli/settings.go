@@ -153,7 +153,7 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 		return nil, usageErrorf("%v", err)
 	}
 	if cfg.File != "" {
-		packs = plugin.Launch(c.Context, cfg)
+		packs = plugin.Launch(c.Context, cfg, packsDir(c))
 		ready = sync.OnceValue(func() error { return packsReady(c.Context, cfg, packs) })
 		if packs == nil {
 			if err := ready(); err != nil {
