@@ -57,9 +57,12 @@ type Stream struct {
 	mu     sync.Mutex
 	cur    *batch
 	chains map[string]wire.Revisions // accepted revisions by coordinate, when chain is set
-	later  []laterDoc
-	ended  bool     // the feeds are closed
-	free   [][]byte // encoding buffers of batches every pack has sent, for reuse
+	// known are the files of the artifacts taken as known (Known), by
+	// coordinate, whose revisions go to chains when a document names it.
+	known map[string][]*load.File
+	later []laterDoc
+	ended bool     // the feeds are closed
+	free  [][]byte // encoding buffers of batches every pack has sent, for reuse
 }
 
 // laterDoc is a document whose batch waits for the end of the load, which
@@ -128,7 +131,7 @@ func (ps *Packs) Stream(ctx context.Context) (*Stream, error) {
 func newStream(ctx context.Context, ps *Packs) *Stream {
 	ctx, cancel := context.WithCancel(ctx)
 	st := &Stream{packs: ps, ctx: ctx, cancel: cancel, res: make([]packResult, len(ps.packs)), done: make(chan struct{}),
-		chains: map[string]wire.Revisions{}}
+		chains: map[string]wire.Revisions{}, known: map[string][]*load.File{}}
 	for _, p := range ps.packs {
 		if p.needs&wire.NeedChain != 0 {
 			st.chain = true
@@ -183,7 +186,7 @@ func (st *Stream) Visit(a *load.Artifact) {
 			cc.Revisions = revs
 		} else if cc.Coordinate != "" && st.chain {
 			st.mu.Lock()
-			cc.Revisions, known = st.chains[cc.Coordinate]
+			cc.Revisions, known = st.chainLocked(cc.Coordinate)
 			st.mu.Unlock()
 		}
 		if f.Doc == nil || !known {
@@ -204,20 +207,37 @@ func (st *Stream) Visit(a *load.Artifact) {
 
 // Known takes the visited artifact a, whose findings the caller already
 // has (a check takes them from its cache's record of a, load.Artifact.Record),
-// without sending its documents: only its chain of accepted revisions is
-// kept, for the chain context of another artifact's document that names
-// a's coordinate. It is safe for concurrent use and must only be called
-// before Finish.
+// without sending its documents: only its files are kept, whose accepted
+// revisions make the chain context of another artifact's document that
+// names a's coordinate, if one does (most artifacts of a warm check are
+// named by none that is sent). It is safe for concurrent use and must only
+// be called before Finish.
 func (st *Stream) Known(a *load.Artifact) {
 	if len(st.feeds) == 0 || !st.chain {
 		return
 	}
 	if c, err := vt.ParseCoordinate(a.Dir); err == nil && c.String() == a.Dir {
-		revs := protocol.FileRevisions(a.Files)
 		st.mu.Lock()
-		st.chains[a.Dir] = revs
+		st.known[a.Dir] = a.Files
 		st.mu.Unlock()
 	}
+}
+
+// chainLocked returns the accepted revisions of the artifact at
+// coordinate, and whether it was visited (or taken as known) yet; st.mu is
+// held.
+func (st *Stream) chainLocked(coordinate string) (wire.Revisions, bool) {
+	if revs, ok := st.chains[coordinate]; ok {
+		return revs, true
+	}
+	files, ok := st.known[coordinate]
+	if !ok {
+		return wire.Revisions{}, false
+	}
+	revs := protocol.FileRevisions(files)
+	st.chains[coordinate] = revs
+	delete(st.known, coordinate)
+	return revs, true
 }
 
 // scratch is what a visit encodes its documents with, kept from visit to
@@ -309,7 +329,7 @@ func (st *Stream) Finish(ctx context.Context, lr *load.Result) (diag.List, error
 	for _, d := range later {
 		if st.chain && d.cc.Coordinate != "" {
 			st.mu.Lock()
-			d.cc.Revisions = st.chains[d.cc.Coordinate]
+			d.cc.Revisions, _ = st.chainLocked(d.cc.Coordinate)
 			st.mu.Unlock()
 		}
 		e, _ := st.encode(&c, nil, nil, d.path, d.size, lr.Doc(d.path), d.cc)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -22,8 +23,11 @@ import (
 // document, with the parts a pack needs, exactly as they are encoded from
 // a load that kept them, with the artifact's chain, on a tree with
 // rejected, invalid and misplaced files (whose chain is another
-// artifact's, visited before or after them), and each document once. A
-// long test: 1500 files, 300 when tests run small (longtest.Small).
+// artifact's, visited before or after them), and each document once. The
+// last artifact is taken as known (Stream.Known, as a check does with an
+// artifact its cache vouches for): none of its documents is sent, and the
+// misplaced file that names it gets its chain all the same. A long test:
+// 1500 files, 300 when tests run small (longtest.Small).
 func TestStreamSendsTheSameDocuments(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -62,11 +66,12 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lastDir := dirs[len(dirs)-1].Name()
 	for _, needs := range []wire.Needs{wire.NeedAll, wire.NeedText | wire.NeedChain} {
 		want := map[string][]byte{}
 		var c protocol.Converter
 		for _, f := range kept.Files {
-			if !f.Summary.Read {
+			if !f.Summary.Read || strings.HasPrefix(f.Path, lastDir+"/") {
 				continue
 			}
 			cc := protocol.ChainContext(f)
@@ -90,7 +95,14 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 				st.sent(b)
 			}
 		}()
-		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable, Visit: st.Visit})
+		visit := func(a *load.Artifact) {
+			if a.Dir == lastDir {
+				st.Known(a)
+			} else {
+				st.Visit(a)
+			}
+		}
+		dropped, err := load.Load(ctx, root, load.Options{DropDocs: true, Recycle: st.Recyclable, Visit: visit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +112,7 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 		if _, err := st.Finish(ctx, dropped); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != len(want) || len(want) < size {
+		if len(got) != len(want) || len(want) < size*9/10 {
 			t.Fatalf("needs %04b: sent %d documents, want %d", needs, len(got), len(want))
 		}
 		for path, w := range want {
