@@ -15,6 +15,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/gen"
 	"github.com/r35157/journal-lint/internal/longtest"
+	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
 )
 
@@ -148,6 +149,11 @@ func TestCLICacheWithPurePack(t *testing.T) {
 		}
 	}
 	same("cold, then warm")
+	// The checks with the cache on kept their verified copy of the pack.
+	kept := filepath.Join(memo.PacksDir(os.Getenv(memo.EnvDir)), packtest.Digest(t), "license-policy")
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("no kept copy of the pack: %v", err)
+	}
 	if _, err := gen.Mutate(root, 3); err != nil {
 		t.Fatal(err)
 	}

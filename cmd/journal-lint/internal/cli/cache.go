@@ -106,7 +106,8 @@ func cacheCommand() *ucli.Command {
 		UsageText: "journal-lint cache path|stats|trim|clean\n\n" +
 			"journal-lint keeps what its checks found in a cache directory, keyed by the content of\n" +
 			"the Journals, the rules and the tool's build, so that a later check recomputes only what\n" +
-			"changed. The directory is $" + memo.EnvDir + " when set (off disables the cache), else\n" +
+			"changed, and the verified copies of the rule packs it ran, which then start without being\n" +
+			"copied and hashed again. The directory is $" + memo.EnvDir + " when set (off disables the cache), else\n" +
 			"journal-lint under the user's cache directory. Entries unused for five days are deleted\n" +
 			"as checks run, and the cache is kept under $" + memo.EnvBudget + " (default 2G).\n\n" +
 			"Examples:\n" +
