@@ -203,22 +203,27 @@ func (r *Repo) attributeSources(ctx context.Context, dirs []string, state func(f
 			field("env "+env, []byte(v))
 		}
 	}
-	// The configuration: one question for every key that matters.
-	cfg, err := r.output(ctx, "", nil, "config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|attributesfile)|attr\.tree)$`)
-	var ce *CommandError
-	switch {
-	case errors.As(err, &ce) && ce.exitCode() == 1: // none is set
-		cfg = nil
-	case err != nil:
+	// The configuration: the records of every key that matters, in order.
+	recs, err := r.configRecords(ctx)
+	if err != nil {
 		return nil, err
 	}
-	field("config", cfg)
+	var cfg []byte
 	userFile := ""
-	for rec := range strings.SplitSeq(string(cfg), "\x00") {
-		if k, v, ok := strings.Cut(rec, "\n"); ok && strings.EqualFold(k, "core.attributesfile") {
-			userFile = v
+	for _, rec := range recs {
+		k, v, hasValue := configKey(rec)
+		switch k {
+		case "core.attributesfile":
+			if hasValue {
+				userFile = v
+			}
+		case "core.autocrlf", "core.eol", "attr.tree":
+		default:
+			continue
 		}
+		cfg = append(append(cfg, rec...), 0)
 	}
+	field("config", cfg)
 	switch {
 	case userFile == "":
 		xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -313,20 +318,6 @@ func objectID(format, kind string, data []byte) []byte {
 	h.Write([]byte(kind + " " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
 	return h.Sum(nil)
-}
-
-// Config returns the value of the configuration variable name as git
-// reads it ("git config --get"), "" when it is not set.
-func (r *Repo) Config(ctx context.Context, name string) (string, error) {
-	out, err := r.output(ctx, "", nil, "config", "--get", name)
-	var ce *CommandError
-	if errors.As(err, &ce) && ce.exitCode() == 1 {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
 // exitCode returns the exit code of the failed command, or -1.

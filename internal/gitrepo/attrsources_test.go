@@ -44,12 +44,12 @@ func TestBlobIDIsGits(t *testing.T) {
 func TestAttributeSources(t *testing.T) {
 	dir := newRepo(t, map[string]string{".gitattributes": "*.journal -text\n", "j/.gitattributes": "", "j/a/1.journal": "x"})
 	ctx := context.Background()
-	r, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sum := func(cached bool) []byte {
 		t.Helper()
+		r, err := Open(ctx, dir) // a Repo reads the configuration once
+		if err != nil {
+			t.Fatal(err)
+		}
 		s, err := r.AttributeSources(ctx, []string{"j"}, cached)
 		if err != nil {
 			t.Fatal(err)

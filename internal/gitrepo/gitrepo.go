@@ -107,6 +107,8 @@ type Repo struct {
 	format string
 	// env is added to git's environment (AttributesAt's own index).
 	env []string
+	// config is the configuration, read once (configRecords).
+	config *configList
 }
 
 // stateFiles are the files of a repository, as --git-path names them, whose
@@ -122,7 +124,9 @@ var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--
 // does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed,
 // [ErrNotRepository] when dir is outside a work tree (including inside a
 // bare repository or a .git directory) and an [*UnsafeRepositoryError]
-// when git refuses the repository's owner.
+// when git refuses the repository's owner. The Repo reads the
+// repository's configuration once, at its first question about it
+// ([Repo.Config]): a configuration changed since needs another Open.
 func Open(ctx context.Context, dir string) (*Repo, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -133,7 +137,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 			return nil, ErrGitNotFound
 		}
 	}
-	r := &Repo{git: git}
+	r := &Repo{git: git, config: &configList{}}
 	var args []string
 	for _, f := range stateFiles {
 		args = append(args, "--git-path", f)
@@ -416,11 +420,11 @@ func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
 // "git@host:o/r.git" becomes "ssh://host/o/r.git"), or "" when the remote
 // does not exist or is a local path, which must not leave the machine.
 func (r *Repo) RemoteURI(ctx context.Context, name string) string {
-	out, err := r.output(ctx, "", nil, "config", "--get", "remote."+name+".url")
+	raw, err := r.Config(ctx, "remote."+name+".url")
 	if err != nil {
 		return ""
 	}
-	raw := strings.TrimSpace(string(out))
+	raw = strings.TrimSpace(raw)
 	if u, err := url.Parse(raw); err == nil && u.Host != "" {
 		switch u.Scheme {
 		case "https", "http", "ssh", "git":

@@ -1,0 +1,78 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+)
+
+// configList holds the repository's configuration as one `git config -z
+// --list` read it: the records "key\nvalue\x00" ("key\x00" for a key
+// without a value), in the order git reads its files, keys in git's
+// canonical form (section and variable lowercase). A command's questions
+// about the configuration ([Repo.Config], [Repo.RemoteURI], the attribute
+// sources) cost one git process instead of one each. A copy of a Repo
+// shares it.
+type configList struct {
+	mu      sync.Mutex
+	records []string
+	read    bool
+}
+
+// configRecords returns the records of the configuration, read on the
+// first call.
+func (r *Repo) configRecords(ctx context.Context) ([]string, error) {
+	c := r.config
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.read {
+		return c.records, nil
+	}
+	out, err := r.output(ctx, "", nil, "config", "-z", "--list")
+	var ce *CommandError
+	switch {
+	case errors.As(err, &ce) && ce.exitCode() == 1: // no configuration at all
+		out = nil
+	case err != nil:
+		return nil, err
+	}
+	c.records = splitNUL(out)
+	c.read = true
+	return c.records, nil
+}
+
+// configKey returns the key of the record rec and whether it has a value,
+// with the value.
+func configKey(rec string) (key, value string, hasValue bool) {
+	return strings.Cut(rec, "\n")
+}
+
+// canonicalKey returns name as git lists it: the section and the variable
+// name lowercase, a subsection ("remote.Origin.url") as it is.
+func canonicalKey(name string) string {
+	first, last := strings.Index(name, "."), strings.LastIndex(name, ".")
+	if first < 0 {
+		return strings.ToLower(name)
+	}
+	return strings.ToLower(name[:first]) + name[first:last] + strings.ToLower(name[last:])
+}
+
+// Config returns the value of the configuration variable name as git
+// reads it ("git config --get": the last value set; the section and the
+// variable name in any case, a subsection as it is written), "" when it
+// is not set or has no value. The configuration is the one the Repo read
+// at its first question (see [Open]).
+func (r *Repo) Config(ctx context.Context, name string) (string, error) {
+	recs, err := r.configRecords(ctx)
+	if err != nil {
+		return "", err
+	}
+	want, value := canonicalKey(name), ""
+	for _, rec := range recs {
+		if k, v, _ := configKey(rec); k == want {
+			value = v
+		}
+	}
+	return value, nil
+}
