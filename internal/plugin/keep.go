@@ -78,6 +78,24 @@ func keepCopy(keep, pin, path string, fi os.FileInfo, exe string) string {
 	return final
 }
 
+// privateKeep reports whether the keep directory keep can hold copies
+// that run: a directory (not a link) of this user's that no one else can
+// write, in a directory of this user's that others outside its group
+// cannot write either (so cannot put another directory in keep's place).
+// Whoever else could write there could put other bytes in the keep
+// directory and a record that vouches for them, since a durable stamp is
+// what anyone who can stat the files reads: a cache directory that others
+// share (one under the temporary directory that another user made first)
+// keeps no copies, and every start copies and verifies.
+func privateKeep(keep string) bool {
+	fi, err := os.Lstat(keep)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !readfile.Mine(fi) {
+		return false
+	}
+	parent, err := os.Stat(filepath.Dir(keep))
+	return err == nil && parent.IsDir() && parent.Mode().Perm()&0o002 == 0 && readfile.Mine(parent)
+}
+
 // durableStamp is readfile.Durable's stamp of fi, "" without one.
 func durableStamp(fi os.FileInfo) string {
 	s, _ := readfile.Durable(fi)

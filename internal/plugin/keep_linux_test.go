@@ -2,6 +2,8 @@ package plugin_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/plugin"
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // Kept copies need the change time of a file (readfile.Durable), which
@@ -137,4 +140,69 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestKeptCopyNeedsAPrivateCache: a keep directory in a cache directory
+// that others can write to (the fallback under a shared temporary
+// directory, made by another user first) is not used. Such a user can
+// stat the configured file and the file they put in the keep directory,
+// and so write a record that vouches for other bytes than the pinned ones;
+// the start runs the pinned bytes all the same.
+func TestKeptCopyNeedsAPrivateCache(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "license-policy")
+	copyFile(t, packtest.Path(t, "license-policy"), exe)
+	s := spec(t, "license-policy")
+	s.Path = exe
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(exe, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name             string
+		cacheMode, packs os.FileMode
+	}{
+		{"cache writable by all", 0o777, 0o700},
+		{"packs writable by its group", 0o755, 0o770},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cache := filepath.Join(t.TempDir(), "cache")
+			keep := filepath.Join(cache, "packs")
+			forged := filepath.Join(keep, s.SHA256, "license-policy")
+			if err := os.MkdirAll(filepath.Dir(forged), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(forged, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			src, ok := readfile.Durable(lstat(t, exe))
+			cp, _ := readfile.Durable(lstat(t, forged))
+			if !ok {
+				t.Fatal("no durable stamp")
+			}
+			sum := sha256.Sum256([]byte(exe))
+			rec := filepath.Join(keep, s.SHA256, hex.EncodeToString(sum[:16])+".stamp")
+			if err := os.WriteFile(rec, []byte(src+"\n"+cp+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(keep, c.packs); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(cache, c.cacheMode); err != nil {
+				t.Fatal(err)
+			}
+			startOnce(t, s, keep)
+		})
+	}
+}
+
+// lstat returns the Lstat of path.
+func lstat(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
 }

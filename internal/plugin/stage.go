@@ -53,7 +53,7 @@ func stage(ctx context.Context, s Spec, keep string) (dir, exe string, err error
 	if keep != "" {
 		fi, err = os.Lstat(path)
 		switch {
-		case err != nil || durableStamp(fi) == "" || os.MkdirAll(keep, 0o700) != nil:
+		case err != nil || durableStamp(fi) == "" || os.MkdirAll(keep, 0o700) != nil || !privateKeep(keep):
 			keep = "" // nothing can vouch for the file: a private copy
 		default:
 			if exe := kept(keep, s.SHA256, path, fi); exe != "" {
