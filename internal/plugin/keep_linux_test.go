@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -205,4 +206,34 @@ func lstat(t *testing.T, path string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return fi
+}
+
+// TestKeptCopyFallsBackToAPrivateCopy: a keep directory where the copy
+// cannot be made (here a path too long for it; in use, a full disk or a
+// directory made read-only) costs the keeping only: the pack is copied
+// and verified under the temporary directory and starts, and nothing is
+// left in the keep directory that a later start could take.
+func TestKeptCopyFallsBackToAPrivateCopy(t *testing.T) {
+	t.Parallel()
+	s := spec(t, "license-policy")
+	for _, c := range []struct {
+		name string
+		room int // how long a path under the keep directory may be
+	}{
+		// journal-lint-pack-<up to 10 digits> and /license-policy
+		{"no room for the copy's directory", 10},
+		{"no room for the copy", 35},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			keep := t.TempDir()
+			for len(keep) < 4095-c.room-100 {
+				keep = filepath.Join(keep, strings.Repeat("k", 99))
+			}
+			keep = filepath.Join(keep, strings.Repeat("k", 4095-c.room-len(keep)-1))
+			startOnce(t, s, keep)
+			if des, err := os.ReadDir(keep); err != nil || len(des) != 0 {
+				t.Errorf("left in the keep directory: %v (%v)", des, err)
+			}
+		})
+	}
 }

@@ -36,7 +36,8 @@ import (
 //
 // With a keep directory (see keep.go; "" for none), a copy that a record
 // there vouches for runs instead, with dir "", and a new copy is made
-// there and kept for the next start.
+// there and kept for the next start; where it cannot be made there (a
+// full disk), the private copy is made as without one.
 func stage(ctx context.Context, s Spec, keep string) (dir, exe string, err error) {
 	path := s.Executable()
 	fail := func(got string, err error) (string, string, error) {
@@ -64,6 +65,9 @@ func stage(ctx context.Context, s Spec, keep string) (dir, exe string, err error
 	// A copy to keep is made beside where it is kept, to be renamed there.
 	private, err := os.MkdirTemp(keep, "journal-lint-pack-")
 	if err != nil {
+		if keep != "" { // a full disk, say: a private copy still runs
+			return stage(ctx, s, "")
+		}
 		return "", "", err
 	}
 	defer func() {
@@ -84,6 +88,10 @@ func stage(ctx context.Context, s Spec, keep string) (dir, exe string, err error
 		var re readError
 		if errors.As(err, &re) {
 			return fail("", packReadCause(re.err))
+		}
+		if keep != "" { // the copy could not be written there
+			os.RemoveAll(private)
+			return stage(ctx, s, "")
 		}
 		return "", "", err
 	}
