@@ -28,7 +28,9 @@ import (
 // file was not written, replaced, touched or changed in mode since (so it
 // still holds the pinned bytes, and a pin that no longer matches it is
 // still reported), and neither was the copy. Anything else copies and
-// verifies as without a keep directory.
+// verifies as without a keep directory. So does a keep directory that
+// others could write to ([privateKeep]): the stamps in a record are what
+// anyone who can stat the files reads, not a secret.
 //
 // The directory's modification time says when its copy was last used,
 // for the cache's trim.

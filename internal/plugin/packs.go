@@ -60,7 +60,9 @@ func Specs(cfg *config.Config) []Spec {
 // keep is the directory where verified copies of the packs' executables
 // are kept from one command to the next (the persistent cache's, see
 // memo.PacksDir), so that a pack whose file did not change starts without
-// being copied and hashed again; "" copies and verifies every time.
+// being copied and hashed again; "" copies and verifies every time, and
+// so does a keep directory that is not this user's own or that others can
+// write to, or where no copy can be made (a full disk).
 func Launch(ctx context.Context, cfg *config.Config, keep string) *Packs {
 	if cfg == nil || len(cfg.Plugins)+len(cfg.WorkTreePlugins) == 0 {
 		return nil
