@@ -237,3 +237,42 @@ func TestKeptCopyFallsBackToAPrivateCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptCopyRewrittenInPlace: a configured file whose bytes are changed
+// in place, keeping its inode and size, and given its modification time
+// back (touch -d) is still refused by its pin: its change time, which no
+// user can set, tells it from the file the record vouches for.
+func TestKeptCopyRewrittenInPlace(t *testing.T) {
+	t.Parallel()
+	exe := filepath.Join(t.TempDir(), "license-policy")
+	copyFile(t, packtest.Path(t, "license-policy"), exe)
+	s := spec(t, "license-policy")
+	s.Path = exe
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(exe, old, old); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(t.TempDir(), "packs")
+	startOnce(t, s, keep)
+	before := lstat(t, exe)
+	f, err := os.OpenFile(exe, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0xff}, before.Size()-1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(exe, old, before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if after := lstat(t, exe); after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("the rewrite changed the size or modification time")
+	}
+	var ve *plugin.VerifyError
+	if _, err := plugin.Start(context.Background(), configOf(s), keep); !errors.As(err, &ve) {
+		t.Errorf("a pack rewritten in place with its times given back: %v, want a VerifyError", err)
+	}
+}
