@@ -257,6 +257,14 @@ func TestDirAndFallback(t *testing.T) {
 	if _, err := Open(dir, On, false); err == nil {
 		t.Error("a directory named by the user that cannot be created is not an error")
 	}
+	// The fallback as another user could have left it in a shared
+	// temporary directory, open to all: not used.
+	if err := os.Chmod(s.Path(), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, On, true); err == nil {
+		t.Error("a fallback directory that others can write to is used")
+	}
 }
 
 func TestTrimToBudgetAndClean(t *testing.T) {

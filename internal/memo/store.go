@@ -26,7 +26,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/r35157/journal-lint/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +34,9 @@ import (
 	"sync"
 
 	"github.com/rogpeppe/go-internal/cache"
+
+	"github.com/r35157/journal-lint/internal/atomicfile"
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // Mode says how a run uses the cache (--cache).
@@ -116,6 +118,22 @@ func Dir() (string, bool, error) {
 	return filepath.Join(base, "journal-lint"), true, nil
 }
 
+// ownedPrivate returns an error unless dir is a directory (not a link) of
+// this user's that no one else can read or write: the fallback lies in a
+// temporary directory that every user can write, where another user could
+// have made it first and filled it with records that hide findings or
+// keep rule packs' copies of their own.
+func ownedPrivate(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir() || !readfile.Mine(fi) || fi.Mode().Perm()&0o077 != 0:
+		return errors.New("not a directory of this user's alone (another user may have made it): not used")
+	}
+	return nil
+}
+
 // fallbackDir is where the cache goes when the user's cache directory
 // cannot be had or created (CI with HOME=/): journal-lint-<uid> under the
 // temporary directory, as gopls does.
@@ -139,9 +157,10 @@ type Store struct {
 // Open opens the cache directory dir for mode (not Off), creating it with
 // a README and a CACHEDIR.TAG unless mode is ReadOnly. When dir is the
 // default (not named by $JOURNAL_LINT_CACHE) and cannot be created, the
-// fallback under the temporary directory is used. A ReadOnly store whose
-// directory does not exist is an error wrapping fs.ErrNotExist: there is
-// nothing to read.
+// fallback under the temporary directory is used; the fallback only when
+// it is this user's alone (made here with mode 0700), else Open fails. A
+// ReadOnly store whose directory does not exist is an error wrapping
+// fs.ErrNotExist: there is nothing to read.
 func Open(dir string, mode Mode, fallback bool) (*Store, error) {
 	if mode == Off {
 		return nil, errors.New("memo.Open: the cache is off")
@@ -160,6 +179,11 @@ func Open(dir string, mode Mode, fallback bool) (*Store, error) {
 	} else if !fi.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: errors.New("not a directory")}
 	}
+	if dir == fallbackDir() {
+		if err := ownedPrivate(dir); err != nil {
+			return nil, fmt.Errorf("cache directory %s: %w", dir, err)
+		}
+	}
 	c, err := cache.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cache directory %s: %w", dir, err)
@@ -167,9 +191,14 @@ func Open(dir string, mode Mode, fallback bool) (*Store, error) {
 	return &Store{dir: dir, c: c, mode: mode}, nil
 }
 
-// create makes the cache directory dir with its README and CACHEDIR.TAG.
+// create makes the cache directory dir with its README and CACHEDIR.TAG;
+// the fallback under the temporary directory for this user alone.
 func create(dir string) error {
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	perm := os.FileMode(0o777)
+	if dir == fallbackDir() {
+		perm = 0o700
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
 		return err
 	}
 	for name, text := range map[string]string{"README": readme, "CACHEDIR.TAG": cachedirTag} {

@@ -38,8 +38,3 @@ func durableIdentity(fi os.FileInfo) ([3]int64, bool) { return identity(fi), fal
 
 // changedSince reports whether fi's modification time is at or after t.
 func changedSince(fi os.FileInfo, t time.Time) bool { return !fi.ModTime().Before(t) }
-
-// Mine reports whether the file that fi describes belongs to the effective
-// user of this process: false, as this system's file information is not
-// read for its owner here.
-func Mine(fi os.FileInfo) bool { return false }
