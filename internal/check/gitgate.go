@@ -1212,7 +1212,8 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 // mayDifferFromHEAD returns the root-relative paths of the work tree's
 // Journal files whose bytes may differ from their blob at HEAD: all but
 // those that git reports unchanged since HEAD and whose attributes convert
-// nothing (text unset, no filter), which hold the blob's exact bytes.
+// nothing under the configured core.autocrlf (eolAttr.convertsNothing), which
+// hold the blob's exact bytes.
 // Before the first commit there is no blob to differ from.
 func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
 	if len(paths) == 0 {
@@ -1225,6 +1226,10 @@ func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %w", err)
 	}
+	autocrlf, err := g.repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return nil, fmt.Errorf("git config: %w", err)
+	}
 	changed := map[string]bool{}
 	for _, c := range changes {
 		for _, top := range []string{c.Path, c.OldPath} {
@@ -1235,8 +1240,7 @@ func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	}
 	var out []string
 	for _, p := range paths {
-		a, known := g.eolAttrs[p]
-		if changed[p] || !known || a.text != "unset" || a.filter != "unspecified" {
+		if a := g.eolAttrs[p]; changed[p] || a == nil || !a.convertsNothing(autocrlf) {
 			out = append(out, p)
 		}
 	}
