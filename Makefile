@@ -38,7 +38,7 @@ LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$
 # goroutines still running to report: every test binary did, a second per
 # package, two packages at a time on two cores. A race during a test fails
 # it without that wait. A GORACE of your own applies after this.
-RACE_OPTIONS := atexit_sleep_ms=0 $(GORACE)
+RACE_OPTIONS := $(strip atexit_sleep_ms=0 $(GORACE))
 
 # The tests' temporary files go to a directory on a tmpfs when there is
 # one (scripts/test-tmpdir.sh says why; TEST_TMPDIR=DIR picks another
@@ -61,7 +61,7 @@ test:
 # timeouts of packs, the language server's rescans, the processes they
 # start), and go test runs one binary per CPU at a time: two per CPU keep
 # the CPUs busy (go test -short ./...: 18 s at -p 2, 14-15 s at -p 4 on
-# two CPUs). make test's two passes run side by side for the same reason.
+# two CPUs at load 4-6). make test's two passes run side by side for the same reason.
 SHORT_P := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); echo $$((2 * n)))
 
 short:

@@ -52,9 +52,11 @@ func openCache(c *ucli.Context) (*memo.Store, error) {
 }
 
 // packsDir returns the directory where the command keeps the verified
-// copies of its rule packs (memo.PacksDir of the cache directory): "" when
-// the command has no --cache, or it is not on (verify and readonly copy
-// and verify every pack at every start), or the cache is off.
+// copies of its rule packs (memo.PacksDir of the cache directory that
+// openCache opens, the fallback under the temporary directory included):
+// "" when the command has no --cache, or it is not on (verify and readonly
+// copy and verify every pack at every start), or the cache is off or
+// cannot be opened.
 func packsDir(c *ucli.Context) string {
 	if c.String("cache") != memo.On.String() {
 		return ""
@@ -63,7 +65,12 @@ func packsDir(c *ucli.Context) string {
 	if err != nil || !on {
 		return ""
 	}
-	return memo.PacksDir(dir)
+	_, named := os.LookupEnv(memo.EnvDir)
+	st, err := memo.Open(dir, memo.On, !named)
+	if err != nil {
+		return ""
+	}
+	return memo.PacksDir(st.Path())
 }
 
 // trimCache trims st by its own rules (memo.Store.Trim) at the end of a
