@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -189,6 +190,15 @@ func packsReady(ctx context.Context, cfg *config.Config, packs *plugin.Packs) er
 	if err := packs.Wait(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		// The pack's path as every output path is (package outpath): the
+		// configuration's directory makes it absolute. Only its directory
+		// is resolved: the name may be a link, which the error is about.
+		var ve *plugin.VerifyError
+		if errors.As(err, &ve) {
+			shown := *ve
+			shown.Path = path.Join(outpath.Of(ctx, filepath.Dir(ve.Path)), filepath.Base(ve.Path))
+			err = &shown
 		}
 		return usageErrorf("%v", err)
 	}
