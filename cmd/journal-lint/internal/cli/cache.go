@@ -136,9 +136,13 @@ func cacheCommand() *ucli.Command {
 				},
 			},
 			{
-				Name:      "stats",
-				Usage:     "print the size of the cache",
-				UsageText: "journal-lint cache stats\n\nExample:\n   journal-lint cache stats",
+				Name:  "stats",
+				Usage: "print the size of the cache",
+				UsageText: "journal-lint cache stats\n\n" +
+					"entries counts the keys of the store (what a check looked up: records of artifacts,\n" +
+					"summaries of trees), objects the stored values they name, packs the kept copies of\n" +
+					"rule packs; size counts every file, used spans the least and most recent use.\n\n" +
+					"Example:\n   journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
 					if err != nil {
