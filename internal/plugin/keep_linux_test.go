@@ -29,15 +29,8 @@ import (
 // again.
 func TestKeptCopy(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "license-policy")
-	copyFile(t, packtest.Path(t, "license-policy"), exe)
-	s := spec(t, "license-policy")
-	s.Path = exe
-	old := time.Now().Add(-time.Minute) // not too recent for its stamp to count
-	if err := os.Chtimes(exe, old, old); err != nil {
-		t.Fatal(err)
-	}
+	s, old := ownPack(t)
+	exe := s.Path
 	keep := filepath.Join(t.TempDir(), "packs")
 	kept := filepath.Join(keep, s.SHA256, "license-policy")
 
@@ -131,16 +124,25 @@ func inode(t *testing.T, path string) uint64 {
 	return fi.Sys().(*syscall.Stat_t).Ino
 }
 
-// copyFile copies the executable at from to to.
-func copyFile(t *testing.T, from, to string) {
+// ownPack returns the spec of a copy of the license-policy pack of the
+// test's own, which the test may change, and the modification time given
+// to it: a minute ago, not too recent for its stamp to count.
+func ownPack(t *testing.T) (plugin.Spec, time.Time) {
 	t.Helper()
-	b, err := os.ReadFile(from)
+	b, err := os.ReadFile(packtest.Path(t, "license-policy"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
+	s := spec(t, "license-policy")
+	s.Path = filepath.Join(t.TempDir(), "license-policy")
+	if err := os.WriteFile(s.Path, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(s.Path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	return s, old
 }
 
 // TestKeptCopyNeedsAPrivateCache: a keep directory in a cache directory
@@ -151,15 +153,8 @@ func copyFile(t *testing.T, from, to string) {
 // the start runs the pinned bytes all the same.
 func TestKeptCopyNeedsAPrivateCache(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "license-policy")
-	copyFile(t, packtest.Path(t, "license-policy"), exe)
-	s := spec(t, "license-policy")
-	s.Path = exe
-	old := time.Now().Add(-time.Minute)
-	if err := os.Chtimes(exe, old, old); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := ownPack(t)
+	exe := s.Path
 	for _, c := range []struct {
 		name             string
 		cacheMode, packs os.FileMode
@@ -244,14 +239,8 @@ func TestKeptCopyFallsBackToAPrivateCopy(t *testing.T) {
 // user can set, tells it from the file the record vouches for.
 func TestKeptCopyRewrittenInPlace(t *testing.T) {
 	t.Parallel()
-	exe := filepath.Join(t.TempDir(), "license-policy")
-	copyFile(t, packtest.Path(t, "license-policy"), exe)
-	s := spec(t, "license-policy")
-	s.Path = exe
-	old := time.Now().Add(-time.Minute)
-	if err := os.Chtimes(exe, old, old); err != nil {
-		t.Fatal(err)
-	}
+	s, old := ownPack(t)
+	exe := s.Path
 	keep := filepath.Join(t.TempDir(), "packs")
 	startOnce(t, s, keep)
 	before := lstat(t, exe)
