@@ -118,12 +118,16 @@ func Dir() (string, bool, error) {
 	return filepath.Join(base, "journal-lint"), true, nil
 }
 
-// ownedPrivate returns an error unless dir is a directory (not a link) of
-// this user's that no one else can read or write: the fallback lies in a
-// temporary directory that every user can write, where another user could
-// have made it first and filled it with records that hide findings or
-// keep rule packs' copies of their own.
+// ownedPrivate returns an error when dir is the fallback under the
+// temporary directory and not a directory (not a link) of this user's that
+// no one else can read or write: the fallback lies in a directory that
+// every user can write, where another user could have made it first and
+// filled it with records that hide findings or rule packs' copies of their
+// own. Any other directory is the user's choice.
 func ownedPrivate(dir string) error {
+	if dir != fallbackDir() {
+		return nil
+	}
 	fi, err := os.Lstat(dir)
 	switch {
 	case err != nil:
@@ -166,29 +170,42 @@ func Open(dir string, mode Mode, fallback bool) (*Store, error) {
 		return nil, errors.New("memo.Open: the cache is off")
 	}
 	if mode != ReadOnly {
-		err := create(dir)
-		if err != nil && fallback {
-			dir = fallbackDir()
-			err = create(dir)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("cache directory %s: %w", dir, err)
+		var err error
+		if dir, err = Prepare(dir, fallback); err != nil {
+			return nil, err
 		}
 	} else if fi, err := os.Stat(dir); err != nil {
 		return nil, err
 	} else if !fi.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: errors.New("not a directory")}
-	}
-	if dir == fallbackDir() {
-		if err := ownedPrivate(dir); err != nil {
-			return nil, fmt.Errorf("cache directory %s: %w", dir, err)
-		}
+	} else if err := ownedPrivate(dir); err != nil {
+		return nil, fmt.Errorf("cache directory %s: %w", dir, err)
 	}
 	c, err := cache.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cache directory %s: %w", dir, err)
 	}
 	return &Store{dir: dir, c: c, mode: mode}, nil
+}
+
+// Prepare makes the cache directory that [Open] with mode On and fallback
+// opens, and returns it: dir with its README and CACHEDIR.TAG, or the
+// fallback under the temporary directory when fallback is set and dir
+// cannot be made, and that only when it is this user's alone. The errors
+// name the directory.
+func Prepare(dir string, fallback bool) (string, error) {
+	err := create(dir)
+	if err != nil && fallback {
+		dir = fallbackDir()
+		err = create(dir)
+	}
+	if err == nil {
+		err = ownedPrivate(dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cache directory %s: %w", dir, err)
+	}
+	return dir, nil
 }
 
 // create makes the cache directory dir with its README and CACHEDIR.TAG;

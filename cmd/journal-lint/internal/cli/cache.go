@@ -53,7 +53,8 @@ func openCache(c *ucli.Context) (*memo.Store, error) {
 
 // packsDir returns the directory where the command keeps the verified
 // copies of its rule packs (memo.PacksDir of the cache directory that
-// openCache opens, the fallback under the temporary directory included):
+// openCache opens, the fallback under the temporary directory included,
+// chosen by memo.Prepare without opening the store):
 // "" when the command has no --cache, or it is not on (verify and readonly
 // copy and verify every pack at every start), or the cache is off or
 // cannot be opened.
@@ -66,11 +67,10 @@ func packsDir(c *ucli.Context) string {
 		return ""
 	}
 	_, named := os.LookupEnv(memo.EnvDir)
-	st, err := memo.Open(dir, memo.On, !named)
-	if err != nil {
+	if dir, err = memo.Prepare(dir, !named); err != nil {
 		return ""
 	}
-	return memo.PacksDir(st.Path())
+	return memo.PacksDir(dir)
 }
 
 // trimCache trims st by its own rules (memo.Store.Trim) at the end of a
