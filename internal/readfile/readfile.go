@@ -137,7 +137,8 @@ func ReadStamped(path string, opts Options) (data []byte, stamp uint64, recent b
 
 // file is what readOnce needs of an open file.
 type file interface {
-	io.ReadSeekCloser
+	io.ReadCloser
+	io.ReaderAt
 	Stat() (os.FileInfo, error)
 }
 
@@ -146,9 +147,10 @@ type sink interface {
 	io.Writer
 	// result is what the sink keeps of the bytes: the bytes, or their digest.
 	result() []byte
-	// again returns a writer for a second read of the file and a function
-	// that reports whether that read gave the same bytes.
-	again() (io.Writer, func() bool)
+	// sameAgain reads r from its start to its end, or to one byte past
+	// what the sink was given, and reports whether that gave the same
+	// bytes.
+	sameAgain(r io.ReaderAt) (bool, error)
 }
 
 // exactBuffer collects a file's bytes in one allocation of the size the
@@ -175,27 +177,29 @@ func (b *exactBuffer) Write(p []byte) (int, error) {
 
 func (b *exactBuffer) result() []byte { return b.buf }
 
-// again compares the bytes of a second read with the buffer as they come,
-// so that checking a read costs no second buffer.
-func (b *exactBuffer) again() (io.Writer, func() bool) {
-	c := &comparer{want: b.buf, same: true}
-	return c, func() bool { return c.same && len(c.want) == 0 }
-}
-
-// comparer checks that the bytes written to it are want, in order.
-type comparer struct {
-	want []byte // what is still to come
-	same bool
-}
-
-func (c *comparer) Write(p []byte) (int, error) {
-	if c.same && (len(p) > len(c.want) || !bytes.Equal(p, c.want[:len(p)])) {
-		c.same = false
+// sameAgain compares a second read with the buffer as it comes, in reads
+// of the size of a pooled buffer: a Journal takes one read, which asks
+// for one byte more than the buffer holds, so that a short count shows
+// the end of the file.
+func (b *exactBuffer) sameAgain(r io.ReaderAt) (bool, error) {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	want := b.buf
+	var off int64
+	for {
+		n := min(len(*buf), len(want)+1)
+		got, err := r.ReadAt((*buf)[:n], off)
+		if got > len(want) || !bytes.Equal((*buf)[:got], want[:got]) {
+			return false, nil
+		}
+		want, off = want[got:], off+int64(got)
+		if got < n {
+			if err != nil && err != io.EOF {
+				return false, err
+			}
+			return len(want) == 0, nil
+		}
 	}
-	if c.same {
-		c.want = c.want[len(p):]
-	}
-	return len(p), nil
 }
 
 // ReadFrom reads r straight into the buffer until its end, or until it
@@ -250,9 +254,7 @@ type writerSink struct{ io.Writer }
 
 func (writerSink) result() []byte { return nil }
 
-func (writerSink) again() (io.Writer, func() bool) {
-	return io.Discard, func() bool { return true }
-}
+func (writerSink) sameAgain(io.ReaderAt) (bool, error) { return true, nil }
 
 // countingHash is a hash that counts the bytes written to it.
 type countingHash struct {
@@ -267,10 +269,13 @@ func (c *countingHash) Write(p []byte) (int, error) {
 
 func (c *countingHash) result() []byte { return c.h.Sum(nil) }
 
-// again hashes a second read, to compare the digests.
-func (c *countingHash) again() (io.Writer, func() bool) {
+// sameAgain hashes a second read, to compare the digests.
+func (c *countingHash) sameAgain(r io.ReaderAt) (bool, error) {
 	d := &countingHash{h: sha256.New()}
-	return d, func() bool { return d.n == c.n && bytes.Equal(d.result(), c.result()) }
+	buf := copyBuffers.Get().(*[]byte)
+	_, err := io.CopyBuffer(d, io.NewSectionReader(r, 0, c.n+1), *buf)
+	copyBuffers.Put(buf)
+	return d.n == c.n && bytes.Equal(d.result(), c.result()), err
 }
 
 // attempts reads path up to Attempts times into a fresh sink from newSink,
@@ -359,17 +364,11 @@ func readOnce(path string, opts Options, w sink) (before os.FileInfo, racy bool,
 	// The same bytes once more, through the same descriptor: a writer
 	// through a shared mapping changes them without changing the size or
 	// the times below.
-	if _, err := fh.Seek(0, io.SeekStart); err != nil {
-		return nil, false, err
-	}
-	w2, agree := w.again()
-	buf := copyBuffers.Get().(*[]byte)
-	_, err = io.CopyBuffer(w2, io.LimitReader(fh, max+1), *buf)
-	copyBuffers.Put(buf)
+	agrees, err := w.sameAgain(fh)
 	if err != nil {
 		return nil, false, err
 	}
-	if !agree() {
+	if !agrees {
 		return nil, false, errUnstable
 	}
 	// The path must still name the file that was read (not replaced by a

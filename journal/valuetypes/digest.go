@@ -102,28 +102,35 @@ func parseDigestFast(s string) (d Digest, ok bool) {
 		return Digest{}, false
 	}
 	hexits := s[len(digestPrefix):]
+	var bad byte // the high bit of any byte that is no lowercase hex digit
 	for i := range d.sum {
-		hi, ok1 := lowerHex(hexits[2*i])
-		lo, ok2 := lowerHex(hexits[2*i+1])
-		if !ok1 || !ok2 {
-			return Digest{}, false
-		}
-		d.sum[i] = hi<<4 | lo
+		hi, lo := lowerHex[hexits[2*i]], lowerHex[hexits[2*i+1]]
+		bad |= hi | lo
+		d.sum[i] = hi<<4 | lo&0x0f
+	}
+	if bad&0x80 != 0 {
+		return Digest{}, false
 	}
 	d.ok = true
 	return d, true
 }
 
-// lowerHex returns the value of the lowercase hex digit c.
-func lowerHex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
+// lowerHex maps each lowercase hex digit to its value and every other
+// byte to 0x80, so that one test after a digest's 64 digits finds any
+// that is not one.
+var lowerHex = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = byte(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0x80
+		}
 	}
-	return 0, false
-}
+	return t
+}()
 
 // DigestOf returns the SHA-256 digest of exactly the bytes b (nothing is
 // normalised first: "The revision digest" in docs/journal-format.md). It never fails.
