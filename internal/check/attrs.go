@@ -10,7 +10,6 @@ import (
 
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/config"
-	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
@@ -217,11 +216,9 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 // gets its index blob's address. Everything else is read. It also fills
 // g.eolAttrs (knownAttributes).
 func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
-	entries, err := g.repo.Index(ctx, g.rootRel)
-	if err != nil {
-		return fmt.Errorf("git ls-files: %w", err)
+	if err := g.indexed(ctx); err != nil {
+		return err
 	}
-	g.keepIndex(entries)
 	dirty, err := g.repo.DirtyFiles(ctx, g.rootRel)
 	if err != nil {
 		return fmt.Errorf("git diff-files: %w", err)
@@ -230,15 +227,15 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
+	// The files directly in artifact directories, in the index's order,
+	// which is the order of their root-relative paths too.
 	var paths []string
-	byPath := make(map[string]gitrepo.Entry, len(entries))
-	for _, e := range entries {
+	var at []int // their entries in g.index
+	for i, e := range g.index.All() {
 		if p, ok := g.underRoot(e.Path); ok && strings.Count(p, "/") == 1 && e.Stage == 0 {
-			paths = append(paths, p)
-			byPath[p] = e
+			paths, at = append(paths, p), append(at, i)
 		}
 	}
-	slices.Sort(paths)
 	if err := g.knownAttributes(ctx, m, paths); err != nil {
 		return err
 	}
@@ -247,8 +244,8 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 		return nil
 	}
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
-	for _, p := range paths {
-		e := byPath[p]
+	for i, p := range paths {
+		e := g.index.Entry(at[i])
 		if a := g.eolAttrs[p]; e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -52,7 +53,7 @@ type gate struct {
 	// files, index and committed cache what git holds under the root (see
 	// listed, indexed and committedFiles).
 	files     *gitFiles
-	index     map[string]gitrepo.Entry
+	index     *gitrepo.IndexList
 	committed map[string]*committedFile
 	// eolAttrs caches the attributes of the loaded files that decide git's
 	// conversions, by root-relative path (eolConversion, attrs.go);
@@ -250,7 +251,7 @@ func (g *gate) loadBase(ctx context.Context, changes []gitrepo.RawChange, err er
 		}
 	}
 	if _, staged := g.src.(*source.Git); !staged {
-		_, err = g.indexed(ctx)
+		err = g.indexed(ctx)
 	}
 	return err
 }
@@ -304,7 +305,7 @@ func (g *gate) atBase(p string) (gitrepo.Entry, bool) {
 	} else if index, staged := g.src.(*source.Git); staged {
 		e, ok = index.Entry(p)
 	} else {
-		e, ok = g.index[p]
+		e, ok = g.indexEntry(p)
 	}
 	if !ok || !e.IsRegular() {
 		return gitrepo.Entry{}, false
@@ -784,11 +785,10 @@ func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]
 	if g.staged {
 		return nil, false, nil
 	}
-	index, err := g.indexed(ctx)
-	if err != nil {
+	if err := g.indexed(ctx); err != nil {
 		return nil, false, err
 	}
-	e, ok := index[p]
+	e, ok := g.indexEntry(p)
 	if !ok || !e.IsRegular() || e.Object == base.Object {
 		return nil, false, nil
 	}
@@ -867,8 +867,7 @@ type committedFile struct {
 // gitFiles is what git lists of the Journal paths under the root (read once
 // per run by [gate.listed]); paths are root-relative.
 type gitFiles struct {
-	head  map[string]string        // regular file → blob object at HEAD
-	index map[string]gitrepo.Entry // merged index entry, any mode
+	head map[string]string // regular file → blob object at HEAD
 	// byDir lists, per artifact directory (with its final slash), the
 	// regular files at HEAD or in the index, sorted.
 	byDir map[string][]string
@@ -880,7 +879,7 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 	if g.files != nil {
 		return g.files, nil
 	}
-	f := &gitFiles{head: map[string]string{}, index: map[string]gitrepo.Entry{}, byDir: map[string][]string{}}
+	f := &gitFiles{head: map[string]string{}, byDir: map[string][]string{}}
 	regular := map[string]bool{}
 	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err == nil {
 		entries, err := g.repo.Tree(ctx, "HEAD", g.rootRel)
@@ -894,12 +893,10 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 			}
 		}
 	}
-	index, err := g.indexed(ctx)
-	if err != nil {
+	if err := g.indexed(ctx); err != nil {
 		return nil, err
 	}
-	for p, e := range index {
-		f.index[p] = e
+	for p, e := range g.indexEntries() {
 		if e.IsRegular() {
 			regular[p] = true
 		}
@@ -915,27 +912,42 @@ func (g *gate) listed(ctx context.Context) (*gitFiles, error) {
 	return f, nil
 }
 
-// indexed returns the merged index entries of the Journal paths under
-// the root, by root-relative path: those vouchWorkTree listed, else one
-// git command, once per run.
-func (g *gate) indexed(ctx context.Context) (map[string]gitrepo.Entry, error) {
+// indexed lists the index's entries under the root for indexEntry and
+// indexEntries: those vouchWorkTree listed, else with one git command,
+// once per run.
+func (g *gate) indexed(ctx context.Context) error {
 	if g.index == nil {
-		entries, err := g.repo.Index(ctx, g.rootRel)
+		index, err := g.repo.Index(ctx, g.rootRel)
 		if err != nil {
-			return nil, fmt.Errorf("git ls-files: %w", err)
+			return fmt.Errorf("git ls-files: %w", err)
 		}
-		g.keepIndex(entries)
+		g.index = index
 	}
-	return g.index, nil
+	return nil
 }
 
-// keepIndex keeps the merged entries of the Journal paths of entries, the
-// index's entries under the root, for indexed.
-func (g *gate) keepIndex(entries []gitrepo.Entry) {
-	g.index = make(map[string]gitrepo.Entry, len(entries))
-	for _, e := range entries {
-		if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 {
-			g.index[p] = e
+// indexEntry returns the merged index entry of the root-relative path p
+// of a Journal file, from what indexed listed; false for any other path,
+// or an unmerged one.
+func (g *gate) indexEntry(p string) (gitrepo.Entry, bool) {
+	if g.index == nil || !g.isJournal(p) {
+		return gitrepo.Entry{}, false
+	}
+	e, ok := g.index.Find(g.rootRel, p)
+	return e, ok && e.Stage == 0
+}
+
+// indexEntries yields, in path order, the merged index entries of Journal
+// files that indexed listed, with their root-relative paths.
+func (g *gate) indexEntries() iter.Seq2[string, gitrepo.Entry] {
+	return func(yield func(string, gitrepo.Entry) bool) {
+		if g.index == nil {
+			return
+		}
+		for _, e := range g.index.All() {
+			if p, ok := g.journalPath(e.Path); ok && e.Stage == 0 && !yield(p, e) {
+				return
+			}
 		}
 	}
 }
@@ -960,7 +972,7 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 		}
 		g.committed[p] = nil
 		h, inHead := f.head[p]
-		e, inIndex := f.index[p]
+		e, inIndex := g.indexEntry(p)
 		inIndex = inIndex && e.IsRegular()
 		if !inHead && !inIndex {
 			continue
@@ -988,7 +1000,7 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 			if h, ok := f.head[p]; ok {
 				c.head = blobs[h]
 			}
-			if e, ok := f.index[p]; ok && e.IsRegular() {
+			if e, ok := g.indexEntry(p); ok && e.IsRegular() {
 				c.index = blobs[e.Object]
 			}
 			g.committed[p] = c
@@ -1147,12 +1159,11 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if g == nil || g.repo == nil || g.staged {
 		return l, nil
 	}
-	index, err := g.indexed(ctx)
-	if err != nil {
+	if err := g.indexed(ctx); err != nil {
 		return nil, err
 	}
 	links := map[string]bool{}
-	for p, e := range index {
+	for p, e := range g.indexEntries() {
 		if e.Mode == "120000" {
 			if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
 				links[p] = true
@@ -1165,7 +1176,8 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			crlf = append(crlf, d.Path)
 		}
 	}
-	if crlf, err = g.mayDifferFromHEAD(ctx, crlf); err != nil {
+	crlf, err := g.mayDifferFromHEAD(ctx, crlf)
+	if err != nil {
 		return nil, err
 	}
 	var committed map[string]*committedFile

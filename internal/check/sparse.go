@@ -13,12 +13,11 @@ import (
 // there unseen and report an edited one as deleted. It reads the index
 // entries under the root (indexed); nil when none is marked.
 func (g *gate) refuseSparse(ctx context.Context) error {
-	index, err := g.indexed(ctx)
-	if err != nil {
+	if err := g.indexed(ctx); err != nil {
 		return err
 	}
 	var out []string
-	for p, e := range index {
+	for p, e := range g.indexEntries() {
 		if e.Tag == 'S' || e.Tag == 's' {
 			out = append(out, p)
 		}

@@ -32,12 +32,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -753,7 +755,7 @@ func (r *Repo) lsTree(ctx context.Context, args []string) ([]Entry, error) {
 
 // Index lists the entries of the index under prefix, every merge stage
 // included, with their tags (Entry.Tag).
-func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
+func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
 	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-v", "-z", "--full-name"}, pathspec(prefix)...)...)
 	if err != nil {
 		return nil, err
@@ -761,22 +763,121 @@ func (r *Repo) Index(ctx context.Context, prefix string) ([]Entry, error) {
 	return parseIndex(out)
 }
 
-// parseIndex parses the output of "ls-files --stage -v -z".
-func parseIndex(out []byte) ([]Entry, error) {
-	recs := splitNUL(out)
-	entries := make([]Entry, 0, len(recs))
-	for _, rec := range recs {
-		if len(rec) < 2 || rec[1] != ' ' {
-			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
-		}
-		e, ok := parseEntry(rec[2:], false)
-		if !ok {
-			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
-		}
-		e.Tag = rec[0]
-		entries = append(entries, e)
+// IndexList is what [Repo.Index] lists, in path order and, for one path,
+// merge stage order (the index's own order). It keeps git's answer as
+// one string and where each entry's path lies in it: about 110 bytes an
+// entry that the garbage collector need not scan, where a map of Entry
+// values by path takes twice as much, all of it pointers. An Entry's
+// strings share the answer's memory.
+type IndexList struct {
+	out   string
+	paths []uint32 // for entry i, its path is out[paths[2i]:paths[2i+1]]
+}
+
+// parseIndex parses the output of "ls-files --stage -v -z" and checks
+// every entry, so that Entry never meets a malformed one.
+func parseIndex(out []byte) (*IndexList, error) {
+	if len(out) > math.MaxUint32 {
+		return nil, errors.New("git ls-files: the answer is larger than 4 GiB")
 	}
-	return entries, nil
+	l := &IndexList{out: string(out)}
+	for start := 0; start < len(l.out); {
+		end := strings.IndexByte(l.out[start:], 0)
+		if end < 0 {
+			end = len(l.out) - start // a missing final NUL is tolerated
+		}
+		end += start
+		rec := l.out[start:end]
+		tab := strings.IndexByte(rec, '\t')
+		if _, ok := parseIndexEntry(rec); !ok || tab < 0 {
+			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
+		}
+		l.paths = append(l.paths, uint32(start+tab+1), uint32(end))
+		start = end + 1
+	}
+	if !sort.IsSorted(indexOrder{l}) {
+		sort.Stable(indexOrder{l})
+	}
+	return l, nil
+}
+
+// parseIndexEntry parses one record "TAG MODE OBJECT STAGE<TAB>PATH" of
+// "ls-files --stage -v -z".
+func parseIndexEntry(rec string) (Entry, bool) {
+	if len(rec) < 2 || rec[1] != ' ' {
+		return Entry{}, false
+	}
+	e, ok := parseEntry(rec[2:], false)
+	e.Tag = rec[0]
+	return e, ok
+}
+
+// indexOrder sorts an IndexList's entries by path, for an answer that
+// is not in the index's order already.
+type indexOrder struct{ l *IndexList }
+
+func (o indexOrder) Len() int           { return o.l.Len() }
+func (o indexOrder) Less(i, j int) bool { return o.l.path(i) < o.l.path(j) }
+func (o indexOrder) Swap(i, j int) {
+	p := o.l.paths
+	p[2*i], p[2*i+1], p[2*j], p[2*j+1] = p[2*j], p[2*j+1], p[2*i], p[2*i+1]
+}
+
+// Len returns the number of entries.
+func (l *IndexList) Len() int { return len(l.paths) / 2 }
+
+// path returns the path of entry i.
+func (l *IndexList) path(i int) string { return l.out[l.paths[2*i]:l.paths[2*i+1]] }
+
+// Entry returns entry i, 0 <= i < Len().
+func (l *IndexList) Entry(i int) Entry {
+	end := int(l.paths[2*i+1])
+	start := strings.LastIndexByte(l.out[:l.paths[2*i]], 0) + 1
+	e, _ := parseIndexEntry(l.out[start:end]) // checked by parseIndex
+	return e
+}
+
+// All returns the entries in order, with their positions.
+func (l *IndexList) All() iter.Seq2[int, Entry] {
+	return func(yield func(int, Entry) bool) {
+		for i := range l.Len() {
+			if !yield(i, l.Entry(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Find returns the first entry (the lowest merge stage) of the path
+// dir + "/" + name, or name when dir is "" (both relative to the top
+// level, with forward slashes), by binary search, without joining them.
+func (l *IndexList) Find(dir, name string) (Entry, bool) {
+	cmp := func(i int) int { return comparePath(l.path(i), dir, name) }
+	i := sort.Search(l.Len(), func(i int) bool { return cmp(i) >= 0 })
+	if i == l.Len() || cmp(i) != 0 {
+		return Entry{}, false
+	}
+	return l.Entry(i), true
+}
+
+// comparePath compares p with dir + "/" + name (name alone when dir is
+// ""), as strings.Compare would compare p with the joined path.
+func comparePath(p, dir, name string) int {
+	if dir != "" {
+		n := min(len(p), len(dir))
+		if c := strings.Compare(p[:n], dir[:n]); c != 0 {
+			return c
+		}
+		p = p[n:]
+		if n < len(dir) || p == "" {
+			return -1 // p is a prefix of dir
+		}
+		if p[0] != '/' {
+			return strings.Compare(p[:1], "/")
+		}
+		p = p[1:]
+	}
+	return strings.Compare(p, name)
 }
 
 // TreeDirs lists, like [Repo.Tree], the files of the commit rev under the

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,7 +185,7 @@ func TestRepository(t *testing.T) {
 	br := r.NewBlobReader(ctx)
 	defer br.Close()
 	found := false
-	for _, e := range index {
+	for _, e := range index.All() {
 		if e.Path != spaced {
 			continue
 		}
@@ -338,5 +339,58 @@ func TestReadAttributes(t *testing.T) {
 		if err := readAttributes(strings.NewReader(bad), paths, names, map[string][]string{}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestIndexListFind finds every entry of an index listing by directory
+// and name as a map by joined path would, and nothing else: paths that
+// sort around the "/" after the directory (".", "-", "0"), an unmerged
+// path whose first entry is stage 1, and an answer out of order.
+func TestIndexListFind(t *testing.T) {
+	const oid = "0123456789abcdef0123456789abcdef01234567"
+	paths := []string{"j/a.journal", "j-a/x.journal", "j.b/x.journal", "j/a/b.journal", "j0/x.journal", "j/b.journal", "top.journal"}
+	var out []byte
+	for _, p := range paths {
+		out = fmt.Appendf(out, "H 100644 %s 0\t%s\x00", oid, p)
+	}
+	for stage := 1; stage <= 3; stage++ {
+		out = fmt.Appendf(out, "M 100644 %s %d\tj/c.journal\x00", oid, stage)
+	}
+	l, err := parseIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Len() != len(paths)+3 {
+		t.Fatalf("Len = %d, want %d", l.Len(), len(paths)+3)
+	}
+	prev := ""
+	for _, e := range l.All() {
+		if e.Path < prev {
+			t.Errorf("All: %q after %q", e.Path, prev)
+		}
+		prev = e.Path
+	}
+	for _, p := range paths {
+		dir, name := "", p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			dir, name = p[:i], p[i+1:]
+		}
+		if e, ok := l.Find(dir, name); !ok || e.Path != p || e.Object != oid || e.Mode != "100644" || e.Tag != 'H' {
+			t.Errorf("Find(%q, %q) = %+v, %v", dir, name, e, ok)
+		}
+		if e, ok := l.Find("", p); !ok || e.Path != p {
+			t.Errorf("Find(\"\", %q) = %+v, %v", p, e, ok)
+		}
+	}
+	if e, ok := l.Find("j", "c.journal"); !ok || e.Stage != 1 {
+		t.Errorf("Find of an unmerged path = %+v, %v; want its stage 1", e, ok)
+	}
+	for _, miss := range [][2]string{{"j", "a"}, {"j", "z.journal"}, {"", "j"}, {"j/a", "x.journal"}, {"k", "a.journal"}, {"", "a.journal"}} {
+		if e, ok := l.Find(miss[0], miss[1]); ok {
+			t.Errorf("Find(%q, %q) = %+v; want none", miss[0], miss[1], e)
+		}
+	}
+	if _, err := parseIndex([]byte("H 100644 " + oid + " 0 j/a.journal\x00")); err == nil {
+		t.Error("parseIndex accepted an entry without a tab")
 	}
 }

@@ -49,14 +49,16 @@ type gitDir struct {
 // entry (merge stages 1 to 3) is an error: there is no one staged content
 // to check until the merge is resolved. Git failing is an error.
 func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error) {
-	entries, err := repo.Index(ctx, prefix)
+	index, err := repo.Index(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range entries {
+	entries := make([]gitrepo.Entry, index.Len())
+	for i, e := range index.All() {
 		if e.Stage != 0 {
 			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
 		}
+		entries[i] = e
 	}
 	return newGit(ctx, repo, prefix, entries), nil
 }
