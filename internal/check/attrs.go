@@ -28,6 +28,35 @@ func eolAttrOf(v []string) eolAttr {
 	return eolAttr{text: v[0], eol: v[1], filter: v[2], ident: v[3], encoding: v[4]}
 }
 
+// askEOL asks git, with one git check-attr, for the attributes that
+// decide its conversions (attrNames) of the root-relative paths, and
+// returns them in the order of paths; equal sets share one eolAttr.
+func (g *gate) askEOL(ctx context.Context, paths []string) ([]*eolAttr, error) {
+	got, err := g.repo.Attributes(ctx, g.staged, g.rootRel, paths, attrNames...)
+	if err != nil {
+		return nil, fmt.Errorf("git check-attr: %w", err)
+	}
+	return sharedEOL(got), nil
+}
+
+// sharedEOL returns the eolAttr of each of the attribute values vs (in
+// the order of attrNames), equal sets shared.
+func sharedEOL(vs [][]string) []*eolAttr {
+	shared := map[eolAttr]*eolAttr{}
+	out := make([]*eolAttr, len(vs))
+	for i, v := range vs {
+		a := eolAttrOf(v)
+		p, ok := shared[a]
+		if !ok {
+			p = new(eolAttr)
+			*p = a
+			shared[a] = p
+		}
+		out[i] = p
+	}
+	return out
+}
+
 // convertsNothing reports whether git stores and checks out a file with
 // the attributes a byte for byte, under core.autocrlf set to autocrlf
 // ("" when unset): no text conversion (text unset, or unspecified without
@@ -111,25 +140,18 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		}
 		ask = append(ask, group{ps, k})
 	}
-	var tops []string
+	var asked []string
 	for _, gr := range ask {
-		for _, p := range gr.paths {
-			tops = append(tops, g.topPath(p))
-		}
+		asked = append(asked, gr.paths...)
 	}
-	got, err := g.repo.Attributes(ctx, g.staged, tops, attrNames...)
+	got, err := g.askEOL(ctx, asked)
 	if err != nil {
-		return fmt.Errorf("git check-attr: %w", err)
+		return err
 	}
-	shared := map[eolAttr]*eolAttr{}
 	for _, gr := range ask {
-		as := make([]*eolAttr, len(gr.paths))
+		as := got[:len(gr.paths)]
+		got = got[len(gr.paths):]
 		for i, p := range gr.paths {
-			a := eolAttrOf(got[g.topPath(p)])
-			if shared[a] == nil {
-				shared[a] = &a
-			}
-			as[i] = shared[a]
 			g.eolAttrs[p] = as[i]
 		}
 		if gr.key != (memo.Key{}) {

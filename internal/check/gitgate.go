@@ -534,20 +534,19 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 	if g.eolAttrs == nil {
 		g.eolAttrs = make(map[string]*eolAttr, len(r.load.Files))
 	}
-	var ask, askTop []string // root-relative and top-level paths
+	var ask []string // root-relative paths
 	for _, f := range r.load.Files {
 		if _, known := g.eolAttrs[f.Path]; !known {
-			ask, askTop = append(ask, f.Path), append(askTop, g.topPath(f.Path))
+			ask = append(ask, f.Path)
 		}
 	}
 	if len(ask) > 0 {
-		got, err := g.repo.Attributes(ctx, g.staged, askTop, attrNames...)
+		got, err := g.askEOL(ctx, ask)
 		if err != nil {
-			return nil, fmt.Errorf("git check-attr: %w", err)
+			return nil, err
 		}
 		for i, p := range ask {
-			a := eolAttrOf(got[askTop[i]])
-			g.eolAttrs[p] = &a
+			g.eolAttrs[p] = got[i]
 		}
 	}
 	// The files in directory order, those of the directories a summary
@@ -599,18 +598,13 @@ func (g *gate) askAttributes(ctx context.Context, paths []string) {
 	g.asked = make(chan struct{})
 	go func() {
 		defer close(g.asked)
-		tops := make([]string, len(paths))
-		for i, p := range paths {
-			tops[i] = g.topPath(p)
-		}
-		got, err := g.repo.Attributes(ctx, g.staged, tops, attrNames...)
+		got, err := g.askEOL(ctx, paths)
 		if err != nil {
 			return
 		}
 		g.eolAttrs = make(map[string]*eolAttr, len(paths))
 		for i, p := range paths {
-			a := eolAttrOf(got[tops[i]])
-			g.eolAttrs[p] = &a
+			g.eolAttrs[p] = got[i]
 		}
 	}()
 }
@@ -965,7 +959,7 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 	if g.committed == nil {
 		g.committed = map[string]*committedFile{}
 	}
-	var want, objects, tops []string
+	var want, objects []string
 	for _, p := range paths {
 		if _, done := g.committed[p]; done {
 			continue
@@ -978,7 +972,6 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 			continue
 		}
 		want = append(want, p)
-		tops = append(tops, g.topPath(p))
 		if inHead {
 			objects = append(objects, h)
 		}
@@ -991,12 +984,12 @@ func (g *gate) committedFiles(ctx context.Context, paths []string) (map[string]*
 		if err != nil {
 			return nil, fmt.Errorf("git cat-file: %w", err)
 		}
-		attrs, err := g.repo.Attributes(ctx, false, tops, "text")
+		attrs, err := g.repo.Attributes(ctx, false, g.rootRel, want, "text")
 		if err != nil {
 			return nil, fmt.Errorf("git check-attr: %w", err)
 		}
-		for _, p := range want {
-			c := &committedFile{noConvert: attrs[g.topPath(p)][0] == "unset"}
+		for i, p := range want {
+			c := &committedFile{noConvert: attrs[i][0] == "unset"}
 			if h, ok := f.head[p]; ok {
 				c.head = blobs[h]
 			}

@@ -91,24 +91,24 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	if err != nil || len(changed) == 0 {
 		return nil, err
 	}
-	var paths, tops []string
+	var paths []string
 	for _, f := range r.load.Files {
 		if a := g.eolAttrs[f.Path]; a != nil && a.text != "unset" {
-			paths, tops = append(paths, f.Path), append(tops, g.topPath(f.Path))
+			paths = append(paths, f.Path)
 		}
 	}
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	before, err := g.repo.AttributesAt(ctx, g.commit, tops, attrNames...)
+	before, err := g.repo.AttributesAt(ctx, g.commit, g.rootRel, paths, attrNames...)
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
 	n, first := 0, ""
 	for i, p := range paths {
-		if eolAttrOf(before[tops[i]]).text == "unset" {
+		if eolAttrOf(before[i]).text == "unset" {
 			if n++; n == 1 {
-				first = tops[i] + ", " + g.eolAttrs[p].describe()
+				first = g.topPath(p) + ", " + g.eolAttrs[p].describe()
 			}
 		}
 	}

@@ -50,20 +50,20 @@ func (r *Repo) ChangedAttributeFiles(ctx context.Context, rev string, cached boo
 // "git read-tree" fills with rev's tree, which leaves the repository's own
 // index alone. (git 2.40's "check-attr --source" does the same; older gits
 // have only the index.)
-func (r *Repo) AttributesAt(ctx context.Context, rev string, paths []string, names ...string) (map[string][]string, error) {
+func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string, names ...string) ([][]string, error) {
 	commit, err := r.ResolveCommit(ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "journal-lint-index-")
+	tmp, err := os.MkdirTemp("", "journal-lint-index-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(tmp)
 	at := *r
-	at.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(dir, "index"))
+	at.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
 	if _, err := at.run(ctx, r.top, nil, "read-tree", commit); err != nil {
 		return nil, err
 	}
-	return at.Attributes(ctx, true, paths, names...)
+	return at.Attributes(ctx, true, dir, paths, names...)
 }

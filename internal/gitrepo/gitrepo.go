@@ -609,10 +609,10 @@ func splitNUL(b []byte) []string {
 	return strings.Split(s, "\x00")
 }
 
-// readAttributes reads git check-attr -z's answer for paths from r into
-// out: each path in turn, one record "path NUL name NUL value NUL" per name
-// in the order of names.
-func readAttributes(r io.Reader, paths, names []string, out map[string][]string) error {
+// readAttributes reads git check-attr -z's answer for paths (relative to
+// dir) from r, as Attributes returns it: each path in turn, one record
+// "path NUL name NUL value NUL" per name in the order of names.
+func readAttributes(r io.Reader, dir string, paths, names []string) ([][]string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), math.MaxInt)
 	sc.Split(splitAtNUL)
@@ -625,40 +625,60 @@ func readAttributes(r io.Reader, paths, names []string, out map[string][]string)
 		}
 		return sc.Bytes(), nil
 	}
-	values := map[string]string{}
-	all := make([]string, len(paths)*len(names)) // one block for every path's values
-	for k := range all {
-		p, name := paths[k/len(names)], names[k%len(names)]
-		gotPath, err := field()
-		if err != nil {
-			return err
+	out := make([][]string, len(paths))
+	values := map[string]string{}  // each value once
+	lists := map[string][]string{} // each list of values once, by its values NUL-joined
+	got := make([]string, len(names))
+	var key []byte
+	for i, p := range paths {
+		key = key[:0]
+		for j, name := range names {
+			gotPath, err := field()
+			if err != nil {
+				return nil, err
+			}
+			samePath := isPath(gotPath, dir, p)
+			gotName, err := field()
+			if err != nil {
+				return nil, err
+			}
+			if !samePath || string(gotName) != name {
+				return nil, fmt.Errorf("git check-attr: answered %q for %q of %q", gotName, name, p)
+			}
+			b, err := field()
+			if err != nil {
+				return nil, err
+			}
+			v, ok := values[string(b)]
+			if !ok {
+				v = string(b)
+				values[v] = v
+			}
+			got[j] = v
+			key = append(append(key, v...), 0)
 		}
-		samePath := string(gotPath) == p
-		gotName, err := field()
-		if err != nil {
-			return err
-		}
-		if !samePath || string(gotName) != name {
-			return fmt.Errorf("git check-attr: answered %q for %q of %q", gotName, name, p)
-		}
-		b, err := field()
-		if err != nil {
-			return err
-		}
-		v, ok := values[string(b)]
+		l, ok := lists[string(key)]
 		if !ok {
-			v = string(b)
-			values[v] = v
+			l = slices.Clone(got)
+			lists[string(key)] = l
 		}
-		all[k] = v
+		out[i] = l
 	}
 	if sc.Scan() {
-		return fmt.Errorf("git check-attr: malformed output")
+		return nil, fmt.Errorf("git check-attr: malformed output")
 	}
-	for i, p := range paths {
-		out[p] = all[i*len(names) : (i+1)*len(names) : (i+1)*len(names)]
+	return out, nil
+}
+
+// isPath reports whether b is the path dir + "/" + p, or p when dir is "".
+func isPath(b []byte, dir, p string) bool {
+	if dir != "" {
+		if len(b) <= len(dir) || string(b[:len(dir)]) != dir || b[len(dir)] != '/' {
+			return false
+		}
+		b = b[len(dir)+1:]
 	}
-	return nil
+	return string(b) == p
 }
 
 // splitAtNUL is a [bufio.SplitFunc] for NUL-terminated fields; data that
@@ -1033,19 +1053,24 @@ func (r *Repo) ReadBlobs(ctx context.Context, objects []string, max int64) (cont
 	return contents, tooLarge, err
 }
 
-// Attributes returns, for each path, the values of the named attributes in
-// the order of names, as "git check-attr -z" reports them: "set", "unset",
-// "unspecified" or a value. The map's keys are the strings of paths, and
-// equal values share one string, so that the answer for a whole tree holds
-// no copy of git's output. With cached, the .gitattributes files of the
-// index are used instead of the work tree's.
-func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, names ...string) (map[string][]string, error) {
-	out := make(map[string][]string, len(paths))
+// Attributes returns, for each of paths in order, the values of the
+// named attributes in the order of names, as "git check-attr -z" reports
+// them: "set", "unset", "unspecified" or a value. The paths are relative
+// to dir, itself relative to the top level ("" for the top level), with
+// forward slashes. Equal lists of values share one slice, so that the
+// answer for a whole tree holds a slice header per path and no copy of
+// git's output. With cached, the .gitattributes files of the index are
+// used instead of the work tree's.
+func (r *Repo) Attributes(ctx context.Context, cached bool, dir string, paths []string, names ...string) ([][]string, error) {
 	if len(paths) == 0 || len(names) == 0 {
-		return out, nil
+		return make([][]string, len(paths)), nil
 	}
 	var in bytes.Buffer
 	for _, p := range paths {
+		if dir != "" {
+			in.WriteString(dir)
+			in.WriteByte('/')
+		}
 		in.WriteString(p)
 		in.WriteByte(0)
 	}
@@ -1056,8 +1081,10 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, paths []string, name
 	args = append(args, names...)
 	// The answer is read as git writes it, not kept whole: for a tree of
 	// 100,000 files it is 38 MB.
-	readErr, gitErr := r.stream(ctx, &in, func(answer io.Reader) error {
-		return readAttributes(answer, paths, names, out)
+	var out [][]string
+	readErr, gitErr := r.stream(ctx, &in, func(answer io.Reader) (err error) {
+		out, err = readAttributes(answer, dir, paths, names)
+		return err
 	}, args...)
 	switch {
 	case ctx.Err() != nil:

@@ -168,12 +168,16 @@ func TestRepository(t *testing.T) {
 		t.Error("ReadBlobs of a missing object succeeded")
 	}
 
-	attrs, err := r.Attributes(ctx, false, []string{spaced, "j/keep.journal", outside}, "text", "eol")
+	attrs, err := r.Attributes(ctx, false, "", []string{spaced, "j/keep.journal", outside}, "text", "eol")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if attrs[spaced][0] != "unset" || attrs["j/keep.journal"][0] != "set" || attrs[outside][0] != "unspecified" || attrs[outside][1] != "unspecified" {
+	if attrs[0][0] != "unset" || attrs[1][0] != "set" || attrs[2][0] != "unspecified" || attrs[2][1] != "unspecified" {
 		t.Errorf("Attributes = %v", attrs)
+	}
+	// The same asked relative to a directory.
+	if under, err := r.Attributes(ctx, false, "j", []string{"keep.journal"}, "text", "eol"); err != nil || !slices.Equal(under[0], attrs[1]) {
+		t.Errorf("Attributes under j = %v, %v; want %v", under, err, attrs[1])
 	}
 
 	// A BlobReader reads the staged bytes one object at a time, goes on
@@ -314,29 +318,35 @@ func TestDiffInTwoStepsIsTheOneStep(t *testing.T) {
 }
 
 // TestReadAttributes holds the reader of git check-attr's answer to its
-// record format: fields longer than the scanner's first buffer, values
-// shared, and an answer that is cut short, too long or about another path
-// refused.
+// record format: fields longer than the scanner's first buffer, paths
+// under a directory, equal lists of values shared, and an answer that is
+// cut short, too long or about another path refused.
 func TestReadAttributes(t *testing.T) {
 	long := strings.Repeat("d/", 40<<10) + "x.journal"
-	paths, names := []string{"a.journal", long}, []string{"text", "eol"}
-	answer := "a.journal\x00text\x00set\x00a.journal\x00eol\x00lf\x00" +
-		long + "\x00text\x00set\x00" + long + "\x00eol\x00unspecified\x00"
-	out := map[string][]string{}
-	if err := readAttributes(strings.NewReader(answer), paths, names, out); err != nil {
+	paths, names := []string{"a.journal", long, "b.journal"}, []string{"text", "eol"}
+	answer := "r/a.journal\x00text\x00set\x00r/a.journal\x00eol\x00lf\x00" +
+		"r/" + long + "\x00text\x00set\x00r/" + long + "\x00eol\x00unspecified\x00" +
+		"r/b.journal\x00text\x00set\x00r/b.journal\x00eol\x00lf\x00"
+	out, err := readAttributes(strings.NewReader(answer), "r", paths, names)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(out["a.journal"], []string{"set", "lf"}) || !slices.Equal(out[long], []string{"set", "unspecified"}) {
-		t.Errorf("readAttributes = %q, %q", out["a.journal"], out[long])
+	if len(out) != 3 || !slices.Equal(out[0], []string{"set", "lf"}) || !slices.Equal(out[1], []string{"set", "unspecified"}) || !slices.Equal(out[2], out[0]) {
+		t.Fatalf("readAttributes = %q", out)
+	}
+	if &out[0][0] != &out[2][0] {
+		t.Error("equal lists of values do not share one slice")
 	}
 	for name, bad := range map[string]string{
 		"cut short":     answer[:len(answer)-1],
 		"a field short": answer[:strings.LastIndex(answer, long)],
 		"too long":      answer + "b\x00text\x00set\x00",
-		"another path":  strings.Replace(answer, "a.journal", "b.journal", 1),
+		"another path":  strings.Replace(answer, "a.journal", "c.journal", 1),
+		"another dir":   strings.Replace(answer, "r/a.journal", "s/a.journal", 1),
+		"no dir":        strings.Replace(answer, "r/a.journal", "a.journal", 1),
 		"another name":  strings.Replace(answer, "\x00eol\x00", "\x00text\x00", 1),
 	} {
-		if err := readAttributes(strings.NewReader(bad), paths, names, map[string][]string{}); err == nil {
+		if _, err := readAttributes(strings.NewReader(bad), "r", paths, names); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
