@@ -670,6 +670,38 @@ func readAttributes(r io.Reader, dir string, paths, names []string) ([][]string,
 	return out, nil
 }
 
+// pathInput is the input "DIR/PATH NUL" of each of paths in turn ("PATH
+// NUL" when dir is ""), made as git reads it rather than kept whole.
+type pathInput struct {
+	dir     string
+	paths   []string
+	line    []byte // the line being read
+	pending []byte // what git has not read of it
+}
+
+func (in *pathInput) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(in.pending) == 0 {
+			if len(in.paths) == 0 {
+				break
+			}
+			in.line = in.line[:0]
+			if in.dir != "" {
+				in.line = append(append(in.line, in.dir...), '/')
+			}
+			in.line = append(append(in.line, in.paths[0]...), 0)
+			in.pending, in.paths = in.line, in.paths[1:]
+		}
+		c := copy(p[n:], in.pending)
+		n, in.pending = n+c, in.pending[c:]
+	}
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
 // isPath reports whether b is the path dir + "/" + p, or p when dir is "".
 func isPath(b []byte, dir, p string) bool {
 	if dir != "" {
@@ -1065,15 +1097,6 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, dir string, paths []
 	if len(paths) == 0 || len(names) == 0 {
 		return make([][]string, len(paths)), nil
 	}
-	var in bytes.Buffer
-	for _, p := range paths {
-		if dir != "" {
-			in.WriteString(dir)
-			in.WriteByte('/')
-		}
-		in.WriteString(p)
-		in.WriteByte(0)
-	}
 	args := []string{"check-attr", "-z", "--stdin"}
 	if cached {
 		args = append(args, "--cached")
@@ -1082,7 +1105,7 @@ func (r *Repo) Attributes(ctx context.Context, cached bool, dir string, paths []
 	// The answer is read as git writes it, not kept whole: for a tree of
 	// 100,000 files it is 38 MB.
 	var out [][]string
-	readErr, gitErr := r.stream(ctx, &in, func(answer io.Reader) (err error) {
+	readErr, gitErr := r.stream(ctx, &pathInput{dir: dir, paths: paths}, func(answer io.Reader) (err error) {
 		out, err = readAttributes(answer, dir, paths, names)
 		return err
 	}, args...)

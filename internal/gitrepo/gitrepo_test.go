@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -402,5 +403,38 @@ func TestIndexListFind(t *testing.T) {
 	}
 	if _, err := parseIndex([]byte("H 100644 " + oid + " 0 j/a.journal\x00")); err == nil {
 		t.Error("parseIndex accepted an entry without a tab")
+	}
+}
+
+// TestPathInput reads the input of check-attr in reads of every size,
+// and gets each path under the directory once, NUL-terminated.
+func TestPathInput(t *testing.T) {
+	paths := []string{"a.journal", strings.Repeat("long/", 20) + "b.journal", "c"}
+	for _, dir := range []string{"", "root/dir"} {
+		var want strings.Builder
+		for _, p := range paths {
+			if dir != "" {
+				want.WriteString(dir + "/")
+			}
+			want.WriteString(p + "\x00")
+		}
+		for size := 1; size <= want.Len()+1; size++ {
+			in := &pathInput{dir: dir, paths: paths}
+			var got []byte
+			buf := make([]byte, size)
+			for {
+				n, err := in.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil || n == 0 {
+					t.Fatalf("dir %q, size %d: Read = %d, %v", dir, size, n, err)
+				}
+			}
+			if string(got) != want.String() {
+				t.Fatalf("dir %q, size %d: read %q, want %q", dir, size, got, want.String())
+			}
+		}
 	}
 }
