@@ -193,15 +193,15 @@ func (p *parser) directive(d *Directive, argErr bool) {
 		// finishReleases).
 		return
 	}
-	v := p.checkArgs(d, argErr)
-	p.place(d, v)
+	var v values // by pointer from here on: it is 184 bytes
+	p.checkArgs(d, argErr, &v)
+	p.place(d, &v)
 }
 
 // checkArgs checks the number and form of the arguments of d against its
 // grammar ("The header" and "Release blocks" in docs/journal-format.md) and
-// parses each value ("Values" in docs/journal-format.md).
-func (p *parser) checkArgs(d *Directive, argErr bool) values {
-	var v values
+// parses each value ("Values" in docs/journal-format.md) into v.
+func (p *parser) checkArgs(d *Directive, argErr bool, v *values) {
 	spec := argSpecs[d.Kind]
 	args := d.Args
 	if !argErr {
@@ -273,7 +273,6 @@ func (p *parser) checkArgs(d *Directive, argErr bool) values {
 		}
 		v.ok[i] = true
 	}
-	return v
 }
 
 var valueKinds = [...]string{
@@ -359,7 +358,7 @@ func (p *parser) headerSlot(k Kind) **Directive {
 // place puts d in the header or the current release block and reports the
 // structural errors of "The header" and "Release blocks" in
 // docs/journal-format.md: order, duplicates, misplacement.
-func (p *parser) place(d *Directive, v values) {
+func (p *parser) place(d *Directive, v *values) {
 	st := &p.state
 	switch {
 	case d.Kind == KindRelease:
@@ -386,7 +385,7 @@ func (p *parser) place(d *Directive, v values) {
 		return
 	}
 	cur := st.cur
-	it := item{d: d, v: v}
+	it := item{d: d, v: *v}
 	once := func(slot *item) {
 		if slot.d != nil {
 			p.duplicate(d, slot.d, "a release has at most one "+d.Keyword+" (rule 3 of \"Semantic rules\" in docs/journal-format.md)")
@@ -470,7 +469,7 @@ func (p *parser) duplicate(d, first *Directive, help string) {
 
 // placeHeader handles a header directive ("The header" in
 // docs/journal-format.md: once each, in order, before the first RELEASE).
-func (p *parser) placeHeader(d *Directive, v values) {
+func (p *parser) placeHeader(d *Directive, v *values) {
 	st := &p.state
 	slot := p.headerSlot(d.Kind)
 	if st.cur != nil {
