@@ -609,6 +609,22 @@ func (g *gate) askAttributes(ctx context.Context, paths []string) {
 	}()
 }
 
+// askIndexedAttributes asks git, while the work tree loads, for the
+// attributes of the Journal files that the index lists under the root
+// (askAttributes), when nothing gave them yet (a check without the
+// cache): most of the files the load reads, so that eolConversion asks
+// only about the others and git's answer no longer waits for the load.
+func (g *gate) askIndexedAttributes(ctx context.Context) {
+	if g == nil || g.repo == nil || g.staged || g.index == nil || g.eolAttrs != nil || g.asked != nil {
+		return
+	}
+	var paths []string
+	for p := range g.indexEntries() {
+		paths = append(paths, p)
+	}
+	g.askAttributes(ctx, paths)
+}
+
 // eolGroup is what eolConversion counts of one artifact directory: its
 // files that git may convert, and the first one (eolFirst).
 type eolGroup struct {
