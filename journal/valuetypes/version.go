@@ -169,17 +169,18 @@ func (v Version) Compare(o Version) int {
 	if o.s == "" {
 		return 1
 	}
-	vc, vp, vHasPre := strings.Cut(v.s, "-")
-	oc, op, oHasPre := strings.Cut(o.s, "-")
-	// Walk the dot-separated identifiers in place (no allocation).
+	// Walk MAJOR.MINOR.PATCH in place, digit by digit (a Version is
+	// valid, so each is digits and the first two end with a dot).
+	a, b := v.s, o.s
 	for i := 0; i < 3; i++ {
-		var a, b string
-		a, vc, _ = strings.Cut(vc, ".")
-		b, oc, _ = strings.Cut(oc, ".")
-		if c := compareNumeric(a, b); c != 0 {
+		na, nb := leadingDigits(a), leadingDigits(b)
+		if c := compareNumeric(a[:na], b[:nb]); c != 0 {
 			return c
 		}
+		a, b = strings.TrimPrefix(a[na:], "."), strings.TrimPrefix(b[nb:], ".")
 	}
+	vp, vHasPre := strings.CutPrefix(a, "-")
+	op, oHasPre := strings.CutPrefix(b, "-")
 	switch {
 	case !vHasPre && !oHasPre:
 		return 0
@@ -208,6 +209,15 @@ func (v Version) Compare(o Version) int {
 
 // Less reports whether v has lower precedence than o.
 func (v Version) Less(o Version) bool { return v.Compare(o) < 0 }
+
+// leadingDigits returns the number of ASCII digits s starts with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
+}
 
 // compareNumeric compares two digit strings without leading zeros.
 func compareNumeric(a, b string) int {
