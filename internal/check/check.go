@@ -293,7 +293,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err := g.fromCache(ctx, r.memo); err != nil {
 		return nil, err
 	}
-	g.askIndexedAttributes(ctx)
+	g.askLoadAttributes(ctx)
 	if err := g.trustBase(ctx, r.memo, cfg); err != nil {
 		return nil, err
 	}

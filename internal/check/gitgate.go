@@ -609,18 +609,29 @@ func (g *gate) askAttributes(ctx context.Context, paths []string) {
 	}()
 }
 
-// askIndexedAttributes asks git, while the work tree loads, for the
-// attributes of the Journal files that the index lists under the root
-// (askAttributes), when nothing gave them yet (a check without the
-// cache): most of the files the load reads, so that eolConversion asks
-// only about the others and git's answer no longer waits for the load.
-func (g *gate) askIndexedAttributes(ctx context.Context) {
-	if g == nil || g.repo == nil || g.staged || g.index == nil || g.eolAttrs != nil || g.asked != nil {
+// askLoadAttributes asks git, while the tree loads, for the attributes of
+// the files it will load (askAttributes), when nothing gave them yet (a
+// check without the cache): the staged paths, or for the work tree the
+// Journal files that the index lists under the root, most of those the
+// load reads. eolConversion then asks only about the others, and git's
+// answer no longer waits for the load.
+func (g *gate) askLoadAttributes(ctx context.Context) {
+	// asked first: once it is set, askAttributes's goroutine may be
+	// writing eolAttrs.
+	if g == nil || g.repo == nil || g.asked != nil || g.eolAttrs != nil {
 		return
 	}
 	var paths []string
-	for p := range g.indexEntries() {
-		paths = append(paths, p)
+	switch src := g.src.(type) {
+	case *source.Git:
+		paths = src.Paths()
+	default:
+		if g.staged || g.index == nil {
+			return
+		}
+		for p := range g.indexEntries() {
+			paths = append(paths, p)
+		}
 	}
 	g.askAttributes(ctx, paths)
 }
