@@ -264,7 +264,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer g.close()
 	if sum.readsChanged() {
-		g.askAttributes(ctx, g.src.(*source.Git).Paths())
+		g.askAttributes(ctx, g.src.(*source.Git).Paths)
 	}
 	overlay := opts.Overlay
 	if opts.Staged {

@@ -589,21 +589,26 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 	}}, nil
 }
 
-// askAttributes asks git, while the tree loads, for the attributes of the
-// paths of the source (root-relative) that eolConversion needs, when the
-// source is a few directories beside a summary (summary.go): git reads the
-// whole index for it, which takes as long as the load of those few. An
-// answer git fails to give is asked again by eolConversion.
-func (g *gate) askAttributes(ctx context.Context, paths []string) {
+// askAttributes asks git, while the tree loads, for the attributes that
+// eolConversion needs of the root-relative paths that paths returns (on
+// the same goroutine, so that listing them may ask git too; nil asks
+// nothing): git reads the whole index for them, which would otherwise
+// wait for the load and take the tail of the run. An answer git fails to
+// give is asked again by eolConversion.
+func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
 	g.asked = make(chan struct{})
 	go func() {
 		defer close(g.asked)
-		got, err := g.askEOL(ctx, paths)
+		ps := paths()
+		if ps == nil {
+			return
+		}
+		got, err := g.askEOL(ctx, ps)
 		if err != nil {
 			return
 		}
-		g.eolAttrs = make(map[string]*eolAttr, len(paths))
-		for i, p := range paths {
+		g.eolAttrs = make(map[string]*eolAttr, len(ps))
+		for i, p := range ps {
 			g.eolAttrs[p] = got[i]
 		}
 	}()
@@ -612,28 +617,32 @@ func (g *gate) askAttributes(ctx context.Context, paths []string) {
 // askLoadAttributes asks git, while the tree loads, for the attributes of
 // the files it will load (askAttributes), when nothing gave them yet (a
 // check without the cache): the staged paths, or for the work tree the
-// Journal files that the index lists under the root, most of those the
-// load reads. eolConversion then asks only about the others, and git's
-// answer no longer waits for the load.
+// Journal files that the index lists under the root (listed on the same
+// goroutine when the check has not listed them yet), most of those the
+// load reads. eolConversion then asks only about the others.
 func (g *gate) askLoadAttributes(ctx context.Context) {
 	// asked first: once it is set, askAttributes's goroutine may be
-	// writing eolAttrs.
+	// writing eolAttrs (and index).
 	if g == nil || g.repo == nil || g.asked != nil || g.eolAttrs != nil {
 		return
 	}
-	var paths []string
-	switch src := g.src.(type) {
-	case *source.Git:
-		paths = src.Paths()
-	default:
-		if g.staged || g.index == nil {
-			return
-		}
-		for p := range g.indexEntries() {
-			paths = append(paths, p)
-		}
+	if src, ok := g.src.(*source.Git); ok {
+		g.askAttributes(ctx, src.Paths)
+		return
 	}
-	g.askAttributes(ctx, paths)
+	if g.staged {
+		return
+	}
+	g.askAttributes(ctx, func() []string {
+		if g.indexed(ctx) != nil {
+			return nil // asked again, and its error reported, after the load
+		}
+		var ps []string
+		for p := range g.indexEntries() {
+			ps = append(ps, p)
+		}
+		return ps
+	})
 }
 
 // eolGroup is what eolConversion counts of one artifact directory: its
