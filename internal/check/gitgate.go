@@ -622,8 +622,11 @@ func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
 // load reads. eolConversion then asks only about the others.
 func (g *gate) askLoadAttributes(ctx context.Context) {
 	// asked first: once it is set, askAttributes's goroutine may be
-	// writing eolAttrs (and index).
-	if g == nil || g.repo == nil || g.asked != nil || g.eolAttrs != nil {
+	// writing eolAttrs (and index). A gate that took a prior run's facts
+	// over (stamped) may drop its attributes after the load, before
+	// anything waits for such an answer (forgetStampedAttributes), so it
+	// asks nothing ahead.
+	if g == nil || g.repo == nil || g.asked != nil || g.stamped || g.eolAttrs != nil {
 		return
 	}
 	if src, ok := g.src.(*source.Git); ok {
