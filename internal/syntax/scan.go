@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"unicode/utf8"
@@ -431,6 +432,18 @@ func (p *parser) finishLineEndings() {
 	}
 }
 
+// printable8 reports whether each of the 8 bytes of w is printable ASCII
+// (0x20 to 0x7E), eight at a time: no byte below 0x20 (the borrow of
+// subtracting 0x20 from each reaches its high bit) and none at 0x7F or
+// above (adding 1 to its low seven bits reaches the high bit, or the
+// high bit is set).
+func printable8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (w - 0x20*ones) &^ w & highs
+	above := (((w &^ highs) + ones) | w) & highs
+	return below|above == 0
+}
+
 // checkBytes checks the content of one line (terminator excluded) for invalid
 // UTF-8, forbidden control characters and lone CRs ("Lines and encoding" in
 // docs/journal-format.md), records the bad spans for the tokenizer and sets
@@ -439,6 +452,9 @@ func (p *parser) checkBytes(ls, ce int) {
 	src := p.src
 	p.bad = p.bad[:0]
 	i := ls
+	for i+8 <= ce && printable8(binary.LittleEndian.Uint64(src[i:])) {
+		i += 8
+	}
 	for i < ce {
 		if c := src[i]; c >= 0x20 && c < 0x7f || c == '\t' {
 			i++
