@@ -337,6 +337,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	v.prior = nil
 	r.load, r.visitor = lr, v
+	g.askAhead(ctx)
 	var tree *lint.StaticTree
 	if prior != nil && prior.heads != nil && sameTreeHeads(v.trees, prior.visitor.trees) {
 		tree = prior.heads.tree // built by the same code from the same heads, and never changed

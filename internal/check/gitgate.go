@@ -62,6 +62,9 @@ type gate struct {
 	// them.
 	eolAttrs map[string]*eolAttr // equal sets shared
 	asked    chan struct{}
+	// ahead, when set, is closed once the questions askAhead asked are
+	// answered.
+	ahead chan struct{}
 	// stamp is the repository's stamp (gitrepo.Repo.Stamp) taken before
 	// git was asked about the files, for a later Rescan; 0 for none.
 	stamp uint64
@@ -396,6 +399,9 @@ func (g *gate) close() {
 	if g.asked != nil {
 		<-g.asked // no question to git outlives the check
 	}
+	if g.ahead != nil {
+		<-g.ahead
+	}
 	if index, ok := g.src.(*source.Git); ok {
 		index.Close()
 	}
@@ -646,6 +652,26 @@ func (g *gate) askLoadAttributes(ctx context.Context) {
 		}
 		return ps
 	})
+}
+
+// askAhead asks git, once the work tree is loaded, the questions about
+// the compared commit that the git gate asks after the head-only rules:
+// what changed since the commit (history) and which .gitattributes did
+// (conversionEnabled). Under a context that remembers git's answers
+// (gitrepo.WithMemo, the command line), the gate's own questions then
+// wait for these answers, which git gave while the head-only rules left
+// a CPU idle; without one they would only be asked twice, so nothing is
+// asked. Errors are left to the gate's own questions.
+func (g *gate) askAhead(ctx context.Context) {
+	if g == nil || g.repo == nil || g.staged || g.commit == "" || !gitrepo.Remembers(ctx) {
+		return
+	}
+	g.ahead = make(chan struct{})
+	go func() {
+		defer close(g.ahead)
+		_, _ = g.repo.ChangedAttributeFiles(ctx, g.commit, false)
+		_, _ = g.repo.Diff(ctx, g.commit, false, g.rootRel)
+	}()
 }
 
 // eolGroup is what eolConversion counts of one artifact directory: its

@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestMemo: under WithMemo a question is asked once and its answer (or
@@ -124,5 +127,71 @@ func TestResolvedCommitAsksNoMore(t *testing.T) {
 		if n := asked(); memo && n != 3 || !memo && n != 5 {
 			t.Errorf("memo %v: after two more merge bases git ran %d times", memo, n)
 		}
+	}
+}
+
+// TestMemoWaitsForTheQuestionAsked: a question asked while another
+// goroutine asks it waits for that answer instead of running git again;
+// a waiter whose answer is not remembered (too long) asks itself; a
+// waiter whose context ends stops waiting.
+func TestMemoWaitsForTheQuestionAsked(t *testing.T) {
+	t.Parallel()
+	ctx := WithMemo(context.Background())
+	if !Remembers(ctx) || Remembers(context.Background()) || Remembers(WithoutMemo(ctx)) {
+		t.Error("Remembers does not tell a memo's context")
+	}
+	for _, size := range []int{6, memoMax + 1} {
+		release := make(chan struct{})
+		var asked atomic.Int32
+		ask := func() ([]byte, error) {
+			if asked.Add(1) == 1 {
+				<-release
+			}
+			return make([]byte, size), nil
+		}
+		key := []string{"git", "dir", "diff", strconv.Itoa(size)}
+		first := make(chan error)
+		go func() { _, err := remembered(ctx, key, ask); first <- err }()
+		for asked.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		second := make(chan []byte)
+		go func() { out, _ := remembered(ctx, key, ask); second <- out }()
+		time.Sleep(20 * time.Millisecond) // the second waits, or asks once the first is done
+		if n := asked.Load(); n != 1 {
+			t.Errorf("size %d: asked %d times while the first was being answered", size, n)
+		}
+		close(release)
+		if err := <-first; err != nil {
+			t.Fatal(err)
+		}
+		if out := <-second; len(out) != size {
+			t.Errorf("size %d: the waiter got %d bytes", size, len(out))
+		}
+		want := int32(1)
+		if size > memoMax {
+			want = 2
+		}
+		if n := asked.Load(); n != want {
+			t.Errorf("size %d: asked %d times, want %d", size, n, want)
+		}
+	}
+	block := make(chan struct{})
+	defer close(block)
+	go remembered(ctx, []string{"slow"}, func() ([]byte, error) { <-block; return nil, nil })
+	m := memoOf(ctx)
+	for {
+		m.mu.Lock()
+		_, asking := m.answers["slow"]
+		m.mu.Unlock()
+		if asking {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := remembered(cctx, []string{"slow"}, func() ([]byte, error) { return nil, nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("a waiter whose context ended got %v", err)
 	}
 }
