@@ -14,9 +14,12 @@ import (
 // Under a context from WithMemo, [Open] and a Repo's queries run git once
 // per question (the same directory and arguments, no standard input) and
 // hand out the remembered output after that, for as long as the context
-// lives. Only short answers are remembered (at most memoMax bytes): the
-// listings of a large tree (ls-files, ls-tree, check-attr) are asked for
-// once anyway, and holding them would cost memory while the tree loads.
+// lives; a question asked while another goroutine asks it waits for that
+// answer, so that a caller can ask ahead, on a goroutine of its own, what
+// it will need. Only short answers are remembered (at most memoMax
+// bytes): the listings of a large tree (ls-files, ls-tree, check-attr)
+// are asked for once anyway, and holding them would cost memory while the
+// tree loads.
 // The command-line tool runs each command under one; the language server,
 // which runs for hours while the user commits and checks out, does not
 // (WithoutMemo).
