@@ -626,13 +626,11 @@ func readAttributes(r io.Reader, dir string, paths, names []string) ([][]string,
 		return sc.Bytes(), nil
 	}
 	out := make([][]string, len(paths))
-	values := map[string]string{}  // each value once
-	lists := map[string][]string{} // each list of values once, by its values NUL-joined
-	got := make([]string, len(names))
+	lists := map[string][]string{} // each list of values once, by its values NUL-terminated
 	var key []byte
 	for i, p := range paths {
 		key = key[:0]
-		for j, name := range names {
+		for _, name := range names {
 			gotPath, err := field()
 			if err != nil {
 				return nil, err
@@ -649,17 +647,11 @@ func readAttributes(r io.Reader, dir string, paths, names []string) ([][]string,
 			if err != nil {
 				return nil, err
 			}
-			v, ok := values[string(b)]
-			if !ok {
-				v = string(b)
-				values[v] = v
-			}
-			got[j] = v
-			key = append(append(key, v...), 0)
+			key = append(append(key, b...), 0) // a value holds no NUL: -z ends it with one
 		}
 		l, ok := lists[string(key)]
 		if !ok {
-			l = slices.Clone(got)
+			l = strings.Split(string(key[:len(key)-1]), "\x00")
 			lists[string(key)] = l
 		}
 		out[i] = l
