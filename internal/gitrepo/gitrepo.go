@@ -832,11 +832,11 @@ func parseIndex(out []byte) (*IndexList, error) {
 		}
 		end += start
 		rec := l.out[start:end]
-		tab := strings.IndexByte(rec, '\t')
-		if _, ok := parseIndexEntry(rec); !ok || tab < 0 {
+		e, ok := parseIndexEntry(rec)
+		if !ok {
 			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
 		}
-		l.paths = append(l.paths, uint32(start+tab+1), uint32(end))
+		l.paths = append(l.paths, uint32(end-len(e.Path)), uint32(end)) // the path ends the record
 		start = end + 1
 	}
 	if !sort.IsSorted(indexOrder{l}) {
