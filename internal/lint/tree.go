@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -25,14 +25,21 @@ type Tree interface {
 }
 
 // StaticTree is a [Tree] held in memory. Its zero value is an empty tree,
-// ready to use; build it with [StaticTree.Add] before sharing it.
+// ready to use; build it with [StaticTree.Add] and [StaticTree.AddText]
+// before sharing it. Once built it is safe for concurrent lookups, which
+// take no lock: the releases AddText recorded are parsed by the first
+// lookup that needs them, into their own entry.
 type StaticTree struct {
-	coords   []vt.Coordinate
-	releases map[string][]vt.Version // by coordinate text
-	// text holds, by coordinate text, the releases that AddText recorded
-	// and no lookup parsed yet; once AddText made it, mu guards both maps.
-	text map[string]string
-	mu   sync.Mutex
+	coords []vt.Coordinate
+	heads  map[string]*headReleases // by coordinate text
+}
+
+// headReleases holds the release versions of one artifact's head: the
+// text AddText recorded (one version a line) until a lookup parses it,
+// and the versions, sorted and without duplicates, once parsed.
+type headReleases struct {
+	text   string
+	parsed atomic.Pointer[[]vt.Version]
 }
 
 // Add records the artifact c with the release versions of its head, adding
@@ -40,27 +47,24 @@ type StaticTree struct {
 // ascending order costs O(1) each (amortized) plus sorting the versions;
 // in any other order, a new coordinate costs O(number recorded).
 func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
-	if t.releases == nil {
-		t.releases = make(map[string][]vt.Version)
-	}
 	key := c.String()
 	old, ok := t.versions(key)
 	if !ok {
 		t.insert(c)
 	}
-	vs := append(old, versions...)
+	vs := slices.Concat(old, versions)
 	slices.SortFunc(vs, vt.Version.Compare)
-	t.releases[key] = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
+	vs = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
+	h := &headReleases{}
+	h.parsed.Store(&vs)
+	t.heads[key] = h
 }
 
 // Grow makes room for n more coordinates, for a caller that knows how
 // many it adds: it changes nothing a lookup sees.
 func (t *StaticTree) Grow(n int) {
-	if t.releases == nil {
-		t.releases = make(map[string][]vt.Version, n)
-	}
-	if t.text == nil {
-		t.text = make(map[string]string, n)
+	if t.heads == nil {
+		t.heads = make(map[string]*headReleases, n)
 	}
 	t.coords = slices.Grow(t.coords, n)
 }
@@ -72,26 +76,19 @@ func (t *StaticTree) Grow(n int) {
 // others' releases.
 func (t *StaticTree) AddText(c vt.Coordinate, releases string) {
 	key := c.String()
-	if _, ok := t.releases[key]; ok || t.text[key] != "" {
+	if _, ok := t.heads[key]; ok {
 		t.Add(c, parseVersions(releases)...)
 		return
 	}
-	if t.text == nil {
-		t.text = make(map[string]string)
-	}
 	t.insert(c)
-	t.text[key] = releases
-	if releases == "" {
-		t.releases[key] = nil
-		delete(t.text, key)
-	}
+	t.heads[key] = &headReleases{text: releases}
 }
 
 // insert adds the coordinate c, which the tree does not hold, to
-// t.coords, and makes t.releases.
+// t.coords, and makes t.heads.
 func (t *StaticTree) insert(c vt.Coordinate) {
-	if t.releases == nil {
-		t.releases = make(map[string][]vt.Version)
+	if t.heads == nil {
+		t.heads = make(map[string]*headReleases)
 	}
 	if n := len(t.coords); n == 0 || t.coords[n-1].Compare(c) < 0 {
 		t.coords = append(t.coords, c)
@@ -105,18 +102,22 @@ func (t *StaticTree) insert(c vt.Coordinate) {
 // sorted and without duplicates, parsing those AddText recorded, and
 // whether the tree holds it. Callers must not change the slice.
 func (t *StaticTree) versions(key string) ([]vt.Version, bool) {
-	if t.text != nil { // set only while the tree is built
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if s, ok := t.text[key]; ok {
-			vs := parseVersions(s)
-			slices.SortFunc(vs, vt.Version.Compare)
-			t.releases[key] = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
-			delete(t.text, key)
-		}
+	h, ok := t.heads[key]
+	if !ok {
+		return nil, false
 	}
-	vs, ok := t.releases[key]
-	return vs, ok
+	if p := h.parsed.Load(); p != nil {
+		return *p, true
+	}
+	// Two lookups at once may both parse the text; they make equal
+	// slices, and the first stored is the one every lookup returns.
+	vs := parseVersions(h.text)
+	slices.SortFunc(vs, vt.Version.Compare)
+	vs = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
+	if !h.parsed.CompareAndSwap(nil, &vs) {
+		return *h.parsed.Load(), true
+	}
+	return vs, true
 }
 
 // parseVersions parses release versions written one per line.
@@ -133,9 +134,9 @@ func parseVersions(s string) []vt.Version {
 // Coordinates implements [Tree]; the caller owns the returned slice.
 func (t *StaticTree) Coordinates() []vt.Coordinate { return slices.Clone(t.coords) }
 
-// Has implements [Tree].
+// Has implements [Tree]; it parses nothing.
 func (t *StaticTree) Has(c vt.Coordinate) bool {
-	_, ok := t.versions(c.String())
+	_, ok := t.heads[c.String()]
 	return ok
 }
 
