@@ -217,6 +217,12 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		}
 		g.src = index
 	}
+	if !opts.Staged && g.commit != "" {
+		// The work tree's gate lists the index while git answers what
+		// differs from the commit: loadBase needs both, and reports an
+		// error of either (asking again for a list that failed).
+		_ = g.indexed(ctx)
+	}
 	if g.commit != "" {
 		<-base.done
 		if err := g.loadBase(ctx, base.changes, base.err); err != nil {

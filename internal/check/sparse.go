@@ -16,9 +16,12 @@ func (g *gate) refuseSparse(ctx context.Context) error {
 	if err := g.indexed(ctx); err != nil {
 		return err
 	}
+	if g.index.SkipWorktree() == 0 {
+		return nil
+	}
 	var out []string
 	for p, e := range g.indexEntries() {
-		if e.Tag == 'S' || e.Tag == 's' {
+		if e.SkipWorktree() {
 			out = append(out, p)
 		}
 	}

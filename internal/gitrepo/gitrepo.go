@@ -101,10 +101,10 @@ type Repo struct {
 	top string // absolute top level of the work tree, symlinks resolved
 	// stateFiles are the absolute paths of the repository's files that
 	// [Repo.Stamp] looks at, as git resolves them (--git-path); head is
-	// HEAD and common the repository's common directory (that of the
-	// packed refs), which linked work trees share.
-	stateFiles   []string
-	head, common string
+	// HEAD, index the index file and common the repository's common
+	// directory (that of the packed refs), which linked work trees share.
+	stateFiles          []string
+	head, index, common string
 	// format is the repository's object format: "sha1" or "sha256".
 	format string
 	// env is added to git's environment (AttributesAt's own index).
@@ -181,6 +181,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		r.stateFiles = append(r.stateFiles, filepath.Clean(p))
 	}
 	r.head = r.stateFiles[slices.Index(stateFiles, "HEAD")]
+	r.index = r.stateFiles[slices.Index(stateFiles, "index")]
 	r.common = filepath.Dir(r.stateFiles[slices.Index(stateFiles, "packed-refs")])
 	if resolved, err := filepath.EvalSymlinks(top); err == nil {
 		top = resolved
@@ -309,11 +310,20 @@ func (r *Repo) key(dir string, args []string) []string {
 
 // run runs git in dir with stdin and returns its standard output.
 func (r *Repo) run(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+	return r.runSized(ctx, dir, stdin, 0, args...)
+}
+
+// runSized is run with room made for size bytes of output before git
+// writes any: an answer of about that size (the index's listing, some
+// megabytes) is read without growing and copying the buffer a dozen
+// times.
+func (r *Repo) runSized(ctx context.Context, dir string, stdin []byte, size int, args ...string) ([]byte, error) {
 	cmd := r.command(ctx, dir, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	var stdout, stderr bytes.Buffer
+	stdout.Grow(size)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
@@ -743,6 +753,10 @@ func (e Entry) IsRegular() bool { return e.Mode == "100644" || e.Mode == "100755
 // skip-worktree, whose copy git never looks at.
 func (e Entry) Watched() bool { return e.Tag == 'H' }
 
+// SkipWorktree reports whether the index entry e is marked skip-worktree
+// (a sparse checkout leaves its copy out of the work tree).
+func (e Entry) SkipWorktree() bool { return e.Tag == 'S' || e.Tag == 's' }
+
 // modes are the modes git writes, shared by every entry that has one.
 var modes = map[string]string{"100644": "100644", "100755": "100755", "120000": "120000", "160000": "160000", "040000": "040000"}
 
@@ -800,12 +814,24 @@ func (r *Repo) lsTree(ctx context.Context, args []string) ([]Entry, error) {
 // Index lists the entries of the index under prefix, every merge stage
 // included, with their tags (Entry.Tag).
 func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
-	out, err := r.output(ctx, "", nil, append([]string{"ls-files", "--stage", "-v", "-z", "--full-name"}, pathspec(prefix)...)...)
+	args := append([]string{"ls-files", "--stage", "-v", "-z", "--full-name"}, pathspec(prefix)...)
+	// The listing takes about the index file's size, a little less: an
+	// entry's object name is written in hex there, but its stat data
+	// are not.
+	size := 0
+	if fi, err := os.Stat(r.index); err == nil && fi.Size() < maxIndexHint {
+		size = int(fi.Size())
+	}
+	out, err := remembered(ctx, r.key("", args), func() ([]byte, error) { return r.runSized(ctx, r.top, nil, size, args...) })
 	if err != nil {
 		return nil, err
 	}
 	return parseIndex(out)
 }
+
+// maxIndexHint bounds the room [Repo.Index] makes for git's answer before
+// it comes, in bytes.
+const maxIndexHint = 1 << 30
 
 // IndexList is what [Repo.Index] lists, in path order and, for one path,
 // merge stage order (the index's own order). It keeps git's answer as
@@ -816,6 +842,8 @@ func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
 type IndexList struct {
 	out   string
 	paths []uint32 // for entry i, its path is out[paths[2i]:paths[2i+1]]
+	// sparse counts the entries marked skip-worktree.
+	sparse int
 }
 
 // parseIndex parses the output of "ls-files --stage -v -z" and checks
@@ -837,6 +865,9 @@ func parseIndex(out []byte) (*IndexList, error) {
 			return nil, fmt.Errorf("git ls-files: malformed entry %q", rec)
 		}
 		l.paths = append(l.paths, uint32(end-len(e.Path)), uint32(end)) // the path ends the record
+		if e.SkipWorktree() {
+			l.sparse++
+		}
 		start = end + 1
 	}
 	if !sort.IsSorted(indexOrder{l}) {
@@ -869,6 +900,11 @@ func (o indexOrder) Swap(i, j int) {
 
 // Len returns the number of entries.
 func (l *IndexList) Len() int { return len(l.paths) / 2 }
+
+// SkipWorktree returns the number of entries marked skip-worktree
+// ([Entry.SkipWorktree]): when it is 0, a caller looking for them need
+// not visit the entries.
+func (l *IndexList) SkipWorktree() int { return l.sparse }
 
 // path returns the path of entry i.
 func (l *IndexList) path(i int) string { return l.out[l.paths[2*i]:l.paths[2*i+1]] }

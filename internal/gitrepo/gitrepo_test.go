@@ -404,6 +404,16 @@ func TestIndexListFind(t *testing.T) {
 	if _, err := parseIndex([]byte("H 100644 " + oid + " 0 j/a.journal\x00")); err == nil {
 		t.Error("parseIndex accepted an entry without a tab")
 	}
+	if n := l.SkipWorktree(); n != 0 {
+		t.Errorf("SkipWorktree = %d with no entry marked", n)
+	}
+	sparse, err := parseIndex(fmt.Appendf(nil, "S 100644 %[1]s 0\ta\x00H 100644 %[1]s 0\tb\x00s 100644 %[1]s 0\tc\x00h 100644 %[1]s 0\td\x00", oid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sparse.SkipWorktree(); n != 2 {
+		t.Errorf("SkipWorktree = %d, want 2 (tags S and s)", n)
+	}
 }
 
 // TestPathInput reads the input of check-attr in reads of every size,
