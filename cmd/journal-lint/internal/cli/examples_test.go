@@ -10,8 +10,8 @@ import (
 
 // Every command a user can run shows an example in its --help, as the
 // README promises: "Example" (as in "Example:", "Examples:" or "Example
-// (Neovim):") in its usage text or description. Commands that only group others (tlog, cache, plugins)
-// are held to it through their subcommands.
+// (Neovim):") in its usage text or description; so does each command that
+// groups others (tlog, cache, plugins), besides each of its subcommands.
 func TestEveryCommandHasAnExample(t *testing.T) {
 	app := newApp(io.Discard, io.Discard, nil)
 	var walk func(path string, cmds []*ucli.Command)
@@ -21,14 +21,13 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 				continue
 			}
 			name := path + " " + c.Name
-			if len(c.Subcommands) > 0 {
-				walk(name, c.Subcommands)
-				continue
-			}
+			// A command with subcommands shows an example too: its
+			// --help is what a user asks first.
 			text := c.UsageText + "\n" + c.Description
 			if !strings.Contains(text, "Example") {
 				t.Errorf("journal-lint%s --help shows no example", name)
 			}
+			walk(name, c.Subcommands)
 		}
 	}
 	walk("", app.Commands)

@@ -62,7 +62,10 @@ func tlogCommand() *ucli.Command {
 			"of the configuration. A log proves that the accepted revisions only ever grow, not that they\n" +
 			"are valid (that is check).\n" +
 			"Exit codes: 0 done or verified, 1 a verification failed, 2 usage or configuration error,\n" +
-			"3 journal-lint failed.",
+			"3 journal-lint failed.\n\n" +
+			"Examples:\n" +
+			"   journal-lint tlog append --sign   (after a merge to the default branch)\n" +
+			"   journal-lint tlog verify --against origin/main",
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "init",

@@ -16,8 +16,17 @@ func versionCommand() *ucli.Command {
 			if c.NArg() > 0 {
 				return usageErrorf("version takes no arguments")
 			}
-			fmt.Fprintf(c.App.Writer, "journal-lint %s (%s, %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			printVersion(c)
 			return nil
 		},
 	}
 }
+
+// printVersion writes the version line of journal-lint version, and of
+// journal-lint --version (urfave/cli's VersionPrinter, set once, before
+// any app runs).
+func printVersion(c *ucli.Context) {
+	fmt.Fprintf(c.App.Writer, "journal-lint %s (%s, %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func init() { ucli.VersionPrinter = printVersion }
