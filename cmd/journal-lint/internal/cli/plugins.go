@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/plugin"
+	"github.com/r35157/journal-lint/internal/readfile"
 )
 
 // Rule packs see journal-lint's own version.
@@ -42,7 +45,8 @@ func pluginsCommand() *ucli.Command {
 				Name:  "checksum",
 				Usage: "print the sha256 of a rule pack as the lines to paste into .journal-lint.yaml",
 				UsageText: "journal-lint plugins checksum PATH\n\n" +
-					"PATH is written as given: make it relative to the configuration file's directory.\n\n" +
+					"The path printed is relative to the directory of the configuration file (--config, or\n" +
+					"the .journal-lint.yaml a check here would use), as plugins: paths are; as given without one.\n\n" +
 					"Example:\n   journal-lint plugins checksum bin/house-rules",
 				Action: runPluginsChecksum,
 			},
@@ -121,10 +125,51 @@ func runPluginsChecksum(c *ucli.Context) error {
 		return usageErrorf("plugins checksum takes one PATH, got %d arguments", c.NArg())
 	}
 	path := c.Args().First()
+	shown, err := packPathFromConfig(c, path)
+	if err != nil {
+		return err
+	}
 	sum, err := plugin.Checksum(path)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	fmt.Fprintf(c.App.Writer, "plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), sum)
+	fmt.Fprintf(c.App.Writer, "plugins:\n  - path: %s\n    sha256: %s\n", shown, sum)
 	return nil
+}
+
+// packPathFromConfig returns path (relative to the working directory) as
+// the configuration writes a pack's path: relative to the directory of
+// the configuration file that --config names or that a check here would
+// find (config.Find), so that the printed lines can be pasted as they
+// are; path as given when there is no configuration. Forward slashes.
+func packPathFromConfig(c *ucli.Context, path string) (string, error) {
+	cfg := c.String("config")
+	if cfg == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", internalErrorf("working directory: %v", err)
+		}
+		if cfg, err = config.Find(wd); err != nil {
+			return "", usageErrorf("%v", err)
+		}
+	}
+	if cfg == "" {
+		return filepath.ToSlash(path), nil
+	}
+	if _, err := os.Stat(cfg); err != nil {
+		return "", usageErrorf("--config %s: %v", cfg, readfile.PathCause(err))
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", internalErrorf("%v", err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(cfg))
+	if err != nil {
+		return "", internalErrorf("%v", err)
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return filepath.ToSlash(abs), nil // another volume: only an absolute path names it
+	}
+	return filepath.ToSlash(rel), nil
 }
