@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -252,13 +253,29 @@ func TestCLIPluginsListAndChecksum(t *testing.T) {
 	path := packtest.Path(t, "license-policy")
 	// The path is shown relative, as every output path (here: to the
 	// working directory, which is in no git work tree).
-	if rel, err := filepath.Rel(dir, path); err != nil || !strings.Contains(out, "  path:           "+filepath.ToSlash(rel)+"\n") {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !strings.Contains(out, "  path:           "+filepath.ToSlash(rel)+"\n") {
 		t.Errorf("list: want the pack's path relative to %s (%s):\n%s", dir, rel, out)
 	}
+	// Pasted into .journal-lint.yaml, the checksum's path names the pack
+	// from the configuration's directory.
 	out, _, code = journalLint(t, dir, "plugins", "checksum", path)
-	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(path), packtest.Digest(t))
+	want := fmt.Sprintf("plugins:\n  - path: %s\n    sha256: %s\n", filepath.ToSlash(rel), packtest.Digest(t))
 	if code != 0 || out != want {
 		t.Errorf("checksum: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+
+	// The list shows each rule's severity as the configuration sets it.
+	cfg := filepath.Join(dir, ".journal-lint.yaml")
+	b, _ := os.ReadFile(cfg)
+	if err := os.WriteFile(cfg, append(b, "rules:\n  license-policy/denied-license: warning\n  license-policy/missing-description: off\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = journalLint(t, dir, "plugins", "list")
+	for _, want := range []string{`license-policy/denied-license +warning \(default error\) `, `license-policy/unlisted-license +warning  `, `license-policy/missing-description +off \(default warning\) `} {
+		if code != 0 || !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("list with severities set: exit %d, no %q in\n%s%s", code, want, out, errOut)
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ func runPluginsList(c *ucli.Context) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		writeInfo(c.Context, w, info)
+		writeInfo(c.Context, w, info, s.cfg)
 	}
 	failures := s.packs.Failures()
 	for _, d := range failures {
@@ -85,8 +85,9 @@ func runPluginsList(c *ucli.Context) error {
 }
 
 // writeInfo prints one pack, its path shown as every output path is
-// (package outpath).
-func writeInfo(ctx context.Context, w io.Writer, info plugin.Info) {
+// (package outpath), and each rule's severity as cfg sets it (rules:),
+// with the pack's default beside it where they differ.
+func writeInfo(ctx context.Context, w io.Writer, info plugin.Info, cfg *config.Config) {
 	fmt.Fprintf(w, "%s %s", info.Name, orDash(info.Version))
 	if info.PackName != info.Name {
 		fmt.Fprintf(w, " (pack %s)", info.PackName)
@@ -108,7 +109,15 @@ func writeInfo(ctx context.Context, w io.Writer, info plugin.Info) {
 	fmt.Fprintln(w, "  rules:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range info.Rules {
-		fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Code, r.DefaultSeverity, r.Summary)
+		sev, on := cfg.Severity(r.Code, r.DefaultSeverity)
+		shown := sev.String()
+		switch {
+		case !on:
+			shown = fmt.Sprintf("off (default %s)", r.DefaultSeverity)
+		case sev != r.DefaultSeverity:
+			shown = fmt.Sprintf("%s (default %s)", sev, r.DefaultSeverity)
+		}
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Code, shown, r.Summary)
 	}
 	tw.Flush()
 }
