@@ -815,12 +815,13 @@ func (r *Repo) lsTree(ctx context.Context, args []string) ([]Entry, error) {
 // included, with their tags (Entry.Tag).
 func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
 	args := append([]string{"ls-files", "--stage", "-v", "-z", "--full-name"}, pathspec(prefix)...)
-	// The listing takes about the index file's size, a little less: an
-	// entry's object name is written in hex there, but its stat data
-	// are not.
+	// The listing of the whole index takes about the index file's size,
+	// a little less: an entry's object name is written in hex there, but
+	// its stat data are not. A root that is a small part of a large
+	// index lists much less, so the room made is bounded.
 	size := 0
-	if fi, err := os.Stat(r.index); err == nil && fi.Size() < maxIndexHint {
-		size = int(fi.Size())
+	if fi, err := os.Stat(r.index); err == nil {
+		size = int(min(fi.Size(), maxIndexHint))
 	}
 	out, err := remembered(ctx, r.key("", args), func() ([]byte, error) { return r.runSized(ctx, r.top, nil, size, args...) })
 	if err != nil {
@@ -830,8 +831,8 @@ func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
 }
 
 // maxIndexHint bounds the room [Repo.Index] makes for git's answer before
-// it comes, in bytes.
-const maxIndexHint = 1 << 30
+// it comes, in bytes: the listing of about 600,000 entries.
+const maxIndexHint = 64 << 20
 
 // IndexList is what [Repo.Index] lists, in path order and, for one path,
 // merge stage order (the index's own order). It keeps git's answer as
