@@ -997,9 +997,12 @@ func (r *Repo) Blobs(ctx context.Context, objects []string, fn func(object strin
 		in.WriteString(o)
 		in.WriteByte('\n')
 	}
+	// Every name is written before any answer is read, so git may buffer
+	// its answers (--buffer, git 2.6) instead of writing each object
+	// with a system call of its own.
 	readErr, gitErr := r.stream(ctx, &in, func(out io.Reader) error {
 		return readBatch(bufio.NewReader(out), objects, fn)
-	}, "cat-file", "--batch")
+	}, "cat-file", "--batch", "--buffer")
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
