@@ -1227,10 +1227,12 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 		return nil, err
 	}
 	links := map[string]bool{}
-	for p, e := range g.indexEntries() {
-		if e.Mode == "120000" {
-			if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
-				links[p] = true
+	if g.index.Symlinks() > 0 { // else the entries need not be visited
+		for p, e := range g.indexEntries() {
+			if e.IsSymlink() {
+				if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
+					links[p] = true
+				}
 			}
 		}
 	}

@@ -757,6 +757,9 @@ func (e Entry) Watched() bool { return e.Tag == 'H' }
 // (a sparse checkout leaves its copy out of the work tree).
 func (e Entry) SkipWorktree() bool { return e.Tag == 'S' || e.Tag == 's' }
 
+// IsSymlink reports whether e is a symbolic link.
+func (e Entry) IsSymlink() bool { return e.Mode == "120000" }
+
 // modes are the modes git writes, shared by every entry that has one.
 var modes = map[string]string{"100644": "100644", "100755": "100755", "120000": "120000", "160000": "160000", "040000": "040000"}
 
@@ -843,8 +846,9 @@ const maxIndexHint = 64 << 20
 type IndexList struct {
 	out   string
 	paths []uint32 // for entry i, its path is out[paths[2i]:paths[2i+1]]
-	// sparse counts the entries marked skip-worktree.
-	sparse int
+	// sparse counts the entries marked skip-worktree, links the
+	// symbolic links.
+	sparse, links int
 }
 
 // parseIndex parses the output of "ls-files --stage -v -z" and checks
@@ -868,6 +872,9 @@ func parseIndex(out []byte) (*IndexList, error) {
 		l.paths = append(l.paths, uint32(end-len(e.Path)), uint32(end)) // the path ends the record
 		if e.SkipWorktree() {
 			l.sparse++
+		}
+		if e.IsSymlink() {
+			l.links++
 		}
 		start = end + 1
 	}
@@ -906,6 +913,10 @@ func (l *IndexList) Len() int { return len(l.paths) / 2 }
 // ([Entry.SkipWorktree]): when it is 0, a caller looking for them need
 // not visit the entries.
 func (l *IndexList) SkipWorktree() int { return l.sparse }
+
+// Symlinks returns the number of entries that are symbolic links
+// ([Entry.IsSymlink]), for the same use.
+func (l *IndexList) Symlinks() int { return l.links }
 
 // path returns the path of entry i.
 func (l *IndexList) path(i int) string { return l.out[l.paths[2*i]:l.paths[2*i+1]] }

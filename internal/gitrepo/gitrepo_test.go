@@ -414,6 +414,16 @@ func TestIndexListFind(t *testing.T) {
 	if n := sparse.SkipWorktree(); n != 2 {
 		t.Errorf("SkipWorktree = %d, want 2 (tags S and s)", n)
 	}
+	if n := l.Symlinks(); n != 0 {
+		t.Errorf("Symlinks = %d with none listed", n)
+	}
+	links, err := parseIndex(fmt.Appendf(nil, "H 120000 %[1]s 0\ta\x00H 100644 %[1]s 0\tb\x00H 160000 %[1]s 0\tc\x00", oid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := links.Symlinks(); n != 1 {
+		t.Errorf("Symlinks = %d, want 1", n)
+	}
 }
 
 // TestPathInput reads the input of check-attr in reads of every size,
