@@ -290,13 +290,19 @@ func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cm
 // its standard output; under a context from [WithMemo] and without stdin,
 // once per question.
 func (r *Repo) output(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+	return r.outputSized(ctx, dir, stdin, 0, args...)
+}
+
+// outputSized is output with room made for size bytes of the answer
+// before git writes any (runSized).
+func (r *Repo) outputSized(ctx context.Context, dir string, stdin []byte, size int, args ...string) ([]byte, error) {
 	if dir == "" {
 		dir = r.top
 	}
 	if stdin != nil {
-		return r.run(ctx, dir, stdin, args...)
+		return r.runSized(ctx, dir, stdin, size, args...)
 	}
-	return remembered(ctx, r.key(dir, args), func() ([]byte, error) { return r.run(ctx, dir, nil, args...) })
+	return remembered(ctx, r.key(dir, args), func() ([]byte, error) { return r.runSized(ctx, dir, nil, size, args...) })
 }
 
 // key is what [Repo.output] remembers the answer to args, asked in dir
@@ -826,7 +832,7 @@ func (r *Repo) Index(ctx context.Context, prefix string) (*IndexList, error) {
 	if fi, err := os.Stat(r.index); err == nil {
 		size = int(min(fi.Size(), maxIndexHint))
 	}
-	out, err := remembered(ctx, r.key("", args), func() ([]byte, error) { return r.runSized(ctx, r.top, nil, size, args...) })
+	out, err := r.outputSized(ctx, "", nil, size, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -404,25 +404,15 @@ func TestIndexListFind(t *testing.T) {
 	if _, err := parseIndex([]byte("H 100644 " + oid + " 0 j/a.journal\x00")); err == nil {
 		t.Error("parseIndex accepted an entry without a tab")
 	}
-	if n := l.SkipWorktree(); n != 0 {
-		t.Errorf("SkipWorktree = %d with no entry marked", n)
+	if n, m := l.SkipWorktree(), l.Symlinks(); n != 0 || m != 0 {
+		t.Errorf("SkipWorktree, Symlinks = %d, %d with none listed", n, m)
 	}
-	sparse, err := parseIndex(fmt.Appendf(nil, "S 100644 %[1]s 0\ta\x00H 100644 %[1]s 0\tb\x00s 100644 %[1]s 0\tc\x00h 100644 %[1]s 0\td\x00", oid))
+	marked, err := parseIndex(fmt.Appendf(nil, "S 100644 %[1]s 0\ta\x00H 120000 %[1]s 0\tb\x00s 100644 %[1]s 0\tc\x00h 100644 %[1]s 0\td\x00H 160000 %[1]s 0\te\x00", oid))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := sparse.SkipWorktree(); n != 2 {
-		t.Errorf("SkipWorktree = %d, want 2 (tags S and s)", n)
-	}
-	if n := l.Symlinks(); n != 0 {
-		t.Errorf("Symlinks = %d with none listed", n)
-	}
-	links, err := parseIndex(fmt.Appendf(nil, "H 120000 %[1]s 0\ta\x00H 100644 %[1]s 0\tb\x00H 160000 %[1]s 0\tc\x00", oid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := links.Symlinks(); n != 1 {
-		t.Errorf("Symlinks = %d, want 1", n)
+	if n, m := marked.SkipWorktree(), marked.Symlinks(); n != 2 || m != 1 {
+		t.Errorf("SkipWorktree, Symlinks = %d, %d; want 2 (tags S and s), 1 (mode 120000)", n, m)
 	}
 }
 
