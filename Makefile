@@ -42,8 +42,13 @@ RACE_OPTIONS := $(strip atexit_sleep_ms=0 $(GORACE))
 
 # The tests' temporary files go to a directory on a tmpfs when there is
 # one (scripts/test-tmpdir.sh says why; TEST_TMPDIR=DIR picks another
-# place). WITH_TMPDIR sets TMPDIR for the commands that follow it.
-WITH_TMPDIR := tmp=$$(scripts/test-tmpdir.sh) && export TMPDIR="$$tmp" && echo "TMPDIR=$$tmp"
+# place). WITH_TMPDIR sets TMPDIR for the commands that follow it, and
+# GOGC: the test binaries (and the journal-lint and pack processes they
+# start) collect garbage a quarter as often as Go's default, which takes
+# about a fifth off make test's CPU, most of it under the race detector,
+# for heaps of tens of megabytes. A GOGC of your own applies instead.
+TEST_GOGC := $(or $(GOGC),400)
+WITH_TMPDIR := tmp=$$(scripts/test-tmpdir.sh) && export TMPDIR="$$tmp" GOGC=$(TEST_GOGC) && echo "TMPDIR=$$tmp GOGC=$(TEST_GOGC)"
 
 # The two passes run at the same time: each leaves the CPUs idle at times
 # (linking, tests that wait for a process), which the other fills. The

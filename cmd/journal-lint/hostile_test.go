@@ -42,7 +42,10 @@ var updateHostile = flag.Bool("update-hostile", false, "rewrite the exit: and co
 // test: when tests run small (longtest.Small), each case runs in the json
 // format only, and in text too when it has says: lines (what its exit:,
 // codes:, count: and says: lines need), and not through log, show and
-// digest. The header lines of a case:
+// digest. Under the race detector only the cases that start a pack or git
+// run (raced): those add goroutines and processes to a check; the others
+// take the load's and the rules' paths, which the tests of package check
+// race on trees of every kind. The header lines of a case:
 //   - cmd: check or diff, then arguments that replace the defaults (check
 //     ROOT; diff --root ROOT --all com.example.w);
 //   - root: the Journal root below the case's directory (default: itself);
@@ -71,6 +74,9 @@ func TestHostileCatalogue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if longtest.Race && !c.raced() {
+				t.Skip("starts neither a pack nor git: run without the race detector (make test does)")
+			}
 			c.run(t, whole)
 		})
 	}
@@ -98,6 +104,12 @@ func readCase(file string) (*hostileCase, error) {
 		}
 	}
 	return c, nil
+}
+
+// raced reports whether the case runs under the race detector: whether
+// it starts a pack (pack:) or git (git:).
+func (c *hostileCase) raced() bool {
+	return len(c.head["pack"]) > 0 || len(c.head["git"]) > 0
 }
 
 func (c *hostileCase) first(key string) string {
