@@ -27,9 +27,9 @@ LONG_TESTS := TestLargeBuffer TestOversizedMessage TestGeneratedTreeJSONDigest \
 	TestPriorEqualsFresh TestStreamingWorkersEquivalent TestSubjectsAreTheCheckedText \
 	TestCacheIsInvisible TestCheckValidityIffStartSucceeds TestStreamSendsTheSameDocuments TestGeneratedTreesAreValidAndRealistic \
 	TestInjectEveryCode TestRecycle TestTooLarge TestFormatCitations TestOnlyPinnedBytesRun TestCodecMatchesGenerated \
-	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript TestScripts
+	TestHostileCatalogue TestCLIRelatedAcrossBatches TestCLICacheWithPurePack TestActionScript TestScripts TestLeavesFrom
 LONG_PKGS := ./internal/lsp ./internal/check ./internal/plugin ./internal/gen ./plugins/proto/rulepack/v1/wire \
-	./internal/syntax ./docs ./cmd/journal-lint
+	./internal/syntax ./internal/tlog ./docs ./cmd/journal-lint
 empty :=
 space := $(empty) $(empty)
 LONG_RUN := ^($(subst $(space),|,$(strip $(LONG_TESTS))))$$

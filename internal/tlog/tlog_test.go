@@ -16,6 +16,7 @@ import (
 	"golang.org/x/mod/sumdb/note"
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
+	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/tlog"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -265,8 +266,11 @@ func TestBatchOrder(t *testing.T) {
 
 // TestLeavesFrom reads the leaves of a log of more than one group of
 // level-0 tiles from several places: each read is the tail of the whole,
-// a changed tile fails the read of its leaves and of none before it.
+// a changed tile fails the read of its leaves and of none before it. A
+// long test (longtest.Whole): 70,000 appends, on one goroutine, take four
+// times as long under the race detector as the rest of the package.
 func TestLeavesFrom(t *testing.T) {
+	longtest.Whole(t)
 	const n = 70_000 // more than 256 level-0 tiles: two groups
 	dir, skey, vkey := newLog(t)
 	appendAll(t, dir, skey, vkey, revs(t, 0, n))
