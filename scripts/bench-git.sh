@@ -46,8 +46,10 @@ repo() {
 		git -C "$r" add -A
 		git -C "$r" commit -q -m tree
 		git -C "$r" gc -q
-		local co
-		co=$(cd "$r/journals" && ls | head -n 1)
+		# The first artifact directory, by a glob: `ls | head` fails under
+		# pipefail when head exits before ls has written 28k names.
+		local dirs=("$r"/journals/*) co
+		co=${dirs[0]##*/}
 		echo "$co" > "$r/.git/bench-coordinate"
 		(cd "$r" && "$jl" new --cache off --version "$(date -u -d '-1 hour' +%Y%m%dT%H%M%SZ)" "$co")
 		git -C "$r" checkout -q -b gate
