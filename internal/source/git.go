@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -21,8 +22,9 @@ import (
 // put on disk, with exact blob bytes (no line-ending conversion, no
 // filters): regular files, symbolic links, and a submodule as an empty
 // directory. The root always exists, empty when git holds nothing under
-// it. Its blobs are read through `git cat-file --batch`; Close ends the
-// git that reads one at a time.
+// it. Its blobs are read through `git cat-file --batch`, or for the index
+// from the work tree where a file there holds exactly the blob's bytes;
+// Close ends the git that reads one at a time.
 type Git struct {
 	// entries are git's entries under the root, sorted by path (the
 	// order of the index and of a tree listed recursively), and rels
@@ -34,7 +36,16 @@ type Git struct {
 	blobs  func(context.Context, []string, func(string, int64, io.Reader) error) error
 	reader *gitrepo.BlobReader
 	format string // the repository's object format
+	// work is the absolute directory of the root in the work tree, for
+	// the index's blobs read from there (fromWork); "" for none.
+	work string
 }
+
+// workMisses is the number of files whose work-tree copy held other bytes
+// than git's blob after which [Git.Stream] reads the rest from git alone,
+// once they are also more than the files found there: a work tree that
+// converts line endings, or a sparse checkout, costs that many reads more.
+const workMisses = 64
 
 // gitDir is the listing of one directory of a [Git]: its entries by name,
 // and for each the index of its file in Git.entries, or -1 for a
@@ -47,7 +58,11 @@ type gitDir struct {
 // Index returns the index's entries under prefix (the root relative to the
 // top level of repo, "" for the top level) as a [Git] source. An unmerged
 // entry (merge stages 1 to 3) is an error: there is no one staged content
-// to check until the merge is resolved. Git failing is an error.
+// to check until the merge is resolved. Git failing is an error. A blob is
+// read from the work tree when the file there holds exactly its bytes (the
+// bytes' blob id is the entry's object), else from git: a work tree holds
+// nearly all of what a pre-commit hook checks, and reading a file costs
+// less than git's inflating the object.
 func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error) {
 	index, err := repo.Index(ctx, prefix)
 	if err != nil {
@@ -60,7 +75,7 @@ func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error)
 		}
 		entries[i] = e
 	}
-	return newGit(ctx, repo, prefix, entries), nil
+	return newGit(ctx, repo, prefix, entries).fromWorkTree(repo, prefix), nil
 }
 
 // StagedDirs is [Index] restricted to the directories dirs (root-relative
@@ -102,7 +117,7 @@ func StagedDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []s
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e gitrepo.Entry) bool { return e.Path == "" })
-	return newGit(ctx, repo, prefix, entries), nil
+	return newGit(ctx, repo, prefix, entries).fromWorkTree(repo, prefix), nil
 }
 
 // Commit returns the tree of the commit rev under prefix (as for [Index])
@@ -176,6 +191,32 @@ func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gi
 		}
 	}
 	return g
+}
+
+// fromWorkTree makes g read blobs from repo's work tree where it holds
+// them ([Index]), and returns g. A repository without a work tree (bare)
+// leaves g reading from git alone.
+func (g *Git) fromWorkTree(repo *gitrepo.Repo, prefix string) *Git {
+	if top := repo.Top(); top != "" {
+		g.work = filepath.Join(top, filepath.FromSlash(prefix))
+	}
+	return g
+}
+
+// fromWork returns the bytes of the regular file rel in the work tree
+// when they are exactly the blob object, and whether they are. The file
+// is read once, without following a symbolic link: its blob id vouches
+// for the bytes read, whatever changes the file meanwhile.
+func (g *Git) fromWork(rel, object string) ([]byte, bool) {
+	if g.work == "" {
+		return nil, false
+	}
+	abs := filepath.Join(g.work, filepath.FromSlash(rel))
+	data, err := readfile.Read(abs, readfile.Options{Max: readfile.MaxJournal, NoFollow: true, Verified: true})
+	if err != nil || gitrepo.BlobID(g.format, data) != object {
+		return nil, false
+	}
+	return data, true
 }
 
 // byPath orders git's entries by path, as git lists them.
@@ -275,12 +316,21 @@ func (g *Git) regular(rel string) (string, error) {
 	return g.entries[i].Object, nil
 }
 
-// ReadFile reads the blob of rel.
+// ReadFile reads the blob of rel: from the work tree when it holds the
+// bytes (fromWork), else from git.
 func (g *Git) ReadFile(rel string) (File, error) {
 	object, err := g.regular(rel)
 	if err != nil {
 		return File{}, err
 	}
+	if data, ok := g.fromWork(rel, object); ok {
+		return File{Data: data}, nil
+	}
+	return g.fromGit(object)
+}
+
+// fromGit reads the blob object from git, one at a time.
+func (g *Git) fromGit(object string) (File, error) {
 	data, size, err := g.reader.Read(object, readfile.MaxJournal)
 	if err != nil {
 		return File{}, err
@@ -301,8 +351,44 @@ func (g *Git) ReadAgain(rel string, want vt.Digest) []byte {
 	return f.Data
 }
 
-// Stream reads the blobs of rels through one `git cat-file --batch`.
+// Stream reads the blobs of rels from the work tree where it holds them
+// ([Index]), each other one from git as it comes; once more than
+// workMisses of them, and more than were found, were not in the work tree,
+// the rest through one `git cat-file --batch`.
 func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error {
+	if g.work == "" {
+		return g.stream(ctx, rels, fn)
+	}
+	misses := 0
+	for i, rel := range rels {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		object, err := g.regular(rel)
+		if err != nil {
+			if !fn(i, File{}, err) {
+				return nil
+			}
+			continue
+		}
+		f := File{}
+		if data, ok := g.fromWork(rel, object); ok {
+			f.Data = data
+		} else if misses++; misses > workMisses && 2*misses > i+1 {
+			return g.stream(ctx, rels[i:], func(j int, f File, err error) bool { return fn(i+j, f, err) })
+		} else {
+			f, err = g.fromGit(object)
+		}
+		if !fn(i, f, err) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// stream reads the blobs of rels through one `git cat-file --batch`, as
+// Stream does.
+func (g *Git) stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error {
 	objects := make([]string, 0, len(rels))
 	at := make([]int, 0, len(rels)) // the index in rels of each object
 	next := 0                       // the next index of rels to call fn for

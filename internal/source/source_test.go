@@ -3,7 +3,9 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,6 +189,92 @@ func TestIndexIsStaged(t *testing.T) {
 	}
 	if es, err := empty.ReadDir("", false); err != nil || len(es) != 0 {
 		t.Errorf("ReadDir of an empty root = %v, %v", es, err)
+	}
+}
+
+// The index's blobs are read from the work tree where a file there holds
+// exactly their bytes, and from git where it does not: a file changed
+// after it was staged, removed, or swapped for a symbolic link to the
+// staged bytes; and, once most files differ, the rest from git in one go.
+func TestIndexReadsTheWorkTreeOnlyWhereItHoldsTheBlob(t *testing.T) {
+	files := map[string]string{
+		"a/same.journal":    "same\n",
+		"a/changed.journal": "staged\n",
+		"a/gone.journal":    "gone\n",
+		"a/link.journal":    "linked\n",
+	}
+	many := 2*workMisses + 3
+	for i := range many {
+		files[fmt.Sprintf("b/%03d.journal", i)] = fmt.Sprintf("staged %d\n", i)
+	}
+	top, repo := newTree(t, files)
+	ctx := context.Background()
+	abs := func(rel string) string { return filepath.Join(top, "j", filepath.FromSlash(rel)) }
+	// The only copy of same.journal's bytes is the work tree's: git lost
+	// the object, as after a damaged clone.
+	gitIn(t, top, "gc", "-q")
+	packs, _ := filepath.Glob(filepath.Join(top, ".git", "objects", "pack", "*.pack"))
+	sameBlob := gitIn(t, top, "rev-parse", "HEAD:j/a/same.journal")
+	write := func(rel, text string) {
+		t.Helper()
+		if err := os.WriteFile(abs(rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/changed.journal", "not staged\n")
+	if err := os.Remove(abs("a/gone.journal")); err != nil {
+		t.Fatal(err)
+	}
+	write("a/target", "linked\n")
+	if err := os.Remove(abs("a/link.journal")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target", abs("a/link.journal")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range many {
+		write(fmt.Sprintf("b/%03d.journal", i), "not staged\n")
+	}
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	rels := slices.Sorted(maps.Keys(files))
+	got := map[string]string{}
+	if err := index.Stream(ctx, rels, func(i int, f File, err error) bool {
+		if err != nil {
+			t.Errorf("Stream: %s: %v", rels[i], err)
+		}
+		got[rels[i]] = string(f.Data)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(files, got); d != "" {
+		t.Errorf("Stream gave other than the staged bytes (-staged +got):\n%s", d)
+	}
+	for _, rel := range []string{"a/changed.journal", "a/gone.journal", "a/link.journal", "a/same.journal"} {
+		if f, err := index.ReadFile(rel); err != nil || string(f.Data) != files[rel] {
+			t.Errorf("ReadFile(%q) = %q, %v; want %q", rel, f.Data, err, files[rel])
+		}
+	}
+	// Without its object, same.journal comes from the work tree alone.
+	for _, p := range packs {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := exec.Command("git", "-C", top, "cat-file", "-e", sameBlob).CombinedOutput(); err == nil {
+		t.Fatal("git still has the blob")
+	}
+	lost, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lost.Close()
+	if f, err := lost.ReadFile("a/same.journal"); err != nil || string(f.Data) != "same\n" {
+		t.Errorf("ReadFile of a blob git lost = %q, %v; want the work tree's bytes", f.Data, err)
 	}
 }
 
