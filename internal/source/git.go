@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,13 +27,25 @@ import (
 // from the work tree where a file there holds exactly the blob's bytes;
 // Close ends the git that reads one at a time.
 type Git struct {
-	// entries are git's entries under the root, sorted by path (the
-	// order of the index and of a tree listed recursively), and rels
-	// their root-relative paths; a submodule's entry is not among them.
-	entries []gitrepo.Entry
-	rels    []string
-	// dirs are the directories by root-relative path ("" the root).
-	dirs   map[string]*gitDir
+	// The files under the root (regular files and symbolic links, not a
+	// submodule) in git's order, which sorts their paths. File i's path
+	// relative to the top level is paths[ends[i-1]:ends[i]] (from 0 for
+	// the first), its root-relative path that without its first cut
+	// bytes, its object id objects[i*width:(i+1)*width] (git names every
+	// object in full), and its mode and tag kinds[kind[i]]. Nothing holds
+	// a pointer per file: at a million files, the collector would trace
+	// millions of them at every cycle.
+	paths   string
+	ends    []int
+	cut     int
+	objects string
+	width   int
+	kind    []uint8
+	kinds   []gitrepo.Entry // Mode and Tag only
+	// dirs are the directories, the root first; byDir finds one by its
+	// root-relative path ("" the root).
+	dirs   []gitDir
+	byDir  map[string]int32
 	blobs  func(context.Context, []string, func(string, int64, io.Reader) error) error
 	reader *gitrepo.BlobReader
 	format string // the repository's object format
@@ -47,12 +60,12 @@ type Git struct {
 // converts line endings, or a sparse checkout, costs that many reads more.
 const workMisses = 64
 
-// gitDir is the listing of one directory of a [Git]: its entries by name,
-// and for each the index of its file in Git.entries, or -1 for a
-// directory.
+// gitDir is one directory of a [Git]: its root-relative path, and its
+// entries sorted by name, each a file's index or ^j for the directory
+// Git.dirs[j] (a kid).
 type gitDir struct {
-	list []Entry
-	file []int32
+	path string
+	kids []int32
 }
 
 // Index returns the index's entries under prefix (the root relative to the
@@ -75,7 +88,11 @@ func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error)
 		}
 		entries[i] = e
 	}
-	return newGit(ctx, repo, prefix, entries).fromWorkTree(repo, prefix), nil
+	g, err := newGit(ctx, repo, prefix, entries)
+	if err != nil {
+		return nil, err
+	}
+	return g.fromWorkTree(repo, prefix), nil
 }
 
 // StagedDirs is [Index] restricted to the directories dirs (root-relative
@@ -117,7 +134,11 @@ func StagedDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []s
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e gitrepo.Entry) bool { return e.Path == "" })
-	return newGit(ctx, repo, prefix, entries).fromWorkTree(repo, prefix), nil
+	g, err := newGit(ctx, repo, prefix, entries)
+	if err != nil {
+		return nil, err
+	}
+	return g.fromWorkTree(repo, prefix), nil
 }
 
 // Commit returns the tree of the commit rev under prefix (as for [Index])
@@ -128,69 +149,145 @@ func Commit(ctx context.Context, repo *gitrepo.Repo, rev, prefix string) (*Git, 
 	if err != nil {
 		return nil, err
 	}
-	return newGit(ctx, repo, prefix, entries), nil
+	return newGit(ctx, repo, prefix, entries)
 }
 
 // newGit builds the directories that the entries under prefix imply. The
 // entries name each file once (a tree's, or an index's without unmerged
 // entries), so a file is listed in its directory as it comes, and a
-// directory in its parent when it is first met.
-func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) *Git {
+// directory in its parent when it is first met. Entries of over 256
+// kinds (mode and tag) are an error.
+func newGit(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) (*Git, error) {
 	if !slices.IsSortedFunc(entries, byPath) {
 		entries = slices.Clone(entries)
 		slices.SortStableFunc(entries, byPath)
 	}
-	g := &Git{entries: entries[:0:0], dirs: map[string]*gitDir{"": {}}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
-	// dirOf makes the directory rel known, listed in its parent.
-	var dirOf func(rel string)
-	dirOf = func(rel string) {
-		if _, ok := g.dirs[rel]; ok {
-			return
-		}
-		g.dirs[rel] = &gitDir{}
-		parent, name := split(rel)
-		dirOf(parent)
-		g.dirs[parent].add(Entry{Name: name, Type: fs.ModeDir}, -1)
+	g := &Git{dirs: []gitDir{{}}, byDir: map[string]int32{"": 0}, blobs: repo.Blobs, reader: repo.NewBlobReader(ctx), format: repo.ObjectFormat()}
+	if prefix != "" {
+		g.cut = len(prefix) + 1
 	}
-	n := 0
-	for i, e := range entries {
-		rel := e.Path
-		if prefix != "" {
-			var ok bool
-			if rel, ok = strings.CutPrefix(e.Path, prefix+"/"); !ok {
-				continue
+	// rel returns the root-relative path of e, and whether it lies under
+	// the root.
+	under := prefix + "/"
+	rel := func(e gitrepo.Entry) (string, bool) {
+		if prefix == "" {
+			return e.Path, true
+		}
+		return strings.CutPrefix(e.Path, under)
+	}
+	var paths, objects strings.Builder
+	n, size := 0, 0
+	for _, e := range entries {
+		if _, ok := rel(e); ok && gitType(e.Mode) != fs.ModeDir {
+			n, size = n+1, size+len(e.Path)
+			g.width = max(g.width, len(e.Object))
+		}
+	}
+	paths.Grow(size)
+	objects.Grow(n * g.width)
+	g.ends, g.kind = make([]int, 0, n), make([]uint8, 0, n)
+	// dirOf returns the directory rel, made known and listed in its
+	// parent when first met. Like the paths and objects, what it keeps is
+	// a copy: a string of git's answer would keep all of it.
+	var dirOf func(rel string) int32
+	dirOf = func(rel string) int32 {
+		if j, ok := g.byDir[rel]; ok {
+			return j
+		}
+		j := int32(len(g.dirs))
+		rel = strings.Clone(rel)
+		g.dirs = append(g.dirs, gitDir{path: rel})
+		g.byDir[rel] = j
+		parent, _ := split(rel)
+		p := dirOf(parent)
+		g.dirs[p].kids = append(g.dirs[p].kids, ^j)
+		return j
+	}
+	for _, e := range entries {
+		r, ok := rel(e)
+		switch {
+		case !ok:
+		case gitType(e.Mode) == fs.ModeDir: // a submodule: an empty directory
+			dirOf(r)
+		default:
+			i := int32(len(g.ends))
+			paths.WriteString(e.Path)
+			g.ends = append(g.ends, paths.Len())
+			objects.WriteString(e.Object)
+			for range g.width - len(e.Object) {
+				objects.WriteByte(' ') // no object name: git reads it as none
 			}
-		}
-		if typ := gitType(e.Mode); typ == fs.ModeDir { // a submodule: an empty directory
-			dirOf(rel)
-		} else {
-			entries[n] = entries[i] // in place: entries is this source's own from here on
-			g.rels = append(g.rels, rel)
-			parent, name := split(rel)
-			dirOf(parent)
-			g.dirs[parent].add(Entry{Name: name, Type: typ}, int32(n))
-			n++
+			k, ok := g.kindOf(e)
+			if !ok {
+				return nil, fmt.Errorf("git listed more than %d kinds of entries (mode and tag), at %q", math.MaxUint8+1, e.Path)
+			}
+			g.kind = append(g.kind, k)
+			parent, _ := split(r)
+			d := dirOf(parent)
+			g.dirs[d].kids = append(g.dirs[d].kids, i)
 		}
 	}
-	g.entries = entries[:n]
+	g.paths, g.objects = paths.String(), objects.String()
+	byName := func(a, b int32) int { return strings.Compare(g.name(a), g.name(b)) }
 	for _, d := range g.dirs {
-		if !slices.IsSortedFunc(d.list, byName) {
-			order := make([]int, len(d.list))
-			for i := range order {
-				order[i] = i
-			}
-			slices.SortStableFunc(order, func(a, b int) int { return byName(d.list[a], d.list[b]) })
-			list, file := make([]Entry, len(order)), make([]int32, len(order))
-			for i, j := range order {
-				list[i], file[i] = d.list[j], d.file[j]
-			}
-			d.list, d.file = list, file
-		}
-		if d.list == nil {
-			d.list = []Entry{}
+		if !slices.IsSortedFunc(d.kids, byName) {
+			slices.SortStableFunc(d.kids, byName)
 		}
 	}
-	return g
+	return g, nil
+}
+
+// kindOf returns the index in g.kinds of e's mode and tag, added when
+// new, and false when 256 kinds are known already (git has a handful of
+// modes and tags).
+func (g *Git) kindOf(e gitrepo.Entry) (uint8, bool) {
+	k := gitrepo.Entry{Mode: e.Mode, Tag: e.Tag}
+	if i := slices.Index(g.kinds, k); i >= 0 {
+		return uint8(i), true
+	}
+	if len(g.kinds) > math.MaxUint8 {
+		return 0, false
+	}
+	k.Mode = strings.Clone(k.Mode)
+	g.kinds = append(g.kinds, k)
+	return uint8(len(g.kinds) - 1), true
+}
+
+// full returns the path of file i relative to the top level.
+func (g *Git) full(i int32) string {
+	start := 0
+	if i > 0 {
+		start = g.ends[i-1]
+	}
+	return g.paths[start:g.ends[i]]
+}
+
+// entry returns git's entry of file i (with no stage: git's trees have
+// none, and Index refuses an unmerged entry).
+func (g *Git) entry(i int32) gitrepo.Entry {
+	e := g.kinds[g.kind[i]]
+	e.Object, e.Path = strings.TrimRight(g.objects[int(i)*g.width:int(i+1)*g.width], " "), g.full(i)
+	return e
+}
+
+// name returns the name of the entry kid within its directory.
+func (g *Git) name(kid int32) string {
+	var p string
+	if kid >= 0 {
+		p = g.full(kid)
+	} else {
+		p = g.dirs[^kid].path
+	}
+	_, name := split(p)
+	return name
+}
+
+// listing returns the entry kid as ReadDir lists it.
+func (g *Git) listing(kid int32) Entry {
+	if kid < 0 {
+		return Entry{Name: g.name(kid), Type: fs.ModeDir}
+	}
+	return Entry{Name: g.name(kid), Type: gitType(g.kinds[g.kind[kid]].Mode)}
 }
 
 // fromWorkTree makes g read blobs from repo's work tree where it holds
@@ -222,38 +319,30 @@ func (g *Git) fromWork(rel, object string) ([]byte, bool) {
 // byPath orders git's entries by path, as git lists them.
 func byPath(a, b gitrepo.Entry) int { return strings.Compare(a.Path, b.Path) }
 
-// byName orders a directory's entries by name.
-func byName(a, b Entry) int { return strings.Compare(a.Name, b.Name) }
-
-// add lists the entry e in d, with the index of its file (-1 for none).
-func (d *gitDir) add(e Entry, file int32) {
-	d.list = append(d.list, e)
-	d.file = append(d.file, file)
-}
-
-// lookup returns the entry rel and the index of its file in g.entries (-1
-// for a directory), and whether there is one. The root is a directory.
-func (g *Git) lookup(rel string) (Entry, int32, bool) {
+// lookup returns the entry rel as a kid (^0 for the root), and whether
+// there is one.
+func (g *Git) lookup(rel string) (int32, bool) {
 	if rel == "" {
-		return Entry{Type: fs.ModeDir}, -1, true
+		return ^0, true
 	}
 	parent, name := split(rel)
-	d, ok := g.dirs[parent]
+	d, ok := g.byDir[parent]
 	if !ok {
-		return Entry{}, -1, false
+		return 0, false
 	}
-	i, ok := slices.BinarySearchFunc(d.list, name, func(e Entry, name string) int { return strings.Compare(e.Name, name) })
+	kids := g.dirs[d].kids
+	i, ok := slices.BinarySearchFunc(kids, name, func(kid int32, name string) int { return strings.Compare(g.name(kid), name) })
 	if !ok {
-		return Entry{}, -1, false
+		return 0, false
 	}
 	// A directory wins over a file of the same name, which git's trees
 	// and index do not hold anyway.
-	for j := i; j < len(d.list) && d.list[j].Name == name; j++ {
-		if d.file[j] < 0 {
-			return d.list[j], -1, true
+	for j := i; j < len(kids) && g.name(kids[j]) == name; j++ {
+		if kids[j] < 0 {
+			return kids[j], true
 		}
 	}
-	return d.list[i], d.file[i], true
+	return kids[i], true
 }
 
 // split returns the directory of the root-relative path p ("" for the
@@ -286,18 +375,23 @@ func pathError(op, rel string, err error) error {
 // Stat returns the type of rel: a directory, a file's type, or an error
 // that wraps fs.ErrNotExist.
 func (g *Git) Stat(rel string) (fs.FileMode, error) {
-	if e, _, ok := g.lookup(rel); ok {
-		return e.Type, nil
+	if kid, ok := g.lookup(rel); ok {
+		return g.listing(kid).Type, nil
 	}
 	return 0, pathError("lstat", rel, fs.ErrNotExist)
 }
 
 // ReadDir lists the directory rel; git has no stamps, so stat is ignored.
 func (g *Git) ReadDir(rel string, stat bool) ([]Entry, error) {
-	if d, ok := g.dirs[rel]; ok {
-		return slices.Clone(d.list), nil
+	if d, ok := g.byDir[rel]; ok {
+		kids := g.dirs[d].kids
+		list := make([]Entry, len(kids))
+		for i, kid := range kids {
+			list[i] = g.listing(kid)
+		}
+		return list, nil
 	}
-	if _, _, ok := g.lookup(rel); ok {
+	if _, ok := g.lookup(rel); ok {
 		return nil, pathError("readdirent", rel, syscall.ENOTDIR)
 	}
 	return nil, pathError("open", rel, fs.ErrNotExist)
@@ -306,14 +400,18 @@ func (g *Git) ReadDir(rel string, stat bool) ([]Entry, error) {
 // regular returns the object of the regular file rel, or the error
 // ReadFile gives for rel.
 func (g *Git) regular(rel string) (string, error) {
-	_, i, ok := g.lookup(rel)
+	kid, ok := g.lookup(rel)
 	switch {
 	case !ok:
 		return "", pathError("open", rel, fs.ErrNotExist)
-	case i < 0 || !g.entries[i].IsRegular():
+	case kid < 0:
 		return "", readfile.ErrNotRegular
 	}
-	return g.entries[i].Object, nil
+	e := g.entry(kid)
+	if !e.IsRegular() {
+		return "", readfile.ErrNotRegular
+	}
+	return e.Object, nil
 }
 
 // ReadFile reads the blob of rel: from the work tree when it holds the
@@ -461,13 +559,18 @@ func (g *Git) Address(rel string) (string, bool) {
 // Entry returns git's entry of the file at the root-relative path rel,
 // and whether the source holds one.
 func (g *Git) Entry(rel string) (gitrepo.Entry, bool) {
-	if _, i, ok := g.lookup(rel); ok && i >= 0 {
-		return g.entries[i], true
+	if kid, ok := g.lookup(rel); ok && kid >= 0 {
+		return g.entry(kid), true
 	}
 	return gitrepo.Entry{}, false
 }
 
 // Paths returns the root-relative paths of the source's files (regular
-// files and symbolic links), sorted. The caller must not change the
-// slice.
-func (g *Git) Paths() []string { return g.rels }
+// files and symbolic links), sorted, in a new slice.
+func (g *Git) Paths() []string {
+	rels := make([]string, len(g.ends))
+	for i := range rels {
+		rels[i] = g.full(int32(i))[g.cut:]
+	}
+	return rels
+}

@@ -363,6 +363,22 @@ func TestIndexSubmoduleAndUnmerged(t *testing.T) {
 	}
 }
 
+// A source keeps a table of the kinds of entries (mode and tag) git
+// lists; more kinds than the table holds is an error, not a wrong type.
+func TestTooManyKindsOfEntries(t *testing.T) {
+	_, repo := newTree(t, map[string]string{"a/1.journal": "one\n"})
+	var entries []gitrepo.Entry
+	for i := range 257 {
+		entries = append(entries, gitrepo.Entry{Mode: fmt.Sprintf("1%05d", i), Object: strings.Repeat("0", 40), Path: fmt.Sprintf("j/a/%03d.journal", i)})
+	}
+	if _, err := newGit(context.Background(), repo, "j", entries[:256]); err != nil {
+		t.Errorf("256 kinds: %v", err)
+	}
+	if _, err := newGit(context.Background(), repo, "j", entries); err == nil || !strings.Contains(err.Error(), "kinds of entries") {
+		t.Errorf("257 kinds: %v; want an error", err)
+	}
+}
+
 // Stream gives every file in order, blobs and refusals alike, and stops
 // when asked to.
 func TestStream(t *testing.T) {
