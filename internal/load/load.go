@@ -793,7 +793,8 @@ func artifacts(cands []candidate) []*artifactRun {
 // the caller's), and finishes each artifact (ingestion and Options.Visit)
 // on the worker that read its last file. A source that streams
 // (source.Streamer) reads the files in todo's order on one goroutine of its
-// own, handing each to the next free worker. It reads nothing more once ctx
+// own, handing each to the next free worker; one with a local copy
+// (source.Local) streams only the files the workers did not find there. It reads nothing more once ctx
 // is cancelled, and returns ctx's error, or the error of a source that
 // failed while it streamed.
 func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
@@ -847,6 +848,37 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		})
 		return ctx.Err()
 	}
+	// ks are the indexes in todo of the files to stream: all of them, or
+	// those a local copy (source.Local) did not give.
+	var ks []int
+	if local, ok := st.(source.Local); ok {
+		var mu sync.Mutex
+		par.For(len(todo), opts.Workers, func(k int) {
+			if ctx.Err() != nil {
+				return
+			}
+			rel := cands[todo[k]].rel
+			if buf, over := opts.Overlay[rel]; over {
+				read, err := overlayFile(buf)
+				done(k, read, err)
+			} else if read, ok := local.ReadLocal(rel); ok {
+				done(k, read, nil)
+			} else {
+				mu.Lock()
+				ks = append(ks, k)
+				mu.Unlock()
+			}
+		})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		slices.Sort(ks)
+	} else {
+		ks = make([]int, len(todo))
+		for k := range ks {
+			ks[k] = k
+		}
+	}
 	type item struct {
 		k    int
 		read source.File
@@ -861,9 +893,9 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		defer wg.Done()
 		defer close(items)
 		var rels []string
-		var ks []int // the index in todo of each of rels
-		for k, i := range todo {
-			rel := cands[i].rel
+		var at []int // the index in todo of each of rels
+		for _, k := range ks {
+			rel := cands[todo[k]].rel
 			if buf, over := opts.Overlay[rel]; over {
 				read, err := overlayFile(buf)
 				select {
@@ -873,11 +905,11 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 				}
 				continue
 			}
-			rels, ks = append(rels, rel), append(ks, k)
+			rels, at = append(rels, rel), append(at, k)
 		}
 		streamErr = st.Stream(ctx, rels, func(j int, read source.File, err error) bool {
 			select {
-			case items <- item{ks[j], read, err}:
+			case items <- item{at[j], read, err}:
 				return true
 			case <-stop:
 				return false
@@ -890,7 +922,7 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		wg.Wait()
 	})
 	defer shutdown()
-	par.For(len(todo), opts.Workers, func(int) {
+	par.For(len(ks), opts.Workers, func(int) {
 		if it, ok := <-items; ok {
 			done(it.k, it.read, it.err)
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
@@ -50,12 +51,14 @@ type Git struct {
 	reader *gitrepo.BlobReader
 	format string // the repository's object format
 	// work is the absolute directory of the root in the work tree, for
-	// the index's blobs read from there (fromWork); "" for none.
-	work string
+	// the index's blobs read from there (fromWork); "" for none. found
+	// and missed count the files ReadLocal did and did not find there.
+	work          string
+	found, missed atomic.Int64
 }
 
 // workMisses is the number of files whose work-tree copy held other bytes
-// than git's blob after which [Git.Stream] reads the rest from git alone,
+// than git's blob after which [Git.ReadLocal] stops reading the work tree,
 // once they are also more than the files found there: a work tree that
 // converts line endings, or a sparse checkout, costs that many reads more.
 const workMisses = 64
@@ -414,6 +417,30 @@ func (g *Git) regular(rel string) (string, error) {
 	return e.Object, nil
 }
 
+// ReadLocal returns the blob of the regular file rel when the work tree
+// holds its bytes (fromWork; an index's source only), and whether it does
+// ([Local]). Once more than workMisses files, and more than were found,
+// were not there, it stops looking.
+func (g *Git) ReadLocal(rel string) (File, bool) {
+	if g.work == "" {
+		return File{}, false
+	}
+	if missed := g.missed.Load(); missed > workMisses && missed > g.found.Load() {
+		return File{}, false
+	}
+	object, err := g.regular(rel)
+	if err != nil {
+		return File{}, false
+	}
+	data, ok := g.fromWork(rel, object)
+	if !ok {
+		g.missed.Add(1)
+		return File{}, false
+	}
+	g.found.Add(1)
+	return File{Data: data}, true
+}
+
 // ReadFile reads the blob of rel: from the work tree when it holds the
 // bytes (fromWork), else from git.
 func (g *Git) ReadFile(rel string) (File, error) {
@@ -449,44 +476,8 @@ func (g *Git) ReadAgain(rel string, want vt.Digest) []byte {
 	return f.Data
 }
 
-// Stream reads the blobs of rels from the work tree where it holds them
-// ([Index]), each other one from git as it comes; once more than
-// workMisses of them, and more than were found, were not in the work tree,
-// the rest through one `git cat-file --batch`.
+// Stream reads the blobs of rels through one `git cat-file --batch`.
 func (g *Git) Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error {
-	if g.work == "" {
-		return g.stream(ctx, rels, fn)
-	}
-	misses := 0
-	for i, rel := range rels {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		object, err := g.regular(rel)
-		if err != nil {
-			if !fn(i, File{}, err) {
-				return nil
-			}
-			continue
-		}
-		f := File{}
-		if data, ok := g.fromWork(rel, object); ok {
-			f.Data = data
-		} else if misses++; misses > workMisses && 2*misses > i+1 {
-			return g.stream(ctx, rels[i:], func(j int, f File, err error) bool { return fn(i+j, f, err) })
-		} else {
-			f, err = g.fromGit(object)
-		}
-		if !fn(i, f, err) {
-			return nil
-		}
-	}
-	return nil
-}
-
-// stream reads the blobs of rels through one `git cat-file --batch`, as
-// Stream does.
-func (g *Git) stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error {
 	objects := make([]string, 0, len(rels))
 	at := make([]int, 0, len(rels)) // the index in rels of each object
 	next := 0                       // the next index of rels to call fn for

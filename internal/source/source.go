@@ -86,6 +86,19 @@ type Streamer interface {
 	Stream(ctx context.Context, rels []string, fn func(i int, f File, err error) bool) error
 }
 
+// Local is a [Streamer] that holds a copy of most of its files that is
+// best read in parallel (the index's [Git]: the work tree holds nearly
+// every staged blob). A load reads each file through ReadLocal first, on
+// all its workers, and streams only those it did not give.
+type Local interface {
+	Streamer
+	// ReadLocal returns the regular file rel from the copy when the copy
+	// holds exactly its bytes, and whether it does; Stream reads the
+	// others, and reports what is no regular file. It is safe for
+	// concurrent use.
+	ReadLocal(rel string) (File, bool)
+}
+
 // Addresser is a [Source] that knows the content address of some of its
 // files without reading them (see [BlobAddress]). A load keys what it
 // finds of an artifact by its files' addresses (load.Key), so that a

@@ -195,7 +195,7 @@ func TestIndexIsStaged(t *testing.T) {
 // The index's blobs are read from the work tree where a file there holds
 // exactly their bytes, and from git where it does not: a file changed
 // after it was staged, removed, or swapped for a symbolic link to the
-// staged bytes; and, once most files differ, the rest from git in one go.
+// staged bytes. Once most files differ, ReadLocal stops looking.
 func TestIndexReadsTheWorkTreeOnlyWhereItHoldsTheBlob(t *testing.T) {
 	files := map[string]string{
 		"a/same.journal":    "same\n",
@@ -240,6 +240,22 @@ func TestIndexReadsTheWorkTreeOnlyWhereItHoldsTheBlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer index.Close()
+	if f, ok := index.ReadLocal("a/same.journal"); !ok || string(f.Data) != "same\n" {
+		t.Errorf("ReadLocal of an unchanged file = %q, %v; want its bytes", f.Data, ok)
+	}
+	for _, rel := range []string{"a/changed.journal", "a/gone.journal", "a/link.journal", "a/none.journal", "a"} {
+		if f, ok := index.ReadLocal(rel); ok {
+			t.Errorf("ReadLocal(%q) = %q; want nothing", rel, f.Data)
+		}
+	}
+	for i := range many {
+		if _, ok := index.ReadLocal(fmt.Sprintf("b/%03d.journal", i)); ok {
+			t.Errorf("ReadLocal of changed file %d found it", i)
+		}
+	}
+	if _, ok := index.ReadLocal("a/same.journal"); ok {
+		t.Errorf("ReadLocal still looks in a work tree where most files differ")
+	}
 	rels := slices.Sorted(maps.Keys(files))
 	got := map[string]string{}
 	if err := index.Stream(ctx, rels, func(i int, f File, err error) bool {

@@ -1,0 +1,87 @@
+package load
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/r35157/journal-lint/internal/source"
+)
+
+// localDisk is a source.Local over a tree on disk whose local copy holds
+// only the files local says, and which counts every file given.
+type localDisk struct {
+	*source.Disk
+	local func(rel string) bool
+	mu    sync.Mutex
+	given map[string]int
+}
+
+func (d *localDisk) give(rel string) {
+	d.mu.Lock()
+	d.given[rel]++
+	d.mu.Unlock()
+}
+
+func (d *localDisk) ReadLocal(rel string) (source.File, bool) {
+	if !d.local(rel) {
+		return source.File{}, false
+	}
+	f, err := d.Disk.ReadFile(rel)
+	if err != nil {
+		return source.File{}, false
+	}
+	d.give(rel)
+	return f, true
+}
+
+func (d *localDisk) Stream(ctx context.Context, rels []string, fn func(int, source.File, error) bool) error {
+	for i, rel := range rels {
+		f, err := d.Disk.ReadFile(rel)
+		d.give(rel)
+		if !fn(i, f, err) {
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
+// A source with a local copy (source.Local) gives each file once, from the
+// copy or, for the rest, from its stream, and the load finds what it finds
+// reading the disk.
+func TestLocalCopyThenStream(t *testing.T) {
+	t.Parallel()
+	root, tr := genTree(t, 60)
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Load(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, local := range map[string]func(string) bool{
+		"all":  func(string) bool { return true },
+		"none": func(string) bool { return false },
+		"some": func(rel string) bool { return len(rel)%3 != 0 },
+	} {
+		src := &localDisk{Disk: &source.Disk{Root: abs}, local: local, given: map[string]int{}}
+		got, err := Load(context.Background(), root, Options{Source: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want.Diagnostics, got.Diagnostics); d != "" {
+			t.Errorf("%s: diagnostics differ from the disk's (-disk +local):\n%s", name, d)
+		}
+		if len(got.Files) != len(tr.Files) || got.State.RevisionCount() != want.State.RevisionCount() {
+			t.Errorf("%s: %d files, %d revisions; want %d, %d", name, len(got.Files), got.State.RevisionCount(), len(tr.Files), want.State.RevisionCount())
+		}
+		for _, f := range tr.Files {
+			if n := src.given[f.Path]; n != 1 {
+				t.Errorf("%s: %s given %d times", name, f.Path, n)
+			}
+		}
+	}
+}
