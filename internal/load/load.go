@@ -794,9 +794,9 @@ func artifacts(cands []candidate) []*artifactRun {
 // on the worker that read its last file. A source that streams
 // (source.Streamer) reads the files in todo's order on one goroutine of its
 // own, handing each to the next free worker; one with a local copy
-// (source.Local) streams only the files the workers did not find there. It reads nothing more once ctx
-// is cancelled, and returns ctx's error, or the error of a source that
-// failed while it streamed.
+// (source.Local) streams only the files the workers did not find there.
+// It reads nothing more once ctx is cancelled, and returns ctx's error, or
+// the error of a source that failed while it streamed.
 func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, arts []*artifactRun, stage *chain.Stage, opts Options) error {
 	owner := make([]int32, len(cands))
 	for i, a := range arts {
@@ -848,15 +848,25 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		})
 		return ctx.Err()
 	}
-	// ks are the indexes in todo of the files to stream: all of them, or
-	// those a local copy (source.Local) did not give.
-	var ks []int
-	if local, ok := st.(source.Local); ok {
+	local, ok := st.(source.Local)
+	if !ok {
+		all := make([]int, len(todo))
+		for k := range all {
+			all[k] = k
+		}
+		return streamAll(ctx, st, cands, todo, all, opts, done)
+	}
+	// The workers read a chunk of files from the local copy, and what it
+	// did not give is streamed before the next chunk: an artifact with a
+	// file streamed holds its documents for no longer than a chunk takes.
+	for lo := 0; lo < len(todo); lo += localChunk {
 		var mu sync.Mutex
-		par.For(len(todo), opts.Workers, func(k int) {
+		var ks []int // the indexes in todo to stream
+		par.For(min(localChunk, len(todo)-lo), opts.Workers, func(j int) {
 			if ctx.Err() != nil {
 				return
 			}
+			k := lo + j
 			rel := cands[todo[k]].rel
 			if buf, over := opts.Overlay[rel]; over {
 				read, err := overlayFile(buf)
@@ -872,13 +882,26 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		slices.Sort(ks)
-	} else {
-		ks = make([]int, len(todo))
-		for k := range ks {
-			ks[k] = k
+		if len(ks) > 0 {
+			slices.Sort(ks)
+			if err := streamAll(ctx, st, cands, todo, ks, opts, done); err != nil {
+				return err
+			}
 		}
 	}
+	return ctx.Err()
+}
+
+// localChunk is the number of files a load reads from a local copy
+// (source.Local) before it streams those the copy did not give; a test
+// lowers it.
+var localChunk = 4096
+
+// streamAll reads the files todo[k] for k in ks (ascending) through st's
+// stream on a goroutine of its own, handing each, with its overlay when
+// it has one, to done(k, ...) on the next free of opts.Workers workers. It
+// returns ctx's error once ctx is cancelled, else the stream's error.
+func streamAll(ctx context.Context, st source.Streamer, cands []candidate, todo, ks []int, opts Options, done func(k int, read source.File, err error)) error {
 	type item struct {
 		k    int
 		read source.File

@@ -49,10 +49,12 @@ func (d *localDisk) Stream(ctx context.Context, rels []string, fn func(int, sour
 }
 
 // A source with a local copy (source.Local) gives each file once, from the
-// copy or, for the rest, from its stream, and the load finds what it finds
-// reading the disk.
+// copy or, for the rest, from its stream, chunk after chunk, and the load
+// finds what it finds reading the disk.
 func TestLocalCopyThenStream(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it lowers localChunk while no other test runs.
+	defer func(n int) { localChunk = n }(localChunk)
+	localChunk = 16
 	root, tr := genTree(t, 60)
 	abs, err := filepath.Abs(root)
 	if err != nil {
