@@ -848,18 +848,25 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 		})
 		return ctx.Err()
 	}
+	rest := func(lo int) error { // streams todo[lo:]
+		ks := make([]int, len(todo)-lo)
+		for j := range ks {
+			ks[j] = lo + j
+		}
+		return streamAll(ctx, st, cands, todo, ks, opts, done)
+	}
 	local, ok := st.(source.Local)
 	if !ok {
-		all := make([]int, len(todo))
-		for k := range all {
-			all[k] = k
-		}
-		return streamAll(ctx, st, cands, todo, all, opts, done)
+		return rest(0)
 	}
 	// The workers read a chunk of files from the local copy, and what it
 	// did not give is streamed before the next chunk: an artifact with a
 	// file streamed holds its documents for no longer than a chunk takes.
+	// Once the copy gives nothing more, the rest is one stream.
 	for lo := 0; lo < len(todo); lo += localChunk {
+		if !local.HasLocal() {
+			return rest(lo)
+		}
 		var mu sync.Mutex
 		var ks []int // the indexes in todo to stream
 		par.For(min(localChunk, len(todo)-lo), opts.Workers, func(j int) {

@@ -11,12 +11,23 @@ import (
 )
 
 // localDisk is a source.Local over a tree on disk whose local copy holds
-// only the files local says, and which counts every file given.
+// only the files local says, until it stops looking after stopAfter calls
+// of ReadLocal (0 for never, below 0 from the start), and which counts every file given and
+// every stream.
 type localDisk struct {
 	*source.Disk
-	local func(rel string) bool
-	mu    sync.Mutex
-	given map[string]int
+	local     func(rel string) bool
+	stopAfter int
+	mu        sync.Mutex
+	calls     int
+	streams   int
+	given     map[string]int
+}
+
+func (d *localDisk) HasLocal() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stopAfter == 0 || d.calls < d.stopAfter
 }
 
 func (d *localDisk) give(rel string) {
@@ -26,6 +37,12 @@ func (d *localDisk) give(rel string) {
 }
 
 func (d *localDisk) ReadLocal(rel string) (source.File, bool) {
+	if !d.HasLocal() {
+		return source.File{}, false
+	}
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
 	if !d.local(rel) {
 		return source.File{}, false
 	}
@@ -38,6 +55,9 @@ func (d *localDisk) ReadLocal(rel string) (source.File, bool) {
 }
 
 func (d *localDisk) Stream(ctx context.Context, rels []string, fn func(int, source.File, error) bool) error {
+	d.mu.Lock()
+	d.streams++
+	d.mu.Unlock()
 	for i, rel := range rels {
 		f, err := d.Disk.ReadFile(rel)
 		d.give(rel)
@@ -50,7 +70,8 @@ func (d *localDisk) Stream(ctx context.Context, rels []string, fn func(int, sour
 
 // A source with a local copy (source.Local) gives each file once, from the
 // copy or, for the rest, from its stream, chunk after chunk, and the load
-// finds what it finds reading the disk.
+// finds what it finds reading the disk. Once the copy stops giving
+// (HasLocal), all that is left is one stream.
 func TestLocalCopyThenStream(t *testing.T) {
 	// Not parallel: it lowers localChunk while no other test runs.
 	defer func(n int) { localChunk = n }(localChunk)
@@ -64,12 +85,19 @@ func TestLocalCopyThenStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, local := range map[string]func(string) bool{
-		"all":  func(string) bool { return true },
-		"none": func(string) bool { return false },
-		"some": func(rel string) bool { return len(rel)%3 != 0 },
+	all := func(string) bool { return true }
+	for name, tc := range map[string]struct {
+		local      func(string) bool
+		stopAfter  int
+		maxStreams int
+	}{
+		"all":     {all, 0, 0},
+		"none":    {func(string) bool { return false }, 0, len(tr.Files)},
+		"some":    {func(rel string) bool { return len(rel)%3 != 0 }, 0, len(tr.Files)},
+		"no copy": {all, -1, 1},
+		"stops":   {all, localChunk + 4, 2},
 	} {
-		src := &localDisk{Disk: &source.Disk{Root: abs}, local: local, given: map[string]int{}}
+		src := &localDisk{Disk: &source.Disk{Root: abs}, local: tc.local, stopAfter: tc.stopAfter, given: map[string]int{}}
 		got, err := Load(context.Background(), root, Options{Source: src})
 		if err != nil {
 			t.Fatal(err)
@@ -84,6 +112,9 @@ func TestLocalCopyThenStream(t *testing.T) {
 			if n := src.given[f.Path]; n != 1 {
 				t.Errorf("%s: %s given %d times", name, f.Path, n)
 			}
+		}
+		if src.streams > tc.maxStreams {
+			t.Errorf("%s: %d streams; want at most %d", name, src.streams, tc.maxStreams)
 		}
 	}
 }

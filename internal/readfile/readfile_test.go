@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -30,33 +29,6 @@ func TestReadRegular(t *testing.T) {
 	sum, n, err := Digest(p, Options{})
 	if err != nil || n != 6 || sum != sha256.Sum256([]byte("hello\n")) {
 		t.Fatalf("Digest = %x, %d, %v", sum, n, err)
-	}
-}
-
-func TestRefusesWhatIsNotARegularFile(t *testing.T) {
-	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Skip(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip(err)
-	}
-	for _, p := range []string{zero, fifo, dir} {
-		done := make(chan error, 1)
-		go func() { _, err := Read(p, Options{}); done <- err }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, ErrNotRegular) {
-				t.Errorf("Read(%s) = %v, want ErrNotRegular", filepath.Base(p), err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("Read(%s) blocks", filepath.Base(p))
-		}
-		if _, _, err := Digest(p, Options{}); !errors.Is(err, ErrNotRegular) {
-			t.Errorf("Digest(%s) = %v, want ErrNotRegular", filepath.Base(p), err)
-		}
 	}
 }
 

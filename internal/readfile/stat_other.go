@@ -7,12 +7,22 @@ import (
 	"time"
 )
 
-// open opens path for reading; noFollow is checked with Lstat first.
+// open opens path for reading. It looks at the file first (with Lstat
+// when noFollow is set, refusing a symlink) and refuses anything but a
+// regular file: opening a FIFO would block until a writer came. A file
+// swapped between the look and the open is not refused here; Read's
+// check after opening still is.
 func open(path string, noFollow bool) (file, error) {
+	stat := os.Stat
 	if noFollow {
-		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, ErrNotRegular
-		}
+		stat = os.Lstat
+	}
+	fi, err := stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, ErrNotRegular
 	}
 	fh, err := os.Open(path)
 	if err != nil {

@@ -24,9 +24,10 @@ import (
 // put on disk, with exact blob bytes (no line-ending conversion, no
 // filters): regular files, symbolic links, and a submodule as an empty
 // directory. The root always exists, empty when git holds nothing under
-// it. Its blobs are read through `git cat-file --batch`, or for the index
-// from the work tree where a file there holds exactly the blob's bytes;
-// Close ends the git that reads one at a time.
+// it. Stream reads its blobs through `git cat-file --batch`; ReadFile and,
+// for the index, ReadLocal read one from the work tree where a file there
+// holds exactly the blob's bytes. Close ends the git that reads one at a
+// time.
 type Git struct {
 	// The files under the root (regular files and symbolic links, not a
 	// submodule) in git's order, which sorts their paths. File i's path
@@ -51,17 +52,18 @@ type Git struct {
 	reader *gitrepo.BlobReader
 	format string // the repository's object format
 	// work is the absolute directory of the root in the work tree, for
-	// the index's blobs read from there (fromWork); "" for none. found
-	// and missed count the files ReadLocal did and did not find there.
-	work          string
-	found, missed atomic.Int64
+	// the index's blobs read from there (fromWork); "" for none. streak
+	// counts the files ReadLocal last did not find there in a row.
+	work   string
+	streak atomic.Int64
 }
 
-// workMisses is the number of files whose work-tree copy held other bytes
-// than git's blob after which [Git.ReadLocal] stops reading the work tree,
-// once they are also more than the files found there: a work tree that
-// converts line endings, or a sparse checkout, costs that many reads more.
-const workMisses = 64
+// workMisses is the number of files in a row whose work-tree copy held
+// other bytes than git's blob after which [Git.ReadLocal] stops reading
+// the work tree: a work tree that converts line endings, or a sparse
+// checkout, costs that many reads more, and a stretch of unstaged edits
+// shorter than that does not stop it. A test lowers it.
+var workMisses int64 = 1024
 
 // gitDir is one directory of a [Git]: its root-relative path, and its
 // entries sorted by name, each a file's index or ^j for the directory
@@ -293,20 +295,18 @@ func (g *Git) listing(kid int32) Entry {
 	return Entry{Name: g.name(kid), Type: gitType(g.kinds[g.kind[kid]].Mode)}
 }
 
-// fromWorkTree makes g read blobs from repo's work tree where it holds
-// them ([Index]), and returns g. A repository without a work tree (bare)
-// leaves g reading from git alone.
+// fromWorkTree makes g read blobs from repo's work tree (a [gitrepo.Repo]
+// always has one) where it holds them ([Index]), and returns g.
 func (g *Git) fromWorkTree(repo *gitrepo.Repo, prefix string) *Git {
-	if top := repo.Top(); top != "" {
-		g.work = filepath.Join(top, filepath.FromSlash(prefix))
-	}
+	g.work = filepath.Join(repo.Top(), filepath.FromSlash(prefix))
 	return g
 }
 
 // fromWork returns the bytes of the regular file rel in the work tree
 // when they are exactly the blob object, and whether they are. The file
-// is read once, without following a symbolic link: its blob id vouches
-// for the bytes read, whatever changes the file meanwhile.
+// is read once, without following a symbolic link in its last component
+// (a linked directory on the way is followed): its blob id vouches for
+// the bytes read, whatever the path leads to or changes meanwhile.
 func (g *Git) fromWork(rel, object string) ([]byte, bool) {
 	if g.work == "" {
 		return nil, false
@@ -419,13 +419,10 @@ func (g *Git) regular(rel string) (string, error) {
 
 // ReadLocal returns the blob of the regular file rel when the work tree
 // holds its bytes (fromWork; an index's source only), and whether it does
-// ([Local]). Once more than workMisses files, and more than were found,
-// were not there, it stops looking.
+// ([Local]). Once workMisses files in a row were not there, it stops
+// looking.
 func (g *Git) ReadLocal(rel string) (File, bool) {
-	if g.work == "" {
-		return File{}, false
-	}
-	if missed := g.missed.Load(); missed > workMisses && missed > g.found.Load() {
+	if !g.HasLocal() {
 		return File{}, false
 	}
 	object, err := g.regular(rel)
@@ -434,11 +431,19 @@ func (g *Git) ReadLocal(rel string) (File, bool) {
 	}
 	data, ok := g.fromWork(rel, object)
 	if !ok {
-		g.missed.Add(1)
+		g.streak.Add(1)
 		return File{}, false
 	}
-	g.found.Add(1)
+	if s := g.streak.Load(); s != 0 && s < workMisses {
+		g.streak.CompareAndSwap(s, 0) // a stop stays
+	}
 	return File{Data: data}, true
+}
+
+// HasLocal reports whether ReadLocal may still find a file in the work
+// tree ([Local]): false for a commit's tree, and once it stopped looking.
+func (g *Git) HasLocal() bool {
+	return g.work != "" && g.streak.Load() < workMisses
 }
 
 // ReadFile reads the blob of rel: from the work tree when it holds the

@@ -97,6 +97,9 @@ type Local interface {
 	// others, and reports what is no regular file. It is safe for
 	// concurrent use.
 	ReadLocal(rel string) (File, bool)
+	// HasLocal reports whether ReadLocal may still give a file; once
+	// false, it stays false and a load streams all it has left to read.
+	HasLocal() bool
 }
 
 // Addresser is a [Source] that knows the content address of some of its

@@ -195,15 +195,19 @@ func TestIndexIsStaged(t *testing.T) {
 // The index's blobs are read from the work tree where a file there holds
 // exactly their bytes, and from git where it does not: a file changed
 // after it was staged, removed, or swapped for a symbolic link to the
-// staged bytes. Once most files differ, ReadLocal stops looking.
+// staged bytes. A stretch of changed files shorter than workMisses does
+// not stop ReadLocal looking; one that long does.
 func TestIndexReadsTheWorkTreeOnlyWhereItHoldsTheBlob(t *testing.T) {
+	// Not parallel: it lowers workMisses while no other test runs.
+	defer func(n int64) { workMisses = n }(workMisses)
+	workMisses = 16
 	files := map[string]string{
 		"a/same.journal":    "same\n",
 		"a/changed.journal": "staged\n",
 		"a/gone.journal":    "gone\n",
 		"a/link.journal":    "linked\n",
 	}
-	many := 2*workMisses + 3
+	many := int(2 * workMisses)
 	for i := range many {
 		files[fmt.Sprintf("b/%03d.journal", i)] = fmt.Sprintf("staged %d\n", i)
 	}
@@ -248,13 +252,23 @@ func TestIndexReadsTheWorkTreeOnlyWhereItHoldsTheBlob(t *testing.T) {
 			t.Errorf("ReadLocal(%q) = %q; want nothing", rel, f.Data)
 		}
 	}
+	same := func() bool {
+		_, ok := index.ReadLocal("a/same.journal")
+		return ok
+	}
+	if !same() {
+		t.Errorf("ReadLocal stopped looking after three changed files")
+	}
 	for i := range many {
 		if _, ok := index.ReadLocal(fmt.Sprintf("b/%03d.journal", i)); ok {
 			t.Errorf("ReadLocal of changed file %d found it", i)
 		}
+		if i == int(workMisses)-2 && !same() {
+			t.Errorf("ReadLocal stopped looking after %d changed files in a row", i+1)
+		}
 	}
-	if _, ok := index.ReadLocal("a/same.journal"); ok {
-		t.Errorf("ReadLocal still looks in a work tree where most files differ")
+	if index.HasLocal() || same() {
+		t.Errorf("ReadLocal still looks after %d changed files in a row", workMisses)
 	}
 	rels := slices.Sorted(maps.Keys(files))
 	got := map[string]string{}
