@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -139,7 +138,7 @@ func (c *hostileCase) run(t *testing.T, whole bool) {
 	for _, s := range c.head["fifo"] {
 		p := filepath.Join(dir, filepath.FromSlash(s))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := syscall.Mkfifo(p, 0o644); err != nil {
+		if err := mkfifo(p); err != nil {
 			t.Skip(err)
 		}
 	}

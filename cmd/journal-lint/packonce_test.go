@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/plugin/packtest"
@@ -70,7 +69,9 @@ func TestCLIStartsPackOnce(t *testing.T) {
 				t.Errorf("%d pack processes left after journal-lint exited: it did not close them", n)
 				for _, pid := range packtest.PIDs(path) {
 					if n, err := strconv.Atoi(pid); err == nil {
-						syscall.Kill(n, syscall.SIGKILL)
+						if p, err := os.FindProcess(n); err == nil {
+							p.Kill()
+						}
 					}
 				}
 			}

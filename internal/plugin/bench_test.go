@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,8 +30,8 @@ import (
 // measured against the same check without packs, as a user runs it: the
 // built journal-lint, each configuration in turn, in rounds that rotate
 // which runs first. It reports the medians, as percent over the check
-// without packs, of the wall time and of the CPU time of journal-lint and
-// its packs:
+// without packs, of the wall time and (on Unix) of the CPU time of
+// journal-lint and its packs:
 //
 //   - nothing-*-%: the test pack in its echo mode, configured to report
 //     nothing; it declares no needs, so it gets every part of every
@@ -129,13 +128,17 @@ func BenchmarkCheckWithPacks(b *testing.B) {
 	b.ReportMetric(base, "none-wall-s")
 	for i, c := range configs[1:] {
 		b.ReportMetric(100*(median(wall[i+1])/base-1), c.name+"-wall-%")
-		b.ReportMetric(100*(median(cpu[i+1])/baseCPU-1), c.name+"-cpu-%")
+		if cpuKnown {
+			b.ReportMetric(100*(median(cpu[i+1])/baseCPU-1), c.name+"-cpu-%")
+		}
 	}
 	base, baseCPU = median(warmWall[0]), median(warmCPU[0])
 	b.ReportMetric(base, "none-warm-wall-s")
 	for i, c := range warm[1:] {
 		b.ReportMetric(100*(median(warmWall[i+1])/base-1), c.name+"-warm-wall-%")
-		b.ReportMetric(100*(median(warmCPU[i+1])/baseCPU-1), c.name+"-warm-cpu-%")
+		if cpuKnown {
+			b.ReportMetric(100*(median(warmCPU[i+1])/baseCPU-1), c.name+"-warm-cpu-%")
+		}
 	}
 }
 
@@ -219,13 +222,10 @@ func buildJournalLint(b *testing.B) string {
 // timeCheck runs the journal-lint at jl with the configuration file cfg,
 // without a cache when cache is "", else with the cache directory cache,
 // and returns its wall time and the CPU time of journal-lint and its
-// packs, in seconds.
+// packs (0 where cpuKnown is false), in seconds.
 func timeCheck(b *testing.B, jl, cfg, cache string) (wall, cpu float64) {
 	b.Helper()
-	var before, after syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before); err != nil {
-		b.Fatal(err)
-	}
+	before := childrenCPU(b)
 	cmd := exec.Command(jl, "check", "--format", "json", "--config", cfg)
 	cmd.Env = append(os.Environ(), memo.EnvDir+"=off")
 	if cache != "" {
@@ -238,11 +238,7 @@ func timeCheck(b *testing.B, jl, cfg, cache string) (wall, cpu float64) {
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		b.Fatalf("journal-lint check --config %s: %v", cfg, err)
 	}
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &after); err != nil {
-		b.Fatal(err)
-	}
-	seconds := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	cpu = seconds(after.Utime) - seconds(before.Utime) + seconds(after.Stime) - seconds(before.Stime)
+	cpu = childrenCPU(b) - before
 	return wall, cpu
 }
 
