@@ -95,10 +95,18 @@ func TestStreamSendsTheSameDocuments(t *testing.T) {
 				st.sent(b)
 			}
 		}()
+		// The last artifact is visited after aaa.first whatever order
+		// the workers finish in: aaa.first's document then waits.
+		firstVisited := make(chan struct{})
 		visit := func(a *load.Artifact) {
-			if a.Dir == lastDir {
+			switch a.Dir {
+			case lastDir:
+				<-firstVisited
 				st.Known(a)
-			} else {
+			case "aaa.first":
+				st.Visit(a)
+				close(firstVisited)
+			default:
 				st.Visit(a)
 			}
 		}
