@@ -205,14 +205,14 @@ func readAttrs(data []byte, n int) ([]*eolAttr, bool) {
 
 // cleanDisk is the work tree on disk, whose files git reports holding
 // exactly their index blob's bytes have that blob's address without being
-// read (source.Addresser).
+// read (source.Voucher).
 type cleanDisk struct {
 	*source.Disk
 	addrs map[string]string // root-relative path → address
 }
 
-// Address returns the address of a file that git vouches for.
-func (d *cleanDisk) Address(rel string) (string, bool) {
+// Vouch returns the address of a file that git vouches for.
+func (d *cleanDisk) Vouch(rel string) (string, bool) {
 	a, ok := d.addrs[rel]
 	return a, ok
 }
@@ -235,7 +235,10 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 // whose index entry git watches (not assume-unchanged or skip-worktree),
 // that git does not report changed (gitrepo.Repo.DirtyFiles: git's own
 // stat comparison and racy-git rule) and whose attributes convert nothing
-// gets its index blob's address. Everything else is read. It also fills
+// gets its index blob's address. Everything else is read. Nothing is
+// vouched for when the configuration weakens the stat comparison
+// (core.trustctime false, core.checkStat minimal): a same-size edit that
+// puts the modification time back then looks clean. It also fills
 // g.eolAttrs (knownAttributes).
 func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err := g.indexed(ctx); err != nil {
@@ -249,6 +252,15 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
+	trustCtime, err := g.repo.ConfigBool(ctx, "core.trustctime", true)
+	if err != nil {
+		return fmt.Errorf("git config: %w", err)
+	}
+	checkStat, err := g.repo.Config(ctx, "core.checkStat")
+	if err != nil {
+		return fmt.Errorf("git config: %w", err)
+	}
+	weak := !trustCtime || strings.EqualFold(checkStat, "minimal")
 	// The files directly in artifact directories, in the index's order,
 	// which is the order of their root-relative paths too.
 	var paths []string
@@ -262,7 +274,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 		return err
 	}
 	d, ok := g.src.(*source.Disk)
-	if !ok {
+	if !ok || weak {
 		return nil
 	}
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}

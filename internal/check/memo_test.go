@@ -590,6 +590,35 @@ func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
 	edit(fs[2])
 	r.same("a skip-worktree file edited", check.Options{}, st)
 
+	// A configuration under which git compares neither the change time
+	// nor the inode: an edit in place that keeps the size and puts the
+	// modification time back looks clean to git.
+	for i, cfg := range [][2]string{{"core.trustctime", "false"}, {"core.checkStat", "minimal"}} {
+		r.git("config", cfg[0], cfg[1])
+		p := fs[5+i]
+		abs := filepath.Join(r.root, p)
+		// An hour old in the index, so that git compares by stat alone
+		// (the file is not racily clean).
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(abs, old, old)
+		r.git("update-index", "--refresh")
+		before := r.check(check.Options{}, nil)
+		orig := r.read(p)
+		if err := os.WriteFile(abs, bytes.Replace(orig, []byte("LICENSE "), []byte("LICENSX "), 1), 0o644); err != nil { // in place
+			t.Fatal(err)
+		}
+		os.Chtimes(abs, old, old)
+		if out := r.git("status", "--porcelain"); out != "" {
+			t.Fatalf("%s=%s: git reports the edit (%q): the test proves nothing", cfg[0], cfg[1], out)
+		}
+		if r.check(check.Options{}, nil).Diagnostics == before.Diagnostics {
+			t.Fatal("the edit changed no finding: the test proves nothing")
+		}
+		r.same(cfg[0]+"="+cfg[1]+", a file edited behind git's back", check.Options{}, st)
+		r.git("config", "--unset", cfg[0])
+		r.write("journals/"+p, string(orig))
+	}
+
 	// Committed with LF, checked out with CRLF: git reports the file
 	// clean, its bytes are not the blob's.
 	r.write(".gitattributes", "")

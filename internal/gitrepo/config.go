@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -75,4 +76,46 @@ func (r *Repo) Config(ctx context.Context, name string) (string, error) {
 		}
 	}
 	return value, nil
+}
+
+// ConfigBool returns the boolean configuration variable name as git reads
+// it ("git config --type=bool --get": the last value set), or def when it
+// is not set. A key without a value is true; "true", "yes", "on" and a
+// non-zero integer are true, and "false", "no", "off", "0" and the empty
+// value false, in any case. A value git would refuse as no boolean gives
+// def too: git fails on it, so nothing it decides depends on it.
+func (r *Repo) ConfigBool(ctx context.Context, name string, def bool) (bool, error) {
+	recs, err := r.configRecords(ctx)
+	if err != nil {
+		return def, err
+	}
+	want, got := canonicalKey(name), def
+	for _, rec := range recs {
+		k, v, hasValue := configKey(rec)
+		if k != want {
+			continue
+		}
+		switch b, ok := parseBool(v); {
+		case !hasValue:
+			got = true
+		case ok:
+			got = b
+		default:
+			got = def
+		}
+	}
+	return got, nil
+}
+
+// parseBool parses a configuration value as git parses a boolean, and
+// reports whether it is one.
+func parseBool(v string) (b, ok bool) {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on":
+		return true, true
+	case "false", "no", "off", "":
+		return false, true
+	}
+	n, err := strconv.ParseInt(v, 0, 64)
+	return n != 0, err == nil
 }

@@ -51,3 +51,45 @@ func TestConfigIsGits(t *testing.T) {
 		t.Errorf("RemoteURI(origin) = %q", got)
 	}
 }
+
+// ConfigBool reads a boolean as `git config --type=bool --get` does: the
+// words in any case, integers, the empty value, a key without a value,
+// the last of several, and the default for a name not set.
+func TestConfigBoolIsGits(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a": "x"})
+	values := map[string]string{"b.yes": "Yes", "b.off": "OFF", "b.two": "2", "b.zero": "0", "b.empty": "", "b.hex": "0x10"}
+	for name, v := range values {
+		git(t, dir, "config", name, v)
+	}
+	git(t, dir, "config", "--add", "b.multi", "true")
+	git(t, dir, "config", "--add", "b.multi", "false")
+	f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[b]\n\tnovalue\n")
+	f.Close()
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.yes", "b.off", "b.two", "b.zero", "b.empty", "b.hex", "b.multi", "b.novalue", "b.unset"} {
+		for _, def := range []bool{false, true} {
+			got, err := r.ConfigBool(context.Background(), name, def)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("git", "config", "--type=bool", "--get", name)
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			want := def // exit 1: not set
+			if err == nil {
+				want = strings.TrimSpace(string(out)) == "true"
+			}
+			if got != want {
+				t.Errorf("ConfigBool(%q, %v) = %v, git says %q", name, def, got, out)
+			}
+		}
+	}
+}

@@ -121,7 +121,8 @@ type Options struct {
 	Source source.Source
 	// Memo, when set, gives back what an earlier run found of an artifact
 	// directory with the same [Key], which is then neither read (when the
-	// source knows its files' content addresses, source.Addresser) nor
+	// source knows its files' content addresses, source.Addresser, or
+	// vouches for them, source.Voucher) nor
 	// parsed nor ingested (record.go). Options.Visit sees such an
 	// artifact with Artifact.Record set and no documents, and with
 	// KeepState, Result.State holds only the artifacts that were read
@@ -1050,6 +1051,7 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		}
 	}
 	if opts.Visit != nil {
+		keepVouched(a, cands, fs, opts)
 		art := &Artifact{Index: index, Of: total, Dir: dir, Files: fs, Prior: -1, Key: a.key}
 		if a.cs != nil {
 			art.Chain = a.cs.Entries()

@@ -177,18 +177,42 @@ func memoized(opts Options) bool {
 }
 
 // addresses returns the content address of every candidate that the
-// source knows without reading it ("" for the others), or nil when it
-// knows none.
+// source knows (source.Addresser) or vouches for (source.Voucher) without
+// reading it ("" for the others), or nil when it has none.
 func addresses(src source.Source, cands []candidate) []string {
-	ad, ok := src.(source.Addresser)
-	if !ok {
+	var address func(string) (string, bool)
+	switch s := src.(type) {
+	case source.Addresser:
+		address = s.Address
+	case source.Voucher:
+		address = s.Vouch
+	default:
 		return nil
 	}
 	out := make([]string, len(cands))
 	for i, c := range cands {
-		out[i], _ = ad.Address(c.rel)
+		out[i], _ = address(c.rel)
 	}
 	return out
+}
+
+// keepVouched clears the key of the artifact a, read after its record was
+// missed, when its source only vouches for the addresses it was keyed by
+// (source.Voucher) and a file's bytes do not have the address vouched for,
+// or could not be read: what it found is then kept under no key. fs are
+// a's files, read and parsed.
+func keepVouched(a *artifactRun, cands []candidate, fs []*File, opts Options) {
+	v, ok := opts.Source.(source.Voucher)
+	if !ok || a.deferred || a.key == (Key{}) {
+		return
+	}
+	for i, f := range fs {
+		vouched, _ := v.Vouch(cands[a.lo+i].rel)
+		if f.Doc == nil || opts.Source.AddressOf(f.Doc.Src) != vouched {
+			a.key = Key{}
+			return
+		}
+	}
 }
 
 // lookup asks the memo for the artifact a of this load, whose candidates'

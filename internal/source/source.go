@@ -113,6 +113,18 @@ type Addresser interface {
 	Address(rel string) (string, bool)
 }
 
+// Voucher is a [Source] that knows, for some of its files, the content
+// address that something other than their bytes vouches for: git's stat
+// comparison of the work tree, which an edit during the run can outdate.
+// A load asks for a record by these addresses as by an [Addresser]'s, but
+// keeps what it read under them only when the bytes read have them.
+type Voucher interface {
+	Source
+	// Vouch returns the address vouched for the regular file rel, and
+	// whether there is one.
+	Vouch(rel string) (string, bool)
+}
+
 // BlobAddress returns the content address of a file that holds exactly
 // data: "git:" and the object id git gives a blob of those bytes in the
 // object format (a repository's, "sha1" or "sha256"; "" is "sha1"), the
