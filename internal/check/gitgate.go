@@ -136,18 +136,22 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	rel, err := repo.Rel(opts.Root)
+	if stored && wantGit && (err != nil || storedRel != rel) {
+		// The root's path holds a link (to elsewhere in the work tree,
+		// or out of it): judged as git stores it, under the path as
+		// written.
+		if l, ok := firstLink(top, storedRel); ok && gitrepo.ResolveExisting(top) == repo.Top() {
+			rel, err, g.rootLink = storedRel, nil, &l
+			if opts.Staged && !stagedLink(ctx, repo, l.path) {
+				g.rootLink = nil // the index holds the directory: only the work tree links it
+			}
+		}
+	}
 	if err != nil {
 		if !wantGit {
 			return g, nil
 		}
 		return nil, err
-	}
-	if stored && wantGit && storedRel != rel {
-		// The root's path holds a link: judged as git stores it, under
-		// the path as written.
-		if l, ok := firstLink(top, storedRel); ok && gitrepo.ResolveExisting(top) == repo.Top() {
-			rel, g.rootLink = storedRel, &l
-		}
 	}
 	g.repo, g.rootRel = repo, rel
 	if d, ok := g.src.(*source.Disk); ok {

@@ -1,12 +1,15 @@
 package check
 
 import (
+	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 )
 
@@ -37,6 +40,19 @@ func firstLink(top, rel string) (rootLink, bool) {
 		}
 	}
 	return rootLink{}, false
+}
+
+// stagedLink reports whether the index holds a symbolic link at the
+// top-relative path p, or cannot be read (then the link is judged as the
+// work tree holds it); a directory there, staged as its files, is none.
+func stagedLink(ctx context.Context, repo *gitrepo.Repo, p string) bool {
+	index, err := repo.Index(ctx, p)
+	if err != nil {
+		return true
+	}
+	dir, name := path.Split(p)
+	e, ok := index.Find(strings.TrimSuffix(dir, "/"), name)
+	return ok && e.IsSymlink()
 }
 
 // diagnostic is the fs/unexpected-entry error on the root (path "") for

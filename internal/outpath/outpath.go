@@ -61,12 +61,14 @@ func Rel(base, target string) string {
 // root-relative path into an output path (see [Join]). Inside a work tree
 // it is the root's path as git stores it (gitrepo.StoredTop): a root
 // whose path holds a symbolic link below the top is named by the link's
-// path, not by its target's.
+// path, not by its target's, wherever the link leads.
 func Prefix(ctx context.Context, root string) string {
-	base, inRepo := Base(ctx, root)
-	if top, rel, ok := gitrepo.StoredTop(root); ok && inRepo && gitrepo.ResolveExisting(top) == base {
-		return rel
+	if top, rel, ok := gitrepo.StoredTop(root); ok {
+		if base, inRepo := Base(ctx, top); inRepo && gitrepo.ResolveExisting(top) == base {
+			return rel
+		}
 	}
+	base, _ := Base(ctx, root)
 	p := Rel(base, root)
 	if p == "." {
 		return ""

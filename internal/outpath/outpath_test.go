@@ -53,6 +53,21 @@ func TestBaseAndPrefix(t *testing.T) {
 	if got := Of(ctx, filepath.Join(root, "x", "y.journal")); got != "journals/x/y.journal" {
 		t.Errorf("Of = %q", got)
 	}
+	// A root behind a link, inside the repository or out of it, is
+	// named by the link's path.
+	for _, target := range []string{filepath.Join(repo, "shadow"), filepath.Join(dir, "outside")} {
+		linked := filepath.Join(repo, "linked")
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, linked); err != nil {
+			t.Skip(err)
+		}
+		if got := Prefix(ctx, linked); got != "linked" {
+			t.Errorf("Prefix of a root linked to %s = %q, want linked", target, got)
+		}
+		os.Remove(linked)
+	}
 	plain := filepath.Join(dir, "plain", "journals")
 	if got := Prefix(ctx, plain); got != "plain/journals" {
 		t.Errorf("Prefix outside a work tree = %q, want plain/journals", got)
