@@ -108,13 +108,17 @@ func (r *Repo) ConfigBool(ctx context.Context, name string, def bool) (bool, err
 }
 
 // parseBool parses a configuration value as git parses a boolean, and
-// reports whether it is one.
+// reports whether it is one: a word, or an integer with an optional unit
+// (k, m or g, which do not change whether it is 0).
 func parseBool(v string) (b, ok bool) {
 	switch strings.ToLower(v) {
 	case "true", "yes", "on":
 		return true, true
 	case "false", "no", "off", "":
 		return false, true
+	}
+	if n := len(v); n > 1 && strings.ContainsRune("kKmMgG", rune(v[n-1])) {
+		v = v[:n-1]
 	}
 	n, err := strconv.ParseInt(v, 0, 64)
 	return n != 0, err == nil

@@ -58,7 +58,7 @@ func TestConfigIsGits(t *testing.T) {
 func TestConfigBoolIsGits(t *testing.T) {
 	t.Parallel()
 	dir := newRepo(t, map[string]string{"a": "x"})
-	values := map[string]string{"b.yes": "Yes", "b.off": "OFF", "b.two": "2", "b.zero": "0", "b.empty": "", "b.hex": "0x10"}
+	values := map[string]string{"b.yes": "Yes", "b.off": "OFF", "b.two": "2", "b.zero": "0", "b.empty": "", "b.hex": "0x10", "b.unit": "0k", "b.units": "2M"}
 	for name, v := range values {
 		git(t, dir, "config", name, v)
 	}
@@ -74,7 +74,7 @@ func TestConfigBoolIsGits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"b.yes", "b.off", "b.two", "b.zero", "b.empty", "b.hex", "b.multi", "b.novalue", "b.unset"} {
+	for _, name := range []string{"b.yes", "b.off", "b.two", "b.zero", "b.empty", "b.hex", "b.unit", "b.units", "b.multi", "b.novalue", "b.unset"} {
 		for _, def := range []bool{false, true} {
 			got, err := r.ConfigBool(context.Background(), name, def)
 			if err != nil {

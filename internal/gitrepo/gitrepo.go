@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"math"
 	"net/url"
@@ -239,25 +240,51 @@ func (r *Repo) Rel(path string) (string, error) {
 // path below the top is what git stores: a Journal root that a pull
 // request turned into a link to another directory, or to another
 // repository, is still judged by (check's gate), and its output paths
-// name (package outpath), the repository that holds its path.
+// name (package outpath), the repository that holds its path. A directory
+// on the path that is a link to a repository's top is the top only when
+// no parent's work tree holds the link's target too: a link to a
+// submodule, or to a nested repository, is a link inside the parent.
 func StoredTop(root string) (top, rel string, ok bool) {
+	linked := "" // the nearest link to a repository's top met so far
 	for dir := root; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			rel, err := filepath.Rel(dir, root)
-			if err != nil {
-				return "", "", false
+			fi, err := os.Lstat(dir)
+			switch {
+			case err == nil && fi.Mode()&fs.ModeSymlink != 0 && linked == "":
+				linked = dir
+			case linked != "" && !within(ResolveExisting(linked), ResolveExisting(dir)):
+				return storedRel(linked, root)
+			default:
+				return storedRel(dir, root)
 			}
-			if rel == "." {
-				rel = ""
-			}
-			return dir, filepath.ToSlash(rel), true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
+			if linked != "" {
+				return storedRel(linked, root)
+			}
 			return "", "", false
 		}
 		dir = parent
 	}
+}
+
+// storedRel returns top and root's path below it with forward slashes
+// ("" for top itself), as StoredTop does.
+func storedRel(top, root string) (string, string, bool) {
+	rel, err := filepath.Rel(top, root)
+	if err != nil {
+		return "", "", false
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return top, filepath.ToSlash(rel), true
+}
+
+// within reports whether the clean absolute path p is dir or lies below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // ResolveExisting resolves symbolic links in the longest existing prefix of

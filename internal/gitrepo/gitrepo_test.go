@@ -448,3 +448,41 @@ func TestPathInput(t *testing.T) {
 		}
 	}
 }
+
+// StoredTop finds the top that stores the root's path as written: through
+// a link to a submodule (or any repository that the parent's work tree
+// holds), the parent's; through a link to a repository elsewhere, the
+// link, even under another repository (a home directory kept in git).
+func TestStoredTopThroughLinks(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"repo/.git", "repo/journals/x", "repo/vendor/other/.git", "home/.git", "srv/repo/.git"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"repo/linked": "vendor/other", "home/repo-link": "../srv/repo"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip(err)
+		}
+	}
+	for _, c := range []struct{ root, top, rel string }{
+		{"repo/journals", "repo", "journals"},
+		{"repo/linked", "repo", "linked"},
+		{"repo/linked/journals", "repo", "linked/journals"},
+		{"repo/vendor/other/journals", "repo/vendor/other", "journals"},
+		{"home/repo-link/journals", "home/repo-link", "journals"},
+		{"home/repo-link", "home/repo-link", ""},
+	} {
+		top, rel, ok := StoredTop(filepath.Join(dir, c.root))
+		if want := filepath.Join(dir, c.top); !ok || top != want || rel != c.rel {
+			t.Errorf("StoredTop(%s) = %s, %q, %v; want %s, %q", c.root, top, rel, ok, want, c.rel)
+		}
+	}
+	if _, _, ok := StoredTop(filepath.Join(dir, "srv")); ok {
+		t.Error("StoredTop of a directory no repository holds found one")
+	}
+}

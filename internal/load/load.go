@@ -251,7 +251,8 @@ type Artifact struct {
 	Prior int
 	// Key identifies the artifact's inputs (record.go) for a load with
 	// Options.Memo; the zero Key when it has none (a file could not be
-	// read), and then nothing of it may be kept under a key.
+	// read, or its bytes are not those a source.Voucher vouched for), and
+	// then nothing of it may be kept under a key.
 	Key Key
 	// Record is the record Options.Memo gave back for Key, whose files
 	// are Files (without documents; Chain is nil), or nil when the

@@ -22,9 +22,10 @@ import (
 // chain.Pending and is resolved against the tree this load reads). The
 // artifact's [Key] names exactly that: its directory, and each file's name
 // and content address (source.BlobAddress), which a source may know
-// without reading the file (source.Addresser). What the record holds is [Artifact.AppendRecord]'s; whoever
-// keeps records (package internal/memo) answers for giving back the one
-// made under the same key.
+// without reading the file (source.Addresser) or vouch for
+// (source.Voucher). What the record holds is [Artifact.AppendRecord]'s;
+// whoever keeps records (package internal/memo) answers for giving back
+// the one made under the same key.
 
 // Key identifies the inputs of one artifact directory's part of a load:
 // its name and, in chronological order, each Journal file's name and

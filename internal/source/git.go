@@ -24,10 +24,10 @@ import (
 // put on disk, with exact blob bytes (no line-ending conversion, no
 // filters): regular files, symbolic links, and a submodule as an empty
 // directory. The root always exists, empty when git holds nothing under
-// it. Stream reads its blobs through `git cat-file --batch`; ReadFile and,
-// for the index, ReadLocal read one from the work tree where a file there
-// holds exactly the blob's bytes. Close ends the git that reads one at a
-// time.
+// it. Stream reads its blobs through `git cat-file --batch`; for the
+// index's entries only, ReadFile and ReadLocal read one from the work
+// tree where a file there holds exactly the blob's bytes. Close ends the
+// git that reads one at a time.
 type Git struct {
 	// The files under the root (regular files and symbolic links, not a
 	// submodule) in git's order, which sorts their paths. File i's path
@@ -434,8 +434,11 @@ func (g *Git) ReadLocal(rel string) (File, bool) {
 		g.streak.Add(1)
 		return File{}, false
 	}
-	if s := g.streak.Load(); s != 0 && s < workMisses {
-		g.streak.CompareAndSwap(s, 0) // a stop stays
+	for { // back to 0, unless it stopped: a stop stays
+		s := g.streak.Load()
+		if s == 0 || s >= workMisses || g.streak.CompareAndSwap(s, 0) {
+			break
+		}
 	}
 	return File{Data: data}, true
 }

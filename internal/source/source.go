@@ -88,8 +88,9 @@ type Streamer interface {
 
 // Local is a [Streamer] that holds a copy of most of its files that is
 // best read in parallel (the index's [Git]: the work tree holds nearly
-// every staged blob). A load reads each file through ReadLocal first, on
-// all its workers, and streams only those it did not give.
+// every staged blob). While HasLocal, a load reads each file through
+// ReadLocal first, on all its workers, and streams only those it did not
+// give; then it streams the rest.
 type Local interface {
 	Streamer
 	// ReadLocal returns the regular file rel from the copy when the copy
