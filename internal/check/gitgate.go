@@ -465,6 +465,13 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	}
 	g.forgetStampedAttributes(r)
 	var out diag.List
+	if g.rootLink == nil {
+		l, err := g.stagedRootLink(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		g.rootLink = l
+	}
 	if g.rootLink != nil {
 		out = append(out, g.rootLink.diagnostic(g.rootRel))
 	}
