@@ -10,8 +10,9 @@ import (
 // open opens path for reading. It looks at the file first (with Lstat
 // when noFollow is set, refusing a symlink) and refuses anything but a
 // regular file: opening a FIFO would block until a writer came. A file
-// swapped between the look and the open is not refused here; Read's
-// check after opening still is.
+// swapped between the look and the open is opened with openFlags (on
+// Unix, without waiting for a FIFO's writer or following a link), and
+// refused by Read's check of the open file.
 func open(path string, noFollow bool) (file, error) {
 	stat := os.Stat
 	if noFollow {
@@ -24,7 +25,7 @@ func open(path string, noFollow bool) (file, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, ErrNotRegular
 	}
-	fh, err := os.Open(path)
+	fh, err := os.OpenFile(path, os.O_RDONLY|openFlags(noFollow), 0)
 	if err != nil {
 		return nil, err // not a typed nil in the interface
 	}
