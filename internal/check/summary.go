@@ -458,7 +458,7 @@ func encodeSummary(dirs []summaryDir) []byte {
 
 // decodeSummary decodes a tree summary (encodeSummary).
 func decodeSummary(data []byte) ([]summaryDir, error) {
-	r := codec.NewReader(data)
+	r := codec.NewSharingReader(data) // raw keeps data anyway
 	if r.Uint() != summaryFormat {
 		return nil, codec.ErrCorrupt
 	}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"math"
 	"time"
+	"unsafe"
 
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -75,11 +76,20 @@ type Reader struct {
 	err  error
 	// strs, when set, interns the strings read by Reader.Interned.
 	strs map[string]string
+	// share says that the strings read are views of data.
+	share bool
 }
 
 // NewReader returns a Reader of data. The strings it returns share no
 // memory with data.
 func NewReader(data []byte) *Reader { return &Reader{data: data} }
+
+// NewSharingReader returns a Reader of data whose strings (String, and
+// Interned without a table) are views of data rather than copies: for a
+// caller that keeps data alive anyway, as one block the garbage collector
+// need not scan, and never changes it while a string read lives. A
+// summary of a large tree reads hundreds of thousands of strings.
+func NewSharingReader(data []byte) *Reader { return &Reader{data: data, share: true} }
 
 // Intern makes [Reader.Interned] return one string for equal strings,
 // through table (shared by several Readers when they are used one at a
@@ -178,9 +188,17 @@ func (r *Reader) take(n int) []byte {
 
 // String reads a string written by [Writer.String].
 func (r *Reader) String() string {
-	b := r.take(r.Len())
-	if len(b) == 0 {
+	return r.str(r.take(r.Len()))
+}
+
+// str returns b as a string: a copy, or for a sharing Reader
+// (NewSharingReader) a view of the same memory.
+func (r *Reader) str(b []byte) string {
+	switch {
+	case len(b) == 0:
 		return ""
+	case r.share:
+		return unsafe.String(&b[0], len(b))
 	}
 	return string(b)
 }
@@ -195,7 +213,7 @@ func (r *Reader) Interned() string {
 		return ""
 	}
 	if r.strs == nil {
-		return string(b)
+		return r.str(b)
 	}
 	if s, ok := r.strs[string(b)]; ok {
 		return s

@@ -104,3 +104,28 @@ func TestCorruptNeverPanics(t *testing.T) {
 		t.Error("a record with a byte left over reads without an error")
 	}
 }
+
+// A sharing Reader's strings are views of its data, a plain one's copies;
+// both read the same values.
+func TestSharingReaderSharesStrings(t *testing.T) {
+	data := write()
+	for _, share := range []bool{false, true} {
+		r := NewReader(data)
+		if share {
+			r = NewSharingReader(data)
+		}
+		r.Uint()
+		r.Int()
+		r.Bool()
+		s := r.String()
+		if s != "coordinate" {
+			t.Fatalf("String %q", s)
+		}
+		i := bytes.Index(data, []byte("coordinate"))
+		data[i] = 'C' // what a view shows, and a copy does not
+		if got := s[0] == 'C'; got != share {
+			t.Errorf("share %v: the string follows the data: %v", share, got)
+		}
+		data[i] = 'c'
+	}
+}
