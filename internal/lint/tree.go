@@ -30,8 +30,8 @@ type Tree interface {
 // take no lock: the releases AddText recorded are parsed by the first
 // lookup that needs them, into their own entry.
 type StaticTree struct {
-	coords []vt.Coordinate
-	heads  map[string]*headReleases // by coordinate text
+	coords []vt.Coordinate // ascending
+	heads  []headReleases  // heads[i] is coords[i]'s
 }
 
 // headReleases holds the release versions of one artifact's head: the
@@ -47,26 +47,24 @@ type headReleases struct {
 // ascending order costs O(1) each (amortized) plus sorting the versions;
 // in any other order, a new coordinate costs O(number recorded).
 func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
-	key := c.String()
-	old, ok := t.versions(key)
-	if !ok {
-		t.insert(c)
-	}
+	old, ok := t.versions(c.String())
+	i := t.insert(c)
 	vs := slices.Concat(old, versions)
 	slices.SortFunc(vs, vt.Version.Compare)
 	vs = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
-	h := &headReleases{}
-	h.parsed.Store(&vs)
-	t.heads[key] = h
+	if ok {
+		t.heads[i].text = ""
+		t.heads[i].parsed.Store(&vs) // built, not yet shared
+		return
+	}
+	t.heads[i].parsed.Store(&vs)
 }
 
 // Grow makes room for n more coordinates, for a caller that knows how
 // many it adds: it changes nothing a lookup sees.
 func (t *StaticTree) Grow(n int) {
-	if t.heads == nil {
-		t.heads = make(map[string]*headReleases, n)
-	}
 	t.coords = slices.Grow(t.coords, n)
+	t.heads = slices.Grow(t.heads, n)
 }
 
 // AddText is Add with the release versions as text, each followed by a
@@ -75,37 +73,45 @@ func (t *StaticTree) Grow(n int) {
 // artifacts of which a check looks up a few is built without parsing the
 // others' releases.
 func (t *StaticTree) AddText(c vt.Coordinate, releases string) {
-	key := c.String()
-	if _, ok := t.heads[key]; ok {
+	if _, ok := t.find(c.String()); ok {
 		t.Add(c, parseVersions(releases)...)
 		return
 	}
-	t.insert(c)
-	t.heads[key] = &headReleases{text: releases}
+	t.heads[t.insert(c)].text = releases
 }
 
-// insert adds the coordinate c, which the tree does not hold, to
-// t.coords, and makes t.heads.
-func (t *StaticTree) insert(c vt.Coordinate) {
-	if t.heads == nil {
-		t.heads = make(map[string]*headReleases)
-	}
-	if n := len(t.coords); n == 0 || t.coords[n-1].Compare(c) < 0 {
+// insert returns the index of the coordinate c in t.coords, adding it
+// with an empty head when the tree does not hold it.
+func (t *StaticTree) insert(c vt.Coordinate) int {
+	n := len(t.coords)
+	if n == 0 || t.coords[n-1].Compare(c) < 0 {
 		t.coords = append(t.coords, c)
-	} else {
-		i, _ := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
-		t.coords = slices.Insert(t.coords, i, c)
+		t.heads = append(t.heads, headReleases{})
+		return n
 	}
+	i, ok := slices.BinarySearchFunc(t.coords, c, vt.Coordinate.Compare)
+	if !ok {
+		t.coords = slices.Insert(t.coords, i, c)
+		t.heads = slices.Insert(t.heads, i, headReleases{})
+	}
+	return i
+}
+
+// find returns the index in t.coords of the coordinate written key, and
+// whether the tree holds it.
+func (t *StaticTree) find(key string) (int, bool) {
+	return slices.BinarySearchFunc(t.coords, key, func(c vt.Coordinate, key string) int { return strings.Compare(c.String(), key) })
 }
 
 // versions returns the release versions of the coordinate written key,
 // sorted and without duplicates, parsing those AddText recorded, and
 // whether the tree holds it. Callers must not change the slice.
 func (t *StaticTree) versions(key string) ([]vt.Version, bool) {
-	h, ok := t.heads[key]
+	i, ok := t.find(key)
 	if !ok {
 		return nil, false
 	}
+	h := &t.heads[i]
 	if p := h.parsed.Load(); p != nil {
 		return *p, true
 	}
@@ -136,7 +142,7 @@ func (t *StaticTree) Coordinates() []vt.Coordinate { return slices.Clone(t.coord
 
 // Has implements [Tree]; it parses nothing.
 func (t *StaticTree) Has(c vt.Coordinate) bool {
-	_, ok := t.heads[c.String()]
+	_, ok := t.find(c.String())
 	return ok
 }
 
