@@ -47,7 +47,11 @@ type headReleases struct {
 // ascending order costs O(1) each (amortized) plus sorting the versions;
 // in any other order, a new coordinate costs O(number recorded).
 func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
-	old, ok := t.versions(c.String())
+	var old []vt.Version
+	ok := false
+	if !t.after(c) {
+		old, ok = t.versions(c.String())
+	}
 	i := t.insert(c)
 	vs := slices.Concat(old, versions)
 	slices.SortFunc(vs, vt.Version.Compare)
@@ -73,18 +77,26 @@ func (t *StaticTree) Grow(n int) {
 // artifacts of which a check looks up a few is built without parsing the
 // others' releases.
 func (t *StaticTree) AddText(c vt.Coordinate, releases string) {
-	if _, ok := t.find(c.String()); ok {
-		t.Add(c, parseVersions(releases)...)
-		return
+	if !t.after(c) {
+		if _, ok := t.find(c.String()); ok {
+			t.Add(c, parseVersions(releases)...)
+			return
+		}
 	}
 	t.heads[t.insert(c)].text = releases
+}
+
+// after reports whether c sorts after every coordinate the tree holds, so
+// that adding it appends.
+func (t *StaticTree) after(c vt.Coordinate) bool {
+	n := len(t.coords)
+	return n == 0 || t.coords[n-1].Compare(c) < 0
 }
 
 // insert returns the index of the coordinate c in t.coords, adding it
 // with an empty head when the tree does not hold it.
 func (t *StaticTree) insert(c vt.Coordinate) int {
-	n := len(t.coords)
-	if n == 0 || t.coords[n-1].Compare(c) < 0 {
+	if n := len(t.coords); t.after(c) {
 		t.coords = append(t.coords, c)
 		t.heads = append(t.heads, headReleases{})
 		return n
