@@ -10,6 +10,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
@@ -32,7 +33,15 @@ func eolAttrOf(v []string) eolAttr {
 // decide its conversions (attrNames) of the root-relative paths, and
 // returns them in the order of paths; equal sets share one eolAttr.
 func (g *gate) askEOL(ctx context.Context, paths []string) ([]*eolAttr, error) {
-	got, err := g.repo.Attributes(ctx, g.staged, g.rootRel, paths, attrNames...)
+	var got [][]string
+	var err error
+	if g.attrsAt != "" && len(paths) <= gitrepo.FewAttributePaths {
+		// The index's .gitattributes are the commit's: git need not read
+		// the index, which takes it 0.4 s at a million files.
+		got, err = g.repo.AttributesAt(ctx, g.attrsAt, g.rootRel, paths, attrNames...)
+	} else {
+		got, err = g.repo.Attributes(ctx, g.staged, g.rootRel, paths, attrNames...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}

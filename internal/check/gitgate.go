@@ -62,6 +62,10 @@ type gate struct {
 	// them.
 	eolAttrs map[string]*eolAttr // equal sets shared
 	asked    chan struct{}
+	// attrsAt, when set, is a commit whose .gitattributes files are the
+	// index's (a staged check that reads only what changed since HEAD,
+	// summary.go), to ask a few files' attributes of instead of the index.
+	attrsAt string
 	// ahead, when set, is closed once the questions askAhead asked are
 	// answered.
 	ahead chan struct{}

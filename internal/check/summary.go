@@ -271,6 +271,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	}
 	s.hit = true
 	s.old = slices.DeleteFunc(dirs, func(d summaryDir) bool { return changed[d.name] })
+	g.attrsAt = head // no .gitattributes changed since (attrFiles)
 	return src, nil
 }
 

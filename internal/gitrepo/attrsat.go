@@ -2,9 +2,11 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // ChangedAttributeFiles returns the .gitattributes files (relative to the
@@ -55,6 +57,14 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	if err != nil {
 		return nil, err
 	}
+	// For a few paths, the temporary index holds only the .gitattributes
+	// files of rev that can apply to them, those of their directories and
+	// of the directories above: git reads rev's tree into it in
+	// proportion to the paths, not to the tree.
+	var sources []string
+	if len(paths) <= FewAttributePaths {
+		sources = attributeFilesAbove(dir, paths)
+	}
 	tmp, err := os.MkdirTemp("", "journal-lint-index-")
 	if err != nil {
 		return nil, err
@@ -62,8 +72,58 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	defer os.RemoveAll(tmp)
 	at := *r
 	at.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
-	if _, err := at.run(ctx, r.top, nil, "read-tree", commit); err != nil {
+	if sources == nil {
+		if _, err := at.run(ctx, r.top, nil, "read-tree", commit); err != nil {
+			return nil, err
+		}
+		return at.Attributes(ctx, true, dir, paths, names...)
+	}
+	files, err := r.lsTree(ctx, append([]string{"-r", commit, "--"}, sources...))
+	if err != nil {
+		return nil, err
+	}
+	var info strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", f.Mode, f.Object, f.Path)
+	}
+	if _, err := at.run(ctx, r.top, []byte(info.String()), "update-index", "-z", "--index-info"); err != nil {
 		return nil, err
 	}
 	return at.Attributes(ctx, true, dir, paths, names...)
+}
+
+// FewAttributePaths is the number of paths up to which [Repo.AttributesAt]
+// reads only the .gitattributes files above the paths, not the commit's
+// whole tree: a few milliseconds where the tree of a million files takes
+// seconds.
+const FewAttributePaths = 256
+
+// attributeFilesAbove returns the top-relative paths of the .gitattributes
+// files that git reads for the paths (relative to dir, itself relative to
+// the top level), one per directory from the top level down to each
+// path's own, without repeats.
+func attributeFilesAbove(dir string, paths []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, p := range paths {
+		full := p
+		if dir != "" {
+			full = dir + "/" + p
+		}
+		for d := path.Dir(full); ; d = path.Dir(d) {
+			f := ".gitattributes"
+			if d != "." {
+				f = d + "/.gitattributes"
+			}
+			if seen[f] {
+				break // and so are those above it
+			}
+			seen[f] = true
+			out = append(out, f)
+			if d == "." {
+				break
+			}
+		}
+	}
+	return out
 }

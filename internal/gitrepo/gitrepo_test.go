@@ -486,3 +486,59 @@ func TestStoredTopThroughLinks(t *testing.T) {
 		t.Error("StoredTop of a directory no repository holds found one")
 	}
 }
+
+// AttributesAt answers for a few paths from the .gitattributes above them
+// what it answers for many from the commit's whole tree, and what the
+// index answers when it holds the commit: nested files, a macro of the
+// top level's, a directory's own file overriding its parent's, a path
+// under a directory without one, and a change after the commit that it
+// does not see.
+func TestAttributesAtFewIsTheWholeTree(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{
+		".gitattributes":       "[attr]journal -text eol=lf\n*.journal journal\n",
+		"j/.gitattributes":     "*.journal text\n",
+		"j/a/.gitattributes":   "x.journal -text filter=upper\n",
+		"j/a/x.journal":        "x\n",
+		"j/a/y.journal":        "y\n",
+		"j/b/z.journal":        "z\n",
+		"other/.gitattributes": "*.journal ident\n",
+		"other/w.journal":      "w\n",
+		"top.journal":          "t\n",
+		"j/c/d/deep.journal":   "d\n",
+		"j/c/d/.gitattributes": "deep.journal working-tree-encoding=latin1\n",
+	})
+	write(t, dir, "j/.gitattributes", "*.journal -text\n") // not committed
+	r, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	paths := []string{"a/x.journal", "a/y.journal", "b/z.journal", "c/d/deep.journal", "none/n.journal"}
+	names := []string{"text", "eol", "filter", "ident", "working-tree-encoding"}
+	few, err := r.AttributesAt(ctx, "HEAD", "j", paths, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The whole tree: the same paths among more than FewAttributePaths.
+	many := slices.Clone(paths)
+	for i := len(many); i <= FewAttributePaths; i++ {
+		many = append(many, fmt.Sprintf("b/%d.journal", i))
+	}
+	whole, err := r.AttributesAt(ctx, "HEAD", "j", many, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := r.Attributes(ctx, true, "j", paths, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		if !slices.Equal(few[i], whole[i]) || !slices.Equal(few[i], index[i]) {
+			t.Errorf("%s: few paths %v, whole tree %v, index %v", p, few[i], whole[i], index[i])
+		}
+	}
+	if few[0][0] != "unset" || few[1][0] != "set" || few[0][2] != "upper" {
+		t.Errorf("a/x %v, a/y %v: the test proves less than it says", few[0], few[1])
+	}
+}
