@@ -49,10 +49,15 @@ func (r *Repo) ChangedAttributeFiles(ctx context.Context, rev string, cached boo
 // commit rev instead of the work tree's or the index's (the repository's
 // info/attributes, the user's and the system's files and the configuration
 // as they are now): "git check-attr --cached" over a temporary index that
-// "git read-tree" fills with rev's tree, which leaves the repository's own
-// index alone. (git 2.40's "check-attr --source" does the same; older gits
-// have only the index.)
+// holds rev's .gitattributes files above the paths (for at most
+// [FewAttributePaths] paths) or rev's whole tree ("git read-tree"). The
+// repository's own index is left alone, and so is its directory: the
+// temporary index is neither split nor sparse. (git 2.40's "check-attr
+// --source" does the same; older gits have only the index.)
 func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string, names ...string) ([][]string, error) {
+	if len(paths) == 0 || len(names) == 0 {
+		return make([][]string, len(paths)), nil
+	}
 	commit, err := r.ResolveCommit(ctx, rev)
 	if err != nil {
 		return nil, err
@@ -64,6 +69,9 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	var sources []string
 	if len(paths) <= FewAttributePaths {
 		sources = attributeFilesAbove(dir, paths)
+		if n := len(strings.Join(sources, " ")); n > maxArgBytes {
+			sources = nil // a command line too long for some systems
+		}
 	}
 	tmp, err := os.MkdirTemp("", "journal-lint-index-")
 	if err != nil {
@@ -72,6 +80,7 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	defer os.RemoveAll(tmp)
 	at := *r
 	at.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	at.opts = append(append([]string(nil), r.opts...), "-c", "core.splitIndex=false", "-c", "index.sparse=false")
 	if sources == nil {
 		if _, err := at.run(ctx, r.top, nil, "read-tree", commit); err != nil {
 			return nil, err
@@ -97,6 +106,10 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 // whole tree: a few milliseconds where the tree of a million files takes
 // seconds.
 const FewAttributePaths = 256
+
+// maxArgBytes bounds the paths AttributesAt puts on one command line, in
+// bytes: Windows allows 32,767 characters in all.
+const maxArgBytes = 16 << 10
 
 // attributeFilesAbove returns the top-relative paths of the .gitattributes
 // files that git reads for the paths (relative to dir, itself relative to

@@ -108,8 +108,9 @@ type Repo struct {
 	head, index, common string
 	// format is the repository's object format: "sha1" or "sha256".
 	format string
-	// env is added to git's environment (AttributesAt's own index).
-	env []string
+	// env is added to git's environment, and opts to the options before
+	// each command (AttributesAt's own index).
+	env, opts []string
 	// config is the configuration, read once (configRecords).
 	config *configList
 }
@@ -307,7 +308,7 @@ func ResolveExisting(abs string) string {
 
 // command builds a git command run in dir with the global options.
 func (r *Repo) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, r.git, append(append([]string{}, globalArgs...), args...)...)
+	cmd := exec.CommandContext(ctx, r.git, slices.Concat(globalArgs, r.opts, args)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), r.env...)
 	return cmd

@@ -492,7 +492,8 @@ func TestStoredTopThroughLinks(t *testing.T) {
 // index answers when it holds the commit: nested files, a macro of the
 // top level's, a directory's own file overriding its parent's, a path
 // under a directory without one, and a change after the commit that it
-// does not see.
+// does not see. Its temporary index leaves nothing in the repository's
+// directory, even where the configuration splits indexes.
 func TestAttributesAtFewIsTheWholeTree(t *testing.T) {
 	t.Parallel()
 	dir := newRepo(t, map[string]string{
@@ -509,6 +510,9 @@ func TestAttributesAtFewIsTheWholeTree(t *testing.T) {
 		"j/c/d/.gitattributes": "deep.journal working-tree-encoding=latin1\n",
 	})
 	write(t, dir, "j/.gitattributes", "*.journal -text\n") // not committed
+	git(t, dir, "config", "core.splitIndex", "true")
+	git(t, dir, "update-index", "--split-index")
+	before, _ := filepath.Glob(filepath.Join(dir, ".git", "sharedindex.*"))
 	r, err := Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -540,5 +544,11 @@ func TestAttributesAtFewIsTheWholeTree(t *testing.T) {
 	}
 	if few[0][0] != "unset" || few[1][0] != "set" || few[0][2] != "upper" {
 		t.Errorf("a/x %v, a/y %v: the test proves less than it says", few[0], few[1])
+	}
+	if after, _ := filepath.Glob(filepath.Join(dir, ".git", "sharedindex.*")); len(after) != len(before) {
+		t.Errorf("shared indexes before %v, after %v", before, after)
+	}
+	if none, err := r.AttributesAt(ctx, "HEAD", "j", nil, names...); err != nil || len(none) != 0 {
+		t.Errorf("AttributesAt of no path = %v, %v", none, err)
 	}
 }
