@@ -67,11 +67,10 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	// of the directories above: git reads rev's tree into it in
 	// proportion to the paths, not to the tree.
 	var sources []string
-	if len(paths) <= FewAttributePaths {
+	few := len(paths) <= FewAttributePaths
+	if few {
 		sources = attributeFilesAbove(dir, paths)
-		if n := len(strings.Join(sources, " ")); n > maxArgBytes {
-			sources = nil // a command line too long for some systems
-		}
+		few = len(strings.Join(sources, " ")) <= maxArgBytes // else a command line too long for some systems
 	}
 	tmp, err := os.MkdirTemp("", "journal-lint-index-")
 	if err != nil {
@@ -81,24 +80,30 @@ func (r *Repo) AttributesAt(ctx context.Context, rev, dir string, paths []string
 	at := *r
 	at.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
 	at.opts = append(append([]string(nil), r.opts...), "-c", "core.splitIndex=false", "-c", "index.sparse=false")
-	if sources == nil {
-		if _, err := at.run(ctx, r.top, nil, "read-tree", commit); err != nil {
-			return nil, err
-		}
-		return at.Attributes(ctx, true, dir, paths, names...)
+	if err := at.fillIndex(ctx, commit, few, sources); err != nil {
+		return nil, err
+	}
+	return at.Attributes(ctx, true, dir, paths, names...)
+}
+
+// fillIndex fills the index of r (a Repo with its own GIT_INDEX_FILE)
+// with the .gitattributes files sources of commit when few is set, else
+// with commit's whole tree.
+func (r *Repo) fillIndex(ctx context.Context, commit string, few bool, sources []string) error {
+	if !few {
+		_, err := r.run(ctx, r.top, nil, "read-tree", commit)
+		return err
 	}
 	files, err := r.lsTree(ctx, append([]string{"-r", commit, "--"}, sources...))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var info strings.Builder
 	for _, f := range files {
 		fmt.Fprintf(&info, "%s %s\t%s\x00", f.Mode, f.Object, f.Path)
 	}
-	if _, err := at.run(ctx, r.top, []byte(info.String()), "update-index", "-z", "--index-info"); err != nil {
-		return nil, err
-	}
-	return at.Attributes(ctx, true, dir, paths, names...)
+	_, err = r.run(ctx, r.top, []byte(info.String()), "update-index", "-z", "--index-info")
+	return err
 }
 
 // FewAttributePaths is the number of paths up to which [Repo.AttributesAt]
@@ -117,24 +122,12 @@ const maxArgBytes = 16 << 10
 // path's own, without repeats.
 func attributeFilesAbove(dir string, paths []string) []string {
 	seen := map[string]bool{}
-	out := []string{}
+	var out []string
 	for _, p := range paths {
-		full := p
-		if dir != "" {
-			full = dir + "/" + p
-		}
-		for d := path.Dir(full); ; d = path.Dir(d) {
-			f := ".gitattributes"
-			if d != "." {
-				f = d + "/.gitattributes"
-			}
-			if seen[f] {
-				break // and so are those above it
-			}
-			seen[f] = true
-			out = append(out, f)
-			if d == "." {
-				break
+		for _, f := range attributesAbove(path.Join(dir, p)) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
 			}
 		}
 	}

@@ -65,17 +65,25 @@ func canonicalKey(name string) string {
 // is not set or has no value. The configuration is the one the Repo read
 // at its first question (see [Open]).
 func (r *Repo) Config(ctx context.Context, name string) (string, error) {
+	value, _, _, err := r.lastSet(ctx, name)
+	return value, err
+}
+
+// lastSet returns the last value set for the configuration variable name
+// (as for [Repo.Config]), whether that record has a value, and whether
+// name is set at all.
+func (r *Repo) lastSet(ctx context.Context, name string) (value string, hasValue, set bool, err error) {
 	recs, err := r.configRecords(ctx)
 	if err != nil {
-		return "", err
+		return "", false, false, err
 	}
-	want, value := canonicalKey(name), ""
+	want := canonicalKey(name)
 	for _, rec := range recs {
-		if k, v, _ := configKey(rec); k == want {
-			value = v
+		if k, v, has := configKey(rec); k == want {
+			value, hasValue, set = v, has, true
 		}
 	}
-	return value, nil
+	return value, hasValue, set, nil
 }
 
 // ConfigBool returns the boolean configuration variable name as git reads
@@ -85,26 +93,16 @@ func (r *Repo) Config(ctx context.Context, name string) (string, error) {
 // value false, in any case. A value git would refuse as no boolean gives
 // def too: git fails on it, so nothing it decides depends on it.
 func (r *Repo) ConfigBool(ctx context.Context, name string, def bool) (bool, error) {
-	recs, err := r.configRecords(ctx)
-	if err != nil {
+	v, hasValue, set, err := r.lastSet(ctx, name)
+	switch b, ok := parseBool(v); {
+	case err != nil || !set:
 		return def, err
+	case !hasValue:
+		return true, nil
+	case ok:
+		return b, nil
 	}
-	want, got := canonicalKey(name), def
-	for _, rec := range recs {
-		k, v, hasValue := configKey(rec)
-		if k != want {
-			continue
-		}
-		switch b, ok := parseBool(v); {
-		case !hasValue:
-			got = true
-		case ok:
-			got = b
-		default:
-			got = def
-		}
-	}
-	return got, nil
+	return def, nil
 }
 
 // parseBool parses a configuration value as git parses a boolean, and

@@ -48,19 +48,14 @@ type headReleases struct {
 // in any other order, a new coordinate costs O(number recorded).
 func (t *StaticTree) Add(c vt.Coordinate, versions ...vt.Version) {
 	var old []vt.Version
-	ok := false
 	if !t.after(c) {
-		old, ok = t.versions(c.String())
+		old, _ = t.versions(c.String())
 	}
 	i := t.insert(c)
 	vs := slices.Concat(old, versions)
 	slices.SortFunc(vs, vt.Version.Compare)
 	vs = slices.CompactFunc(vs, func(a, b vt.Version) bool { return a.Compare(b) == 0 })
-	if ok {
-		t.heads[i].text = ""
-		t.heads[i].parsed.Store(&vs) // built, not yet shared
-		return
-	}
+	t.heads[i].text = "" // parsed into vs; the tree is not shared yet
 	t.heads[i].parsed.Store(&vs)
 }
 
