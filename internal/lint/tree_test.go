@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -135,4 +136,30 @@ func TestAddTextAgreesWithAdd(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestStaticTreeLooksUpWhileGrowing: a lookup between additions sees every
+// coordinate added so far and none other, whatever the order of the
+// additions (a lookup makes the tree's hash index, and an insertion in
+// the middle moves the positions it holds).
+func TestStaticTreeLooksUpWhileGrowing(t *testing.T) {
+	var tree lint.StaticTree
+	const n = 300
+	name := func(i int) string { return fmt.Sprintf("com.acme.a%03d", (i*7919)%n) } // every one once, out of order
+	for i := range n {
+		c := mustCoordinate(t, name(i))
+		if tree.Has(c) {
+			t.Fatalf("%s found before it was added", c)
+		}
+		tree.AddText(c, fmt.Sprintf("1.%d.0\n", i))
+		for j := 0; j <= i; j += 1 + i/10 {
+			c := mustCoordinate(t, name(j))
+			if !tree.Has(c) || versions(tree.Releases(c)) != fmt.Sprintf("1.%d.0", j) {
+				t.Fatalf("after %d additions, %s: Has %v, Releases %q", i+1, c, tree.Has(c), versions(tree.Releases(c)))
+			}
+		}
+	}
+	if tree.Has(mustCoordinate(t, "com.acme.b000")) {
+		t.Error("a coordinate never added is found")
+	}
 }
