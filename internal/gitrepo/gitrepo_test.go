@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // git runs git in dir for the test's setup, failing the test on an error.
@@ -550,5 +552,46 @@ func TestAttributesAtFewIsTheWholeTree(t *testing.T) {
 	}
 	if none, err := r.AttributesAt(ctx, "HEAD", "j", nil, names...); err != nil || len(none) != 0 {
 		t.Errorf("AttributesAt of no path = %v, %v", none, err)
+	}
+}
+
+// TestIndexListKeepsEveryField: each entry comes back from the compact
+// listing with git's tag, mode, stage, object name and path, for SHA-1
+// and SHA-256 object names; an object name that is no hex, or of another
+// length than the others, is a malformed answer.
+func TestIndexListKeepsEveryField(t *testing.T) {
+	for _, width := range []int{40, 64} {
+		var out []byte
+		var want []Entry
+		for i, tm := range []struct {
+			tag  byte
+			mode string
+		}{{'H', "100644"}, {'S', "100755"}, {'h', "120000"}, {'H', "160000"}, {'M', "100644"}, {'H', "100600"}} {
+			e := Entry{Tag: tm.tag, Mode: tm.mode, Object: fmt.Sprintf("%0*x", width, 0xabc0+i), Stage: i % 4, Path: fmt.Sprintf("j/%d.journal", i)}
+			want = append(want, e)
+			out = fmt.Appendf(out, "%c %s %s %d\t%s\x00", e.Tag, e.Mode, e.Object, e.Stage, e.Path)
+		}
+		l, err := parseIndex(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Entry
+		for _, e := range l.All() {
+			got = append(got, e)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("object names of %d digits (-want +got):\n%s", width, diff)
+		}
+	}
+	oid := strings.Repeat("a", 40)
+	for _, bad := range []string{
+		"H 100644 " + strings.Repeat("g", 40) + " 0\ta\x00",
+		"H 100644 " + oid + " 0\ta\x00H 100644 " + strings.Repeat("a", 64) + " 0\tb\x00",
+		"H 100644 " + oid + " 4\ta\x00",
+		"H 100644  0\ta\x00",
+	} {
+		if _, err := parseIndex([]byte(bad)); err == nil {
+			t.Errorf("parseIndex(%q): no error", bad)
+		}
 	}
 }
