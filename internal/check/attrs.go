@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -66,6 +68,78 @@ func sharedEOL(vs [][]string) []*eolAttr {
 	return out
 }
 
+// eolTable holds the attributes (eolAttr) of root-relative Journal
+// paths: of a path the gate's index listing holds, one byte at its
+// entry's position, naming one of the few distinct sets; of any other
+// path, a map entry. A map of every path would take about 33 bytes a
+// file (3.3 MB at 100,000). The zero eolTable holds nothing and asks no
+// index; methods are not safe for concurrent use.
+type eolTable struct {
+	index   *gitrepo.IndexList
+	rootRel string
+	sets    []*eolAttr // byEntry[i] is 1 + the position of entry i's set
+	byEntry []uint8
+	other   map[string]*eolAttr
+}
+
+// newEOLTable returns an empty eolTable for the paths under the root at
+// rootRel, keeping those that index holds (nil for none) by position.
+func newEOLTable(index *gitrepo.IndexList, rootRel string) *eolTable {
+	t := &eolTable{index: index, rootRel: rootRel, other: map[string]*eolAttr{}}
+	if index != nil {
+		t.byEntry = make([]uint8, index.Len())
+	}
+	return t
+}
+
+// position returns the position of p's entry in t.index.
+func (t *eolTable) position(p string) (int, bool) {
+	if t.index == nil {
+		return 0, false
+	}
+	return t.index.Position(t.rootRel, p)
+}
+
+// get returns the attributes of the root-relative path p; nil when t
+// (which may be nil) has none.
+func (t *eolTable) get(p string) *eolAttr {
+	if t == nil {
+		return nil
+	}
+	if i, ok := t.position(p); ok && t.byEntry[i] != 0 {
+		return t.sets[t.byEntry[i]-1]
+	}
+	return t.other[p]
+}
+
+// set records a as the attributes of the root-relative path p.
+func (t *eolTable) set(p string, a *eolAttr) {
+	if i, ok := t.position(p); ok {
+		n := slices.IndexFunc(t.sets, func(s *eolAttr) bool { return *s == *a })
+		if n < 0 && len(t.sets) < math.MaxUint8 {
+			n = len(t.sets)
+			t.sets = append(t.sets, a)
+		}
+		if n >= 0 {
+			t.byEntry[i] = uint8(n + 1)
+			delete(t.other, p)
+			return
+		}
+		t.byEntry[i] = 0 // too many sets: kept in other
+	}
+	t.other[p] = a
+}
+
+// clone returns a copy of t that shares nothing t writes; nil for nil.
+func (t *eolTable) clone() *eolTable {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.sets, c.byEntry, c.other = slices.Clone(t.sets), slices.Clone(t.byEntry), maps.Clone(t.other)
+	return &c
+}
+
 // convertsNothing reports whether git stores and checks out a file with
 // the attributes a byte for byte, under core.autocrlf set to autocrlf
 // ("" when unset): no text conversion (text unset, or unspecified without
@@ -102,7 +176,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		return fmt.Errorf("git attributes: %w", err)
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = make(map[string]*eolAttr, len(paths))
+		g.eolAttrs = newEOLTable(g.index, g.rootRel)
 	}
 	// The groups: one per shard, and one of the directories with their own
 	// .gitattributes, which no record holds.
@@ -142,7 +216,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		if data, ok := m.table.Get(coordinateOf(ps[0]), k); ok && !m.verify {
 			if vs, ok := readAttrs(data, len(ps)); ok {
 				for i, p := range ps {
-					g.eolAttrs[p] = vs[i]
+					g.eolAttrs.set(p, vs[i])
 				}
 				continue
 			}
@@ -161,7 +235,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		as := got[:len(gr.paths)]
 		got = got[len(gr.paths):]
 		for i, p := range gr.paths {
-			g.eolAttrs[p] = as[i]
+			g.eolAttrs.set(p, as[i])
 		}
 		if gr.key != (memo.Key{}) {
 			m.table.Put(coordinateOf(gr.paths[0]), gr.key, appendAttrs(as))
@@ -289,7 +363,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for i, p := range paths {
 		e := g.index.Entry(at[i])
-		if a := g.eolAttrs[p]; e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
+		if a := g.eolAttrs.get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}

@@ -60,7 +60,7 @@ type gate struct {
 	// asked, when set, says that git is being asked about the source's
 	// files meanwhile (askAttributes), and is closed once eolAttrs has
 	// them.
-	eolAttrs map[string]*eolAttr // equal sets shared
+	eolAttrs *eolTable
 	asked    chan struct{}
 	// attrsAt, when set, is a commit whose .gitattributes files are the
 	// index's (a staged check that reads only what changed since HEAD,
@@ -528,7 +528,7 @@ func (g *gate) takeOver(p *gate) {
 	}
 	g.repo, g.rootRel, g.files, g.index, g.stamp = p.repo, p.rootRel, p.files, p.index, p.stamp
 	g.committed = maps.Clone(p.committed)
-	g.eolAttrs = maps.Clone(p.eolAttrs)
+	g.eolAttrs = p.eolAttrs.clone()
 }
 
 // forgetStampedAttributes drops the attributes (and with them the
@@ -559,11 +559,11 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = make(map[string]*eolAttr, len(r.load.Files))
+		g.eolAttrs = newEOLTable(g.index, g.rootRel)
 	}
 	var ask []string // root-relative paths
 	for _, f := range r.load.Files {
-		if _, known := g.eolAttrs[f.Path]; !known {
+		if g.eolAttrs.get(f.Path) == nil {
 			ask = append(ask, f.Path)
 		}
 	}
@@ -573,14 +573,14 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			return nil, err
 		}
 		for i, p := range ask {
-			g.eolAttrs[p] = got[i]
+			g.eolAttrs.set(p, got[i])
 		}
 	}
 	// The files in directory order, those of the directories a summary
 	// speaks for (summary.go) among them.
 	groups := r.sum.eolGroups()
 	for _, f := range r.load.Files {
-		a := g.eolAttrs[f.Path]
+		a := g.eolAttrs.get(f.Path)
 		if a.text == "unset" {
 			continue
 		}
@@ -634,10 +634,11 @@ func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
 		if err != nil {
 			return
 		}
-		g.eolAttrs = make(map[string]*eolAttr, len(ps))
+		t := newEOLTable(g.index, g.rootRel)
 		for i, p := range ps {
-			g.eolAttrs[p] = got[i]
+			t.set(p, got[i])
 		}
+		g.eolAttrs = t
 	}()
 }
 
@@ -1333,7 +1334,7 @@ func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	}
 	var out []string
 	for _, p := range paths {
-		if a := g.eolAttrs[p]; changed[p] || a == nil || !a.convertsNothing(autocrlf) {
+		if a := g.eolAttrs.get(p); changed[p] || a == nil || !a.convertsNothing(autocrlf) {
 			out = append(out, p)
 		}
 	}

@@ -52,7 +52,7 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 	}
 	var out diag.List
 	for _, f := range r.load.Files {
-		a := g.eolAttrs[f.Path]
+		a := g.eolAttrs.get(f.Path)
 		if a == nil || a.text == "unset" || (changed != nil && !changed[f.Path]) {
 			continue
 		}
@@ -93,7 +93,7 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	}
 	var paths []string
 	for _, f := range r.load.Files {
-		if a := g.eolAttrs[f.Path]; a != nil && a.text != "unset" {
+		if a := g.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
 			paths = append(paths, f.Path)
 		}
 	}
@@ -108,7 +108,7 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	for i, p := range paths {
 		if eolAttrOf(before[i]).text == "unset" {
 			if n++; n == 1 {
-				first = g.topPath(p) + ", " + g.eolAttrs[p].describe()
+				first = g.topPath(p) + ", " + g.eolAttrs.get(p).describe()
 			}
 		}
 	}

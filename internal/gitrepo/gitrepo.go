@@ -32,6 +32,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"iter"
@@ -888,6 +889,11 @@ type IndexList struct {
 	// oidLen is the length of an object name in bytes (20 for SHA-1).
 	modes  []string
 	oidLen int
+	// slots is an open-addressing hash table of the entries by path
+	// (Position): an entry's position plus one, 0 for an empty slot, the
+	// first entry of each path only; at most half of it is used.
+	slots []uint32
+	seed  maphash.Seed
 	// sparse counts the entries marked skip-worktree, links the
 	// symbolic links.
 	sparse, links int
@@ -971,8 +977,46 @@ func parseIndex(out []byte) (*IndexList, error) {
 		}
 	}
 	l.recs = b.String() // shorter than out: its length fits in 32 bits
-
+	l.hashPaths()
 	return l, nil
+}
+
+// hashPaths fills l.slots.
+func (l *IndexList) hashPaths() {
+	n := l.Len()
+	if n == 0 {
+		return
+	}
+	size := 2
+	for size < 2*n {
+		size <<= 1
+	}
+	l.seed, l.slots = maphash.MakeSeed(), make([]uint32, size)
+	mask := uint64(size - 1)
+	for i := range n {
+		p := l.path(i)
+		if i > 0 && p == l.path(i-1) {
+			continue // a later merge stage of the same path
+		}
+		h := pathHash(l.seed, "", p) & mask
+		for l.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		l.slots[h] = uint32(i + 1)
+	}
+}
+
+// pathHash hashes the path dir + "/" + name, or name when dir is "",
+// without joining them.
+func pathHash(seed maphash.Seed, dir, name string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	if dir != "" {
+		h.WriteString(dir)
+		h.WriteByte('/')
+	}
+	h.WriteString(name)
+	return h.Sum64()
 }
 
 // readOnly returns the bytes of s, for a caller that only reads them.
@@ -1049,34 +1093,31 @@ func (l *IndexList) All() iter.Seq2[int, Entry] {
 
 // Find returns the first entry (the lowest merge stage) of the path
 // dir + "/" + name, or name when dir is "" (both relative to the top
-// level, with forward slashes), by binary search, without joining them.
+// level, with forward slashes), found by Position.
 func (l *IndexList) Find(dir, name string) (Entry, bool) {
-	cmp := func(i int) int { return comparePath(l.path(i), dir, name) }
-	i := sort.Search(l.Len(), func(i int) bool { return cmp(i) >= 0 })
-	if i == l.Len() || cmp(i) != 0 {
-		return Entry{}, false
+	if i, ok := l.Position(dir, name); ok {
+		return l.Entry(i), true
 	}
-	return l.Entry(i), true
+	return Entry{}, false
 }
 
-// comparePath compares p with dir + "/" + name (name alone when dir is
-// ""), as strings.Compare would compare p with the joined path.
-func comparePath(p, dir, name string) int {
-	if dir != "" {
-		n := min(len(p), len(dir))
-		if c := strings.Compare(p[:n], dir[:n]); c != 0 {
-			return c
-		}
-		p = p[n:]
-		if n < len(dir) || p == "" {
-			return -1 // p is a prefix of dir
-		}
-		if p[0] != '/' {
-			return strings.Compare(p[:1], "/")
-		}
-		p = p[1:]
+// Position returns the position of the first entry (the lowest merge
+// stage) of the path dir + "/" + name, or name when dir is "", and
+// whether there is one: found by the path's hash, without joining them.
+func (l *IndexList) Position(dir, name string) (int, bool) {
+	if len(l.slots) == 0 {
+		return 0, false
 	}
-	return strings.Compare(p, name)
+	mask := uint64(len(l.slots) - 1)
+	for h := pathHash(l.seed, dir, name) & mask; ; h = (h + 1) & mask {
+		i := int(l.slots[h]) - 1
+		if i < 0 {
+			return 0, false
+		}
+		if isPath(readOnly(l.path(i)), dir, name) {
+			return i, true
+		}
+	}
 }
 
 // TreeDirs lists, like [Repo.Tree], the files of the commit rev under the

@@ -403,6 +403,24 @@ func TestIndexListFind(t *testing.T) {
 			t.Errorf("Find(%q, %q) = %+v; want none", miss[0], miss[1], e)
 		}
 	}
+	// Enough paths that some share their hash's slot.
+	var many []byte
+	for i := range 1000 {
+		many = fmt.Appendf(many, "H 100644 %s 0\td%d/%d.journal\x00", oid, i%37, i)
+	}
+	if ml, err := parseIndex(many); err != nil {
+		t.Fatal(err)
+	} else {
+		for i := range 1000 {
+			dir, name := fmt.Sprint("d", i%37), fmt.Sprint(i, ".journal")
+			if e, ok := ml.Find(dir, name); !ok || e.Path != dir+"/"+name {
+				t.Fatalf("Find(%q, %q) among 1000 = %+v, %v", dir, name, e, ok)
+			}
+		}
+		if _, ok := ml.Find("d1", "2.journal"); ok {
+			t.Error("Find among 1000: found a path never listed")
+		}
+	}
 	if _, err := parseIndex([]byte("H 100644 " + oid + " 0 j/a.journal\x00")); err == nil {
 		t.Error("parseIndex accepted an entry without a tab")
 	}
