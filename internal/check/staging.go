@@ -28,9 +28,11 @@ func (a *eolAttr) describe() string {
 // is its work-tree copy with the line endings converted: git converted
 // them as it stored the file (gitattributes(5), "text"), so the digest the
 // author computed from the file is not the digest the commit stores
-// (repo/eol-converted). A work-tree copy changed in other ways since it
-// was staged is no conversion and is left alone. It needs the attributes
-// that eolConversion learnt.
+// (repo/eol-converted). The blob is what counts, not today's attributes:
+// a blob converted under attributes changed since (set right, but the
+// file not staged again) is reported too. A work-tree copy changed in
+// other ways since it was staged is no conversion and is left alone. It
+// needs the attributes that eolConversion learnt.
 func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) {
 	if !g.staged {
 		return nil, nil
@@ -52,8 +54,7 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 	}
 	var out diag.List
 	for _, f := range r.load.Files {
-		a := g.eolAttrs.get(f.Path)
-		if a == nil || a.text == "unset" || (changed != nil && !changed[f.Path]) {
+		if changed != nil && !changed[f.Path] {
 			continue
 		}
 		blob := r.load.Source(f.Path)
@@ -62,15 +63,22 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 		if blob == nil || err != nil || bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), blob) {
 			continue
 		}
-		out = append(out, diag.Diagnostic{
+		renormalize := "git add --renormalize " + shellQuote(tp)
+		d := diag.Diagnostic{
 			Code:     rules.RepoEOLConverted,
 			Severity: diag.Error,
 			Path:     f.Path,
-			Message: fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): the commit would store %s, but the file in the work tree is %s",
-				a.describe(), vt.DigestOf(blob), vt.DigestOf(work)),
-			Help: "keep git from converting Journals: add these lines to the .gitattributes at the top of the repository and stage it:\n" +
-				gitattributesLines + "\nthen stage the exact bytes again (git add --renormalize " + shellQuote(tp) + ")",
-		})
+			Message: fmt.Sprintf("the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): the commit would store %s, but the file in the work tree is %s",
+				vt.DigestOf(blob), vt.DigestOf(work)),
+			Help: "stage the exact bytes again: " + renormalize,
+		}
+		if a := g.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
+			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): the commit would store %s, but the file in the work tree is %s",
+				a.describe(), vt.DigestOf(blob), vt.DigestOf(work))
+			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
+				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitattributesLines
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }
