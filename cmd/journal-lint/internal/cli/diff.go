@@ -430,18 +430,14 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 	}
 	if len(stray) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s outside every artifact, first %s); run journal-lint check\n",
-			shownRoot(c.Context, s.root), plural(len(stray), "error"), safetext.Text(stray[0].Path))
+			shownRoot(c.Context, s.root), plural(len(stray), "error"), safetext.Text(shownPath(c.Context, s.root, stray[0].Path)))
 	}
 	if len(invalid) > 0 {
 		n := 0
-		names := slices.Sorted(maps.Keys(invalid))  // the chains in order, whatever the map's
-		prefix := outpath.Prefix(c.Context, s.root) // once: it may ask git
+		names := slices.Sorted(maps.Keys(invalid)) // the chains in order, whatever the map's
 		for _, co := range names {
-			for _, d := range invalid[co] {
-				d.Path = outpath.Join(prefix, d.Path)
-				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
-				n++
-			}
+			printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid[co])
+			n += len(invalid[co])
 		}
 		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run journal-lint check for details",
 			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}

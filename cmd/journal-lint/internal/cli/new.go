@@ -107,14 +107,14 @@ func runNew(c *ucli.Context) error {
 		return err
 	}
 	if !lr.Valid() {
-		n := 0
+		var invalid []diag.Diagnostic
 		for _, d := range lr.Diagnostics {
 			if d.Severity == diag.Error && rules.IsValidity(d.Code) {
-				fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
-				n++
+				invalid = append(invalid, d)
 			}
 		}
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(c.Context, s.root), plural(n, "error"))}
+		printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid)
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(c.Context, s.root), plural(len(invalid), "error"))}
 	}
 
 	var text []byte

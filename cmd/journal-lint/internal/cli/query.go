@@ -96,16 +96,12 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 		}
 	}
 	if len(own) > 0 && !tolerateChain {
-		prefix := outpath.Prefix(c.Context, s.root) // once: it may ask git
-		for _, d := range own {
-			d.Path = outpath.Join(prefix, d.Path)
-			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
-		}
+		printDiagnostics(c.Context, c.App.ErrWriter, s.root, own)
 		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(own), "error"))}
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run journal-lint check\n",
-			shownRoot(c.Context, s.root), plural(len(other), "error"), safetext.Text(other[0].Path))
+			shownRoot(c.Context, s.root), plural(len(other), "error"), safetext.Text(shownPath(c.Context, s.root, other[0].Path)))
 	}
 	return t, t.known(co)
 }
@@ -276,6 +272,16 @@ func logJSON(e chain.Entry, prefix string, head bool) logDoc {
 		d.Predecessor = p.String()
 	}
 	return d
+}
+
+// printDiagnostics writes ds, diagnostics of the tree under root, to w in
+// their text form, one a line, with their paths as output shows them.
+func printDiagnostics(ctx context.Context, w io.Writer, root string, ds []diag.Diagnostic) {
+	prefix := outpath.Prefix(ctx, root) // once: it may ask git
+	for _, d := range ds {
+		d.Path = outpath.Join(prefix, d.Path)
+		fmt.Fprintln(w, safetext.Text(d.String()))
+	}
 }
 
 // shownPath is the root-relative path rel as output shows it.
