@@ -161,11 +161,15 @@ func runDiff(c *ucli.Context) error {
 	}
 	applyLevels(cfg, results)
 	opts := diffrender.WriteOptions{Color: color, PathPrefix: prefix}
-	if summary != "" {
+	switch {
+	case after != nil && len(results) == 0 && format == render.Text:
+		// Nothing was compared: a summary of no changes would read as a
+		// pass above the error that says why.
+	case summary != "":
 		err = appendStepSummary(c.App.ErrWriter, summary, func(f io.Writer, room int) error {
 			return diffrender.WriteStepSummary(f, results, opts, room)
 		})
-	} else {
+	default:
 		err = diffrender.Write(c.App.Writer, format, results, opts)
 	}
 	if err != nil {
