@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,4 +32,59 @@ func TestEveryCommandHasAnExample(t *testing.T) {
 		}
 	}
 	walk("", app.Commands)
+}
+
+// Every example of a --help that works on the repository's own example
+// tree (it names data/nenjim/journals or its artifact net.example.quill)
+// runs there and exits 0: copied into
+// a shell at the top of a checkout, it works as shown.
+func TestHelpExamplesOnTheExampleTreeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks the example tree once per example")
+	}
+	top, err := filepath.Abs(filepath.Join("..", "..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(top)
+	t.Setenv("JOURNAL_LINT_CACHE", "off")
+	app := newApp(io.Discard, io.Discard, nil)
+	var examples []string
+	var walk func(cmds []*ucli.Command)
+	walk = func(cmds []*ucli.Command) {
+		for _, c := range cmds {
+			for line := range strings.SplitSeq(c.UsageText+"\n"+c.Description, "\n") {
+				line = strings.TrimSpace(line)
+				if strings.HasPrefix(line, "journal-lint ") && (strings.Contains(line, "data/nenjim/journals") || strings.Contains(line, "net.example.quill")) {
+					examples = append(examples, line)
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+	if len(examples) < 4 {
+		t.Fatalf("only %d examples name the example tree: %q", len(examples), examples)
+	}
+	for _, ex := range examples {
+		var args []string
+		for _, f := range strings.Fields(ex) {
+			if strings.HasPrefix(f, "(") {
+				break // a comment after the command
+			}
+			if strings.Contains(f, "*") { // as a shell expands it
+				m, err := filepath.Glob(f)
+				if err != nil || len(m) == 0 {
+					t.Fatalf("%s: %s matches nothing", ex, f)
+				}
+				args = append(args, m...)
+				continue
+			}
+			args = append(args, f)
+		}
+		var stderr strings.Builder
+		if code := Main(args, io.Discard, &stderr); code != 0 {
+			t.Errorf("%s: exit %d\n%s", ex, code, stderr.String())
+		}
+	}
 }

@@ -297,13 +297,13 @@ func showCommand() *ucli.Command {
 			"Without --revision or --as-of it shows the head. --as-of picks the newest revision at or\n" +
 			"before V. --release shows one release as that revision knows it.\n" +
 			queryExitCodes + "\n\n" +
-			"Examples:\n   journal-lint show --examples net.example.quill\n" +
-			"   journal-lint show --examples net.example.quill --as-of 20260210T000000Z --release 1.0.0 --format json",
+			"Examples:\n   journal-lint show --root data/nenjim/journals --examples net.example.quill\n" +
+			"   journal-lint show --root data/nenjim/journals --examples net.example.quill --as-of 20260210T000000Z --release 1.0.0 --format json",
 		Flags: append(rootFlags(),
 			&ucli.StringFlag{Name: "revision", Usage: "the revision with exactly Journal version `V`"},
 			&ucli.StringFlag{Name: "as-of", Usage: "the newest revision at or before Journal version `V`"},
 			&ucli.StringFlag{Name: "release", Usage: "show only release `VERSION`"},
-			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "`text` or json"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
 			cacheFlag(),
 		),
 		Action: runShow,
