@@ -213,7 +213,11 @@ func Registry() config.Registry {
 			opts[r.Code] = spec
 		}
 	}
-	return config.Registry{Codes: codes, Options: opts}
+	return config.Registry{Codes: codes, Options: opts, CheckValue: func(code, name, text string) error {
+		r, _ := rules.Lookup(code) // known: config.Validate asks only of those
+		_, err := r.ParseOptions(map[string]string{name: text})
+		return err
+	}}
 }
 
 // Run checks the tree under opts.Root. Its errors are a cancelled ctx or an

@@ -262,7 +262,7 @@ func ruleOptions(cfg *config.Config) map[string]map[string]string {
 	for code, ro := range cfg.Options {
 		m := map[string]string{}
 		for name, o := range ro.Values {
-			m[name] = fmt.Sprint(o.Value)
+			m[name] = o.Text()
 		}
 		out[code] = m
 	}

@@ -123,6 +123,10 @@ func (o Option) Duration() (time.Duration, error) {
 		Msg: fmt.Sprintf("option %s: %s is not a Go duration such as 48h or 90s", o.Name, describe(o.Value))}
 }
 
+// Text returns the value as the rules read it: its YAML scalar as written
+// in decimal or as text ("24h", "3", "true").
+func (o Option) Text() string { return fmt.Sprint(o.Value) }
+
 // String returns the value as a string; the error is an [*Error] when it is
 // not a string.
 func (o Option) String() (string, error) {

@@ -53,6 +53,10 @@ type Registry struct {
 	// single codes.
 	Namespaces   []string
 	AnyNamespace bool
+	// CheckValue, when set, checks the value of the option name of the
+	// rule code as the rule reads it (text, Option.Text); its error is
+	// reported at the value.
+	CheckValue func(code, name, text string) error
 }
 
 // lenientGlob reports whether the category of the code glob may be that
@@ -112,7 +116,7 @@ func Validate(cfg *Config, reg Registry) error {
 			continue
 		}
 		if reg.Options != nil {
-			errs = append(errs, checkOptions(cfg, o, reg.Options[o.Code])...)
+			errs = append(errs, checkOptions(cfg, o, reg.Options[o.Code], reg.CheckValue)...)
 		}
 	}
 	for _, e := range cfg.Ignore {
@@ -138,8 +142,9 @@ func Validate(cfg *Config, reg Registry) error {
 	return errs.Err()
 }
 
-// checkOptions checks the options of one rule against its spec.
-func checkOptions(cfg *Config, o RuleOptions, spec OptionSpec) ErrorList {
+// checkOptions checks the options of one rule against its spec, and each
+// value with value when it is not nil (Registry.CheckValue).
+func checkOptions(cfg *Config, o RuleOptions, spec OptionSpec, value func(code, name, text string) error) ErrorList {
 	var errs ErrorList
 	names := make([]string, 0, len(spec))
 	for n := range spec {
@@ -171,6 +176,11 @@ func checkOptions(cfg *Config, o RuleOptions, spec OptionSpec) ErrorList {
 			var d time.Duration
 			if d, err = v.Duration(); err == nil && d <= 0 {
 				err = cfg.errorAt(v.Pos, "option %s: must be a positive duration", v.Name)
+			}
+		}
+		if err == nil && value != nil {
+			if verr := value(o.Code, v.Name, v.Text()); verr != nil {
+				err = cfg.errorAt(v.Pos, "%v", verr)
 			}
 		}
 		if err != nil {
