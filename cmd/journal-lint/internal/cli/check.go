@@ -221,7 +221,7 @@ func runCheck(c *ucli.Context) (err error) {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: checked %s on %s own: placement, chain, deps/ and history rules need a tree and were skipped\n",
 			plural(len(files), "file"), own)
 	} else if !c.Bool("staged") { // (a staged check reads the index, not the root's path)
-		if hint := rootHint(c.Context, s.root); hint != "" {
+		if hint := rootHint(c.Context, s); hint != "" {
 			fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
 		}
 	}

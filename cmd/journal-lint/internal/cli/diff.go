@@ -405,7 +405,7 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 			continue
 		}
 		if d.Path == "" {
-			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(c.Context, s.root))
+			return nil, usageErrorf("cannot compare: %s%s", d.Message, rootHint(c.Context, s))
 		}
 		if co, _, ok := strings.Cut(d.Path, "/"); ok {
 			if pick.only == nil || co == pick.only.String() {

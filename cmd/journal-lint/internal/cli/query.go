@@ -88,7 +88,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 		}
 		switch {
 		case d.Path == "":
-			return nil, usageErrorf("%s%s", d.Message, rootHint(c.Context, s.root))
+			return nil, usageErrorf("%s%s", d.Message, rootHint(c.Context, s))
 		case strings.HasPrefix(d.Path, co.String()+"/"):
 			own = append(own, d)
 		default:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,8 +37,10 @@ type settings struct {
 	// noRoot says why there is no root: the usage error of findDefaultRoot.
 	// Commands that read a tree return it through requireRoot; others (a
 	// diff of two files, --print-config, --file) never need one.
-	noRoot   error
-	examples bool
+	noRoot error
+	// rootFromConfig says that root is the configuration's root: key.
+	rootFromConfig bool
+	examples       bool
 	// packs are the configuration's rule packs, started once to validate
 	// the configuration and owned by the command (loadSettingsWithPacks);
 	// nil when there are none or after loadSettings.
@@ -162,11 +165,11 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 			}
 		}
 	}
-	root := rootArg
+	root, fromConfig := rootArg, false
 	switch {
 	case root != "":
 	case cfg.Root != "":
-		root = cfg.RootDir()
+		root, fromConfig = cfg.RootDir(), true
 	default:
 		var noRoot error
 		if root, noRoot = findDefaultRoot(c); noRoot != nil {
@@ -177,7 +180,7 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 	if err != nil {
 		return nil, usageErrorf("root %s: %v", root, err)
 	}
-	return &settings{cfg: cfg, root: filepath.Clean(abs), examples: c.Bool("examples") || cfg.Examples, packs: packs, ready: ready}, nil
+	return &settings{cfg: cfg, root: filepath.Clean(abs), rootFromConfig: fromConfig, examples: c.Bool("examples") || cfg.Examples, packs: packs, ready: ready}, nil
 }
 
 // packsReady waits for the rule packs of cfg that plugin.Launch started
@@ -278,13 +281,19 @@ func findDefaultRoot(c *ucli.Context) (string, error) {
 		"  %-32s%s\n  %-32s%s", config.FileName, "name it in "+config.FileName+":", "root: DIR", how, cmd)
 }
 
-// rootHint says what to pass instead when root is not a Journal root but
-// one of the two usual mistakes: a Journal file, or the directory of one
-// artifact. The diagnostics keep their codes (fs/root-not-directory,
-// fs/unexpected-entry …); this only adds the way out. It returns "" when
-// root looks like neither.
-func rootHint(ctx context.Context, root string) string {
+// rootHint says what to pass instead when s.root is not a Journal root
+// but one of the usual mistakes: a Journal file, the directory of one
+// artifact, or a configuration's root: that names no directory. The
+// diagnostics keep their codes (fs/root-not-directory,
+// fs/unexpected-entry, fs/root-missing …); this only adds the way out. It
+// returns "" when root looks like none.
+func rootHint(ctx context.Context, s *settings) string {
+	root := s.root
 	fi, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) && s.rootFromConfig {
+		p := s.cfg.Pos["root"]
+		return fmt.Sprintf("; the root is the root: key at %s:%d:%d: correct it there", outpath.Of(ctx, s.cfg.File), p.Line, p.Column)
+	}
 	if err != nil {
 		return ""
 	}
