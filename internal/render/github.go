@@ -136,9 +136,12 @@ func writeGitHub(w io.Writer, r *Report, opts Options) error {
 	}
 	if len(r.Diagnostics) > 0 {
 		name := nonEmpty(r.Tool.Name, "journal-lint")
+		seeAll := "--format json lists every finding"
+		if opts.StepSummary {
+			seeAll = "the step summary lists the findings (errors first), and --format json lists every one"
+		}
 		fmt.Fprintf(bw, "::notice title=%s::%s\n", EscapeProperty(safetext.Text(name)),
-			EscapeData(GitHubTotals(safetext.Text(SummaryLine(*r)), left,
-				"the step summary lists the findings (errors first), and --format json lists every one")))
+			EscapeData(GitHubTotals(safetext.Text(SummaryLine(*r)), left, seeAll)))
 	}
 	return bw.Flush()
 }

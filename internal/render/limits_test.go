@@ -143,7 +143,7 @@ func TestGitHubErrorsFirstAndTotals(t *testing.T) {
 	t.Parallel()
 	r := mixedReport(36, 5) // 12 errors, 12 warnings, 12 infos
 	r.Summary = Summary{Files: 36, Artifacts: 1, Revisions: 36}
-	out := string(render(t, GitHub, r, Options{PathPrefix: "journals"}))
+	out := string(render(t, GitHub, r, Options{PathPrefix: "journals", StepSummary: true}))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 12+12+(AnnotationLimit-1)+1 {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), 12+12+AnnotationLimit, out)
@@ -161,6 +161,11 @@ func TestGitHubErrorsFirstAndTotals(t *testing.T) {
 		"GitHub shows at most 10 error, 10 warning and 10 notice annotations per step: the step summary lists the findings (errors first), and --format json lists every one."
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("last line\n%q\nwant\n%q", last, want)
+	}
+	// Without a step summary, the notice sends readers to the JSON only.
+	out = string(render(t, GitHub, r, Options{PathPrefix: "journals"}))
+	if !strings.HasSuffix(out, "per step: --format json lists every finding.\n") {
+		t.Errorf("without a step summary, the last line is %q", out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:])
 	}
 	if empty := render(t, GitHub, Report{}, Options{}); len(empty) != 0 {
 		t.Errorf("no diagnostics gave %q", empty)

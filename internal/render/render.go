@@ -244,6 +244,10 @@ type Options struct {
 	// URIs, annotations and the step summary name a file alike. Empty means
 	// the root is the base itself.
 	PathPrefix string
+	// StepSummary says that the caller writes the step summary
+	// (WriteStepSummary, to the file $GITHUB_STEP_SUMMARY names), so that
+	// the github format's closing notice may send readers there.
+	StepSummary bool
 }
 
 // displayPath returns the root-relative path p as an output path under the
