@@ -601,14 +601,14 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 	if converted == 0 {
 		return nil, nil
 	}
-	n := "1 Journal file"
+	n, which := "1 Journal file", "its digest"
 	if converted > 1 {
-		n = fmt.Sprintf("%d Journal files", converted)
+		n, which = fmt.Sprintf("%d Journal files", converted), "their digests"
 	}
 	return diag.List{{
 		Code:     rules.RepoEOLConversion,
 		Severity: diag.Warning,
-		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes their digests (first: %s)", n, first),
+		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes %s (first: %s)", n, which, first),
 		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
 			gitattributesLines + "\n" +
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
