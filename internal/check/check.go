@@ -478,7 +478,7 @@ func (r *Result) Source(path string) []byte {
 // diagnostic (it may start with "../"), and adds the configuration's text
 // to sources for snippets.
 func configDiagnostics(cfg *config.Config, unused []config.IgnoreEntry, root string, r *run) diag.List {
-	ds := config.UnusedIgnoreDiagnostics(cfg, unused)
+	ds := config.UnusedIgnoreDiagnostics(cfg, cfg.RootRel(root), unused)
 	if cfg.File == "" || (len(ds) == 0 && cfg.Base == "") {
 		return ds
 	}

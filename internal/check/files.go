@@ -74,8 +74,9 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
 	// The drafts' paths are as given, relative to the working directory.
 	wd, _ := os.Getwd()
-	out, unused := config.Apply(cfg, cfg.RootRel(wd), all)
-	out = append(out, config.UnusedIgnoreDiagnostics(cfg, unused)...)
+	rootRel := cfg.RootRel(wd)
+	out, unused := config.Apply(cfg, rootRel, all)
+	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
 }

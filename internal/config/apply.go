@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/rules"
@@ -107,11 +108,13 @@ func Apply(cfg *Config, rootRel string, ds diag.List) (out diag.List, unused []I
 }
 
 // UnusedIgnoreDiagnostics returns one [rules.ConfigUnusedIgnore] warning per entry of
-// unused (as returned by [Apply]). Path is the configuration file as given
-// to [Load] (cfg.Source) and Range the entry's position; the message names
-// the entry's code and path patterns. A rules override for
-// config/unused-ignore applies: off returns nothing.
-func UnusedIgnoreDiagnostics(cfg *Config, unused []IgnoreEntry) diag.List {
+// unused (as returned by [Apply] with rootRel). Path is the configuration
+// file as given to [Load] (cfg.Source) and Range the entry's position; the
+// message names the entry's code and path patterns, and the help, for a
+// path pattern that does not start where the root lies (rootRel), the
+// pattern below the root. A rules override for config/unused-ignore
+// applies: off returns nothing.
+func UnusedIgnoreDiagnostics(cfg *Config, rootRel string, unused []IgnoreEntry) diag.List {
 	sev, on := cfg.Severity(rules.ConfigUnusedIgnore, diag.Warning)
 	if !on || len(unused) == 0 {
 		return nil
@@ -132,8 +135,19 @@ func UnusedIgnoreDiagnostics(cfg *Config, unused []IgnoreEntry) diag.List {
 			Message:  fmt.Sprintf("ignore entry for code %q and %s matched no diagnostic", e.Code, where),
 			Path:     src,
 			Range:    e.Pos.Range(),
-			Help:     "remove the entry, or fix its code or path pattern",
+			Help:     "remove the entry, or fix its code or path pattern" + belowRoot(e.Path, rootRel),
 		})
 	}
 	return out
+}
+
+// belowRoot returns, for the ignore path pattern pat that names no path
+// where the root lies (rootRel, relative to the configuration file's
+// directory), a hint with the pattern below the root; "" otherwise.
+func belowRoot(pat, rootRel string) string {
+	first := func(p string) string { s, _, _ := strings.Cut(p, "/"); return s }
+	if pat == "" || rootRel == "" || strings.HasPrefix(pat, "**") || strings.HasPrefix(rootRel, "../") || first(pat) == first(rootRel) {
+		return ""
+	}
+	return fmt.Sprintf("; path patterns are relative to the directory of the configuration file, where the root is %s: did you mean %q?", rootRel, rootRel+"/"+pat)
 }

@@ -88,7 +88,7 @@ func TestApply(t *testing.T) {
 		t.Errorf("unused = %q", codes)
 	}
 
-	ds := UnusedIgnoreDiagnostics(cfg, unused)
+	ds := UnusedIgnoreDiagnostics(cfg, "", unused)
 	if len(ds) != 2 {
 		t.Fatalf("UnusedIgnoreDiagnostics: %v", ds)
 	}
@@ -110,17 +110,35 @@ func TestUnusedIgnoreNamesPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, unused := Apply(cfg, "", nil)
-	ds := UnusedIgnoreDiagnostics(cfg, unused)
+	ds := UnusedIgnoreDiagnostics(cfg, "", unused)
 	if len(ds) != 1 || !strings.Contains(ds[0].Message, `code "style/x" and path "old/**"`) || ds[0].Range.Start.Line != 2 {
 		t.Errorf("got %v", ds)
 	}
+	// A pattern written relative to the root, not to the file's directory:
+	// the help gives it below the root; one that starts there, or that
+	// starts with **, gets no such hint.
+	for _, tc := range []struct{ rootRel, pat, hint string }{
+		{"journals", "old/**", `; path patterns are relative to the directory of the configuration file, where the root is journals: did you mean "journals/old/**"?`},
+		{"data/journals", "old/**", `; path patterns are relative to the directory of the configuration file, where the root is data/journals: did you mean "data/journals/old/**"?`},
+		{"journals", "journals/old/**", ""},
+		{"journals", "**/old.journal", ""},
+		{"", "old/**", ""},
+		{"../journals", "old/**", ""},
+	} {
+		if got := belowRoot(tc.pat, tc.rootRel); got != tc.hint {
+			t.Errorf("belowRoot(%q, %q) = %q, want %q", tc.pat, tc.rootRel, got, tc.hint)
+		}
+	}
+	if ds := UnusedIgnoreDiagnostics(cfg, "journals", unused); len(ds) != 1 || !strings.HasSuffix(ds[0].Help, `did you mean "journals/old/**"?`) {
+		t.Errorf("help with the root at journals: %v", ds)
+	}
 	// The warning itself obeys rules.
 	cfg.Rules[rules.ConfigUnusedIgnore] = Rule{Code: rules.ConfigUnusedIgnore, Level: LevelError}
-	if ds := UnusedIgnoreDiagnostics(cfg, unused); len(ds) != 1 || ds[0].Severity != diag.Error {
+	if ds := UnusedIgnoreDiagnostics(cfg, "", unused); len(ds) != 1 || ds[0].Severity != diag.Error {
 		t.Errorf("override to error: %v", ds)
 	}
 	cfg.Rules[rules.ConfigUnusedIgnore] = Rule{Code: rules.ConfigUnusedIgnore, Level: LevelOff}
-	if ds := UnusedIgnoreDiagnostics(cfg, unused); ds != nil {
+	if ds := UnusedIgnoreDiagnostics(cfg, "", unused); ds != nil {
 		t.Errorf("off: %v", ds)
 	}
 }
@@ -163,8 +181,8 @@ func TestApplyNilConfig(t *testing.T) {
 	if len(out) != 1 || unused != nil {
 		t.Errorf("Apply(nil) = %v, %v", out, unused)
 	}
-	if UnusedIgnoreDiagnostics(nil, nil) != nil {
-		t.Error("UnusedIgnoreDiagnostics(nil, nil) not nil")
+	if UnusedIgnoreDiagnostics(nil, "", nil) != nil {
+		t.Error("UnusedIgnoreDiagnostics(nil, \"\", nil) not nil")
 	}
 }
 
