@@ -133,8 +133,10 @@ const (
 	// SecurityBidiControl: a bidirectional control character ([Document]).
 	SecurityBidiControl = "security/bidi-control"
 
-	// The style rules on one document ([Document]).
+	// The style rules on one document ([Document]); StyleDraftNote reports a
+	// line that starts, after its indentation, with DraftNoteMarker.
 	StyleCRLF                = "style/crlf"
+	StyleDraftNote           = "style/draft-note"
 	StyleEmptyText           = "style/empty-text"
 	StyleMissingFinalNewline = "style/missing-final-newline"
 	StyleReleaseOrder        = "style/release-order"
@@ -238,6 +240,7 @@ var registry = []Rule{
 	{Code: RepoEOLConverted, Kind: Repository, DefaultSeverity: Error, Summary: "git converted the line endings of a staged Journal file"},
 	{Code: SecurityBidiControl, Kind: Document, DefaultSeverity: Error, Summary: "the text contains a Unicode bidirectional control character"},
 	{Code: StyleCRLF, Kind: Document, DefaultSeverity: Warning, Summary: "the file uses CRLF line endings"},
+	{Code: StyleDraftNote, Kind: Document, DefaultSeverity: Warning, Summary: "the note journal-lint new puts above the comments it copied is still in the text"},
 	{Code: StyleEmptyText, Kind: Document, DefaultSeverity: Warning, Summary: "a quoted text is the empty string \"\""},
 	{Code: StyleMissingFinalNewline, Kind: Document, DefaultSeverity: Warning, Summary: "the last line has no line terminator"},
 	{Code: StyleReleaseOrder, Kind: Document, DefaultSeverity: Warning, Summary: "release blocks are not in ascending version order"},
@@ -259,3 +262,9 @@ var futureVersionOptions = []Option{{
 	Default: "24h",
 	Summary: "how far past the current time a JOURNAL_VERSION may lie",
 }}
+
+// DraftNoteMarker starts the comment line that journal-lint new puts
+// before the comments it copies into a draft from the head: they may
+// describe the head ("# adds 1.2.0") rather than the draft. A revision
+// that still holds it is reported (StyleDraftNote).
+const DraftNoteMarker = "# journal-lint new:"

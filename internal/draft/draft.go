@@ -21,6 +21,7 @@ import (
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Genesis returns the text of the first revision of the artifact co at
@@ -101,12 +102,7 @@ func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 	return MarkCopiedComments(out, head.JournalVersion), nil
 }
 
-// CopiedMarker starts the comment line that [Successor] puts before the
-// comments it copies from the head: they may describe the head ("# adds
-// 1.2.0") rather than the draft.
-const CopiedMarker = "# journal-lint new:"
-
-// MarkCopiedComments puts one marker comment before the first comment line
+// MarkCopiedComments puts one marker comment (rules.DraftNoteMarker) before the first comment line
 // of text, saying that the comments were copied from revision from and
 // should be updated or deleted. A marker an earlier draft left in text is
 // dropped first, so markers never pile up. Text without comments is
@@ -117,7 +113,7 @@ func MarkCopiedComments(text []byte, from vt.JournalVersion) []byte {
 	marked := false
 	for line := range bytes.Lines(text) {
 		trimmed := bytes.TrimLeft(line, " \t")
-		if bytes.HasPrefix(trimmed, []byte(CopiedMarker)) {
+		if bytes.HasPrefix(trimmed, []byte(rules.DraftNoteMarker)) {
 			continue
 		}
 		if !marked && bytes.HasPrefix(trimmed, []byte("#")) {
@@ -125,7 +121,7 @@ func MarkCopiedComments(text []byte, from vt.JournalVersion) []byte {
 			if bytes.HasSuffix(line, []byte("\r\n")) {
 				eol = "\r\n"
 			}
-			out = append(out, fmt.Sprintf("%s the comments below were copied from revision %s; update or delete them%s", CopiedMarker, from, eol)...)
+			out = append(out, fmt.Sprintf("%s the comments below were copied from revision %s; update or delete them%s", rules.DraftNoteMarker, from, eol)...)
 			marked = true
 		}
 		out = append(out, line...)

@@ -32,6 +32,7 @@ var checks = map[string]func(*Pass){
 	rules.LicenseNoassertion:       checkNoassertion,
 	rules.SecurityBidiControl:      checkBidiControl,
 	rules.StyleCRLF:                checkCRLF,
+	rules.StyleDraftNote:           checkDraftNote,
 	rules.StyleEmptyText:           checkEmptyText,
 	rules.StyleMissingFinalNewline: checkMissingFinalNewline,
 	rules.StyleReleaseOrder:        checkReleaseOrder,

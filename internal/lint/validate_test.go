@@ -23,7 +23,7 @@ func TestEveryCheckedKindHasCheck(t *testing.T) {
 			t.Errorf("%s (kind %s): lint rule %v", r.Code, r.Kind, ok)
 		}
 	}
-	if n, want := len(lint.All()), 12; n != want {
+	if n, want := len(lint.All()), 13; n != want {
 		t.Errorf("%d lint rules, want %d (a check without a rule of a checked kind?)", n, want)
 	}
 }

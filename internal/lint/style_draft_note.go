@@ -1,0 +1,36 @@
+package lint
+
+import (
+	"bytes"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// checkDraftNote is the check of style/draft-note: a comment line that
+// starts, after its indentation, with the note journal-lint new puts
+// above the comments it copied from the predecessor
+// (rules.DraftNoteMarker). The note asks the author to update or delete
+// those comments; committed, it stays in an immutable revision for good.
+func checkDraftNote(p *Pass) {
+	src := p.Doc.Src
+	marker := []byte(rules.DraftNoteMarker)
+	for start := 0; start < len(src); {
+		end, next := len(src), len(src)
+		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+			end, next = start+i, start+i+1
+			if end > start && src[end-1] == '\r' {
+				end--
+			}
+		}
+		line := src[start:end]
+		if rest := bytes.TrimLeft(line, " \t"); bytes.HasPrefix(rest, marker) {
+			p.Report(diag.Diagnostic{
+				Range:   p.Range(end-len(rest), end),
+				Message: "the note of journal-lint new about comments copied from the predecessor is still here",
+				Help:    "update or delete the comments below it, which may describe the predecessor, then delete this line; " + acceptedNote,
+			})
+		}
+		start = next
+	}
+}
