@@ -1266,7 +1266,7 @@ func placement(doc *syntax.Document, c candidate) diag.List {
 		ds = append(ds, diag.Diagnostic{Code: rules.FSDirectoryMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.Artifact.ArgsRange(),
 			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir()),
-			Help:    fmt.Sprintf("move the file to %s/ or correct ARTIFACT", doc.Coordinate)})
+			Help:    fmt.Sprintf("move the file to %s/; correct ARTIFACT instead only in a draft (an accepted revision's text never changes)", doc.Coordinate)})
 	}
 	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem() {
 		ds = append(ds, diag.Diagnostic{Code: rules.FSFilenameMismatch, Severity: diag.Error, Path: c.rel,
