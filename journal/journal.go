@@ -49,8 +49,12 @@
 // the last snapshot published before Stop: its results are immutable values
 // (requirement "Filesystem-independent read-only Journal service"), its
 // methods have no error to report, and an empty answer would be
-// indistinguishable from an unknown coordinate. No later Refresh or Start
-// changes what that handle sees; a restarted manager hands out a new one.
+// indistinguishable from an unknown coordinate. While the manager runs, a
+// handle answers each query from the snapshot published at that moment,
+// so a Refresh shows in handles taken before it, and two queries may see
+// two snapshots; once the manager is stopped, no later Refresh or Start
+// changes what the handle sees, and a restarted manager hands out a new
+// one.
 package journal
 
 import (
@@ -94,7 +98,9 @@ type Service interface {
 	// Journal version rev knows it (license, content, dependencies,
 	// exclusions, preferences, description, publication time, effective
 	// policy), or false when the coordinate, the revision or the release is
-	// unknown there.
+	// unknown there. rev must be a revision's own Journal version: for the
+	// release as of an instant, take the revision from AsOf and pass its
+	// JournalVersion.
 	Release(c vt.Coordinate, rev vt.JournalVersion, version vt.Version) (model.Release, bool)
 }
 
@@ -104,10 +110,16 @@ type Service interface {
 type ServiceManager interface {
 	// Start performs the complete initial chronological load of the root and
 	// succeeds only if every file is valid (requirement "Filesystem-backed
-	// lifecycle loading"). On failure nothing is exposed, and the error is a
-	// *journalerr.InvalidError carrying every diagnostic, or matches
-	// journalerr.ErrInvalidRoot. Starting a started manager fails with an
-	// error matching journalerr.ErrUnavailable.
+	// lifecycle loading"); a file that is no Journal, such as a README.md,
+	// .DS_Store or editor backup under the root, is an fs/unexpected-entry
+	// error ("Filesystem layout" in docs/journal-format.md). On failure
+	// nothing is exposed, and the error is
+	// a *journalerr.InvalidError carrying every diagnostic (a root that is
+	// missing, not a directory or unreadable is one too, whose diagnostic
+	// has a root code, so it matches journalerr.ErrInvalidRoot), ctx's
+	// error when ctx ends (context.Canceled also when Stop ends the load),
+	// or an I/O error that names no file. Starting a started manager fails
+	// with an error matching journalerr.ErrUnavailable.
 	Start(ctx context.Context) error
 
 	// Stop stops the manager; afterwards Service and Refresh fail with

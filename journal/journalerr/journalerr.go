@@ -8,7 +8,8 @@
 //	                 every Diagnostic; matches ErrInvalidJournal, and also
 //	                 ErrInvalidRoot, ErrChain or ErrConflict when one of its
 //	                 diagnostics has such a code.
-//	ErrUnavailable – the manager is not started (lifecycle).
+//	ErrUnavailable – the operation does not fit the manager's lifecycle
+//	                 state: not started, or Start on a started manager.
 package journalerr
 
 import (
@@ -67,7 +68,7 @@ func (d Diagnostic) String() string {
 // of invalid data. Diagnostics lists every violation found, sorted by path,
 // line, column and code; it is never empty.
 type InvalidError struct {
-	// Op is the operation that failed: "start", "refresh" or "ingest".
+	// Op is the operation that failed: "start" or "refresh".
 	Op          string
 	Diagnostics []Diagnostic
 }

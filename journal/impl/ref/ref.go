@@ -50,11 +50,15 @@ func WithExamples() Option { return func(c *config) { c.examples = true } }
 
 // NewServiceManager returns a stopped manager for the Journal root at root.
 // The root is made absolute and cleaned (the manager's Root); it is not
-// checked until Start, and never created. The only error is a root that
-// cannot be made absolute, matching journalerr.ErrInvalidRoot.
+// checked until Start, and never created. The errors, matching
+// journalerr.ErrInvalidRoot, are an empty root and one that cannot be made
+// absolute.
 func NewServiceManager(root string, opts ...Option) (journal.ServiceManager, error) {
+	if root == "" {
+		return nil, fmt.Errorf("%w: the root is empty; name a directory (\".\" for the current one)", journalerr.ErrInvalidRoot)
+	}
 	abs, err := filepath.Abs(root)
-	if err != nil || root == "" {
+	if err != nil {
 		return nil, fmt.Errorf("%w: %q: cannot make absolute: %v", journalerr.ErrInvalidRoot, root, err)
 	}
 	m := &manager{root: filepath.Clean(abs), load: load.Load}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -408,6 +409,10 @@ func TestFailedInitialStart(t *testing.T) {
 		m, _ := NewServiceManager(filepath.Join(t.TempDir(), "missing"))
 		if err := m.Start(context.Background()); !errors.Is(err, journalerr.ErrInvalidRoot) {
 			t.Fatalf("Start = %v, want ErrInvalidRoot", err)
+		}
+		// An empty root names no directory: refused at once, saying so.
+		if _, err := NewServiceManager(""); !errors.Is(err, journalerr.ErrInvalidRoot) || !strings.Contains(err.Error(), "the root is empty") {
+			t.Errorf(`NewServiceManager("") = %v, want ErrInvalidRoot saying the root is empty`, err)
 		}
 	})
 }
