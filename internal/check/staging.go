@@ -139,7 +139,7 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 		Code:     rules.RepoEOLConversionEnabled,
 		Severity: diag.Error,
 		Path:     attrs,
-		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that %s keeps byte for byte (first: %s)",
+		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that the attributes of %s keep byte for byte (first: %s)",
 			files, g.at(), first),
 		Help: "keep Journals byte for byte: end the .gitattributes at the top of the repository with these lines (a later line wins):\n" +
 			gitattributesLines,
