@@ -21,6 +21,6 @@ func checkCRLF(p *Pass) {
 	p.Report(diag.Diagnostic{
 		Range:   p.Range(i, i+2),
 		Message: "file uses CRLF line endings",
-		Help:    "convert the file to LF line endings; " + acceptedNote,
+		Help:    "convert the whole file to LF line endings (a mix of both is a syntax/line-ending error); " + acceptedNote + ": a draft from journal-lint new keeps the head's CRLF, so convert the draft whole",
 	})
 }
