@@ -390,7 +390,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	out = append(out, configDiagnostics(cfg, unused, opts.Root, r)...)
 	out.FillFileRanges()
 	out.Sort()
-	out, fps := g.finish(r, out, opts.NewOnly)
+	out, fps := g.finish(r, out, opts.NewOnly, headJudge{tree: tree, rc: perHead})
 	files, chains, revisions := sum.counts()
 	res := &Result{
 		Load:        lr,

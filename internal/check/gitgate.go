@@ -1358,7 +1358,7 @@ func isLintCode(code string) bool {
 // gate, computes the revision fingerprint of every diagnostic on a
 // revision whose identity is known (see [revisionFingerprint]). The map is
 // indexed like the returned list.
-func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]string) {
+func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.List, map[int]string) {
 	if g == nil || g.commit == "" {
 		return l, nil
 	}
@@ -1370,7 +1370,7 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool) (diag.List, map[int]str
 			}
 			kept = append(kept, d)
 		}
-		l = kept
+		l = dropCarriedOver(r, kept, heads)
 	}
 	fps := map[int]string{}
 	for i := range l {

@@ -310,21 +310,44 @@ type Result struct {
 // The files of a load are sorted as its candidates are (sortCandidates),
 // so it searches them by halves. It is safe for concurrent use.
 func (r *Result) File(path string) *File {
-	if !r.sorted { // a Result not made by Load
-		for _, f := range r.Files {
-			if f.Path == path {
-				return f
-			}
-		}
-		return nil
+	if i, ok := r.fileIndex(path); ok {
+		return r.Files[i]
 	}
-	i, ok := slices.BinarySearchFunc(r.Files, candidate{rel: path}, func(f *File, key candidate) int {
+	return nil
+}
+
+// fileIndex returns the position of the file at path in r.Files.
+func (r *Result) fileIndex(path string) (int, bool) {
+	if !r.sorted { // a Result not made by Load
+		i := slices.IndexFunc(r.Files, func(f *File) bool { return f.Path == path })
+		return i, i >= 0
+	}
+	return slices.BinarySearchFunc(r.Files, candidate{rel: path}, func(f *File, key candidate) int {
 		return compareCandidates(candidate{rel: f.Path}, key)
 	})
+}
+
+// Predecessor returns the accepted revision (chain.Appended) that comes
+// last before the file at path in its artifact directory, in the order of
+// Files (chronological): the predecessor of an accepted revision, since a
+// chain is linear. Nil when there is none, or path was not read. It is
+// safe for concurrent use.
+func (r *Result) Predecessor(path string) *File {
+	i, ok := r.fileIndex(path)
 	if !ok {
 		return nil
 	}
-	return r.Files[i]
+	dir, _, _ := strings.Cut(path, "/")
+	for j := i - 1; j >= 0; j-- {
+		f := r.Files[j]
+		if d, _, _ := strings.Cut(f.Path, "/"); d != dir {
+			return nil
+		}
+		if f.Outcome == chain.Appended {
+			return f
+		}
+	}
+	return nil
 }
 
 // Doc returns the parsed document of the file at root-relative path, or nil
