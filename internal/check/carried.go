@@ -16,13 +16,15 @@ type headJudge struct {
 
 // dropCarriedOver drops, under --new-only, each finding of a head-only
 // rule (deps/…: kind rules.ChainHead) on a revision added since the
-// compared commit that the revision's accepted predecessor has too, judged
-// against the same tree: the same code, value path (ValuePath) and
-// message. A DEPENDS that a successor carries over names the same missing
-// artifact as before, and no revision can fix that; what the revision
-// adds is reported. The other rules' findings stay: a text's own problem
-// (style/crlf) is fixed in the next revision, which is this one.
-func dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
+// compared commit that the newest accepted revision of its chain at that
+// commit has too, judged against the same tree: the same code, value path
+// (ValuePath) and message. A DEPENDS that successors carry over names the
+// same missing artifact as before, and no revision can fix that; what the
+// added revisions bring is reported (on the head, where head-only rules
+// report, even when an earlier added revision brought it). The other
+// rules' findings stay: a text's own problem (style/crlf) is fixed in the
+// next revision, which is this one.
+func (g *gate) dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
 	carried := map[string]map[string]bool{} // new revision's path → keys of its predecessor's findings
 	key := func(code, vp, msg string) string { return code + "\x00" + vp + "\x00" + msg }
 	predecessorKeys := func(p string) map[string]bool {
@@ -35,6 +37,12 @@ func dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
 			return nil
 		}
 		pf := r.load.Predecessor(p)
+		for pf != nil {
+			if _, old := g.atBase(pf.Path); old {
+				break
+			}
+			pf = r.load.Predecessor(pf.Path) // added since the commit too
+		}
 		if pf == nil {
 			return nil
 		}

@@ -1370,7 +1370,7 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.
 			}
 			kept = append(kept, d)
 		}
-		l = dropCarriedOver(r, kept, heads)
+		l = g.dropCarriedOver(r, kept, heads)
 	}
 	fps := map[int]string{}
 	for i := range l {

@@ -60,7 +60,7 @@ func checkCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against origin/HEAD (through its merge base with HEAD) when the clone has it, else HEAD, unless --against is given"},
 			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
 			&ucli.BoolFlag{Name: "no-progress", Usage: "never show the progress line (shown on a terminal, with the text format, when a run takes more than a second)"},
-			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision, less the deps/ findings they carried over from their predecessor (validity errors are always reported)"},
+			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision, less the deps/ findings carried over from the revision's accepted predecessor (validity errors are always reported)"},
 			cacheFlag(),
 		},
 		Action: runCheck,
