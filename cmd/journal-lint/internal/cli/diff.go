@@ -162,9 +162,10 @@ func runDiff(c *ucli.Context) error {
 	applyLevels(cfg, results)
 	opts := diffrender.WriteOptions{Color: color, PathPrefix: prefix}
 	switch {
-	case after != nil && len(results) == 0 && format == render.Text:
-		// Nothing was compared: a summary of no changes would read as a
-		// pass above the error that says why.
+	case len(results) == 0 && format == render.Text:
+		// Nothing was compared, and standard error says why (or the error
+		// after it does): a summary of no changes would only repeat it,
+		// on every commit of the pre-commit hook.
 	case summary != "":
 		err = appendStepSummary(c.App.ErrWriter, summary, func(f io.Writer, room int) error {
 			return diffrender.WriteStepSummary(f, results, opts, room)
