@@ -214,12 +214,15 @@ func runCheck(c *ucli.Context) (err error) {
 		return internalErrorf("writing output: %v", err)
 	}
 	if len(files) > 0 {
-		own := "its"
-		if len(files) > 1 {
-			own = "their"
+		// (Files that could not be read are errors above, not checked.)
+		if res.Files > 0 {
+			own := "its"
+			if res.Files > 1 {
+				own = "their"
+			}
+			fmt.Fprintf(c.App.ErrWriter, "journal-lint: checked %s on %s own: placement, chain, deps/ and history rules need a tree and were skipped\n",
+				plural(res.Files, "file"), own)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "journal-lint: checked %s on %s own: placement, chain, deps/ and history rules need a tree and were skipped\n",
-			plural(len(files), "file"), own)
 	} else if !c.Bool("staged") { // (a staged check reads the index, not the root's path)
 		if hint := rootHint(c.Context, s); hint != "" {
 			fmt.Fprintf(c.App.ErrWriter, "journal-lint: hint: %s\n", strings.TrimPrefix(hint, "; "))
