@@ -53,7 +53,7 @@ func (s *server) completion(ctx context.Context, params json.RawMessage) (any, e
 	if !typing {
 		argIndex = len(fields)
 	}
-	var items []protocol.CompletionItem
+	items := []protocol.CompletionItem{} // never null: the protocol wants a list
 	add := func(kind protocol.CompletionItemKind, detail string, labels ...string) {
 		for _, l := range labels {
 			items = append(items, protocol.CompletionItem{Label: l, Kind: kind, Detail: detail})

@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,6 +243,18 @@ func TestCompletion(t *testing.T) {
 	}
 	if got := labels(20, 0); !slices.Contains(got, "CONTENT") || slices.Contains(got, "ARTIFACT") {
 		t.Errorf("release keywords: %v", got)
+	}
+	// Nothing to offer (after "DEPENDS org.example.core 1.2.0 "): an empty
+	// list, never null, which the protocol does not allow for items.
+	lines[17] = "DEPENDS org.example.core 1.2.0 "
+	c.Change(u, 3, strings.Join(lines, "\n"))
+	c.Diagnostics(u, 3)
+	l, err := c.Server.Completion(c.Ctx(), &protocol.CompletionParams{TextDocumentPositionParams: at(u, 17, 31)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(l); !strings.Contains(string(b), `"items":[]`) {
+		t.Errorf("nothing to complete gave %s, want an empty list of items", b)
 	}
 }
 
