@@ -3,11 +3,13 @@ package syntax
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // Texts to build cases from. hdr is a complete header, rel a complete
@@ -221,4 +223,34 @@ func goList(l []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return "[]string{" + strings.Join(q, ", ") + "}"
+}
+
+// TestUnknownKeywordSuggests: a misspelt keyword gets "did you mean" and
+// a fix that writes the known one, a wrong case the case-sensitive hint,
+// and a word near no keyword the list of known directives.
+func TestUnknownKeywordSuggests(t *testing.T) {
+	hdr := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"W\"\n"
+	for _, tc := range []struct{ line, help, fix string }{
+		{"RELAESE 1.0.0", "did you mean RELEASE?", "RELEASE"},
+		{"PREDECESOR sha256:" + strings.Repeat("3", 64), "did you mean PREDECESSOR?", "PREDECESSOR"},
+		{"release 1.0.0", "keywords are case-sensitive: write RELEASE", "RELEASE"},
+		{"FROBNICATE x", "known directives: JOURNAL_FORMAT, ARTIFACT,", ""},
+	} {
+		_, ds := Parse("t.journal", []byte(hdr+tc.line+"\n"))
+		i := slices.IndexFunc(ds, func(d diag.Diagnostic) bool { return d.Code == rules.SyntaxUnknownDirective })
+		if i < 0 {
+			t.Errorf("%s: no syntax/unknown-directive in %v", tc.line, ds)
+			continue
+		}
+		d := ds[i]
+		if !strings.HasPrefix(d.Help, tc.help) {
+			t.Errorf("%s: help %q, want it to start with %q", tc.line, d.Help, tc.help)
+		}
+		switch {
+		case tc.fix == "" && len(d.Fixes) != 0:
+			t.Errorf("%s: fixes %v, want none", tc.line, d.Fixes)
+		case tc.fix != "" && (len(d.Fixes) != 1 || d.Fixes[0].Edits[0].NewText != tc.fix):
+			t.Errorf("%s: fixes %v, want one writing %s", tc.line, d.Fixes, tc.fix)
+		}
+	}
 }

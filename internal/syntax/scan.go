@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/rules"
+	"github.com/r35157/journal-lint/suggest"
 )
 
 // Limits of "Lines and encoding" and "Directives and arguments" in
@@ -631,11 +633,19 @@ func (p *parser) directiveLine(cs, ce int) {
 // ("Directives and arguments" in docs/journal-format.md).
 func (p *parser) unknownKeyword(d *Directive) {
 	kw := d.Keyword
-	help := "known directives: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY, RELEASE, LICENSE, CONTENT, PUBLISHED, DEPENDS, EXCLUDES, PREFERS"
+	known := kindNames[KindUnknown+1:]
+	help := "known directives: " + strings.Join(known, ", ")
 	var fixes []diag.Fix
-	if up := asciiUpper(kw); up != kw && KindOf(up) != KindUnknown {
+	write := func(k string) []diag.Fix {
+		return []diag.Fix{{Title: "Write " + k, Edits: []diag.Edit{{Range: d.KeywordRange(), NewText: k}}}}
+	}
+	up := asciiUpper(kw)
+	if up != kw && KindOf(up) != KindUnknown {
 		help = "keywords are case-sensitive: write " + up
-		fixes = []diag.Fix{{Title: "Write " + up, Edits: []diag.Edit{{Range: d.KeywordRange(), NewText: up}}}}
+		fixes = write(up)
+	} else if k := suggest.Closest(up, known); k != "" {
+		help = "did you mean " + k + "?"
+		fixes = write(k)
 	}
 	msg := fmt.Sprintf("unknown directive %s", quoteShort(kw))
 	if !validKeyword(kw) {
