@@ -90,6 +90,9 @@ func TestErrorCodes(t *testing.T) {
 		{`{"jsonrpc":"2.0","params":{}}`, -32600, nil},
 		{`"hello"`, -32600, nil},
 		{`[]`, -32600, nil},
+		// An id with no method is no request, and with no result or
+		// error no response either.
+		{`{"jsonrpc":"2.0","id":77}`, -32600, float64(77)},
 	} {
 		r.send(tc.body)
 		m := r.next()

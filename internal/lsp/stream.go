@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -68,6 +69,9 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		total += length
 		msg, err := jsonrpc2.DecodeMessage(body)
+		if _, reply := msg.(*jsonrpc2.Response); err == nil && reply && !isReply(body) {
+			err = errors.New("it has an id but no method, result or error")
+		}
 		if err != nil {
 			s.logf("skipped a message that is not JSON-RPC: %v", err)
 			if !json.Valid(body) {
@@ -189,6 +193,19 @@ func requestID(body []byte) json.RawMessage {
 		return m.ID
 	}
 	return nil
+}
+
+// isReply reports whether the JSON object body has a result or an error
+// member, as a response must (JSON-RPC 2.0 §5); a message with an id and
+// neither is no response, and no request without a method.
+func isReply(body []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return false
+	}
+	_, result := m["result"]
+	_, failed := m["error"]
+	return result || failed
 }
 
 // writeError answers a message that could not be read with a JSON-RPC
