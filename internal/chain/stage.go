@@ -55,10 +55,11 @@ type Link struct {
 	// chain/cross-artifact whatever order artifacts load in.
 	Elsewhere func(vt.Digest) (vt.Coordinate, string, bool)
 	// Bridge, when set, reports whether a digest belongs to a revision of
-	// the same coordinate that was rejected earlier in this load. Such a
-	// successor is checked against the last good head instead (collect-all
-	// mode); a note says so.
-	Bridge func(vt.Digest) bool
+	// the same coordinate that was rejected earlier in this load, and
+	// returns that revision's source. Such a successor is checked against
+	// the last good head instead (collect-all mode); a note says so and
+	// points at both.
+	Bridge func(vt.Digest) (string, bool)
 }
 
 // Ingest validates the chain relationship of doc ("Chains" in
@@ -156,7 +157,7 @@ type ChainStage struct {
 // returned [Pending] builds its diagnostic once the owners of every digest
 // of the input are known (chain/cross-artifact or chain/missing-predecessor;
 // both reject, so the chain goes on the same way). bridge may be nil.
-func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) (Entry, Outcome, diag.List, *Pending) {
+func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) (string, bool)) (Entry, Outcome, diag.List, *Pending) {
 	if !doc.RevisionOK {
 		return Entry{}, Rejected, nil, nil
 	}
@@ -202,12 +203,15 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) bool) 
 		ds[0].Fixes = cs.headFix(doc)
 		return Entry{}, Rejected, ds, nil
 	case !known:
-		if len(cs.entries) > 0 && bridge != nil && bridge(pred) {
-			head := cs.entries[len(cs.entries)-1]
-			notes = diag.List{{Code: rules.CheckBridgedLink, Severity: diag.Info, Path: doc.Path,
-				Message: fmt.Sprintf("PREDECESSOR names a revision that was rejected; checked against the last good head %s instead", head.Revision.JournalVersion()),
-				Range:   doc.Header.Predecessor.ArgsRange(), Related: []diag.Related{rel(head, "the last good head")}}}
-			break
+		if len(cs.entries) > 0 && bridge != nil {
+			if src, ok := bridge(pred); ok {
+				head := cs.entries[len(cs.entries)-1]
+				notes = diag.List{{Code: rules.CheckBridgedLink, Severity: diag.Info, Path: doc.Path,
+					Message: fmt.Sprintf("PREDECESSOR names a revision that was rejected; checked against the last good head %s instead", head.Revision.JournalVersion()),
+					Range:   doc.Header.Predecessor.ArgsRange(),
+					Related: []diag.Related{{Path: src, Message: "the rejected revision it names"}, rel(head, "the last good head")}}}
+				break
+			}
 		}
 		p := &Pending{coordinate: c, predecessor: pred, path: doc.Path, rng: doc.Header.Predecessor.ArgsRange(), help: cs.headHelp(), fixes: cs.headFix(doc),
 			version: rev.JournalVersion()}

@@ -339,6 +339,9 @@ func TestBrokenLinkIsBridged(t *testing.T) {
 		!strings.Contains(note.Message, "20250101T000000Z") {
 		t.Errorf("bridged note %+v: want an info naming the last good head 20250101T000000Z", note)
 	}
+	if !slices.ContainsFunc(note.Related, func(r diag.Related) bool { return r.Path == p("20250201T000000Z") }) {
+		t.Errorf("bridged note %+v: want the rejected revision 20250201T000000Z among its related places", note)
+	}
 	for _, d := range res.Diagnostics {
 		if d.Path == p("20250301T000000Z") && d.Severity == diag.Error {
 			t.Errorf("the bridged revision itself is valid, got %v", d)

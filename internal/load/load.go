@@ -1045,8 +1045,8 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		// thousands, which grow as usual.
 		a.cs.Reserve(min(len(fs), 64))
 	}
-	rejected := map[vt.Digest]bool{}
-	bridge := func(d vt.Digest) bool { return rejected[d] }
+	rejected := map[vt.Digest]string{} // digest → the rejected file's path
+	bridge := func(d vt.Digest) (string, bool) { p, ok := rejected[d]; return p, ok }
 	var compactor *model.Compactor // what the artifact's compacted revisions share
 	for _, f := range fs {
 		doc := f.Doc
@@ -1055,7 +1055,7 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		}
 		if f.Diagnostics.HasErrors() || !doc.RevisionOK {
 			if doc.CoordinateOK && doc.Coordinate.String() == dir {
-				rejected[doc.Digest] = true
+				rejected[doc.Digest] = f.Path
 			}
 			continue
 		}
@@ -1071,7 +1071,7 @@ func finish(index, total int, a *artifactRun, cands []candidate, files []*File, 
 		f.Diagnostics = append(f.Diagnostics, ds...)
 		f.pending = p
 		if outcome == chain.Rejected {
-			rejected[doc.Digest] = true
+			rejected[doc.Digest] = f.Path
 		}
 	}
 	if opts.Visit != nil {
