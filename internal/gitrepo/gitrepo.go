@@ -46,6 +46,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/r35157/journal-lint/internal/hashpos"
 )
 
 // ErrGitNotFound reports that no git executable is on PATH.
@@ -889,11 +891,8 @@ type IndexList struct {
 	// oidLen is the length of an object name in bytes (20 for SHA-1).
 	modes  []string
 	oidLen int
-	// slots is an open-addressing hash table of the entries by path
-	// (Position): an entry's position plus one, 0 for an empty slot, the
-	// first entry of each path only; at most half of it is used.
-	slots []uint32
-	seed  maphash.Seed
+	// byPath finds the first entry of each path by its hash (Position).
+	byPath *hashpos.Table
 	// sparse counts the entries marked skip-worktree, links the
 	// symbolic links.
 	sparse, links int
@@ -981,29 +980,12 @@ func parseIndex(out []byte) (*IndexList, error) {
 	return l, nil
 }
 
-// hashPaths fills l.slots.
+// hashPaths fills l.byPath.
 func (l *IndexList) hashPaths() {
-	n := l.Len()
-	if n == 0 {
-		return
-	}
-	size := 2
-	for size < 2*n {
-		size <<= 1
-	}
-	l.seed, l.slots = maphash.MakeSeed(), make([]uint32, size)
-	mask := uint64(size - 1)
-	for i := range n {
+	l.byPath = hashpos.New(l.Len(), func(i int) (string, bool) {
 		p := l.path(i)
-		if i > 0 && p == l.path(i-1) {
-			continue // a later merge stage of the same path
-		}
-		h := pathHash(l.seed, "", p) & mask
-		for l.slots[h] != 0 {
-			h = (h + 1) & mask
-		}
-		l.slots[h] = uint32(i + 1)
-	}
+		return p, i == 0 || p != l.path(i-1) // a later merge stage of the same path: left out
+	})
 }
 
 // pathHash hashes the path dir + "/" + name, or name when dir is "",
@@ -1105,19 +1087,10 @@ func (l *IndexList) Find(dir, name string) (Entry, bool) {
 // stage) of the path dir + "/" + name, or name when dir is "", and
 // whether there is one: found by the path's hash, without joining them.
 func (l *IndexList) Position(dir, name string) (int, bool) {
-	if len(l.slots) == 0 {
+	if l.Len() == 0 {
 		return 0, false
 	}
-	mask := uint64(len(l.slots) - 1)
-	for h := pathHash(l.seed, dir, name) & mask; ; h = (h + 1) & mask {
-		i := int(l.slots[h]) - 1
-		if i < 0 {
-			return 0, false
-		}
-		if isPath(readOnly(l.path(i)), dir, name) {
-			return i, true
-		}
-	}
+	return l.byPath.Find(pathHash(l.byPath.Seed(), dir, name), func(i int) bool { return isPath(readOnly(l.path(i)), dir, name) })
 }
 
 // TreeDirs lists, like [Repo.Tree], the files of the commit rev under the

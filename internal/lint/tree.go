@@ -1,12 +1,12 @@
 package lint
 
 import (
-	"hash/maphash"
 	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
 
+	"github.com/r35157/journal-lint/internal/hashpos"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -38,17 +38,14 @@ type StaticTree struct {
 	// 17 coordinates at 100,000 files, most sharing a long prefix
 	// ("com.acme."), and the head-only rules look up every reference of
 	// every head.
-	index atomic.Pointer[hashIndex]
+	index atomic.Pointer[coordIndex]
 }
 
-// hashIndex is an open-addressing hash table of the positions in a
-// StaticTree's coords: slots[h] holds a position plus one, 0 for an
-// empty slot; at most half of the slots are used, so a probe ends within
-// a few slots. n is the number of coordinates it was made for.
-type hashIndex struct {
-	seed  maphash.Seed
-	slots []uint32
-	n     int
+// coordIndex is the hash table of a StaticTree's coordinates, made for
+// the first n.
+type coordIndex struct {
+	*hashpos.Table
+	n int
 }
 
 // headReleases holds the release versions of one artifact's head: the
@@ -135,44 +132,11 @@ func (t *StaticTree) find(key string) (int, bool) {
 func (t *StaticTree) lookup(key string) (int, bool) {
 	x := t.index.Load()
 	if x == nil || x.n != len(t.coords) {
-		x = t.makeIndex()
+		coords := t.coords
+		x = &coordIndex{hashpos.New(len(coords), func(i int) (string, bool) { return coords[i].String(), true }), len(coords)}
 		t.index.Store(x) // two lookups at once make equal ones
 	}
-	if len(x.slots) == 0 {
-		return 0, false
-	}
-	mask := uint64(len(x.slots) - 1)
-	for h := maphash.String(x.seed, key) & mask; ; h = (h + 1) & mask {
-		p := x.slots[h]
-		if p == 0 {
-			return 0, false
-		}
-		if t.coords[p-1].String() == key {
-			return int(p - 1), true
-		}
-	}
-}
-
-// makeIndex returns the hash index of t's coordinates.
-func (t *StaticTree) makeIndex() *hashIndex {
-	x := &hashIndex{seed: maphash.MakeSeed(), n: len(t.coords)}
-	if x.n == 0 {
-		return x
-	}
-	size := 2
-	for size < 2*x.n {
-		size <<= 1
-	}
-	x.slots = make([]uint32, size)
-	mask := uint64(size - 1)
-	for i, c := range t.coords {
-		h := maphash.String(x.seed, c.String()) & mask
-		for x.slots[h] != 0 {
-			h = (h + 1) & mask
-		}
-		x.slots[h] = uint32(i + 1)
-	}
-	return x
+	return x.FindString(key, func(i int) bool { return t.coords[i].String() == key })
 }
 
 // versions returns the release versions of the coordinate written key,
