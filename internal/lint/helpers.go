@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"iter"
 
 	"github.com/r35157/journal-lint/internal/syntax"
@@ -9,6 +10,26 @@ import (
 // acceptedNote ends the help of the style rules that can only be fixed by
 // changing bytes.
 const acceptedNote = "if the revision is already accepted it cannot change (its digest would), so fix it in the next revision"
+
+// lines yields the start and end offsets of each line of src, its LF or
+// CRLF excluded, in order; a last line without a terminator included.
+func lines(src []byte) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for start := 0; start < len(src); {
+			end, next := len(src), len(src)
+			if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+				end, next = start+i, start+i+1
+				if end > start && src[end-1] == '\r' {
+					end--
+				}
+			}
+			if !yield(start, end) {
+				return
+			}
+			start = next
+		}
+	}
+}
 
 // releaseDirectives yields each release block of doc with each of its
 // directives whose keyword is keyword, in file order.

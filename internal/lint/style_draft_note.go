@@ -15,22 +15,13 @@ import (
 func checkDraftNote(p *Pass) {
 	src := p.Doc.Src
 	marker := []byte(rules.DraftNoteMarker)
-	for start := 0; start < len(src); {
-		end, next := len(src), len(src)
-		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-			end, next = start+i, start+i+1
-			if end > start && src[end-1] == '\r' {
-				end--
-			}
-		}
-		line := src[start:end]
-		if rest := bytes.TrimLeft(line, " \t"); bytes.HasPrefix(rest, marker) {
+	for start, end := range lines(src) {
+		if rest := bytes.TrimLeft(src[start:end], " \t"); bytes.HasPrefix(rest, marker) {
 			p.Report(diag.Diagnostic{
 				Range:   p.Range(end-len(rest), end),
 				Message: "the note of journal-lint new about comments copied from the predecessor is still here",
 				Help:    "update or delete the comments below it, which may describe the predecessor, then delete this line; " + acceptedNote,
 			})
 		}
-		start = next
 	}
 }

@@ -1,25 +1,13 @@
 package lint
 
-import (
-	"bytes"
-
-	"github.com/r35157/journal-lint/internal/diag"
-)
+import "github.com/r35157/journal-lint/internal/diag"
 
 // checkTrailingWhitespace is the check of style/trailing-whitespace: a line
 // ends in spaces or tabs. The format allows them ("Directives and arguments"
 // in docs/journal-format.md: "a style rule may warn").
 func checkTrailingWhitespace(p *Pass) {
 	src := p.Doc.Src
-	for start := 0; start < len(src); {
-		end := len(src) // end of the line's content, terminator excluded
-		next := len(src)
-		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-			end, next = start+i, start+i+1
-			if end > start && src[end-1] == '\r' {
-				end--
-			}
-		}
+	for start, end := range lines(src) {
 		blank := end
 		for blank > start && (src[blank-1] == ' ' || src[blank-1] == '\t') {
 			blank--
@@ -31,6 +19,5 @@ func checkTrailingWhitespace(p *Pass) {
 				Help:    "delete the spaces and tabs at the end of the line; " + acceptedNote,
 			})
 		}
-		start = next
 	}
 }
