@@ -64,19 +64,15 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 			continue
 		}
 		renormalize := "git add --renormalize " + shellQuote(tp)
-		d := diag.Diagnostic{
-			Code:     rules.RepoEOLConverted,
-			Severity: diag.Error,
-			Path:     f.Path,
-			Message: fmt.Sprintf("the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): the commit would store %s, but the file in the work tree is %s",
-				vt.DigestOf(blob), vt.DigestOf(work)),
-			Help: "stage the exact bytes again: " + renormalize,
-		}
+		digests := fmt.Sprintf("the commit would store %s, but the file in the work tree is %s", vt.DigestOf(blob), vt.DigestOf(work))
+		d := diag.Diagnostic{Code: rules.RepoEOLConverted, Severity: diag.Error, Path: f.Path}
 		if a := g.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
-			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): the commit would store %s, but the file in the work tree is %s",
-				a.describe(), vt.DigestOf(blob), vt.DigestOf(work))
+			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.describe(), digests)
 			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
 				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitattributesLines
+		} else {
+			d.Message = "the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): " + digests
+			d.Help = "stage the exact bytes again: " + renormalize
 		}
 		out = append(out, d)
 	}
