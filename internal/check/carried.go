@@ -18,7 +18,7 @@ type headJudge struct {
 // rule (deps/…: kind rules.ChainHead) on a revision added since the
 // compared commit that the newest accepted revision of its chain at that
 // commit has too, judged against the same tree: the same code, value path
-// (ValuePath) and message. A DEPENDS that successors carry over names the
+// (syntax.Document.ValuePath) and message. A DEPENDS that successors carry over names the
 // same missing artifact as before, and no revision can fix that; what the
 // added revisions bring is reported (on the head, where head-only rules
 // report, even when an earlier added revision brought it). The other
@@ -52,7 +52,7 @@ func (g *gate) dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
 		}
 		keys = map[string]bool{}
 		for _, d := range lint.Run([]*syntax.Document{doc}, heads.tree, heads.rc) {
-			keys[key(d.Code, ValuePath(doc, d.Range), d.Message)] = true
+			keys[key(d.Code, doc.ValuePath(d.Range), d.Message)] = true
 		}
 		carried[p] = keys
 		return keys
@@ -64,7 +64,7 @@ func (g *gate) dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
 				vp, ok := r.paths.get(&d)
 				if !ok {
 					if doc := r.load.Doc(d.Path); doc != nil {
-						vp = ValuePath(doc, d.Range)
+						vp = doc.ValuePath(d.Range)
 					}
 				}
 				if keys[key(d.Code, vp, d.Message)] {

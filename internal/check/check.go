@@ -177,9 +177,10 @@ func (r *run) keepSource(path string, src []byte) {
 	r.sources[path] = src
 }
 
-// An analyzer adds diagnostics to a check after loading. Each lives in its
-// own file of this package.
-type analyzer func(ctx context.Context, r *run) (diag.List, error)
+// An analyzer adds diagnostics to a check after loading, and notes on the
+// load's diagnostics ([note]; only the git gate has some). Each lives in
+// its own file of this package.
+type analyzer func(ctx context.Context, r *run) (diag.List, []note, error)
 
 // analyzers run after loading, in this order; their diagnostics are merged
 // and sorted. The analyzers that look at one artifact at a time run while
@@ -191,8 +192,7 @@ var analyzers = []analyzer{
 
 // concurrent analyzers start right after loading and run alongside
 // [analyzers] (a rule pack works in its own process, so the built-in
-// analyzers need not wait for it). They only read the run: [analyzers] may
-// amend the load's diagnostics, which these must not look at. Their
+// analyzers need not wait for it). They only read the run. Their
 // diagnostics follow those of [analyzers], in this order, and their errors
 // come after any error of [analyzers].
 var concurrent = []analyzer{
@@ -363,7 +363,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	clean := sum != nil && cleanForSummary(append([]diag.List{lr.Diagnostics, heads}, v.diags...)...)
-	found, err := runAnalyzers(ctx, r)
+	found, notes, err := runAnalyzers(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -374,10 +374,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err := sum.keep(r, dirTrees, clean); err != nil {
 		return nil, err
 	}
-	// Analyzers may amend the load's diagnostics, so they are taken last.
 	// The lists are copied once, into a list of their total length: a rule
 	// pack may bring tens of thousands of findings.
-	all := slices.Concat(append(append(append([]diag.List{lr.Diagnostics}, v.diags...), heads), found...)...)
+	all := slices.Concat(append(append(append([]diag.List{applyNotes(lr.Diagnostics, notes)}, v.diags...), heads), found...)...)
 	if !opts.KeepState {
 		// Only a later run (KeepState) takes the visitor and the heads
 		// over: the report need not hold them.
@@ -415,34 +414,37 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 // runAnalyzers runs [concurrent] in the background while [analyzers] run in
 // sequence, and returns the list of diagnostics of each, in that order
-// (analyzers, then concurrent ones) whatever finished first. The first
-// error in the same order wins; the background analyzers are cancelled and
-// waited for before runAnalyzers returns, so no rule pack outlives it.
-func runAnalyzers(ctx context.Context, r *run) ([]diag.List, error) {
+// (analyzers, then concurrent ones) whatever finished first, and all their
+// notes in the same order. The first error in the same order wins; the
+// background analyzers are cancelled and waited for before runAnalyzers
+// returns, so no rule pack outlives it.
+func runAnalyzers(ctx context.Context, r *run) ([]diag.List, []note, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		ds  diag.List
-		err error
+		ds    diag.List
+		notes []note
+		err   error
 	}
 	bg := make([]chan result, len(concurrent))
 	for i, a := range concurrent {
 		bg[i] = make(chan result, 1)
 		go func() {
-			ds, err := a(bctx, r)
-			bg[i] <- result{ds, err}
+			ds, notes, err := a(bctx, r)
+			bg[i] <- result{ds, notes, err}
 		}()
 	}
 	var found []diag.List
+	var notes []note
 	var firstErr error
 	for _, a := range analyzers {
-		ds, err := a(ctx, r)
+		ds, ns, err := a(ctx, r)
 		if err != nil {
 			firstErr = err
 			cancel()
 			break
 		}
-		found = append(found, ds)
+		found, notes = append(found, ds), append(notes, ns...)
 	}
 	for _, ch := range bg {
 		res := <-ch
@@ -451,13 +453,13 @@ func runAnalyzers(ctx context.Context, r *run) ([]diag.List, error) {
 				firstErr = res.err
 				cancel()
 			}
-			found = append(found, res.ds)
+			found, notes = append(found, res.ds), append(notes, res.notes...)
 		}
 	}
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, nil, firstErr
 	}
-	return found, nil
+	return found, notes, nil
 }
 
 // Source returns the bytes of the file at root-relative path, or nil when

@@ -9,8 +9,8 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// adviseFork replaces the help of each chain/fork diagnostic of the load
-// result whose advice, to name the current head's digest in PREDECESSOR,
+// adviseFork returns a note that replaces the help of each chain/fork
+// diagnostic of the load result whose advice, to name the current head's digest in PREDECESSOR,
 // cannot be followed: during a merge (MERGE_HEAD exists), where both
 // revisions were committed on their branches, and when the forking
 // revision is committed at HEAD. Changing a committed revision is
@@ -18,7 +18,7 @@ import (
 // is invalid, so that advice went in a circle. The help says what works:
 // abort the merge, take the other branch's revision out of its history
 // and redraft it on top of this branch's head.
-func (g *gate) adviseFork(ctx context.Context, r *run) error {
+func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 	var forks []int
 	for i, d := range r.load.Diagnostics {
 		if d.Code == rules.ChainFork && d.Path != "" {
@@ -26,15 +26,16 @@ func (g *gate) adviseFork(ctx context.Context, r *run) error {
 		}
 	}
 	if len(forks) == 0 {
-		return nil
+		return nil, nil
 	}
 	merging := g.merging(ctx)
 	files, err := g.listed(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var notes []note
 	for _, i := range forks {
-		d := &r.load.Diagnostics[i]
+		d := r.load.Diagnostics[i]
 		head := ""
 		for _, rel := range d.Related {
 			if rel.Message == "the current head" {
@@ -45,7 +46,6 @@ func (g *gate) adviseFork(ctx context.Context, r *run) error {
 		if head == "" || !merging && !committed {
 			continue
 		}
-		d.Fixes = nil // it would modify a committed revision
 		coord := coordinateOf(d.Path)
 		if merging {
 			// The revision that came with the merged branch is the one
@@ -54,20 +54,20 @@ func (g *gate) adviseFork(ctx context.Context, r *run) error {
 			if committed {
 				theirs = head
 			}
-			d.Help = fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
+			notes = append(notes, note{at: i, dropFixes: true, help: fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
 				"this merge cannot be finished as it is (changing the PREDECESSOR of a committed revision modifies an accepted revision). "+
 				"Abort it (git merge --abort); then rebase the branch that adds %s onto this branch without that revision "+
 				"(git rebase -i: drop the commit that adds it, or edit it out), redraft it on top of the head this branch has "+
 				"(journal-lint new %s), commit, and merge again",
-				g.topPath(theirs), coord)
+				g.topPath(theirs), coord)})
 			continue
 		}
-		d.Help = fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
+		notes = append(notes, note{at: i, dropFixes: true, help: fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
 			"if the commit that added it is not merged yet, take it out of the branch (git rebase -i: drop that commit, "+
 			"or edit the revision out) and redraft it on top of the head (journal-lint new %s)",
-			g.topPath(d.Path), coord)
+			g.topPath(d.Path), coord)})
 	}
-	return nil
+	return notes, nil
 }
 
 // merging reports whether git is merging: MERGE_HEAD exists (a merge that

@@ -3,9 +3,6 @@ package check
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,10 +10,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/fingerprint"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/source"
@@ -457,22 +454,23 @@ func (g *gate) topPath(p string) string {
 }
 
 // gitGate is the analyzer of the repository workflows: repo/eol-conversion
-// inside any work tree; the history/ codes against --against; and, for a
-// check of the work tree, the explanation added in place to
-// chain/missing-predecessor diagnostics of the load result whose
-// PREDECESSOR is the committed digest of a file edited, deleted or
-// converted since (see explainCommitted).
-func gitGate(ctx context.Context, r *run) (diag.List, error) {
+// inside any work tree; the history/ codes against --against; and the
+// notes that explain diagnostics of the load result by what git knows:
+// chain/missing-predecessor whose PREDECESSOR is the committed digest of a
+// file edited, deleted or converted since (explainChanged, and for a check
+// of the work tree explainCommitted), and chain/fork whose advice cannot be
+// followed (adviseFork).
+func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	g := r.gate
 	if g == nil || g.repo == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	g.forgetStampedAttributes(r)
 	var out diag.List
 	if g.rootLink == nil {
 		l, err := g.stagedRootLink(ctx, r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		g.rootLink = l
 	}
@@ -481,11 +479,11 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	}
 	eol, err := g.eolConversion(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	enabled, err := g.conversionEnabled(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(enabled) > 0 {
 		eol = enabled // the change under check turned conversion on: an error
@@ -493,25 +491,29 @@ func gitGate(ctx context.Context, r *run) (diag.List, error) {
 	out = append(out, eol...)
 	staged, err := g.stagedConversion(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out = append(out, staged...)
+	var notes []note
 	if g.commit != "" {
-		hist, err := g.history(ctx, r)
+		hist, ns, err := g.history(ctx, r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, hist...)
+		out, notes = append(out, hist...), append(notes, ns...)
 	}
 	if !g.staged {
-		if err := g.explainCommitted(ctx, r); err != nil {
-			return nil, err
+		ns, err := g.explainCommitted(ctx, r)
+		if err != nil {
+			return nil, nil, err
 		}
+		notes = append(notes, ns...)
 	}
-	if err := g.adviseFork(ctx, r); err != nil {
-		return nil, err
+	ns, err := g.adviseFork(ctx, r)
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	return out, append(notes, ns...), nil
 }
 
 // takeOver makes g, a gate of a work-tree check that takes over from the
@@ -714,11 +716,12 @@ func (g *gate) eolFirst(p string, a *eolAttr) string {
 }
 
 // history reports every Journal file of the commit that was modified,
-// deleted or renamed since.
-func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
+// deleted or renamed since, and the notes that explain the chain
+// diagnostics those changes caused (explainChanged).
+func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 	changes, err := g.repo.Diff(ctx, g.commit, g.staged, g.rootRel)
 	if err != nil {
-		return nil, fmt.Errorf("--against: %w", err)
+		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
 	type finding struct {
 		status        byte
@@ -754,7 +757,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 		}
 	}
 	if len(found) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var objects []string
 	for _, f := range found {
@@ -764,7 +767,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	}
 	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
 	if err != nil {
-		return nil, fmt.Errorf("--against: %w", err)
+		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
 	// byDigest finds new files that hold the exact bytes of a deleted one:
 	// a rename git could not see (the new file is untracked).
@@ -778,7 +781,6 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 	// changedFrom maps the digest at the commit of each modified, deleted
 	// or renamed revision to its path, to explain chain diagnostics.
 	changedFrom := map[vt.Digest]string{}
-	defer func() { g.explainChanged(r, changedFrom) }()
 	for _, f := range found {
 		before, haveBefore := blobs[f.entry.Object]
 		if haveBefore {
@@ -799,7 +801,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 				if haveBefore && bytes.Equal(doc.Src, before) {
 					stored, differs, err := g.storedBlob(ctx, f.path, f.entry)
 					if err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 					if !differs {
 						continue // a mode change: the revision is the same
@@ -849,7 +851,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, error) {
 			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
 		}
 	}
-	return out, nil
+	return out, g.explainChanged(r, changedFrom), nil
 }
 
 // storedBlob returns the bytes git stores for the root-relative Journal
@@ -880,26 +882,30 @@ func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]
 	return blobs[e.Object], true, nil // nil: larger than any Journal
 }
 
-// explainChanged amends each chain/missing-predecessor diagnostic of the
-// load result whose PREDECESSOR is the digest, at the commit, of a revision
-// that was changed since: the chain broke because of that change.
-func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) {
+// explainChanged returns a note for each chain/missing-predecessor
+// diagnostic of the load result whose PREDECESSOR is the digest, at the
+// commit, of a revision that was changed since (changedFrom maps such
+// digests to the revisions' root-relative paths): the chain broke because
+// of that change.
+func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
 	if len(changedFrom) == 0 {
-		return
+		return nil
 	}
-	for i := range r.load.Diagnostics {
-		d := &r.load.Diagnostics[i]
+	var notes []note
+	for i, d := range r.load.Diagnostics {
 		if d.Code != rules.ChainMissingPredecessor {
 			continue
 		}
 		if doc := r.load.Doc(d.Path); doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
-				d.Message += fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at())
-				d.Help = "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable"
-				d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + g.at()})
+				notes = append(notes, note{at: i,
+					message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at()),
+					help:    "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable",
+					related: []diag.Related{{Path: p, Message: "had this digest at " + g.at()}}})
 			}
 		}
 	}
+	return notes
 }
 
 // renamed is the history/revision-renamed diagnostic for a file moved from
@@ -1109,8 +1115,8 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 	return f.Data, err == nil
 }
 
-// explainCommitted amends each chain/missing-predecessor diagnostic of the
-// load result (of a check of the work tree, not of the index) whose
+// explainCommitted returns a note for each chain/missing-predecessor
+// diagnostic of the load result (of a check of the work tree, not of the index) whose
 // PREDECESSOR is the digest of the committed bytes (at HEAD, else in the
 // index) of another file of the same artifact whose work-tree copy is
 // different or gone. The real cause is that copy, not the link: the
@@ -1118,7 +1124,7 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 // its line endings converted), says how to restore it, and no longer
 // suggests naming another digest. With a gate (--against), the history
 // diagnostics already explain edits, so only line endings are explained.
-func (g *gate) explainCommitted(ctx context.Context, r *run) error {
+func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 	var chainDiags []int
 	for i, d := range r.load.Diagnostics {
 		if rules.Category(d.Code) == "chain" && d.Path != "" {
@@ -1126,11 +1132,11 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 		}
 	}
 	if len(chainDiags) == 0 {
-		return nil
+		return nil, nil
 	}
 	files, err := g.listed(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var paths []string // every path the diagnostics may need, read at once
 	for _, i := range chainDiags {
@@ -1138,10 +1144,11 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 	}
 	committed, err := g.committedFiles(ctx, paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var notes []note
 	for _, i := range chainDiags {
-		d := &r.load.Diagnostics[i]
+		d := r.load.Diagnostics[i]
 		doc := r.load.Doc(d.Path) // read and parsed again when the load dropped it
 		if doc == nil {
 			continue
@@ -1151,10 +1158,10 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 		// the cause, whatever link it broke.
 		if c := committed[d.Path]; c != nil && c.head != nil && !bytes.Equal(c.head, doc.Src) {
 			tp := g.topPath(d.Path)
-			d.Message += fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.head))
-			d.Help = fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
-				shellQuote(tp), coordinateOf(d.Path))
-			d.Fixes = nil
+			notes = append(notes, note{at: i, dropFixes: true,
+				message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.head)),
+				help: fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
+					shellQuote(tp), coordinateOf(d.Path))})
 			continue
 		}
 		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
@@ -1180,47 +1187,48 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) error {
 			if g.commit != "" && !eolOnly {
 				continue // the history diagnostics explain it
 			}
-			g.explainOne(d, doc, p, work, exists, eolOnly, where, c.noConvert)
+			notes = append(notes, g.explainOne(i, doc, p, work, exists, eolOnly, where, c.noConvert))
 			break
 		}
 	}
-	return nil
+	return notes, nil
 }
 
-// explainOne amends the chain/missing-predecessor diagnostic d (of doc),
-// whose PREDECESSOR is the digest of the bytes of p at where ("HEAD" or
+// explainOne returns the note on the chain/missing-predecessor diagnostic
+// at index at of the load result (of doc), whose PREDECESSOR is the digest of the bytes of p at where ("HEAD" or
 // "the index"): p's work-tree copy is work (exists false: none), which
 // differs from them (eolOnly: only in line endings; noConvert: the
 // attributes keep git from converting p).
-func (g *gate) explainOne(d *diag.Diagnostic, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) {
+func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) note {
 	tp := g.topPath(p)
 	restore := "git checkout -- " + shellQuote(tp)
 	if where == "HEAD" {
 		restore = "git checkout HEAD -- " + shellQuote(tp)
 	}
-	d.Fixes = nil // naming another digest would make the change permanent
+	n := note{at: at, dropFixes: true}
 	switch {
 	case eolOnly && !noConvert:
-		d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
-		d.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
+		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
+		n.help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
 			"\nthen delete " + tp + " and check it out again (git checkout -- " + shellQuote(tp) + ") to get its committed bytes back"
-		d.Related = append(d.Related, diag.Related{Path: p,
-			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+		n.related = []diag.Related{{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case eolOnly:
-		d.Message += fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
-		d.Help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
-		d.Related = append(d.Related, diag.Related{Path: p,
-			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"})
+		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
+		n.help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
+		n.related = []diag.Related{{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case !exists:
-		d.Message += fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
-		d.Help = "accepted revisions stay forever: restore it (" + restore + ")"
-		d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + where})
+		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
+		n.help = "accepted revisions stay forever: restore it (" + restore + ")"
+		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
 	default:
-		d.Message += fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
-		d.Help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
+		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
+		n.help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
 			restore, coordinateOf(p))
-		d.Related = append(d.Related, diag.Related{Path: p, Message: "had this digest at " + where})
+		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
 	}
+	return n
 }
 
 // reviseWorkTree corrects the diagnostics l of a check of the work tree
@@ -1356,7 +1364,7 @@ func isLintCode(code string) bool {
 // finish applies --new-only to the sorted diagnostics l (lint findings on
 // revisions that exist at the commit are dropped) and, when there is a
 // gate, computes the revision fingerprint of every diagnostic on a
-// revision whose identity is known (see [revisionFingerprint]). The map is
+// revision whose identity is known (fingerprint.Revision). The map is
 // indexed like the returned list.
 func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.List, map[int]string) {
 	if g == nil || g.commit == "" {
@@ -1387,71 +1395,9 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.
 			if doc == nil {
 				continue
 			}
-			vp = ValuePath(doc, d.Range)
+			vp = doc.ValuePath(d.Range)
 		}
-		fps[i] = revisionFingerprint(d.Code, f.Summary, vp)
+		fps[i] = fingerprint.Revision(d.Code, f.Summary.Coordinate.String(), f.Summary.JournalVersion.String(), f.Summary.Digest.String(), vp)
 	}
 	return l, fps
-}
-
-// revisionFingerprintDomain names the scheme of [revisionFingerprint].
-const revisionFingerprintDomain = "journal-lint/fingerprint/revision/v1"
-
-// revisionFingerprint identifies a finding by its rule, the revision's
-// coordinate, Journal version and digest, and the value path inside it:
-// nothing that a line number, a path prefix or an output format could
-// change. The result is 64 lowercase hex digits.
-func revisionFingerprint(code string, s load.Summary, valuePath string) string {
-	h := sha256.New()
-	for _, f := range []string{revisionFingerprintDomain, code, s.Coordinate.String(), s.JournalVersion.String(), s.Digest.String(), valuePath} {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
-		h.Write(n[:])
-		h.Write([]byte(f))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// ValuePath names the value at rng in doc: "header" or "release[VERSION]",
-// then the directive's keyword with its key for the keyed directives
-// (CONTENT name; DEPENDS, EXCLUDES, PREFERS coordinate), then "#N" for the
-// N-th argument (1-based) when rng starts inside one; "line N" for a range
-// outside any directive and "" for no range or the whole file. Examples:
-// "release[1.2.0]/DEPENDS[org.example.core]#2", "header/DESCRIPTION".
-func ValuePath(doc *syntax.Document, rng diag.Range) string {
-	if doc == nil || !rng.IsValid() || rng.IsFileStart() {
-		return ""
-	}
-	line := rng.Start.Line
-	section := "header"
-	for _, rb := range doc.Releases {
-		if rb.Release == nil || rb.Release.Line > line {
-			break
-		}
-		v := ""
-		if len(rb.Release.Args) > 0 {
-			v = rb.Release.Args[0].Raw
-		}
-		section = "release[" + v + "]"
-	}
-	for _, d := range doc.Directives {
-		if d.Line != line {
-			continue
-		}
-		p := section + "/" + d.Keyword
-		switch d.Keyword {
-		case "CONTENT", "DEPENDS", "EXCLUDES", "PREFERS":
-			if len(d.Args) > 0 {
-				p += "[" + d.Args[0].Raw + "]"
-			}
-		}
-		for i, a := range d.Args {
-			if rng.Start.Offset >= a.Range().Start.Offset && rng.Start.Offset < a.Range().End.Offset {
-				p += "#" + strconv.Itoa(i+1)
-				break
-			}
-		}
-		return p
-	}
-	return section + "/line " + strconv.Itoa(line)
 }

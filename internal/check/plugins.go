@@ -26,16 +26,16 @@ func packStream(ctx context.Context, r *run) (*plugin.Stream, error) {
 // rulePacks returns what the rule packs of the run found over every
 // parsed document, streamed to them during the load (packStream). A pack
 // that fails yields one plugin/failed diagnostic.
-func rulePacks(ctx context.Context, r *run) (diag.List, error) {
+func rulePacks(ctx context.Context, r *run) (diag.List, []note, error) {
 	st, err := r.packs()
 	if st == nil || err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ds, err := st.Finish(ctx, r.load)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// With the cache, the packs saw only the artifacts that were read; the
 	// records hold what they found on the others.
-	return r.memo.finishPacks(ds), nil
+	return r.memo.finishPacks(ds), nil, nil
 }

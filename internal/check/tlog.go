@@ -32,19 +32,19 @@ type LogPreview struct {
 // journal-log/ that the change touches, tlog/bad-checkpoint when the merge
 // base's checkpoint does not verify, and otherwise the preview in
 // run.logPreview. A base without a checkpoint has nothing to verify.
-func logGate(ctx context.Context, r *run) (diag.List, error) {
+func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	g := r.gate
 	if g == nil || g.repo == nil || g.commit == "" || r.cfg == nil || r.cfg.TLog.VKey == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	dir := tlog.DirFor(r.opts.Root)
 	rel, err := g.repo.Rel(dir)
 	if err != nil {
-		return nil, nil // the root is the top of the work tree: no log can be committed beside it
+		return nil, nil, nil // the root is the top of the work tree: no log can be committed beside it
 	}
 	changes, err := g.repo.Diff(ctx, g.commit, g.staged, rel)
 	if err != nil {
-		return nil, fmt.Errorf("--against: %w", err)
+		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
 	shown := func(top string) string { return "../" + tlog.DirName + strings.TrimPrefix(top, rel) }
 	var out diag.List
@@ -57,13 +57,13 @@ func logGate(ctx context.Context, r *run) (diag.List, error) {
 	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.repo, Commit: g.commit, Dir: rel}, r.cfg.TLog.VKey)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return out, nil
+		return out, nil, nil
 	case err != nil:
 		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", shortCommit(g.commit), err)}), nil
+			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", shortCommit(g.commit), err)}), nil, nil
 	}
 	if len(out) > 0 {
-		return out, nil // the work tree's tiles are not the base's
+		return out, nil, nil // the work tree's tiles are not the base's
 	}
 	var added []tlog.Revision
 	for _, f := range r.load.Files {
@@ -82,10 +82,10 @@ func logGate(ctx context.Context, r *run) (diag.List, error) {
 	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", shortCommit(g.commit), err)}}, nil
+			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", shortCommit(g.commit), err)}}, nil, nil
 	}
 	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // changeVerb names git's status letter of a change in a message.

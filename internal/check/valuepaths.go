@@ -8,7 +8,7 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 )
 
-// valuePaths are the value paths (ValuePath) of a run's diagnostics by
+// valuePaths are the value paths (syntax.Document.ValuePath) of a run's diagnostics by
 // file and range, taken while their documents are at hand (a visit, a
 // head-only rule) or from the cache's records, so that the gate's revision
 // fingerprints (gate.finish) read no document again. A run keeps them when
@@ -66,11 +66,11 @@ func artifactPaths(a *load.Artifact, ds diag.List) []string {
 	var paths []string
 	for _, f := range a.Files {
 		for _, d := range f.Diagnostics {
-			paths = append(paths, ValuePath(f.Doc, d.Range))
+			paths = append(paths, f.Doc.ValuePath(d.Range))
 		}
 	}
 	for _, d := range ds {
-		paths = append(paths, ValuePath(docOf(a, d.Path), d.Range))
+		paths = append(paths, docOf(a, d.Path).ValuePath(d.Range))
 	}
 	return paths
 }
@@ -79,7 +79,7 @@ func artifactPaths(a *load.Artifact, ds diag.List) []string {
 func docPaths(doc *syntax.Document, found diag.List) []string {
 	paths := make([]string, len(found))
 	for i, d := range found {
-		paths[i] = ValuePath(doc, d.Range)
+		paths[i] = doc.ValuePath(d.Range)
 	}
 	return paths
 }

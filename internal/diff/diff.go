@@ -2,13 +2,11 @@ package diff
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"slices"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/fingerprint"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -194,18 +192,8 @@ const fingerprintDomain = "journal-lint/diff/v1"
 // so the value survives edits elsewhere, renamed files and unrelated
 // revisions.
 func Fingerprint(coordinate string, c Change) string {
-	// The fields are framed into one buffer (on the stack for the usual
-	// short values) and hashed at once: the same bytes as writing them to
-	// the hash one by one, without an allocation for each.
-	var stack [512]byte
-	b := stack[:0]
-	for _, f := range [...]string{fingerprintDomain, coordinate, string(c.Kind), c.Release, c.Subject,
-		presence(c.Old), c.Old.Text, presence(c.New), c.New.Text} {
-		b = binary.BigEndian.AppendUint64(b, uint64(len(f)))
-		b = append(b, f...)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return fingerprint.Of(fingerprintDomain, coordinate, string(c.Kind), c.Release, c.Subject,
+		presence(c.Old), c.Old.Text, presence(c.New), c.New.Text)
 }
 
 func presence(v Value) string {

@@ -1,13 +1,10 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"hash"
 	"strconv"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/fingerprint"
 	"github.com/r35157/journal-lint/internal/par"
 )
 
@@ -29,25 +26,16 @@ const SARIFFingerprintKey = "journalLint/v1"
 // with the same code on the same text of the same file get the same value;
 // [Fingerprints] tells such repeats apart.
 func Fingerprint(d diag.Diagnostic, src []byte) string {
-	h := sha256.New()
-	field(h, []byte(fingerprintDomain))
-	field(h, []byte(d.Code))
-	field(h, []byte(d.Path))
+	var stack [512]byte
+	b := fingerprint.Field(stack[:0], fingerprintDomain)
+	b = fingerprint.Field(b, d.Code)
+	b = fingerprint.Field(b, d.Path)
 	text := d.Covered(src)
-	field(h, text)
+	b = fingerprint.Field(b, text)
 	if len(text) == 0 {
-		field(h, []byte(d.Message))
+		b = fingerprint.Field(b, d.Message)
 	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// field writes b to h with a length prefix, so that fields cannot run into
-// each other.
-func field(h hash.Hash, b []byte) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
-	h.Write(n[:])
-	h.Write(b)
+	return fingerprint.Sum(b)
 }
 
 // Fingerprints returns the fingerprint of each diagnostic of r, index by
@@ -87,11 +75,7 @@ func Fingerprints(r Report) []string {
 		k := seen[fp]
 		seen[fp] = k + 1
 		if k > 0 {
-			h := sha256.New()
-			field(h, []byte(fingerprintDomain+"/repeat"))
-			field(h, []byte(fp))
-			field(h, []byte(strconv.Itoa(k)))
-			out[i] = hex.EncodeToString(h.Sum(nil))
+			out[i] = fingerprint.Of(fingerprintDomain+"/repeat", fp, strconv.Itoa(k))
 		}
 	}
 	return out
