@@ -36,7 +36,7 @@ type Options struct {
 	// Now is the current time for time rules; zero means time.Now().
 	Now time.Time
 	// Against is a git revision: Journal files that exist there and were
-	// modified, deleted or renamed since are errors (gitgate.go).
+	// modified, deleted or renamed since are errors (revisions.go).
 	Against string
 	// Staged loads the git index (the staged content) instead of the work
 	// tree, and compares against HEAD unless Against names a revision.

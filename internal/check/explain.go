@@ -1,0 +1,228 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// normalizeEOL returns b with every CRLF turned into LF.
+func normalizeEOL(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
+
+// workBytes returns the bytes of the root-relative Journal path p in the
+// checked tree (the loaded text when the load holds it), and whether p is
+// a regular file there.
+func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
+	if src := r.load.Source(p); src != nil {
+		return src, true
+	}
+	if mode, err := g.src.Stat(p); err != nil || !mode.IsRegular() {
+		return nil, false
+	}
+	f, err := g.src.ReadFile(p)
+	return f.Data, err == nil
+}
+
+// explainCommitted returns a note for each chain/missing-predecessor
+// diagnostic of the load result (of a check of the work tree, not of the index) whose
+// PREDECESSOR is the digest of the committed bytes (at HEAD, else in the
+// index) of another file of the same artifact whose work-tree copy is
+// different or gone. The real cause is that copy, not the link: the
+// diagnostic says the accepted revision was modified (or deleted, or had
+// its line endings converted), says how to restore it, and no longer
+// suggests naming another digest. With a gate (--against), the history
+// diagnostics already explain edits, so only line endings are explained.
+func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
+	var chainDiags []int
+	for i, d := range r.load.Diagnostics {
+		if rules.Category(d.Code) == "chain" && d.Path != "" {
+			chainDiags = append(chainDiags, i)
+		}
+	}
+	if len(chainDiags) == 0 {
+		return nil, nil
+	}
+	files, err := g.listed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string // every path the diagnostics may need, read at once
+	for _, i := range chainDiags {
+		paths = append(paths, files.byDir[coordinateOf(r.load.Diagnostics[i].Path)+"/"]...)
+	}
+	committed, err := g.committedFiles(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	var notes []note
+	for _, i := range chainDiags {
+		d := r.load.Diagnostics[i]
+		doc := r.load.Doc(d.Path) // read and parsed again when the load dropped it
+		if doc == nil {
+			continue
+		}
+		dir := coordinateOf(d.Path) + "/"
+		// The revision itself was committed and edited since: the edit is
+		// the cause, whatever link it broke.
+		if c := committed[d.Path]; c != nil && c.head != nil && !bytes.Equal(c.head, doc.Src) {
+			tp := g.topPath(d.Path)
+			notes = append(notes, note{at: i, dropFixes: true,
+				message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.head)),
+				help: fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
+					shellQuote(tp), coordinateOf(d.Path))})
+			continue
+		}
+		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
+			continue
+		}
+		for _, p := range files.byDir[dir] {
+			c := committed[p]
+			if p == d.Path || c == nil {
+				continue
+			}
+			blob, where := c.head, "HEAD"
+			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
+				blob, where = c.index, "the index"
+			}
+			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
+				continue
+			}
+			work, exists := g.workBytes(r, p)
+			if exists && bytes.Equal(work, blob) {
+				continue
+			}
+			eolOnly := exists && bytes.Equal(normalizeEOL(work), normalizeEOL(blob))
+			if g.commit != "" && !eolOnly {
+				continue // the history diagnostics explain it
+			}
+			notes = append(notes, g.explainOne(i, doc, p, work, exists, eolOnly, where, c.noConvert))
+			break
+		}
+	}
+	return notes, nil
+}
+
+// explainOne returns the note on the chain/missing-predecessor diagnostic
+// at index at of the load result (of doc), whose PREDECESSOR is the digest of the bytes of p at where ("HEAD" or
+// "the index"): p's work-tree copy is work (exists false: none), which
+// differs from them (eolOnly: only in line endings; noConvert: the
+// attributes keep git from converting p).
+func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) note {
+	tp := g.topPath(p)
+	restore := "git checkout -- " + shellQuote(tp)
+	if where == "HEAD" {
+		restore = "git checkout HEAD -- " + shellQuote(tp)
+	}
+	n := note{at: at, dropFixes: true}
+	switch {
+	case eolOnly && !noConvert:
+		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
+		n.help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
+			"\nthen delete " + tp + " and check it out again (git checkout -- " + shellQuote(tp) + ") to get its committed bytes back"
+		n.related = []diag.Related{{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
+	case eolOnly:
+		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
+		n.help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
+		n.related = []diag.Related{{Path: p,
+			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
+	case !exists:
+		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
+		n.help = "accepted revisions stay forever: restore it (" + restore + ")"
+		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
+	default:
+		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
+		n.help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
+			restore, coordinateOf(p))
+		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
+	}
+	return n
+}
+
+// reviseWorkTree corrects the diagnostics l of a check of the work tree
+// (not --staged) where git, not the text, is the cause:
+//
+//   - a Journal path that git records as a symbolic link but that is a
+//     plain file in the work tree (core.symlinks=false checks a link out as
+//     a text file holding its target) gets one fs/unexpected-entry for the
+//     link instead of the parse and lint findings of the target's name;
+//   - style/crlf on a file whose committed bytes differ from its work-tree
+//     copy only in line endings tells to restore the committed bytes, as
+//     the chain diagnostics do, instead of fixing it in the next revision.
+//
+// It returns the corrected list; l's diagnostics are not modified.
+func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.List, error) {
+	if g == nil || g.repo == nil || g.staged {
+		return l, nil
+	}
+	if err := g.indexed(ctx); err != nil {
+		return nil, err
+	}
+	links := map[string]bool{}
+	if g.index.Symlinks() > 0 { // else the entries need not be visited
+		for p, e := range g.indexEntries() {
+			if e.IsSymlink() {
+				if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
+					links[p] = true
+				}
+			}
+		}
+	}
+	var crlf []string
+	for _, d := range l {
+		if d.Code == rules.StyleCRLF && d.Path != "" {
+			crlf = append(crlf, d.Path)
+		}
+	}
+	crlf, err := g.mayDifferFromHEAD(ctx, crlf)
+	if err != nil {
+		return nil, err
+	}
+	var committed map[string]*committedFile
+	if len(crlf) > 0 {
+		committed, err = g.committedFiles(ctx, crlf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(diag.List, 0, len(l)+len(links))
+	// One diagnostic for each link, in place of the findings on its text
+	// (which may have none: the text may be a valid Journal).
+	var paths []string
+	for p := range links {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		target, _ := g.workBytes(r, p)
+		d := load.UnexpectedEntry(p, fs.ModeSymlink, "")
+		d.Message += fmt.Sprintf(" (to %q: git records it as a link, and core.symlinks=false checked it out as a text file holding the target)", string(target))
+		out = append(out, d)
+	}
+	for _, d := range l {
+		if links[d.Path] {
+			continue
+		}
+		if d.Code == rules.StyleCRLF {
+			if c := committed[d.Path]; c != nil && c.head != nil {
+				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
+					tp := g.topPath(d.Path)
+					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + shellQuote(tp) + ") instead of changing the revision"
+					if !c.noConvert {
+						d.Help += ", and keep git from converting Journals (see repo/eol-conversion)"
+					}
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}

@@ -1,0 +1,222 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/syntax"
+	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
+)
+
+// history reports every Journal file of the commit that was modified,
+// deleted or renamed since, and the notes that explain the chain
+// diagnostics those changes caused (explainChanged).
+func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
+	changes, err := g.repo.Diff(ctx, g.commit, g.staged, g.rootRel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--against: %w", err)
+	}
+	type finding struct {
+		status        byte
+		path, oldPath string // root-relative; oldPath for renames
+		entry         gitrepo.Entry
+	}
+	var found []finding
+	seen := map[string]bool{}
+	for _, c := range changes {
+		switch c.Status {
+		case 'M', 'T', 'D':
+			p, ok := g.journalPath(c.Path)
+			if !ok || seen[p] {
+				continue
+			}
+			if e, ok := g.atBase(p); ok {
+				seen[p] = true
+				found = append(found, finding{status: c.Status, path: p, entry: e})
+			}
+		case 'R':
+			old, ok := g.journalPath(c.OldPath)
+			if !ok || seen[old] {
+				continue
+			}
+			if e, ok := g.atBase(old); ok {
+				seen[old] = true
+				if np, ok := g.underRoot(c.Path); ok {
+					found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
+				} else { // moved out of the root: gone from the tree
+					found = append(found, finding{status: 'D', path: old, entry: e})
+				}
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil, nil
+	}
+	var objects []string
+	for _, f := range found {
+		if f.entry.IsRegular() {
+			objects = append(objects, f.entry.Object)
+		}
+	}
+	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--against: %w", err)
+	}
+	// byDigest finds new files that hold the exact bytes of a deleted one:
+	// a rename git could not see (the new file is untracked).
+	byDigest := map[vt.Digest]string{}
+	for _, f := range r.load.Files {
+		if _, old := g.atBase(f.Path); f.Summary.Read && !old {
+			byDigest[f.Summary.Digest] = f.Path
+		}
+	}
+	var out diag.List
+	// changedFrom maps the digest at the commit of each modified, deleted
+	// or renamed revision to its path, to explain chain diagnostics.
+	changedFrom := map[vt.Digest]string{}
+	for _, f := range found {
+		before, haveBefore := blobs[f.entry.Object]
+		if haveBefore {
+			if src := r.load.Source(f.path); src == nil || !bytes.Equal(src, before) {
+				changedFrom[vt.DigestOf(before)] = f.path
+			}
+		}
+		var beforeDigest string
+		if haveBefore {
+			beforeDigest = vt.DigestOf(before).String()
+		} else {
+			beforeDigest = "(not a regular file at " + g.at() + ")"
+		}
+		switch f.status {
+		case 'M', 'T', 'D':
+			if doc := r.load.Doc(f.path); doc != nil {
+				now, nowDigest, notes := doc.Src, doc.Digest.String(), []string(nil)
+				if haveBefore && bytes.Equal(doc.Src, before) {
+					stored, differs, err := g.storedBlob(ctx, f.path, f.entry)
+					if err != nil {
+						return nil, nil, err
+					}
+					if !differs {
+						continue // a mode change: the revision is the same
+					}
+					now, nowDigest = stored, vt.DigestOf(stored).String()
+					if stored == nil {
+						nowDigest = fmt.Sprintf("a blob larger than %d bytes", syntax.MaxSize)
+					}
+					notes = append(notes, "git stores other bytes than the work tree holds: the .gitattributes convert them on checkout")
+				}
+				if haveBefore && bytes.Equal(normalizeEOL(now), normalizeEOL(before)) {
+					notes = append(notes, "the files differ only in line endings")
+				}
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.at(), beforeDigest, nowDigest)
+				if len(notes) > 0 {
+					msg += " (" + strings.Join(notes, "; ") + ")"
+				}
+				out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
+					Message: msg,
+					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
+						g.checkoutRev(), shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
+				continue
+			}
+			if f.status != 'D' {
+				if _, err := g.src.Stat(f.path); err == nil {
+					out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
+						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.checkoutRev(), shellQuote(g.topPath(f.path)))})
+					continue
+				}
+			}
+			if haveBefore {
+				if np, ok := byDigest[vt.DigestOf(before)]; ok {
+					out = append(out, renamed(f.path, np, g, beforeDigest, true))
+					continue
+				}
+			}
+			out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionDeleted, Severity: diag.Error, Path: f.path,
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
+				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
+					g.checkoutRev(), shellQuote(g.topPath(f.path)))})
+		case 'R':
+			// The new path may not be loaded (an invalid name): its bytes
+			// are read from the tree that was checked.
+			work, exists := g.workBytes(r, f.path)
+			same := exists && haveBefore && bytes.Equal(work, before)
+			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
+		}
+	}
+	return out, g.explainChanged(r, changedFrom), nil
+}
+
+// storedBlob returns the bytes git stores for the root-relative Journal
+// path p, whose checked bytes equal those of base (its entry at the
+// compared commit) although git reports it changed, and whether they
+// differ from base's blob. For a check of the work tree that is the index
+// entry (in CI, the pull request's commit): a .gitattributes that converts
+// the file on checkout can turn a different blob back into the accepted
+// bytes, and the blob is what a merge keeps. An index entry with base's
+// blob, or none, is the same revision (a change of mode). The bytes are
+// nil for a blob larger than any Journal (syntax.MaxSize). For --staged
+// the checked bytes are the blob's already.
+func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]byte, bool, error) {
+	if g.staged {
+		return nil, false, nil
+	}
+	if err := g.indexed(ctx); err != nil {
+		return nil, false, err
+	}
+	e, ok := g.indexEntry(p)
+	if !ok || !e.IsRegular() || e.Object == base.Object {
+		return nil, false, nil
+	}
+	blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
+	if err != nil {
+		return nil, false, fmt.Errorf("--against: %w", err)
+	}
+	return blobs[e.Object], true, nil // nil: larger than any Journal
+}
+
+// explainChanged returns a note for each chain/missing-predecessor
+// diagnostic of the load result whose PREDECESSOR is the digest, at the
+// commit, of a revision that was changed since (changedFrom maps such
+// digests to the revisions' root-relative paths): the chain broke because
+// of that change.
+func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
+	if len(changedFrom) == 0 {
+		return nil
+	}
+	var notes []note
+	for i, d := range r.load.Diagnostics {
+		if d.Code != rules.ChainMissingPredecessor {
+			continue
+		}
+		if doc := r.load.Doc(d.Path); doc != nil && doc.PredecessorOK {
+			if p, ok := changedFrom[doc.Predecessor]; ok {
+				notes = append(notes, note{at: i,
+					message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at()),
+					help:    "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable",
+					related: []diag.Related{{Path: p, Message: "had this digest at " + g.at()}}})
+			}
+		}
+	}
+	return notes
+}
+
+// renamed is the history/revision-renamed diagnostic for a file moved from
+// old to now (root-relative).
+func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic {
+	msg := fmt.Sprintf("accepted revision %s was renamed to %s", g.topPath(old), g.topPath(now))
+	if !same {
+		msg += " and its bytes changed"
+	}
+	msg += fmt.Sprintf(" (its digest at %s is %s)", g.at(), digest)
+	return diag.Diagnostic{Code: rules.HistoryRevisionRenamed, Severity: diag.Error, Path: now,
+		Message: msg,
+		Related: []diag.Related{{Path: old, Message: "its path at " + g.at()}},
+		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
+			shellQuote(g.topPath(now)), shellQuote(g.topPath(old)))}
+}
