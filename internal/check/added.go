@@ -102,10 +102,10 @@ func (a *Added) Source() source.Source { return a.g.src }
 // with other bytes is not new: it is an accepted revision that was
 // modified, which check reports as history/revision-modified.
 func (a *Added) IsNew(p string) bool {
-	if a.g.commit == "" {
+	if a.g.Commit == "" {
 		return true
 	}
-	_, old := a.g.atBase(p)
+	_, old := a.g.AtBase(p)
 	return !old
 }
 
@@ -114,10 +114,10 @@ func (a *Added) IsNew(p string) bool {
 // found ("1a2b3c4d5e6f (the merge base of main and HEAD)"); "" before the
 // first commit.
 func (a *Added) At() string {
-	if a.g.commit == "" {
+	if a.g.Commit == "" {
 		return ""
 	}
-	return a.g.at()
+	return a.g.At()
 }
 
 // Baseline describes the compared commit, or nil before the first commit.

@@ -40,9 +40,9 @@ func (g *gate) askEOL(ctx context.Context, paths []string) ([]*eolAttr, error) {
 	if g.attrsAt != "" && len(paths) <= gitrepo.FewAttributePaths {
 		// The index's .gitattributes are the commit's: git need not read
 		// the index, which takes it 0.4 s at a million files.
-		got, err = g.repo.AttributesAt(ctx, g.attrsAt, g.rootRel, paths, attrNames...)
+		got, err = g.Repo.AttributesAt(ctx, g.attrsAt, g.RootRel, paths, attrNames...)
 	} else {
-		got, err = g.repo.Attributes(ctx, g.staged, g.rootRel, paths, attrNames...)
+		got, err = g.Repo.Attributes(ctx, g.staged, g.RootRel, paths, attrNames...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
@@ -171,12 +171,12 @@ func (a eolAttr) convertsNothing(autocrlf string) bool {
 // of its own is always asked about (git reads it; the sources do not name
 // it).
 func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
-	sources, err := g.repo.AttributeSources(ctx, []string{g.rootRel}, g.staged)
+	sources, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, g.staged)
 	if err != nil {
 		return fmt.Errorf("git attributes: %w", err)
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = newEOLTable(g.index, g.rootRel)
+		g.eolAttrs = newEOLTable(g.Index(), g.RootRel)
 	}
 	// The groups: one per shard, and one of the directories with their own
 	// .gitattributes, which no record holds.
@@ -305,7 +305,7 @@ func (d *cleanDisk) Vouch(rel string) (string, bool) {
 // for a check of the work tree, the addresses of the files git vouches for
 // (vouchWorkTree). Without a cache or a repository it does nothing.
 func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
-	if m == nil || g.repo == nil {
+	if m == nil || g.Repo == nil {
 		return nil
 	}
 	if index, ok := g.src.(*source.Git); ok {
@@ -324,22 +324,22 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 // puts the modification time back then looks clean. It also fills
 // g.eolAttrs (knownAttributes).
 func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
-	if err := g.indexed(ctx); err != nil {
+	if err := g.Indexed(ctx); err != nil {
 		return err
 	}
-	dirty, err := g.repo.DirtyFiles(ctx, g.rootRel)
+	dirty, err := g.Repo.DirtyFiles(ctx, g.RootRel)
 	if err != nil {
 		return fmt.Errorf("git diff-files: %w", err)
 	}
-	autocrlf, err := g.repo.Config(ctx, "core.autocrlf")
+	autocrlf, err := g.Repo.Config(ctx, "core.autocrlf")
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
-	trustCtime, err := g.repo.ConfigBool(ctx, "core.trustctime", true)
+	trustCtime, err := g.Repo.ConfigBool(ctx, "core.trustctime", true)
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
-	checkStat, err := g.repo.Config(ctx, "core.checkStat")
+	checkStat, err := g.Repo.Config(ctx, "core.checkStat")
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
@@ -347,9 +347,9 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	// The files directly in artifact directories, in the index's order,
 	// which is the order of their root-relative paths too.
 	var paths []string
-	var at []int // their entries in g.index
-	for i, e := range g.index.All() {
-		if p, ok := g.underRoot(e.Path); ok && strings.Count(p, "/") == 1 && e.Stage == 0 {
+	var at []int // their entries in g.Index()
+	for i, e := range g.Index().All() {
+		if p, ok := g.UnderRoot(e.Path); ok && strings.Count(p, "/") == 1 && e.Stage == 0 {
 			paths, at = append(paths, p), append(at, i)
 		}
 	}
@@ -362,7 +362,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	}
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for i, p := range paths {
-		e := g.index.Entry(at[i])
+		e := g.Index().Entry(at[i])
 		if a := g.eolAttrs.get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
@@ -380,17 +380,17 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 // restored in CI from runs of the default branch then never speaks for
 // content or rules that the pull request brings.
 func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) error {
-	if m == nil || g.commit == "" || g.staged {
+	if m == nil || g.Commit == "" || g.staged {
 		return nil
 	}
-	changes, err := g.repo.Diff(ctx, g.commit, false, g.rootRel)
+	changes, err := g.Repo.Diff(ctx, g.Commit, false, g.RootRel)
 	if err != nil {
 		return fmt.Errorf("--against: %w", err)
 	}
 	touched := map[string]bool{}
 	for _, c := range changes {
 		for _, top := range []string{c.Path, c.OldPath} {
-			if p, ok := g.underRoot(top); ok && top != "" {
+			if p, ok := g.UnderRoot(top); ok && top != "" {
 				touched[coordinateOf(p)] = true
 			}
 		}
@@ -403,7 +403,7 @@ func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) 
 		if !same || touched[dir] {
 			return true
 		}
-		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.atBase(p); return !old })
+		return slices.ContainsFunc(paths, func(p string) bool { _, old := g.AtBase(p); return !old })
 	}
 	return nil
 }
@@ -414,7 +414,7 @@ func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) 
 func (g *gate) sameConfigAtBase(ctx context.Context, cfg *config.Config) (bool, error) {
 	rel, now := ".journal-lint.yaml", []byte(nil)
 	if cfg != nil && cfg.File != "" {
-		r, err := g.repo.Rel(cfg.File)
+		r, err := g.Repo.Rel(cfg.File)
 		if err != nil {
 			return true, nil // outside the repository: not part of the change
 		}
@@ -423,13 +423,13 @@ func (g *gate) sameConfigAtBase(ctx context.Context, cfg *config.Config) (bool, 
 			return false, nil
 		}
 	}
-	entries, err := g.repo.Tree(ctx, g.commit, rel)
+	entries, err := g.Repo.Tree(ctx, g.Commit, rel)
 	if err != nil {
 		return false, fmt.Errorf("--against: %w", err)
 	}
 	for _, e := range entries {
 		if e.Path == rel && e.IsRegular() {
-			blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, readfile.MaxConfig)
+			blobs, _, err := g.Repo.ReadBlobs(ctx, []string{e.Object}, readfile.MaxConfig)
 			if err != nil {
 				return false, fmt.Errorf("--against: %w", err)
 			}

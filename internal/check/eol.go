@@ -43,14 +43,14 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 	// The files whose index entry differs from HEAD's: git's short answer,
 	// not a listing of both (every file before the first commit).
 	var changed map[string]bool
-	if _, err := g.repo.ResolveCommit(ctx, "HEAD"); err == nil {
-		changes, err := g.repo.IndexDiff(ctx, "HEAD", g.rootRel)
+	if _, err := g.Repo.ResolveCommit(ctx, "HEAD"); err == nil {
+		changes, err := g.Repo.IndexDiff(ctx, "HEAD", g.RootRel)
 		if err != nil {
 			return nil, fmt.Errorf("git diff: %w", err)
 		}
 		changed = map[string]bool{}
 		for _, c := range changes {
-			if p, ok := g.underRoot(c.Path); ok && c.Status != 'D' {
+			if p, ok := g.UnderRoot(c.Path); ok && c.Status != 'D' {
 				changed[p] = true
 			}
 		}
@@ -61,8 +61,8 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 			continue
 		}
 		blob := r.load.Source(f.Path)
-		tp := g.topPath(f.Path)
-		work, err := readfile.Read(filepath.Join(g.repo.Top(), filepath.FromSlash(tp)), readfile.Options{NoFollow: true})
+		tp := g.TopPath(f.Path)
+		work, err := readfile.Read(filepath.Join(g.Repo.Top(), filepath.FromSlash(tp)), readfile.Options{NoFollow: true})
 		if blob == nil || err != nil || bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), blob) {
 			continue
 		}
@@ -89,12 +89,12 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 // .gitattributes, which takes the place of the repo/eol-conversion
 // warning. It needs the attributes that eolConversion learnt.
 func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error) {
-	if g.commit == "" || r.sum.readsChanged() {
+	if g.Commit == "" || r.sum.readsChanged() {
 		// Beside a summary no .gitattributes that decides a loaded file's
 		// attributes differs from HEAD's (summary.go): nothing to report.
 		return nil, nil
 	}
-	changed, err := g.repo.ChangedAttributeFiles(ctx, g.commit, g.staged)
+	changed, err := g.Repo.ChangedAttributeFiles(ctx, g.Commit, g.staged)
 	if err != nil || len(changed) == 0 {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	before, err := g.repo.AttributesAt(ctx, g.commit, g.rootRel, paths, attrNames...)
+	before, err := g.Repo.AttributesAt(ctx, g.Commit, g.RootRel, paths, attrNames...)
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
@@ -115,7 +115,7 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	for i, p := range paths {
 		if eolAttrOf(before[i]).text == "unset" {
 			if n++; n == 1 {
-				first = g.topPath(p) + ", " + g.eolAttrs.get(p).describe()
+				first = g.TopPath(p) + ", " + g.eolAttrs.get(p).describe()
 			}
 		}
 	}
@@ -129,17 +129,17 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	// The diagnostic's path is root-relative, like every other: the
 	// .gitattributes usually lies above the root.
 	attrs := changed[0]
-	if p, ok := g.underRoot(attrs); ok {
+	if p, ok := g.UnderRoot(attrs); ok {
 		attrs = p
-	} else if g.rootRel != "" {
-		attrs = strings.Repeat("../", strings.Count(g.rootRel, "/")+1) + attrs
+	} else if g.RootRel != "" {
+		attrs = strings.Repeat("../", strings.Count(g.RootRel, "/")+1) + attrs
 	}
 	return diag.List{{
 		Code:     rules.RepoEOLConversionEnabled,
 		Severity: diag.Error,
 		Path:     attrs,
 		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that the attributes of %s keep byte for byte (first: %s)",
-			files, g.at(), first),
+			files, g.At(), first),
 		Help: "keep Journals byte for byte: end the .gitattributes at the top of the repository with these lines (a later line wins):\n" +
 			gitattributesLines,
 	}}, nil
@@ -159,7 +159,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = newEOLTable(g.index, g.rootRel)
+		g.eolAttrs = newEOLTable(g.Index(), g.RootRel)
 	}
 	var ask []string // root-relative paths
 	for _, f := range r.load.Files {
@@ -234,7 +234,7 @@ func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
 		if err != nil {
 			return
 		}
-		t := newEOLTable(g.index, g.rootRel)
+		t := newEOLTable(g.Index(), g.RootRel)
 		for i, p := range ps {
 			t.set(p, got[i])
 		}
@@ -254,7 +254,7 @@ func (g *gate) askLoadAttributes(ctx context.Context) {
 	// over (stamped) may drop its attributes after the load, before
 	// anything waits for such an answer (forgetStampedAttributes), so it
 	// asks nothing ahead.
-	if g == nil || g.repo == nil || g.asked != nil || g.stamped || g.eolAttrs != nil {
+	if g == nil || g.Repo == nil || g.asked != nil || g.stamped || g.eolAttrs != nil {
 		return
 	}
 	if src, ok := g.src.(*source.Git); ok {
@@ -265,11 +265,11 @@ func (g *gate) askLoadAttributes(ctx context.Context) {
 		return
 	}
 	g.askAttributes(ctx, func() []string {
-		if g.indexed(ctx) != nil {
+		if g.Indexed(ctx) != nil {
 			return nil // asked again, and its error reported, after the load
 		}
 		var ps []string
-		for p := range g.indexEntries() {
+		for p := range g.IndexEntries() {
 			ps = append(ps, p)
 		}
 		return ps
@@ -285,14 +285,14 @@ func (g *gate) askLoadAttributes(ctx context.Context) {
 // a CPU idle; without one they would only be asked twice, so nothing is
 // asked. Errors are left to the gate's own questions.
 func (g *gate) askAhead(ctx context.Context) {
-	if g == nil || g.repo == nil || g.staged || g.commit == "" || !gitrepo.Remembers(ctx) {
+	if g == nil || g.Repo == nil || g.staged || g.Commit == "" || !gitrepo.Remembers(ctx) {
 		return
 	}
 	g.ahead = make(chan struct{})
 	go func() {
 		defer close(g.ahead)
-		_, _ = g.repo.ChangedAttributeFiles(ctx, g.commit, false)
-		_, _ = g.repo.Diff(ctx, g.commit, false, g.rootRel)
+		_, _ = g.Repo.ChangedAttributeFiles(ctx, g.Commit, false)
+		_, _ = g.Repo.Diff(ctx, g.Commit, false, g.RootRel)
 	}()
 }
 
@@ -308,7 +308,7 @@ type eolGroup struct {
 // as the first file of repo/eol-conversion.
 func (g *gate) eolFirst(p string, a *eolAttr) string {
 	if a.text == "unspecified" && a.eol == "unspecified" {
-		return g.topPath(p) + " (no text attribute, so core.autocrlf and core.eol decide)"
+		return g.TopPath(p) + " (no text attribute, so core.autocrlf and core.eol decide)"
 	}
-	return fmt.Sprintf("%s (text: %s, eol: %s)", g.topPath(p), a.text, a.eol)
+	return fmt.Sprintf("%s (text: %s, eol: %s)", g.TopPath(p), a.text, a.eol)
 }

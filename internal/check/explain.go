@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -50,15 +51,15 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 	if len(chainDiags) == 0 {
 		return nil, nil
 	}
-	files, err := g.listed(ctx)
+	files, err := g.Listed(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string // every path the diagnostics may need, read at once
 	for _, i := range chainDiags {
-		paths = append(paths, files.byDir[coordinateOf(r.load.Diagnostics[i].Path)+"/"]...)
+		paths = append(paths, files.ByDir[coordinateOf(r.load.Diagnostics[i].Path)+"/"]...)
 	}
-	committed, err := g.committedFiles(ctx, paths)
+	committed, err := g.CommittedFiles(ctx, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -72,10 +73,10 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 		dir := coordinateOf(d.Path) + "/"
 		// The revision itself was committed and edited since: the edit is
 		// the cause, whatever link it broke.
-		if c := committed[d.Path]; c != nil && c.head != nil && !bytes.Equal(c.head, doc.Src) {
-			tp := g.topPath(d.Path)
+		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) {
+			tp := g.TopPath(d.Path)
 			notes = append(notes, note{at: i, dropFixes: true,
-				message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.head)),
+				message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
 				help: fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
 					shellQuote(tp), coordinateOf(d.Path))})
 			continue
@@ -83,14 +84,14 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
 			continue
 		}
-		for _, p := range files.byDir[dir] {
+		for _, p := range files.ByDir[dir] {
 			c := committed[p]
 			if p == d.Path || c == nil {
 				continue
 			}
-			blob, where := c.head, "HEAD"
+			blob, where := c.Head, "HEAD"
 			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
-				blob, where = c.index, "the index"
+				blob, where = c.Index, "the index"
 			}
 			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
 				continue
@@ -100,10 +101,10 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 				continue
 			}
 			eolOnly := exists && bytes.Equal(normalizeEOL(work), normalizeEOL(blob))
-			if g.commit != "" && !eolOnly {
+			if g.Commit != "" && !eolOnly {
 				continue // the history diagnostics explain it
 			}
-			notes = append(notes, g.explainOne(i, doc, p, work, exists, eolOnly, where, c.noConvert))
+			notes = append(notes, g.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert))
 			break
 		}
 	}
@@ -116,7 +117,7 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 // differs from them (eolOnly: only in line endings; noConvert: the
 // attributes keep git from converting p).
 func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) note {
-	tp := g.topPath(p)
+	tp := g.TopPath(p)
 	restore := "git checkout -- " + shellQuote(tp)
 	if where == "HEAD" {
 		restore = "git checkout HEAD -- " + shellQuote(tp)
@@ -160,15 +161,15 @@ func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, e
 //
 // It returns the corrected list; l's diagnostics are not modified.
 func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.List, error) {
-	if g == nil || g.repo == nil || g.staged {
+	if g == nil || g.Repo == nil || g.staged {
 		return l, nil
 	}
-	if err := g.indexed(ctx); err != nil {
+	if err := g.Indexed(ctx); err != nil {
 		return nil, err
 	}
 	links := map[string]bool{}
-	if g.index.Symlinks() > 0 { // else the entries need not be visited
-		for p, e := range g.indexEntries() {
+	if g.Index().Symlinks() > 0 { // else the entries need not be visited
+		for p, e := range g.IndexEntries() {
 			if e.IsSymlink() {
 				if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
 					links[p] = true
@@ -186,9 +187,9 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	if err != nil {
 		return nil, err
 	}
-	var committed map[string]*committedFile
+	var committed map[string]*gitfacts.Committed
 	if len(crlf) > 0 {
-		committed, err = g.committedFiles(ctx, crlf)
+		committed, err = g.CommittedFiles(ctx, crlf)
 	}
 	if err != nil {
 		return nil, err
@@ -212,17 +213,55 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			continue
 		}
 		if d.Code == rules.StyleCRLF {
-			if c := committed[d.Path]; c != nil && c.head != nil {
-				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.head)) && !bytes.Contains(c.head, []byte("\r\n")) {
-					tp := g.topPath(d.Path)
+			if c := committed[d.Path]; c != nil && c.Head != nil {
+				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.Head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.Head)) && !bytes.Contains(c.Head, []byte("\r\n")) {
+					tp := g.TopPath(d.Path)
 					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + shellQuote(tp) + ") instead of changing the revision"
-					if !c.noConvert {
+					if !c.NoConvert {
 						d.Help += ", and keep git from converting Journals (see repo/eol-conversion)"
 					}
 				}
 			}
 		}
 		out = append(out, d)
+	}
+	return out, nil
+}
+
+// mayDifferFromHEAD returns the root-relative paths of the work tree's
+// Journal files whose bytes may differ from their blob at HEAD: all but
+// those that git reports unchanged since HEAD and whose attributes convert
+// nothing under the configured core.autocrlf (eolAttr.convertsNothing), which
+// hold the blob's exact bytes.
+// Before the first commit there is no blob to differ from.
+func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	if _, err := g.Repo.ResolveCommit(ctx, "HEAD"); err != nil {
+		return nil, nil
+	}
+	changes, err := g.Repo.Diff(ctx, "HEAD", false, g.RootRel)
+	if err != nil {
+		return nil, fmt.Errorf("git diff: %w", err)
+	}
+	autocrlf, err := g.Repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return nil, fmt.Errorf("git config: %w", err)
+	}
+	changed := map[string]bool{}
+	for _, c := range changes {
+		for _, top := range []string{c.Path, c.OldPath} {
+			if p, ok := g.UnderRoot(top); ok && top != "" {
+				changed[p] = true
+			}
+		}
+	}
+	var out []string
+	for _, p := range paths {
+		if a := g.eolAttrs.get(p); changed[p] || a == nil || !a.convertsNothing(autocrlf) {
+			out = append(out, p)
+		}
 	}
 	return out, nil
 }

@@ -29,7 +29,7 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 		return nil, nil
 	}
 	merging := g.merging(ctx)
-	files, err := g.listed(ctx)
+	files, err := g.Listed(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 				head = rel.Path
 			}
 		}
-		_, committed := files.head[d.Path]
+		_, committed := files.Head[d.Path]
 		if head == "" || !merging && !committed {
 			continue
 		}
@@ -59,13 +59,13 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 				"Abort it (git merge --abort); then rebase the branch that adds %s onto this branch without that revision "+
 				"(git rebase -i: drop the commit that adds it, or edit it out), redraft it on top of the head this branch has "+
 				"(journal-lint new %s), commit, and merge again",
-				g.topPath(theirs), coord)})
+				g.TopPath(theirs), coord)})
 			continue
 		}
 		notes = append(notes, note{at: i, dropFixes: true, help: fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
 			"if the commit that added it is not merged yet, take it out of the branch (git rebase -i: drop that commit, "+
 			"or edit the revision out) and redraft it on top of the head (journal-lint new %s)",
-			g.topPath(d.Path), coord)})
+			g.TopPath(d.Path), coord)})
 	}
 	return notes, nil
 }
@@ -76,7 +76,7 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 // (githooks(5)); git merge, and git pull through it, then name themselves
 // in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
 func (g *gate) merging(ctx context.Context) bool {
-	if _, err := g.repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
+	if _, err := g.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
 		return true
 	}
 	action := os.Getenv("GIT_REFLOG_ACTION")

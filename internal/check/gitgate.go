@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
-	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/source"
 )
 
@@ -18,9 +17,9 @@ import (
 // loaded from (the index for --staged, else the disk). This file opens it
 // and runs its analyzer (gitGate); its parts live beside it:
 //
-//   - gitfiles.go: what git lists under the root (the compared commit's
-//     Journal files, the index, HEAD's files and their committed bytes),
-//     each asked once per run;
+//   - package gitfacts (the embedded Facts): what git lists under the
+//     root (the compared commit's Journal files, the index, HEAD's files
+//     and their committed bytes), each asked once per run;
 //   - attrs.go, eol.go: git's attributes of the files, and the
 //     repo/eol-* findings;
 //   - revisions.go: history/revision-* against the compared commit;
@@ -31,29 +30,16 @@ import (
 //     root's path, sparse checkouts, the base's settings, the transparency
 //     log, and the tree summaries of --staged.
 type gate struct {
-	repo     *gitrepo.Repo
-	rootRel  string // root relative to the top level, "" for the top level
-	against  string // the revision as given; "" when there is no gate
-	commit   string // the commit compared with: the merge base of rev and HEAD
-	rev      string // the commit the revision names
-	staged   bool
-	examples bool
+	// Facts is what git says of the tree: the repository (nil outside a
+	// work tree), the root in it, the compared commit and its files, the
+	// index, HEAD's files.
+	gitfacts.Facts
+	// staged is Options.Staged: the tree checked is the index's.
+	staged bool
 	// src is where the tree is loaded from: the disk under the root, or
-	// for --staged the index (a *source.Git, which close closes).
+	// for --staged the index (a *source.Git, which close closes, and
+	// then Facts.StagedIndex too).
 	src source.Source
-	// baseChanged holds what differs between the compared commit and the
-	// index, by root-relative path, and baseFull, when the index cannot
-	// tell, the commit's Journal files (see atBase).
-	baseChanged map[string]gitrepo.RawChange
-	baseFull    map[string]gitrepo.Entry
-	// changedDirs are the first path elements (the artifact directories)
-	// of baseChanged.
-	changedDirs map[string]bool
-	// files, index and committed cache what git holds under the root (see
-	// listed, indexed and committedFiles).
-	files     *gitFiles
-	index     *gitrepo.IndexList
-	committed map[string]*committedFile
 	// eolAttrs caches the attributes of the loaded files that decide git's
 	// conversions, by root-relative path (eolConversion, attrs.go);
 	// asked, when set, says that git is being asked about the source's
@@ -95,7 +81,8 @@ type gate struct {
 // check with sum (summary.go) lists only the directories that changed
 // since HEAD when the cache holds a summary of HEAD's tree.
 func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*gate, error) {
-	g := &gate{src: &source.Disk{Root: opts.Root}, staged: opts.Staged, examples: opts.Examples}
+	g := &gate{src: &source.Disk{Root: opts.Root}, staged: opts.Staged}
+	g.Examples = opts.Examples
 	wantGit := opts.Against != "" || opts.Staged
 	if opts.NewOnly && !wantGit {
 		return nil, errors.New("--new-only needs --against REV (or --staged, which compares against HEAD)")
@@ -106,7 +93,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 			g.takeOver(p)
 			return g, nil
 		}
-		if p != nil && p.repo != nil && p.stamp != 0 && p.repo.Stamp(opts.Root) == p.stamp {
+		if p != nil && p.Repo != nil && p.stamp != 0 && p.Repo.Stamp(opts.Root) == p.stamp {
 			g.takeOver(p)
 			g.stamped = true
 			return g, nil
@@ -156,7 +143,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		}
 		return nil, err
 	}
-	g.repo, g.rootRel = repo, rel
+	g.Repo, g.RootRel = repo, rel
 	if d, ok := g.src.(*source.Disk); ok {
 		d.Format = repo.ObjectFormat() // the work tree's files share addresses with git's blobs
 	}
@@ -164,19 +151,19 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		g.stamp = repo.Stamp(opts.Root)
 		return g, nil
 	}
-	g.against = opts.Against
-	if g.against == "" {
+	g.Against = opts.Against
+	if g.Against == "" {
 		// --staged alone compares against HEAD, when there is one (an
 		// initial commit has nothing to compare against).
 		if _, err := repo.ResolveCommit(ctx, "HEAD"); err == nil {
-			g.against = "HEAD"
+			g.Against = "HEAD"
 		}
 	}
-	if g.against != "" {
-		if g.commit, err = baseCommit(ctx, repo, g.against); err != nil {
+	if g.Against != "" {
+		if g.Commit, err = gitfacts.BaseCommit(ctx, repo, g.Against); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
-		if g.rev, err = repo.ResolveCommit(ctx, g.against); err != nil {
+		if g.Rev, err = repo.ResolveCommit(ctx, g.Against); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	} else if opts.NewOnly && !opts.Staged {
@@ -186,16 +173,16 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 	// What git says differs between the commit and the index is asked
 	// while git lists the index.
 	var base baseDiff
-	if opts.Staged && g.commit != "" {
+	if opts.Staged && g.Commit != "" {
 		sum.probe(ctx, g)
 	} else {
 		sum = nil
 	}
-	if g.commit != "" {
+	if g.Commit != "" {
 		base.done = make(chan struct{})
 		go func() {
 			defer close(base.done)
-			base.changes, base.err = repo.IndexDiff(ctx, g.commit, rel)
+			base.changes, base.err = repo.IndexDiff(ctx, g.Commit, rel)
 		}()
 	}
 	if sum != nil {
@@ -208,6 +195,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 			}
 			if src != nil {
 				g.src = src
+				g.StagedIndex, _ = src.(*source.Git)
 			}
 		}
 	}
@@ -222,17 +210,17 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 			}
 			return nil, fmt.Errorf("--staged: %w", err)
 		}
-		g.src = index
+		g.src, g.StagedIndex = index, index
 	}
-	if !opts.Staged && g.commit != "" {
+	if !opts.Staged && g.Commit != "" {
 		// The work tree's gate lists the index while git answers what
-		// differs from the commit: loadBase needs both, and reports an
+		// differs from the commit: LoadBase needs both, and reports an
 		// error of either (asking again for a list that failed).
-		_ = g.indexed(ctx)
+		_ = g.Indexed(ctx)
 	}
-	if g.commit != "" {
+	if g.Commit != "" {
 		<-base.done
-		if err := g.loadBase(ctx, base.changes, base.err); err != nil {
+		if err := g.LoadBase(ctx, base.changes, base.err); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
@@ -264,32 +252,13 @@ type Baseline struct {
 
 // baseline describes the compared commit, or nil without a gate.
 func (g *gate) baseline(ctx context.Context) *Baseline {
-	if g == nil || g.commit == "" {
+	if g == nil || g.Commit == "" {
 		return nil
 	}
-	b := &Baseline{Rev: g.against, Commit: g.commit, MergeBase: g.rev != g.commit}
-	b.Head, _ = g.repo.ResolveCommit(ctx, "HEAD")
-	b.RepositoryURI = g.repo.RemoteURI(ctx, "origin")
+	b := &Baseline{Rev: g.Against, Commit: g.Commit, MergeBase: g.Rev != g.Commit}
+	b.Head, _ = g.Repo.ResolveCommit(ctx, "HEAD")
+	b.RepositoryURI = g.Repo.RemoteURI(ctx, "origin")
 	return b
-}
-
-// at names the compared commit in messages: the revision as given when it
-// is the merge base itself, else the merge base's short name and how it was
-// found.
-func (g *gate) at() string {
-	if g.rev == g.commit {
-		return g.against
-	}
-	return shortCommit(g.commit) + " (the merge base of " + g.against + " and HEAD)"
-}
-
-// checkoutRev is the revision to restore files from in help texts: the
-// revision as given when it is the merge base, else the merge base.
-func (g *gate) checkoutRev() string {
-	if g.rev == g.commit {
-		return g.against
-	}
-	return shortCommit(g.commit)
 }
 
 // close ends the git that reads the index's blobs, if any.
@@ -308,41 +277,6 @@ func (g *gate) close() {
 	}
 }
 
-// journalPath turns a top-relative git path into a root-relative one when
-// it names a Journal file at its place (<coordinate dir>/<name>.journal, or
-// .journal.example when examples are loaded).
-func (g *gate) journalPath(top string) (string, bool) {
-	p, ok := g.underRoot(top)
-	if !ok || !g.isJournal(p) {
-		return "", false
-	}
-	return p, true
-}
-
-// isJournal reports whether the root-relative path p names a Journal file
-// at its place: <coordinate dir>/<name>.journal, or .journal.example when
-// examples are loaded.
-func (g *gate) isJournal(p string) bool {
-	return strings.Count(p, "/") == 1 && (strings.HasSuffix(p, load.Suffix) || (g.examples && strings.HasSuffix(p, load.ExampleSuffix)))
-}
-
-// underRoot turns a top-relative git path into a root-relative one, and
-// reports whether it lies under the root.
-func (g *gate) underRoot(top string) (string, bool) {
-	if g.rootRel == "" {
-		return top, true
-	}
-	return strings.CutPrefix(top, g.rootRel+"/")
-}
-
-// topPath turns a root-relative path into a top-relative git path.
-func (g *gate) topPath(p string) string {
-	if g.rootRel == "" {
-		return p
-	}
-	return g.rootRel + "/" + p
-}
-
 // gitGate is the analyzer of the repository workflows: repo/eol-conversion
 // inside any work tree; the history/ codes against --against; and the
 // notes that explain diagnostics of the load result by what git knows:
@@ -352,7 +286,7 @@ func (g *gate) topPath(p string) string {
 // followed (adviseFork).
 func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	g := r.gate
-	if g == nil || g.repo == nil {
+	if g == nil || g.Repo == nil {
 		return nil, nil, nil
 	}
 	g.forgetStampedAttributes(r)
@@ -365,7 +299,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 		g.rootLink = l
 	}
 	if g.rootLink != nil {
-		out = append(out, g.rootLink.diagnostic(g.rootRel))
+		out = append(out, g.rootLink.diagnostic(g.RootRel))
 	}
 	eol, err := g.eolConversion(ctx, r)
 	if err != nil {
@@ -385,7 +319,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	}
 	out = append(out, staged...)
 	var notes []note
-	if g.commit != "" {
+	if g.Commit != "" {
 		hist, ns, err := g.history(ctx, r)
 		if err != nil {
 			return nil, nil, err
@@ -406,6 +340,14 @@ func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	return out, append(notes, ns...), nil
 }
 
+// baseDiff is what git said differs between the compared commit and the
+// index (gitfacts.Facts.LoadBase), once done is closed.
+type baseDiff struct {
+	done    chan struct{}
+	changes []gitrepo.RawChange
+	err     error
+}
+
 // takeOver makes g, a gate of a work-tree check that takes over from the
 // check of p (Options.Prior), use what p learned from git instead of
 // asking again: the work tree, the files of HEAD and the index, the
@@ -418,8 +360,8 @@ func (g *gate) takeOver(p *gate) {
 	if p == nil {
 		return
 	}
-	g.repo, g.rootRel, g.files, g.index, g.stamp = p.repo, p.rootRel, p.files, p.index, p.stamp
-	g.committed = maps.Clone(p.committed)
+	g.TakeOver(&p.Facts)
+	g.stamp = p.stamp
 	g.eolAttrs = p.eolAttrs.clone()
 }
 
@@ -434,7 +376,8 @@ func (g *gate) forgetStampedAttributes(r *run) {
 	}
 	for _, d := range r.load.Diagnostics {
 		if dir, name, ok := strings.Cut(d.Path, "/"); ok && dir != "" && name == ".gitattributes" {
-			g.eolAttrs, g.committed = nil, nil
+			g.eolAttrs = nil
+			g.ForgetCommitted()
 			return
 		}
 	}

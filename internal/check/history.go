@@ -81,10 +81,10 @@ func (r *run) dropped(k diff.Kind, path string) bool {
 // revision it is compared against.
 func (r *run) addedByCommit(path string) bool {
 	g := r.gate
-	if g == nil || !g.staged || g.commit == "" || path == "" {
+	if g == nil || !g.staged || g.Commit == "" || path == "" {
 		return false
 	}
-	_, old := g.atBase(path)
+	_, old := g.AtBase(path)
 	return !old
 }
 
@@ -93,11 +93,11 @@ func (r *run) addedByCommit(path string) bool {
 // (root-relative), without asking the index about each: so it is without
 // --staged or a compared commit, and when git reports no difference under
 // dir between that commit and the index, which then holds every such
-// file as the commit does (gate.atBase).
+// file as the commit does (gitfacts.Facts.UnchangedDir).
 func (r *run) noneAdded(dir string) bool {
 	g := r.gate
-	if g == nil || !g.staged || g.commit == "" {
+	if g == nil || !g.staged || g.Commit == "" {
 		return true
 	}
-	return g.baseFull == nil && g.changedDirs != nil && !g.changedDirs[dir]
+	return g.UnchangedDir(dir)
 }

@@ -24,13 +24,13 @@ func isLintCode(code string) bool {
 // revision whose identity is known (fingerprint.Revision). The map is
 // indexed like the returned list.
 func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.List, map[int]string) {
-	if g == nil || g.commit == "" {
+	if g == nil || g.Commit == "" {
 		return l, nil
 	}
 	if newOnly {
 		kept := l[:0:0]
 		for _, d := range l {
-			if _, old := g.atBase(d.Path); old && d.Path != "" && isLintCode(d.Code) {
+			if _, old := g.AtBase(d.Path); old && d.Path != "" && isLintCode(d.Code) {
 				continue
 			}
 			kept = append(kept, d)

@@ -84,7 +84,7 @@ func OpenRecords(ctx context.Context, opts RecordsOptions) (*Records, error) {
 	}
 	m := &checkMemo{r: r, loadOnly: true, fresh: opts.Fresh}
 	m.table = opts.Cache.Table(ns, opts.Root)
-	if _, disk := g.src.(*source.Disk); disk && g.repo != nil {
+	if _, disk := g.src.(*source.Disk); disk && g.Repo != nil {
 		if err := g.vouchWorkTree(ctx, m); err != nil {
 			return nil, err
 		}

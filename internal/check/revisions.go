@@ -17,7 +17,7 @@ import (
 // deleted or renamed since, and the notes that explain the chain
 // diagnostics those changes caused (explainChanged).
 func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
-	changes, err := g.repo.Diff(ctx, g.commit, g.staged, g.rootRel)
+	changes, err := g.Repo.Diff(ctx, g.Commit, g.staged, g.RootRel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -31,22 +31,22 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 	for _, c := range changes {
 		switch c.Status {
 		case 'M', 'T', 'D':
-			p, ok := g.journalPath(c.Path)
+			p, ok := g.JournalPath(c.Path)
 			if !ok || seen[p] {
 				continue
 			}
-			if e, ok := g.atBase(p); ok {
+			if e, ok := g.AtBase(p); ok {
 				seen[p] = true
 				found = append(found, finding{status: c.Status, path: p, entry: e})
 			}
 		case 'R':
-			old, ok := g.journalPath(c.OldPath)
+			old, ok := g.JournalPath(c.OldPath)
 			if !ok || seen[old] {
 				continue
 			}
-			if e, ok := g.atBase(old); ok {
+			if e, ok := g.AtBase(old); ok {
 				seen[old] = true
-				if np, ok := g.underRoot(c.Path); ok {
+				if np, ok := g.UnderRoot(c.Path); ok {
 					found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
 				} else { // moved out of the root: gone from the tree
 					found = append(found, finding{status: 'D', path: old, entry: e})
@@ -63,7 +63,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 			objects = append(objects, f.entry.Object)
 		}
 	}
-	blobs, _, err := g.repo.ReadBlobs(ctx, objects, syntax.MaxSize)
+	blobs, _, err := g.Repo.ReadBlobs(ctx, objects, syntax.MaxSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -71,7 +71,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 	// a rename git could not see (the new file is untracked).
 	byDigest := map[vt.Digest]string{}
 	for _, f := range r.load.Files {
-		if _, old := g.atBase(f.Path); f.Summary.Read && !old {
+		if _, old := g.AtBase(f.Path); f.Summary.Read && !old {
 			byDigest[f.Summary.Digest] = f.Path
 		}
 	}
@@ -90,7 +90,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 		if haveBefore {
 			beforeDigest = vt.DigestOf(before).String()
 		} else {
-			beforeDigest = "(not a regular file at " + g.at() + ")"
+			beforeDigest = "(not a regular file at " + g.At() + ")"
 		}
 		switch f.status {
 		case 'M', 'T', 'D':
@@ -113,21 +113,21 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 				if haveBefore && bytes.Equal(normalizeEOL(now), normalizeEOL(before)) {
 					notes = append(notes, "the files differ only in line endings")
 				}
-				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.topPath(f.path), g.at(), beforeDigest, nowDigest)
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.TopPath(f.path), g.At(), beforeDigest, nowDigest)
 				if len(notes) > 0 {
 					msg += " (" + strings.Join(notes, "; ") + ")"
 				}
 				out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 					Message: msg,
 					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
-						g.checkoutRev(), shellQuote(g.topPath(f.path)), coordinateOf(f.path))})
+						g.CheckoutRev(), shellQuote(g.TopPath(f.path)), coordinateOf(f.path))})
 				continue
 			}
 			if f.status != 'D' {
 				if _, err := g.src.Stat(f.path); err == nil {
 					out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
-						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
-						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.checkoutRev(), shellQuote(g.topPath(f.path)))})
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.TopPath(f.path), g.At(), beforeDigest),
+						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.CheckoutRev(), shellQuote(g.TopPath(f.path)))})
 					continue
 				}
 			}
@@ -138,9 +138,9 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 				}
 			}
 			out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionDeleted, Severity: diag.Error, Path: f.path,
-				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.topPath(f.path), g.at(), beforeDigest),
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.TopPath(f.path), g.At(), beforeDigest),
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
-					g.checkoutRev(), shellQuote(g.topPath(f.path)))})
+					g.CheckoutRev(), shellQuote(g.TopPath(f.path)))})
 		case 'R':
 			// The new path may not be loaded (an invalid name): its bytes
 			// are read from the tree that was checked.
@@ -166,14 +166,14 @@ func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]
 	if g.staged {
 		return nil, false, nil
 	}
-	if err := g.indexed(ctx); err != nil {
+	if err := g.Indexed(ctx); err != nil {
 		return nil, false, err
 	}
-	e, ok := g.indexEntry(p)
+	e, ok := g.IndexEntry(p)
 	if !ok || !e.IsRegular() || e.Object == base.Object {
 		return nil, false, nil
 	}
-	blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
+	blobs, _, err := g.Repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
 	if err != nil {
 		return nil, false, fmt.Errorf("--against: %w", err)
 	}
@@ -197,9 +197,9 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
 		if doc := r.load.Doc(d.Path); doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
 				notes = append(notes, note{at: i,
-					message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.topPath(p), g.at()),
-					help:    "restore " + g.topPath(p) + " to its bytes at " + g.at() + "; accepted revisions are immutable",
-					related: []diag.Related{{Path: p, Message: "had this digest at " + g.at()}}})
+					message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.TopPath(p), g.At()),
+					help:    "restore " + g.TopPath(p) + " to its bytes at " + g.At() + "; accepted revisions are immutable",
+					related: []diag.Related{{Path: p, Message: "had this digest at " + g.At()}}})
 			}
 		}
 	}
@@ -209,14 +209,14 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
 // renamed is the history/revision-renamed diagnostic for a file moved from
 // old to now (root-relative).
 func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic {
-	msg := fmt.Sprintf("accepted revision %s was renamed to %s", g.topPath(old), g.topPath(now))
+	msg := fmt.Sprintf("accepted revision %s was renamed to %s", g.TopPath(old), g.TopPath(now))
 	if !same {
 		msg += " and its bytes changed"
 	}
-	msg += fmt.Sprintf(" (its digest at %s is %s)", g.at(), digest)
+	msg += fmt.Sprintf(" (its digest at %s is %s)", g.At(), digest)
 	return diag.Diagnostic{Code: rules.HistoryRevisionRenamed, Severity: diag.Error, Path: now,
 		Message: msg,
-		Related: []diag.Related{{Path: old, Message: "its path at " + g.at()}},
+		Related: []diag.Related{{Path: old, Message: "its path at " + g.At()}},
 		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
-			shellQuote(g.topPath(now)), shellQuote(g.topPath(old)))}
+			shellQuote(g.TopPath(now)), shellQuote(g.TopPath(old)))}
 }

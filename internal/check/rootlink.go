@@ -71,18 +71,18 @@ func indexLink(ctx context.Context, repo *gitrepo.Repo, p string) (gitrepo.Entry
 // link's blob). With files under the root, the index holds none: it then
 // asks git nothing.
 func (g *gate) stagedRootLink(ctx context.Context, r *run) (*rootLink, error) {
-	if files, _, _ := r.sum.counts(); !g.staged || g.rootRel == "" || len(r.load.Files) > 0 || files > 0 {
+	if files, _, _ := r.sum.counts(); !g.staged || g.RootRel == "" || len(r.load.Files) > 0 || files > 0 {
 		return nil, nil
 	}
-	parts := strings.Split(g.rootRel, "/")
+	parts := strings.Split(g.RootRel, "/")
 	for i := range parts {
 		p := strings.Join(parts[:i+1], "/")
-		e, ok, err := indexLink(ctx, g.repo, p)
+		e, ok, err := indexLink(ctx, g.Repo, p)
 		if err != nil {
 			return nil, fmt.Errorf("git ls-files: %w", err)
 		}
 		if ok {
-			blobs, _, err := g.repo.ReadBlobs(ctx, []string{e.Object}, 4096)
+			blobs, _, err := g.Repo.ReadBlobs(ctx, []string{e.Object}, 4096)
 			if err != nil {
 				return nil, fmt.Errorf("git cat-file: %w", err)
 			}

@@ -148,14 +148,14 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	s.probed = make(chan struct{})
 	go func() {
 		defer close(s.probed)
-		if s.headTree, s.treeErr = g.repo.TreeAt(ctx, "HEAD", g.rootRel); s.treeErr != nil || s.headTree == "" || !s.mayUse {
+		if s.headTree, s.treeErr = g.Repo.TreeAt(ctx, "HEAD", g.RootRel); s.treeErr != nil || s.headTree == "" || !s.mayUse {
 			return
 		}
-		attrs, err := g.repo.AttributeSourcesAt(ctx, "HEAD", g.rootRel)
+		attrs, err := g.Repo.AttributeSourcesAt(ctx, "HEAD", g.RootRel)
 		if err != nil {
 			return
 		}
-		data, ok := s.store.Object(s.key(g.rootRel, s.headTree, attrs)...)
+		data, ok := s.store.Object(s.key(g.RootRel, s.headTree, attrs)...)
 		if !ok {
 			return
 		}
@@ -179,11 +179,11 @@ func (s *summaryUse) attributes(ctx context.Context, g *gate) error {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		s.attrs, attrsErr = g.repo.StagedAttributeSources(ctx, "HEAD", g.rootRel)
+		s.attrs, attrsErr = g.Repo.StagedAttributeSources(ctx, "HEAD", g.RootRel)
 	}()
 	go func() {
 		defer wg.Done()
-		s.attrFiles, attrFilesErr = g.repo.StagedAttributeChanges(ctx, "HEAD", g.rootRel)
+		s.attrFiles, attrFilesErr = g.Repo.StagedAttributeChanges(ctx, "HEAD", g.RootRel)
 	}()
 	wg.Wait()
 	return errors.Join(s.treeErr, attrsErr, attrFilesErr)
@@ -213,17 +213,17 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	// and lists it beside HEAD's; what it changes since the compared
 	// commit (changes: HEAD itself, or its merge base with origin/HEAD)
 	// holds the revisions --new-only reports on. Both are asked once.
-	head, err := g.repo.ResolveCommit(ctx, "HEAD")
+	head, err := g.Repo.ResolveCommit(ctx, "HEAD")
 	headChanges := changes
-	if err == nil && head != g.commit {
-		headChanges, err = g.repo.IndexDiff(ctx, head, g.rootRel)
+	if err == nil && head != g.Commit {
+		headChanges, err = g.Repo.IndexDiff(ctx, head, g.RootRel)
 	}
 	if err == nil {
 		err = s.attributes(ctx, g)
 	}
 	var baseAttrs []string
 	if err == nil {
-		baseAttrs, err = g.repo.StagedAttributeChanges(ctx, g.commit, g.rootRel)
+		baseAttrs, err = g.Repo.StagedAttributeChanges(ctx, g.Commit, g.RootRel)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -239,7 +239,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		defer close(s.patched)
 		if len(headChanges) == 0 {
 			s.checked = s.headTree
-		} else if id, err := g.repo.PatchTree(ctx, s.headTree, g.rootRel, headChanges); err == nil {
+		} else if id, err := g.Repo.PatchTree(ctx, s.headTree, g.RootRel, headChanges); err == nil {
 			s.checked = id
 		}
 	}()
@@ -251,7 +251,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 	// so --new-only keeps nothing of them but their validity.
 	changed := map[string]bool{}
 	for _, c := range slices.Concat(changes, headChanges) {
-		p, ok := g.underRoot(c.Path)
+		p, ok := g.UnderRoot(c.Path)
 		dir, _, nested := strings.Cut(p, "/")
 		if c.Status == 'U' || !ok || !nested {
 			return nil, nil // an unmerged entry, or one directly under the root
@@ -265,7 +265,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil // no summary of HEAD's tree, or one named otherwise
 	}
 	dirs := s.read
-	src, err := source.StagedDirs(ctx, g.repo, g.rootRel, slices.Sorted(maps.Keys(changed)), head, headChanges)
+	src, err := source.StagedDirs(ctx, g.Repo, g.RootRel, slices.Sorted(maps.Keys(changed)), head, headChanges)
 	if err != nil {
 		return nil, fmt.Errorf("--staged: %w", err)
 	}
@@ -380,7 +380,7 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 		slices.SortFunc(dirs, func(a, b summaryDir) int { return strings.Compare(a.name, b.name) })
 	}
 	data := encodeSummary(dirs)
-	key := s.key(r.gate.rootRel, tree, s.attrs)
+	key := s.key(r.gate.RootRel, tree, s.attrs)
 	if s.store.Mode() == memo.Verify {
 		if cached, ok := s.store.Object(key...); ok && !bytes.Equal(cached, data) {
 			return &ErrCacheVerify{What: "the summary of the tree " + tree}

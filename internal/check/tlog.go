@@ -9,6 +9,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -34,15 +35,15 @@ type LogPreview struct {
 // run.logPreview. A base without a checkpoint has nothing to verify.
 func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	g := r.gate
-	if g == nil || g.repo == nil || g.commit == "" || r.cfg == nil || r.cfg.TLog.VKey == "" {
+	if g == nil || g.Repo == nil || g.Commit == "" || r.cfg == nil || r.cfg.TLog.VKey == "" {
 		return nil, nil, nil
 	}
 	dir := tlog.DirFor(r.opts.Root)
-	rel, err := g.repo.Rel(dir)
+	rel, err := g.Repo.Rel(dir)
 	if err != nil {
 		return nil, nil, nil // the root is the top of the work tree: no log can be committed beside it
 	}
-	changes, err := g.repo.Diff(ctx, g.commit, g.staged, rel)
+	changes, err := g.Repo.Diff(ctx, g.Commit, g.staged, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -54,13 +55,13 @@ func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.repo, Commit: g.commit, Dir: rel}, r.cfg.TLog.VKey)
+	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return out, nil, nil
 	case err != nil:
 		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", shortCommit(g.commit), err)}), nil, nil
+			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(g.Commit), err)}), nil, nil
 	}
 	if len(out) > 0 {
 		return out, nil, nil // the work tree's tiles are not the base's
@@ -70,7 +71,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
 		if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
 			continue
 		}
-		if _, old := g.atBase(f.Path); old {
+		if _, old := g.AtBase(f.Path); old {
 			continue
 		}
 		doc := r.load.Doc(f.Path)
@@ -82,7 +83,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", shortCommit(g.commit), err)}}, nil, nil
+			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
 	}
 	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
 	return nil, nil, nil

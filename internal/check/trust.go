@@ -14,6 +14,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -68,7 +69,7 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
-	commit, err := baseCommit(ctx, repo, against)
+	commit, err := gitfacts.BaseCommit(ctx, repo, against)
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
@@ -92,7 +93,7 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 			out.File, out.Source = base.File, base.Source
 			out.GateChanges = []config.GateChange{{Message: fmt.Sprintf("%s is deleted here and exists at the base revision %s: "+
 				"this check uses the base revision's rule packs and settings that protect accepted revisions, the deletion takes effect after merge",
-				base.Source, shortCommit(commit))}}
+				base.Source, gitfacts.ShortCommit(commit))}}
 		}
 		out.Plugins = base.Plugins
 		out.Base = commit
@@ -125,11 +126,11 @@ func configAt(ctx context.Context, repo *gitrepo.Repo, commit, path string) (*co
 			return nil, false, fmt.Errorf("--against: %w", err)
 		}
 		if len(tooLarge) > 0 {
-			return nil, false, fmt.Errorf("%s at the base revision %s is larger than %d bytes", rel, shortCommit(commit), maxBaseConfig)
+			return nil, false, fmt.Errorf("%s at the base revision %s is larger than %d bytes", rel, gitfacts.ShortCommit(commit), maxBaseConfig)
 		}
 		bc, err := config.Parse(path, contents[e.Object])
 		if err != nil {
-			return nil, false, fmt.Errorf("%s at the base revision %s (where --against takes the rule packs and the gate's settings from): %w", rel, shortCommit(commit), err)
+			return nil, false, fmt.Errorf("%s at the base revision %s (where --against takes the rule packs and the gate's settings from): %w", rel, gitfacts.ShortCommit(commit), err)
 		}
 		bc.Source = rel
 		return bc, true, nil
@@ -163,7 +164,7 @@ func protectedCodes() []string {
 // BaseConfig describes, and appends a GateChange to out for each in which
 // work differs.
 func protectSettings(out, work, base *config.Config) {
-	at := "the base revision " + shortCommit(out.Base)
+	at := "the base revision " + gitfacts.ShortCommit(out.Base)
 	change := func(pos config.Position, format string, args ...any) {
 		out.GateChanges = append(out.GateChanges, config.GateChange{Pos: pos,
 			Message: fmt.Sprintf(format, args...)})
@@ -271,9 +272,6 @@ func pathOrAny(p string) string {
 	return fmt.Sprintf("path %q", p)
 }
 
-// shortCommit returns the first 12 hex digits of a commit name.
-func shortCommit(c string) string { return c[:min(len(c), 12)] }
-
 // pluginsChanged returns one config/plugins-changed diagnostic (warning by
 // default; the configuration's rules: may change it) per plugins: entry
 // that a check against a revision does not run as the work tree writes it:
@@ -289,7 +287,7 @@ func pluginsChanged(cfg *config.Config, src []byte) diag.List {
 	if !on {
 		return nil
 	}
-	base := shortCommit(cfg.Base)
+	base := gitfacts.ShortCommit(cfg.Base)
 	lines := diag.NewLineIndex(src)
 	report := func(pos config.Position, msg string) diag.Diagnostic {
 		return diag.Diagnostic{Code: rules.ConfigPluginsChanged, Severity: sev, Message: msg, Path: cfg.Source, Range: lineRange(lines, src, pos),

@@ -87,5 +87,5 @@ func docPaths(doc *syntax.Document, found diag.List) []string {
 // keepsPaths reports whether r keeps its diagnostics' value paths: for
 // the revision fingerprints of a gate, or for the cache's records.
 func (r *run) keepsPaths() bool {
-	return r.memo != nil || (r.gate != nil && r.gate.commit != "")
+	return r.memo != nil || (r.gate != nil && r.gate.Commit != "")
 }
