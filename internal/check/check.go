@@ -98,7 +98,9 @@ type Options struct {
 // Result is what a check found.
 type Result struct {
 	// Load is the loader's result: files and diagnostics, with
-	// Options.KeepState also every document and the accepted state.
+	// Options.KeepState also every document and the accepted state. Its
+	// diagnostics are what the load found: the git gate's notes on them
+	// (notes.go) are only in Diagnostics.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.

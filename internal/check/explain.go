@@ -32,11 +32,13 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 	return f.Data, err == nil
 }
 
-// explainCommitted returns a note for each chain/missing-predecessor
-// diagnostic of the load result (of a check of the work tree, not of the index) whose
-// PREDECESSOR is the digest of the committed bytes (at HEAD, else in the
-// index) of another file of the same artifact whose work-tree copy is
-// different or gone. The real cause is that copy, not the link: the
+// explainCommitted returns the notes on the chain diagnostics of the load
+// result of a check of the work tree (not of the index): on any chain/
+// diagnostic of a revision whose work-tree copy differs from its committed
+// bytes at HEAD (the edit is the cause, whatever link it broke), and on
+// each chain/missing-predecessor whose PREDECESSOR is the digest of the
+// committed bytes (at HEAD, else in the index) of another file of the same
+// artifact whose work-tree copy is different or gone. The real cause is that copy, not the link: the
 // diagnostic says the accepted revision was modified (or deleted, or had
 // its line endings converted), says how to restore it, and no longer
 // suggests naming another digest. With a gate (--against), the history

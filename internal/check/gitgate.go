@@ -282,8 +282,9 @@ func (g *gate) close() {
 // notes that explain diagnostics of the load result by what git knows:
 // chain/missing-predecessor whose PREDECESSOR is the committed digest of a
 // file edited, deleted or converted since (explainChanged, and for a check
-// of the work tree explainCommitted), and chain/fork whose advice cannot be
-// followed (adviseFork).
+// of the work tree explainCommitted, which also notes any chain/ finding
+// on a committed revision edited since), and chain/fork whose advice
+// cannot be followed (adviseFork).
 func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 	g := r.gate
 	if g == nil || g.Repo == nil {

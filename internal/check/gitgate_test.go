@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -139,5 +140,42 @@ func TestRevisionFingerprintStable(t *testing.T) {
 	}
 	if len(res.Diagnostics) != 0 {
 		t.Errorf("--new-only kept %v", res.Diagnostics)
+	}
+}
+
+// A gate of --staged answers from the index it loads the tree from
+// (gitfacts.Facts.StagedIndex) and lists the index no second time; a gate
+// of the work tree has no such index and lists it itself.
+func TestStagedGateUsesItsSource(t *testing.T) {
+	t.Parallel()
+	gitEnv(t)
+	dir := t.TempDir()
+	gitRepo(t, dir, map[string]string{
+		".gitattributes": "*.journal -text\n",
+		"j/com.example.widget/20260110T080000Z.journal": gateGenesis,
+	})
+	root := filepath.Join(dir, "j")
+	ctx := context.Background()
+	g, err := openGate(ctx, Options{Root: root, Staged: true}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	if g.StagedIndex == nil || source.Source(g.StagedIndex) != g.src {
+		t.Errorf("--staged: StagedIndex %v, source %T", g.StagedIndex, g.src)
+	}
+	if g.Index() != nil {
+		t.Error("--staged: the index was listed a second time")
+	}
+	if _, ok := g.AtBase("com.example.widget/20260110T080000Z.journal"); !ok {
+		t.Error("--staged: the committed revision is not at the base")
+	}
+	w, err := openGate(ctx, Options{Root: root, Against: "HEAD"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	if w.StagedIndex != nil || w.Index() == nil {
+		t.Errorf("the work tree: StagedIndex %v, index listed %v", w.StagedIndex, w.Index() != nil)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 )
 
-// A note amends one diagnostic of the load with what git knows of its
-// cause: a chain broke because an accepted revision was edited, deleted or
-// converted since the commit (explainChanged, explainCommitted). The gate
+// A note amends one diagnostic of the load with what git knows of it: a
+// chain broke because an accepted revision was edited, deleted or
+// converted since the commit (explainChanged, explainCommitted), or a fork's
+// advice cannot be followed because both revisions are committed
+// (adviseFork). The gate
 // returns notes beside its own findings instead of editing the load's
 // result, which a later run may take over (Options.Prior) and the cache
 // keeps records of; [applyNotes] applies them, in one place, before the
@@ -22,8 +24,8 @@ type note struct {
 	help string
 	// related are appended to the diagnostic's related locations.
 	related []diag.Related
-	// dropFixes removes the diagnostic's fixes: naming another digest
-	// would make the change to an accepted revision permanent.
+	// dropFixes removes the diagnostic's fixes, which would change an
+	// accepted revision or make a change to one permanent.
 	dropFixes bool
 }
 

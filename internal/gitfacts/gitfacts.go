@@ -27,8 +27,10 @@ import (
 )
 
 // Facts is what git says of the tree under one root. The caller fills the
-// exported fields; the zero value knows no repository. A Facts is used by
-// one goroutine at a time.
+// exported fields. The methods that ask git (LoadBase, Listed, Indexed,
+// CommittedFiles) need Repo and write to the Facts: none may run alongside
+// another call. The others only read, and need no Repo: with none they
+// answer as for a tree git holds nothing of.
 type Facts struct {
 	// Repo is the repository whose work tree holds the root; nil outside
 	// one.
