@@ -5,158 +5,35 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"maps"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/config"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
 )
 
-// eolAttr holds the attributes of one Journal file that decide whether
-// git converts its bytes, as git check-attr reports them ("set", "unset",
-// "unspecified" or a value), in the order of [attrNames].
-type eolAttr struct{ text, eol, filter, ident, encoding string }
-
-// attrNames are the attributes of [eolAttr], as git names them.
-var attrNames = []string{"text", "eol", "filter", "ident", "working-tree-encoding"}
-
-// eolAttrOf makes an eolAttr of git's values in the order of attrNames.
-func eolAttrOf(v []string) eolAttr {
-	return eolAttr{text: v[0], eol: v[1], filter: v[2], ident: v[3], encoding: v[4]}
-}
-
 // askEOL asks git, with one git check-attr, for the attributes that
-// decide its conversions (attrNames) of the root-relative paths, and
-// returns them in the order of paths; equal sets share one eolAttr.
-func (g *gate) askEOL(ctx context.Context, paths []string) ([]*eolAttr, error) {
+// decide its conversions (gitfacts.AttrNames) of the root-relative paths, and
+// returns them in the order of paths; equal sets share one gitfacts.Attrs.
+func (g *gate) askEOL(ctx context.Context, paths []string) ([]*gitfacts.Attrs, error) {
 	var got [][]string
 	var err error
 	if g.attrsAt != "" && len(paths) <= gitrepo.FewAttributePaths {
 		// The index's .gitattributes are the commit's: git need not read
 		// the index, which takes it 0.4 s at a million files.
-		got, err = g.Repo.AttributesAt(ctx, g.attrsAt, g.RootRel, paths, attrNames...)
+		got, err = g.Repo.AttributesAt(ctx, g.attrsAt, g.RootRel, paths, gitfacts.AttrNames()...)
 	} else {
-		got, err = g.Repo.Attributes(ctx, g.staged, g.RootRel, paths, attrNames...)
+		got, err = g.Repo.Attributes(ctx, g.staged, g.RootRel, paths, gitfacts.AttrNames()...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
-	return sharedEOL(got), nil
-}
-
-// sharedEOL returns the eolAttr of each of the attribute values vs (in
-// the order of attrNames), equal sets shared.
-func sharedEOL(vs [][]string) []*eolAttr {
-	shared := map[eolAttr]*eolAttr{}
-	out := make([]*eolAttr, len(vs))
-	for i, v := range vs {
-		a := eolAttrOf(v)
-		p, ok := shared[a]
-		if !ok {
-			p = new(eolAttr)
-			*p = a
-			shared[a] = p
-		}
-		out[i] = p
-	}
-	return out
-}
-
-// eolTable holds the attributes (eolAttr) of root-relative Journal
-// paths: of a path the gate's index listing holds, one byte at its
-// entry's position, naming one of the few distinct sets; of any other
-// path, a map entry. A map of every path would take about 33 bytes a
-// file (3.3 MB at 100,000). The zero eolTable holds nothing and asks no
-// index; methods are not safe for concurrent use.
-type eolTable struct {
-	index   *gitrepo.IndexList
-	rootRel string
-	sets    []*eolAttr // byEntry[i] is 1 + the position of entry i's set
-	byEntry []uint8
-	other   map[string]*eolAttr
-}
-
-// newEOLTable returns an empty eolTable for the paths under the root at
-// rootRel, keeping those that index holds (nil for none) by position.
-func newEOLTable(index *gitrepo.IndexList, rootRel string) *eolTable {
-	t := &eolTable{index: index, rootRel: rootRel, other: map[string]*eolAttr{}}
-	if index != nil {
-		t.byEntry = make([]uint8, index.Len())
-	}
-	return t
-}
-
-// position returns the position of p's entry in t.index.
-func (t *eolTable) position(p string) (int, bool) {
-	if t.index == nil {
-		return 0, false
-	}
-	return t.index.Position(t.rootRel, p)
-}
-
-// get returns the attributes of the root-relative path p; nil when t
-// (which may be nil) has none.
-func (t *eolTable) get(p string) *eolAttr {
-	if t == nil {
-		return nil
-	}
-	if i, ok := t.position(p); ok && t.byEntry[i] != 0 {
-		return t.sets[t.byEntry[i]-1]
-	}
-	return t.other[p]
-}
-
-// set records a as the attributes of the root-relative path p.
-func (t *eolTable) set(p string, a *eolAttr) {
-	if i, ok := t.position(p); ok {
-		n := slices.IndexFunc(t.sets, func(s *eolAttr) bool { return *s == *a })
-		if n < 0 && len(t.sets) < math.MaxUint8 {
-			n = len(t.sets)
-			t.sets = append(t.sets, a)
-		}
-		if n >= 0 {
-			t.byEntry[i] = uint8(n + 1)
-			delete(t.other, p)
-			return
-		}
-		t.byEntry[i] = 0 // too many sets: kept in other
-	}
-	t.other[p] = a
-}
-
-// clone returns a copy of t that shares nothing t writes; nil for nil.
-func (t *eolTable) clone() *eolTable {
-	if t == nil {
-		return nil
-	}
-	c := *t
-	c.sets, c.byEntry, c.other = slices.Clone(t.sets), slices.Clone(t.byEntry), maps.Clone(t.other)
-	return &c
-}
-
-// convertsNothing reports whether git stores and checks out a file with
-// the attributes a byte for byte, under core.autocrlf set to autocrlf
-// ("" when unset): no text conversion (text unset, or unspecified without
-// eol and without core.autocrlf), no filter, no $Id$ expansion, no
-// working-tree encoding.
-func (a eolAttr) convertsNothing(autocrlf string) bool {
-	unsetOr := func(v string) bool { return v == "unspecified" || v == "unset" }
-	if !unsetOr(a.filter) || !unsetOr(a.ident) || !unsetOr(a.encoding) {
-		return false
-	}
-	switch a.text {
-	case "unset":
-		return true
-	case "unspecified":
-		return a.eol == "unspecified" && (autocrlf == "" || strings.EqualFold(autocrlf, "false"))
-	}
-	return false
+	return gitfacts.SharedAttrs(got), nil
 }
 
 // knownAttributes fills g.eolAttrs with the attributes of the Journal
@@ -176,7 +53,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		return fmt.Errorf("git attributes: %w", err)
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = newEOLTable(g.Index(), g.RootRel)
+		g.eolAttrs = gitfacts.NewAttrTable(g.Index(), g.RootRel)
 	}
 	// The groups: one per shard, and one of the directories with their own
 	// .gitattributes, which no record holds.
@@ -216,7 +93,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		if data, ok := m.table.Get(coordinateOf(ps[0]), k); ok && !m.verify {
 			if vs, ok := readAttrs(data, len(ps)); ok {
 				for i, p := range ps {
-					g.eolAttrs.set(p, vs[i])
+					g.eolAttrs.Set(p, vs[i])
 				}
 				continue
 			}
@@ -235,7 +112,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		as := got[:len(gr.paths)]
 		got = got[len(gr.paths):]
 		for i, p := range gr.paths {
-			g.eolAttrs.set(p, as[i])
+			g.eolAttrs.Set(p, as[i])
 		}
 		if gr.key != (memo.Key{}) {
 			m.table.Put(coordinateOf(gr.paths[0]), gr.key, appendAttrs(as))
@@ -246,10 +123,10 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 
 // appendAttrs encodes the attributes of the files of an attribute record:
 // each distinct set once, then the number of each file's set.
-func appendAttrs(as []*eolAttr) []byte {
+func appendAttrs(as []*gitfacts.Attrs) []byte {
 	w := codec.NewWriter(nil)
-	index := map[*eolAttr]int{}
-	var sets []*eolAttr
+	index := map[*gitfacts.Attrs]int{}
+	var sets []*gitfacts.Attrs
 	for _, a := range as {
 		if _, ok := index[a]; !ok {
 			index[a] = len(sets)
@@ -258,7 +135,7 @@ func appendAttrs(as []*eolAttr) []byte {
 	}
 	w.Uint(uint64(len(sets)))
 	for _, a := range sets {
-		for _, v := range []string{a.text, a.eol, a.filter, a.ident, a.encoding} {
+		for _, v := range []string{a.Text, a.EOL, a.Filter, a.Ident, a.Encoding} {
 			w.String(v)
 		}
 	}
@@ -269,13 +146,13 @@ func appendAttrs(as []*eolAttr) []byte {
 }
 
 // readAttrs decodes an attribute record (appendAttrs) of n files.
-func readAttrs(data []byte, n int) ([]*eolAttr, bool) {
+func readAttrs(data []byte, n int) ([]*gitfacts.Attrs, bool) {
 	r := codec.NewReader(data)
-	sets := make([]eolAttr, r.Len())
+	sets := make([]gitfacts.Attrs, r.Len())
 	for i := range sets {
-		sets[i] = eolAttr{text: r.Interned(), eol: r.Interned(), filter: r.Interned(), ident: r.Interned(), encoding: r.Interned()}
+		sets[i] = gitfacts.Attrs{Text: r.Interned(), EOL: r.Interned(), Filter: r.Interned(), Ident: r.Interned(), Encoding: r.Interned()}
 	}
-	out := make([]*eolAttr, n)
+	out := make([]*gitfacts.Attrs, n)
 	for i := range out {
 		k := r.SmallInt()
 		if k >= len(sets) {
@@ -363,7 +240,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for i, p := range paths {
 		e := g.Index().Entry(at[i])
-		if a := g.eolAttrs.get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.convertsNothing(autocrlf) {
+		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(autocrlf) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}

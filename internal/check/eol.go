@@ -9,22 +9,13 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
-
-// describe says which attributes of a file make git convert it, for
-// messages: "text: auto, eol: unspecified", or that core.autocrlf and
-// core.eol decide.
-func (a *eolAttr) describe() string {
-	if a.text == "unspecified" && a.eol == "unspecified" {
-		return "no text attribute, so core.autocrlf and core.eol decide"
-	}
-	return fmt.Sprintf("text: %s, eol: %s", a.text, a.eol)
-}
 
 // stagedConversion reports, with --staged, each Journal file the commit
 // adds or changes (its index entry differs from HEAD's) whose staged blob
@@ -69,8 +60,8 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 		renormalize := "git add --renormalize " + shellQuote(tp)
 		digests := fmt.Sprintf("the commit would store %s, but the file in the work tree is %s", vt.DigestOf(blob), vt.DigestOf(work))
 		d := diag.Diagnostic{Code: rules.RepoEOLConverted, Severity: diag.Error, Path: f.Path}
-		if a := g.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
-			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.describe(), digests)
+		if a := g.eolAttrs.Get(f.Path); a != nil && a.Text != "unset" {
+			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.Describe(), digests)
 			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
 				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitattributesLines
 		} else {
@@ -100,22 +91,22 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 	}
 	var paths []string
 	for _, f := range r.load.Files {
-		if a := g.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
+		if a := g.eolAttrs.Get(f.Path); a != nil && a.Text != "unset" {
 			paths = append(paths, f.Path)
 		}
 	}
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	before, err := g.Repo.AttributesAt(ctx, g.Commit, g.RootRel, paths, attrNames...)
+	before, err := g.Repo.AttributesAt(ctx, g.Commit, g.RootRel, paths, gitfacts.AttrNames()...)
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
 	n, first := 0, ""
 	for i, p := range paths {
-		if eolAttrOf(before[i]).text == "unset" {
+		if gitfacts.AttrsOf(before[i]).Text == "unset" {
 			if n++; n == 1 {
-				first = g.TopPath(p) + ", " + g.eolAttrs.get(p).describe()
+				first = g.TopPath(p) + ", " + g.eolAttrs.Get(p).Describe()
 			}
 		}
 	}
@@ -159,11 +150,11 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		return nil, nil
 	}
 	if g.eolAttrs == nil {
-		g.eolAttrs = newEOLTable(g.Index(), g.RootRel)
+		g.eolAttrs = gitfacts.NewAttrTable(g.Index(), g.RootRel)
 	}
 	var ask []string // root-relative paths
 	for _, f := range r.load.Files {
-		if g.eolAttrs.get(f.Path) == nil {
+		if g.eolAttrs.Get(f.Path) == nil {
 			ask = append(ask, f.Path)
 		}
 	}
@@ -173,15 +164,15 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 			return nil, err
 		}
 		for i, p := range ask {
-			g.eolAttrs.set(p, got[i])
+			g.eolAttrs.Set(p, got[i])
 		}
 	}
 	// The files in directory order, those of the directories a summary
 	// speaks for (summary.go) among them.
 	groups := r.sum.eolGroups()
 	for _, f := range r.load.Files {
-		a := g.eolAttrs.get(f.Path)
-		if a.text == "unset" {
+		a := g.eolAttrs.Get(f.Path)
+		if a.Text == "unset" {
 			continue
 		}
 		dir := coordinateOf(f.Path)
@@ -234,9 +225,9 @@ func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
 		if err != nil {
 			return
 		}
-		t := newEOLTable(g.Index(), g.RootRel)
+		t := gitfacts.NewAttrTable(g.Index(), g.RootRel)
 		for i, p := range ps {
-			t.set(p, got[i])
+			t.Set(p, got[i])
 		}
 		g.eolAttrs = t
 	}()
@@ -306,9 +297,6 @@ type eolGroup struct {
 
 // eolFirst describes the root-relative path p, whose attributes are a,
 // as the first file of repo/eol-conversion.
-func (g *gate) eolFirst(p string, a *eolAttr) string {
-	if a.text == "unspecified" && a.eol == "unspecified" {
-		return g.TopPath(p) + " (no text attribute, so core.autocrlf and core.eol decide)"
-	}
-	return fmt.Sprintf("%s (text: %s, eol: %s)", g.TopPath(p), a.text, a.eol)
+func (g *gate) eolFirst(p string, a *gitfacts.Attrs) string {
+	return g.TopPath(p) + " (" + a.Describe() + ")"
 }

@@ -233,7 +233,7 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 // mayDifferFromHEAD returns the root-relative paths of the work tree's
 // Journal files whose bytes may differ from their blob at HEAD: all but
 // those that git reports unchanged since HEAD and whose attributes convert
-// nothing under the configured core.autocrlf (eolAttr.convertsNothing), which
+// nothing under the configured core.autocrlf (gitfacts.Attrs.ConvertsNothing), which
 // hold the blob's exact bytes.
 // Before the first commit there is no blob to differ from.
 func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
@@ -261,7 +261,7 @@ func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	}
 	var out []string
 	for _, p := range paths {
-		if a := g.eolAttrs.get(p); changed[p] || a == nil || !a.convertsNothing(autocrlf) {
+		if a := g.eolAttrs.Get(p); changed[p] || a == nil || !a.ConvertsNothing(autocrlf) {
 			out = append(out, p)
 		}
 	}

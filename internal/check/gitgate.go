@@ -20,7 +20,8 @@ import (
 //   - package gitfacts (the embedded Facts): what git lists under the
 //     root (the compared commit's Journal files, the index, HEAD's files
 //     and their committed bytes), each asked once per run;
-//   - attrs.go, eol.go: git's attributes of the files, and the
+//   - attrs.go, eol.go: asking git's attributes of the files
+//     (gitfacts.Attrs) with the cache's records of them, and the
 //     repo/eol-* findings;
 //   - revisions.go: history/revision-* against the compared commit;
 //   - explain.go, forkadvice.go: notes and revisions of the other
@@ -45,7 +46,7 @@ type gate struct {
 	// asked, when set, says that git is being asked about the source's
 	// files meanwhile (askAttributes), and is closed once eolAttrs has
 	// them.
-	eolAttrs *eolTable
+	eolAttrs *gitfacts.AttrTable
 	asked    chan struct{}
 	// attrsAt, when set, is a commit whose .gitattributes files are the
 	// index's (a staged check that reads only what changed since HEAD,
@@ -363,7 +364,7 @@ func (g *gate) takeOver(p *gate) {
 	}
 	g.TakeOver(&p.Facts)
 	g.stamp = p.stamp
-	g.eolAttrs = p.eolAttrs.clone()
+	g.eolAttrs = p.eolAttrs.Clone()
 }
 
 // forgetStampedAttributes drops the attributes (and with them the

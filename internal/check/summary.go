@@ -404,7 +404,7 @@ func (r *run) summaryDirs(trees map[string][]treeHead) []summaryDir {
 		if f.Outcome == chain.Appended {
 			d.accepted++
 		}
-		if a := r.gate.eolAttrs.get(f.Path); a != nil && a.text != "unset" {
+		if a := r.gate.eolAttrs.Get(f.Path); a != nil && a.Text != "unset" {
 			if d.eolCount == 0 {
 				d.eolFirst = r.gate.eolFirst(f.Path, a)
 			}

@@ -1,8 +1,9 @@
 // Package gitfacts answers what git says of the Journal tree under a root
 // for one check: which Journal files the compared commit (the merge base
 // of the revision a check runs --against and HEAD) holds, the index's
-// entries, HEAD's files and the committed bytes of a few of them. Each
-// answer is asked of git once, on first use, and kept for the run; paths
+// entries, HEAD's files and the committed bytes of a few of them, and the
+// attributes that decide git's conversions (attrs.go). Each answer is
+// asked of git once, on first use, and kept for the run; paths
 // are root-relative with forward slashes unless a name says "top" (git's
 // paths, relative to the top of the work tree).
 //
