@@ -315,7 +315,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState
-	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, Reusable: opts.KeepState, ShownRoot: opts.ShownRoot, Source: g.src}
+	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot, Source: g.src}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
 		// theirs while the tree streams (plugin.Stream): unless no pack

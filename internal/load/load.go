@@ -89,13 +89,13 @@ type Options struct {
 	// Progress, when set, is told how far the reading got (a progress line
 	// on a terminal). Nil reports nothing.
 	Progress Progress
-	// Prior, Rescan and Reusable let a load take unchanged artifacts from
-	// an earlier one instead of reading them again (reuse.go), for a caller
+	// Prior and Rescan let a load take unchanged artifacts from an
+	// earlier one instead of reading them again (reuse.go), for a caller
 	// that loads the same root again and again, such as an editor's
-	// language server.
-	Prior    *Result
-	Rescan   bool
-	Reusable bool
+	// language server. Any load without Base that keeps its documents
+	// (not DropDocs) can serve as a later one's Prior.
+	Prior  *Result
+	Rescan bool
 	// Compact makes the revisions of the state hold copies of their
 	// strings, shared among the revisions of an artifact with their equal
 	// releases, instead of substrings of their whole texts

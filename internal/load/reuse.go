@@ -27,7 +27,7 @@ import (
 //     directory is taken over only when it holds the same files with the
 //     same stat stamps (readfile.Stamp: size, modification time and mode,
 //     on Linux also device, inode and change time) as Prior recorded
-//     for them (Reusable, or a Prior itself loaded with a Prior), and no
+//     for them when it read them, and no
 //     Overlay path now or then. A file rewritten within the file system's
 //     timestamp granularity with the same size goes unnoticed.
 //

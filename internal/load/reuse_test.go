@@ -72,7 +72,7 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 		}
 	}
 
-	first, read, _ := load(Options{Reusable: true})
+	first, read, _ := load(Options{})
 	if read != int64(len(tr.Files)) {
 		t.Fatalf("first load read %d files, want %d", read, len(tr.Files))
 	}
