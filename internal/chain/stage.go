@@ -378,15 +378,6 @@ func (p *Pending) Explain(n Named) diag.List {
 		Message: msg, Help: help, Related: []diag.Related{{Path: n.Path, Message: note}}}}
 }
 
-// Head returns the current head of c in the stage.
-func (s *Stage) Head(c vt.Coordinate) (Entry, bool) {
-	ch := s.chains[c]
-	if ch == nil {
-		return Entry{}, false
-	}
-	return ch.head(), true
-}
-
 // Freeze returns the staged state as a new immutable State. The stage must
 // not be used afterwards.
 func (s *Stage) Freeze() *State {

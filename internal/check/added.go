@@ -120,9 +120,6 @@ func (a *Added) At() string {
 	return a.g.At()
 }
 
-// Baseline describes the compared commit, or nil before the first commit.
-func (a *Added) Baseline(ctx context.Context) *Baseline { return a.g.baseline(ctx) }
-
 // Close ends the git that reads the index, if any. It is safe on nil and
 // more than once.
 func (a *Added) Close() {

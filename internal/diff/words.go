@@ -266,17 +266,6 @@ func tokenRune(i int) (rune, bool) {
 	return 0, false
 }
 
-func wholeDiff(old, new string) []Segment {
-	var out []Segment
-	if old != "" {
-		out = append(out, Segment{Delete, old})
-	}
-	if new != "" {
-		out = append(out, Segment{Insert, new})
-	}
-	return out
-}
-
 // tokens splits s into words: runs of letters and digits joined by inner
 // '.', '-', '_' or '+' (so "1.2.0" and "CVE-2026-0001" are one word each),
 // runs of white space, and single other characters. The tokens concatenate

@@ -115,14 +115,6 @@ func (c *cgroup) apply(cmd *exec.Cmd) {
 	cmd.SysProcAttr.CgroupFD = c.fd
 }
 
-// unapply undoes apply, for a start the kernel refused into the cgroup
-// (CLONE_INTO_CGROUP needs Linux 5.7): the pack then runs with its process
-// group alone, as where no cgroup is offered.
-func (c *cgroup) unapply(cmd *exec.Cmd) {
-	cmd.SysProcAttr.UseCgroupFD = false
-	cmd.SysProcAttr.CgroupFD = 0
-}
-
 // kill kills every process in c: through cgroup.kill (Linux 5.14), else
 // each process cgroup.procs lists, until it lists none; a nil c does
 // nothing.

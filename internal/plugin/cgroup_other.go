@@ -13,7 +13,6 @@ type cgroup struct{}
 // newCgroup returns nil: no cgroups here.
 func newCgroup() *cgroup { return nil }
 
-func (c *cgroup) apply(*exec.Cmd)   {}
-func (c *cgroup) unapply(*exec.Cmd) {}
-func (c *cgroup) kill()             {}
-func (c *cgroup) remove()           {}
+func (c *cgroup) apply(*exec.Cmd) {}
+func (c *cgroup) kill()           {}
+func (c *cgroup) remove()         {}

@@ -125,11 +125,6 @@ func (i *statInfo) ModTime() time.Time { return time.Unix(i.st.Mtim.Sec, i.st.Mt
 func (i *statInfo) IsDir() bool        { return i.Mode().IsDir() }
 func (i *statInfo) Sys() any           { return &i.st }
 
-func isLoop(err error) bool {
-	pe, ok := err.(*os.PathError)
-	return ok && pe.Err == syscall.ELOOP
-}
-
 // same reports whether a and b describe the same file in the same state:
 // device, inode, size, modification time and change time.
 func same(a, b os.FileInfo) bool {

@@ -99,9 +99,6 @@ func (k Kind) isHeader() bool { return k >= KindJournalFormat && k <= KindPolicy
 // headerOnly reports whether k may appear only in the header.
 func (k Kind) headerOnly() bool { return k.isHeader() && k != KindDescription && k != KindPolicy }
 
-// releaseOnly reports whether k may appear only inside a release block.
-func (k Kind) releaseOnly() bool { return k >= KindLicense && k <= KindPrefers }
-
 // argKind is what one argument position of a directive takes.
 type argKind uint8
 

@@ -25,15 +25,6 @@ func TilePath(t tlog.Tile) string {
 	return "tile/" + strings.TrimPrefix(t.Path(), fmt.Sprintf("tile/%d/", height))
 }
 
-// parseTilePath is the inverse of TilePath.
-func parseTilePath(p string) (tlog.Tile, error) {
-	rest, ok := strings.CutPrefix(p, "tile/")
-	if !ok {
-		return tlog.Tile{}, fmt.Errorf("%s is not a tile path", p)
-	}
-	return tlog.ParseTilePath(fmt.Sprintf("tile/%d/%s", height, rest))
-}
-
 // TileFS reads tiles of the C2SP layout from a file system whose root is
 // the log's directory: the disk, or a commit read from git.
 type TileFS interface {
