@@ -8,7 +8,7 @@ help:
 	@echo "make test     run every test with the race detector and, at the same time, the long ones whole (what CI runs)"
 	@echo "make short    the inner loop: go test -short ./... (the long tests small or skipped), two binaries per CPU"
 	@echo "              (both put the tests' temporary files on a tmpfs when there is one)"
-	@echo "make lint     gofmt check and go vet"
+	@echo "make lint     gofmt check, go vet, and no unreachable function outside the public packages"
 	@echo "make bench    parser throughput, as-of queries, check on generated trees"
 	@echo "make bench-scale  check and Start on 10k/100k-file trees next to sha256sum, then the"
 	@echo "                  git commands (hooks, new, the gate) next to git's own (SIZES, PAIRS)"
@@ -72,10 +72,16 @@ SHORT_P := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); echo $
 short:
 	@$(WITH_TMPDIR) && echo "$(GO) test -short -p $(SHORT_P) $(PKGS)" && $(GO) test -short -p $(SHORT_P) $(PKGS)
 
+# deadcode lists the functions no command and no test reaches; those of
+# the public packages (journal/, plugins/, suggest/) are API for others.
+DEADCODE ?= $(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	CGO_ENABLED=0 $(GO) vet -tags $(BUILD_TAGS) ./cmd/journal-lint/...
+	@out=$$($(DEADCODE) -test $(PKGS)) || exit 1; out=$$(echo "$$out" | grep -E '^(internal|cmd|rules|examples)/' || true); \
+	if [ -n "$$out" ]; then echo "unreachable (remove, or use):"; echo "$$out"; exit 1; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
