@@ -48,15 +48,22 @@ func (r *Repo) AttributeSources(ctx context.Context, dirs []string, cached bool)
 // ([Repo.StagedAttributeChanges] lists them; the question is the one of
 // [Repo.IndexDiff], asked once under a memo).
 func (r *Repo) StagedAttributeSources(ctx context.Context, rev, prefix string) ([]byte, error) {
-	commit, err := r.ResolveCommit(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := r.stagedDiff(ctx, commit, prefix)
+	commit, changes, err := r.stagedSince(ctx, rev, prefix)
 	if err != nil {
 		return nil, err
 	}
 	return r.attributeSourcesAt(ctx, commit, prefix, changes)
+}
+
+// stagedSince resolves rev to its commit and returns it with what the
+// index changes since that commit (stagedDiff).
+func (r *Repo) stagedSince(ctx context.Context, rev, prefix string) (string, []RawChange, error) {
+	commit, err := r.ResolveCommit(ctx, rev)
+	if err != nil {
+		return "", nil, err
+	}
+	changes, err := r.stagedDiff(ctx, commit, prefix)
+	return commit, changes, err
 }
 
 // AttributeSourcesAt is AttributeSources(ctx, []string{prefix}, true) of
@@ -105,11 +112,7 @@ func (r *Repo) attributeSourcesAt(ctx context.Context, commit, prefix string, ch
 // differs from the commit rev's: those that decide the attributes of the
 // files under prefix. It asks git what [Repo.IndexDiff] asks.
 func (r *Repo) StagedAttributeChanges(ctx context.Context, rev, prefix string) ([]string, error) {
-	commit, err := r.ResolveCommit(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := r.stagedDiff(ctx, commit, prefix)
+	_, changes, err := r.stagedSince(ctx, rev, prefix)
 	if err != nil {
 		return nil, err
 	}
