@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,7 +48,8 @@ func (g *gate) askEOL(ctx context.Context, paths []string) ([]*gitfacts.Attrs, e
 // (memo.ShardOf): a few hundred files, asked about again when any of them
 // is added or removed. An artifact directory that holds a .gitattributes
 // of its own is always asked about (git reads it; the sources do not name
-// it).
+// it): one the index lists, or for the work tree (not --staged) one the
+// work tree holds even untracked or ignored, which git reads as well.
 func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
 	sources, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, g.staged)
 	if err != nil {
@@ -65,7 +68,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		for hi < len(paths) && coordinateOf(paths[hi]) == dir {
 			hi++
 		}
-		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") {
+		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") || !g.staged && g.workTreeAttributes(dir) {
 			own = append(own, ps...)
 		} else {
 			n := memo.ShardOf(dir)
@@ -119,6 +122,15 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		}
 	}
 	return nil
+}
+
+// workTreeAttributes reports whether the work tree holds an entry named
+// .gitattributes in the artifact directory dir (root-relative), tracked
+// or not: git check-attr reads the work tree's .gitattributes files
+// (gitattributes(5)), and an untracked one is in no index listing.
+func (g *gate) workTreeAttributes(dir string) bool {
+	_, err := os.Lstat(filepath.Join(g.Repo.Top(), filepath.FromSlash(g.TopPath(dir)), ".gitattributes"))
+	return err == nil
 }
 
 // appendAttrs encodes the attributes of the files of an attribute record:

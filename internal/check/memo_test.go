@@ -277,6 +277,16 @@ var changes = []change{
 		r.write(".gitattributes", text)
 		return "gitattributes " + strings.TrimSpace(text)
 	},
+	func(r *repo, rnd *rand.Rand) string { // an artifact directory's own attributes, untracked until staged
+		dir, _, _ := strings.Cut(pick(rnd, r.files()), "/")
+		text := pick(rnd, []string{"*.journal text eol=crlf\n", "*.journal -text\n", ""})
+		if text == "" {
+			os.Remove(filepath.Join(r.root, dir, ".gitattributes"))
+			return "no gitattributes in " + dir
+		}
+		r.write("journals/"+dir+"/.gitattributes", text)
+		return "gitattributes in " + dir + ": " + strings.TrimSpace(text)
+	},
 	func(r *repo, rnd *rand.Rand) string { // the clock, across time/future-version's boundary
 		head := r.head(pick(rnd, r.files()))
 		dir, name, _ := strings.Cut(head, "/")
@@ -637,6 +647,36 @@ func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
 	r.git("config", "filter.upper.clean", "cat")
 	r.git("config", "filter.upper.smudge", "cat")
 	r.same("a filter attribute", check.Options{}, st)
+}
+
+// TestCacheSeesUntrackedArtifactAttributes: git reads a .gitattributes in
+// an artifact directory that it does not track, and so must the cache: the
+// attributes it keeps for the directory's files, and which files git
+// vouches for, cannot come from the index alone.
+func TestCacheSeesUntrackedArtifactAttributes(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, 20, 37)
+	st := openStore(t, t.TempDir(), memo.On)
+	r.same("cold", check.Options{}, st)
+	dir, _, _ := strings.Cut(r.files()[0], "/")
+	r.write("journals/"+dir+"/.gitattributes", "*.journal text eol=crlf\n")
+	if !strings.Contains(r.git("status", "--porcelain"), "?? journals/"+dir+"/.gitattributes") {
+		t.Fatal("the attributes file is not untracked: the test proves nothing")
+	}
+	r.same("an untracked .gitattributes in an artifact directory", check.Options{}, st)
+	// git checks the directory's files out again under it, with CRLF, and
+	// reports them clean.
+	for _, p := range r.files() {
+		if strings.HasPrefix(p, dir+"/") {
+			os.Remove(filepath.Join(r.root, p))
+		}
+	}
+	r.git("checkout", "--", "journals/"+dir)
+	if !bytes.Contains(r.read(r.files()[0]), []byte("\r\n")) {
+		t.Fatal("git did not convert the checkout: the test proves nothing")
+	}
+	r.same("checked out again under it", check.Options{}, st)
+	r.same("against HEAD", check.Options{Against: "HEAD"}, st)
 }
 
 // TestRecordsLoadAsALoadDoes: a load that takes artifacts from a check's
