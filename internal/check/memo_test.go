@@ -677,6 +677,9 @@ func TestCacheSeesUntrackedArtifactAttributes(t *testing.T) {
 	}
 	r.same("checked out again under it", check.Options{}, st)
 	r.same("against HEAD", check.Options{Against: "HEAD"}, st)
+	// Gone again: what was kept while it stood must not outlive it.
+	os.Remove(filepath.Join(r.root, dir, ".gitattributes"))
+	r.same("the untracked .gitattributes removed", check.Options{}, st)
 }
 
 // TestRecordsLoadAsALoadDoes: a load that takes artifacts from a check's
