@@ -353,6 +353,24 @@ func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, 
 	return dirty, nil
 }
 
+// IntentToAdd returns the paths under prefix (relative to the top level)
+// whose index entry was added with "git add --intent-to-add" (-N): an
+// entry with the empty blob that git write-tree and git commit leave out,
+// and that git diff-files reports as added. Git failing is an error.
+func (r *Repo) IntentToAdd(ctx context.Context, prefix string) (map[string]bool, error) {
+	out, err := r.output(ctx, "", nil, append([]string{"diff-files", "--name-only", "-z", "--diff-filter=A", "--ignore-submodules=none"}, pathspec(prefix)...)...)
+	if err != nil {
+		return nil, err
+	}
+	added := map[string]bool{}
+	for rec := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		if len(rec) > 0 {
+			added[string(rec)] = true
+		}
+	}
+	return added, nil
+}
+
 // RawChange is one entry of [Repo.IndexDiff]: a path whose index entry
 // differs from the commit's, with both sides.
 type RawChange struct {

@@ -76,7 +76,9 @@ type gitDir struct {
 // Index returns the index's entries under prefix (the root relative to the
 // top level of repo, "" for the top level) as a [Git] source. An unmerged
 // entry (merge stages 1 to 3) is an error: there is no one staged content
-// to check until the merge is resolved. Git failing is an error. A blob is
+// to check until the merge is resolved. An entry added with intent to add
+// (git add -N) is left out, as git write-tree and git commit leave it out.
+// Git failing is an error. A blob is
 // read from the work tree when the file there holds exactly its bytes (the
 // bytes' blob id is the entry's object), else from git: a work tree holds
 // nearly all of what a pre-commit hook checks, and reading a file costs
@@ -92,6 +94,10 @@ func Index(ctx context.Context, repo *gitrepo.Repo, prefix string) (*Git, error)
 			return nil, fmt.Errorf("the index has an unmerged entry %q: resolve the merge first", e.Path)
 		}
 		entries[i] = e
+	}
+	entries, err = withoutIntentToAdd(ctx, repo, prefix, entries)
+	if err != nil {
+		return nil, err
 	}
 	g, err := newGit(ctx, repo, prefix, entries)
 	if err != nil {
@@ -139,11 +145,31 @@ func StagedDirs(ctx context.Context, repo *gitrepo.Repo, prefix string, dirs []s
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e gitrepo.Entry) bool { return e.Path == "" })
+	if entries, err = withoutIntentToAdd(ctx, repo, prefix, entries); err != nil {
+		return nil, err
+	}
 	g, err := newGit(ctx, repo, prefix, entries)
 	if err != nil {
 		return nil, err
 	}
 	return g.fromWorkTree(repo, prefix), nil
+}
+
+// withoutIntentToAdd returns entries, index entries under prefix, less
+// those added with intent to add (git add -N): they hold the empty blob
+// and are no part of what a commit takes, as git write-tree leaves them
+// out. Only when an entry holds the empty blob is git asked which
+// (gitrepo.Repo.IntentToAdd); its failing is an error.
+func withoutIntentToAdd(ctx context.Context, repo *gitrepo.Repo, prefix string, entries []gitrepo.Entry) ([]gitrepo.Entry, error) {
+	empty := gitrepo.BlobID(repo.ObjectFormat(), nil)
+	if !slices.ContainsFunc(entries, func(e gitrepo.Entry) bool { return e.Object == empty }) {
+		return entries, nil
+	}
+	intent, err := repo.IntentToAdd(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(entries, func(e gitrepo.Entry) bool { return e.Object == empty && intent[e.Path] }), nil
 }
 
 // Commit returns the tree of the commit rev under prefix (as for [Index])

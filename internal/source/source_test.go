@@ -192,6 +192,38 @@ func TestIndexIsStaged(t *testing.T) {
 	}
 }
 
+// A file added with intent to add (git add -N) is no part of what a commit
+// takes, so the index's source does not list it; a file staged empty is.
+func TestIndexLeavesOutIntentToAdd(t *testing.T) {
+	top, repo := newTree(t, tree)
+	ctx := context.Background()
+	write := func(rel, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(top, "j", filepath.FromSlash(rel)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("com.example.a/20260105T000000Z.journal", "not staged yet\n")
+	gitIn(t, top, "add", "-N", "j/com.example.a/20260105T000000Z.journal")
+	write("com.example.a/20260106T000000Z.journal", "")
+	gitIn(t, top, "add", "j/com.example.a/20260106T000000Z.journal")
+	if tree := gitIn(t, top, "write-tree"); !strings.Contains(gitIn(t, top, "ls-tree", "-r", tree), "20260106T000000Z") ||
+		strings.Contains(gitIn(t, top, "ls-tree", "-r", tree), "20260105T000000Z") {
+		t.Fatal("git's own tree is not as the test expects: it proves nothing")
+	}
+	index, err := Index(ctx, repo, "j")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	if _, err := index.Stat("com.example.a/20260105T000000Z.journal"); err == nil {
+		t.Error("the intent-to-add entry is listed")
+	}
+	if f, err := index.ReadFile("com.example.a/20260106T000000Z.journal"); err != nil || len(f.Data) != 0 {
+		t.Errorf("the empty staged file: %q, %v", f.Data, err)
+	}
+}
+
 // The index's blobs are read from the work tree where a file there holds
 // exactly their bytes, and from git where it does not: a file changed
 // after it was staged, removed, or swapped for a symbolic link to the
