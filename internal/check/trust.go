@@ -107,12 +107,16 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 // configAt returns the configuration file at path (absolute, inside repo's
 // work tree) as it is at commit, and whether the commit holds it as a
 // regular file; nil and false for a path outside the work tree or missing
-// at the commit.
+// at the commit. The file is named as written, not where a symbolic link
+// in its place leads: a pull request that turns the configuration into a
+// link to a file the base does not hold is judged by the base's file
+// still.
 func configAt(ctx context.Context, repo *gitrepo.Repo, commit, path string) (*config.Config, bool, error) {
-	rel, err := repo.Rel(path)
+	dir, err := repo.Rel(filepath.Dir(path))
 	if err != nil {
 		return nil, false, nil
 	}
+	rel := filepath.ToSlash(filepath.Join(filepath.FromSlash(dir), filepath.Base(path)))
 	entries, err := repo.Tree(ctx, commit, rel)
 	if err != nil {
 		return nil, false, fmt.Errorf("--against: %w", err)
