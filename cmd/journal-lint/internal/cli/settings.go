@@ -110,6 +110,11 @@ func loadSettingsWithPacks(c *ucli.Context, rootArg string) (*settings, error) {
 // ready's (packsFirst), and close the settings in every path. Without
 // packs the configuration is validated before it returns.
 func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err error) {
+	if c.IsSet("against") && strings.TrimSpace(c.String("against")) == "" {
+		// A workflow's unset variable: checking without the gate would
+		// pass what the gate is there to stop.
+		return nil, usageErrorf("--against: the revision is empty: name a commit (a branch, a tag or an object name); in a workflow, check that the variable that holds it is set")
+	}
 	path := c.String("config")
 	var searched []string // where the search looked, for a file the work tree deleted
 	if path == "" {
