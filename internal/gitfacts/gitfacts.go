@@ -69,7 +69,9 @@ type Facts struct {
 // what the base branch gained after the branch forked is never reported as
 // deleted. Without a HEAD (an initial commit) it is rev itself. A shallow
 // clone without the merge base is an error that says to fetch more
-// history; so is rev naming no commit, and history unrelated to HEAD's.
+// history; so is rev naming no commit, history unrelated to HEAD's, and a
+// criss-cross history with several merge bases, of which git would pick
+// one that may lack revisions accepted through the other.
 // The rule packs of such a check come from the configuration at the same
 // commit (check.BaseConfig), so both must ask here.
 func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, error) {
@@ -82,6 +84,10 @@ func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, er
 		return commit, nil
 	}
 	base, err := repo.MergeBase(ctx, commit, head)
+	if several, ok := errors.AsType[*gitrepo.MergeBasesError](err); ok {
+		return "", fmt.Errorf("%s and HEAD have %d merge bases (a criss-cross history: each merged the other at another point), and no one of them holds every revision both accepted: "+
+			"merge %s into this branch (or rebase onto it) and check again", rev, len(several.Bases), rev)
+	}
 	if errors.Is(err, gitrepo.ErrNoMergeBase) {
 		if shallow, _ := repo.IsShallow(ctx); shallow {
 			return "", fmt.Errorf("this clone is shallow and lacks the merge base of %s and HEAD: fetch more history (actions/checkout: fetch-depth: 0; or git fetch --unshallow)", rev)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
@@ -180,5 +181,54 @@ func TestPathsUnderTheRoot(t *testing.T) {
 	}
 	if got := (&Facts{}).TopPath("com.example.a/1.journal"); got != "com.example.a/1.journal" {
 		t.Errorf("TopPath at the top = %q", got)
+	}
+}
+
+// TestBaseCommitRefusesCrissCross: when the compared branch and HEAD have
+// two merge bases, git would pick one, which may lack a revision accepted
+// through the other; BaseCommit refuses and says how to get one base.
+func TestBaseCommitRefusesCrissCross(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	commit := func(name string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", name)
+	}
+	git("init", "-q", "-b", "main")
+	commit("base")
+	git("checkout", "-q", "-b", "side")
+	commit("a1")
+	git("checkout", "-q", "main")
+	commit("m1")
+	git("merge", "-q", "--no-ff", "-m", "main takes a1", "side")
+	git("checkout", "-q", "side")
+	git("merge", "-q", "--no-ff", "-m", "side takes m1", "main~1")
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BaseCommit(ctx, repo, "main"); err == nil || !strings.Contains(err.Error(), "2 merge bases") || !strings.Contains(err.Error(), "merge main into this branch") {
+		t.Errorf("BaseCommit = %v, want the criss-cross refusal", err)
+	}
+	git("merge", "-q", "--no-ff", "-m", "side takes main", "main")
+	got, err := BaseCommit(ctx, repo, "main")
+	if want, _ := repo.ResolveCommit(ctx, "main"); err != nil || got != want {
+		t.Errorf("after merging main: BaseCommit = %q, %v; want main's tip %s", got, err, want)
 	}
 }

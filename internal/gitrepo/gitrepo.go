@@ -421,14 +421,28 @@ func (r *Repo) resolved(ctx context.Context, name string) bool {
 // not hold the merge base (see [Repo.IsShallow]).
 var ErrNoMergeBase = errors.New("no merge base")
 
+// MergeBasesError reports two commits with more than one best common
+// ancestor: a criss-cross history, where each side merged the other at a
+// different point. No one of them holds all that both sides share.
+type MergeBasesError struct {
+	// Bases are the best common ancestors' full object names, as git
+	// lists them.
+	Bases []string
+}
+
+func (e *MergeBasesError) Error() string {
+	return fmt.Sprintf("%d merge bases", len(e.Bases))
+}
+
 // MergeBase returns the full object name of the best common ancestor of
-// the commits a and b ("git merge-base a b"), what "a...b" and pull-request
-// diffs compare with. Two commits without one give [ErrNoMergeBase].
+// the commits a and b ("git merge-base --all a b"), what "a...b" and
+// pull-request diffs compare with. Two commits without one give
+// [ErrNoMergeBase]; with several, a [*MergeBasesError].
 func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	if a == b && r.resolved(ctx, a) {
 		return a, nil // a commit is its own best common ancestor
 	}
-	out, err := r.output(ctx, "", nil, "merge-base", "--end-of-options", a, b)
+	out, err := r.output(ctx, "", nil, "merge-base", "--all", "--end-of-options", a, b)
 	if err != nil {
 		var ce *CommandError
 		var ee *exec.ExitError
@@ -437,11 +451,14 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 		}
 		return "", err
 	}
-	base := strings.TrimSpace(string(out))
-	if base == "" {
+	bases := strings.Fields(string(out))
+	switch len(bases) {
+	case 0:
 		return "", ErrNoMergeBase
+	case 1:
+		return bases[0], nil
 	}
-	return base, nil
+	return "", &MergeBasesError{Bases: bases}
 }
 
 // LastChange returns the full object name of the newest commit reachable

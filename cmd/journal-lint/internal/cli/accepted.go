@@ -12,8 +12,9 @@ import (
 // (refs/remotes/origin/HEAD, which git clone sets), so "origin/HEAD",
 // through its merge base with HEAD, as the pull-request gate compares with
 // the base branch. A revision committed but not yet merged there may still
-// be amended or rebased. Without origin/HEAD, without a HEAD, or without a
-// merge base of the two it is "" (check.Options: HEAD itself). The README
+// be amended or rebased. Without origin/HEAD, without a HEAD, or without
+// one merge base of the two (none, or several in a criss-cross history) it
+// is "" (check.Options: HEAD itself). The README
 // ("The pre-commit hook") documents it.
 func publishedBase(ctx context.Context, root string) string {
 	repo, err := gitrepo.Open(ctx, root)
