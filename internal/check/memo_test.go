@@ -649,6 +649,40 @@ func TestCacheTrustsGitOnlyWhereGitLooks(t *testing.T) {
 	r.same("a filter attribute", check.Options{}, st)
 }
 
+// TestCacheConfirmsConvertedCheckouts: git reports a file clean when its
+// stat is as at checkout, whatever the attributes did then. Checked out
+// with CRLF under eol=crlf, the files stay clean to git once the attributes
+// say -text, yet their bytes are not their LF blobs', which a staged check
+// kept records of: the work tree's check must not take those records.
+func TestCacheConfirmsConvertedCheckouts(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, 20, 41)
+	st := openStore(t, t.TempDir(), memo.On)
+	r.write(".gitattributes", "*.journal text eol=crlf\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "eol=crlf")
+	r.same("staged, records of the LF blobs", check.Options{Staged: true}, st)
+	for _, p := range r.files() {
+		os.Remove(filepath.Join(r.root, p))
+	}
+	r.git("checkout", "--", "journals")
+	if !bytes.Contains(r.read(r.files()[0]), []byte("\r\n")) {
+		t.Fatal("git did not convert the checkout: the test proves nothing")
+	}
+	// An hour old in the index, so that git compares by stat alone (the
+	// files are not racily clean), as a checkout of long ago would be.
+	old := time.Now().Add(-time.Hour)
+	for _, p := range r.files() {
+		os.Chtimes(filepath.Join(r.root, p), old, old)
+	}
+	r.git("update-index", "-q", "--refresh")
+	r.write(".gitattributes", "*.journal -text\n")
+	if out := r.git("status", "--porcelain", "journals"); out != "" {
+		t.Fatalf("git reports the converted files (%q): the test proves nothing", out)
+	}
+	r.same("the attributes turned -text after a converting checkout", check.Options{}, st)
+}
+
 // TestCacheSeesUntrackedArtifactAttributes: git reads a .gitattributes in
 // an artifact directory that it does not track, and so must the cache: the
 // attributes it keeps for the directory's files, and which files git

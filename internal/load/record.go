@@ -242,6 +242,15 @@ func lookup(ai, total int, a *artifactRun, cands []candidate, addrs []string, di
 			return false
 		}
 	}
+	if v, ok := opts.Source.(source.Voucher); ok && digests == nil {
+		// Vouched for, not read: each file must still be as long as the
+		// bytes the record was made of.
+		for i := range rec.files {
+			if s := rec.files[i].Summary; !s.Read || !v.Confirm(cs[i].rel, s.Size) {
+				return false
+			}
+		}
+	}
 	takeRecord(ai, total, a, rec, dir, files[a.lo:a.hi], opts)
 	return true
 }

@@ -73,6 +73,15 @@ func statOf(e fs.DirEntry) uint64 {
 	return readfile.Stamp(fi)
 }
 
+// Confirm reports whether rel is a regular file of size bytes (one lstat,
+// links not followed), for a [Voucher] built on the disk: a checkout that
+// converted a file under other attributes than today's changed its size,
+// as a line-ending conversion does.
+func (d *Disk) Confirm(rel string, size int) bool {
+	fi, err := os.Lstat(d.abs(rel))
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == int64(size)
+}
+
 // ReadFile reads rel with readfile.ReadStamped: at most
 // readfile.MaxJournal bytes, read again when the file changed while it was
 // read.

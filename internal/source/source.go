@@ -124,6 +124,12 @@ type Voucher interface {
 	// Vouch returns the address vouched for the regular file rel, and
 	// whether there is one.
 	Vouch(rel string) (string, bool)
+	// Confirm reports whether the file rel is size bytes long, the size
+	// of the bytes its vouched address names (a record of them says so):
+	// git's stat comparison vouches for the bytes git wrote at checkout,
+	// which attributes in force then may have converted (line endings,
+	// an encoding, a filter) though those in force now convert nothing.
+	Confirm(rel string, size int) bool
 }
 
 // BlobAddress returns the content address of a file that holds exactly
