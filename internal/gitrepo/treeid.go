@@ -100,8 +100,8 @@ func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
 // that is not there with the old mode and object, an addition of one that
 // is), a new object of the empty blob that the index holds only as
 // intended to be added ("git add -N": [Repo.IndexDiff] lists such an
-// entry as an empty file, as a check of the index reads it, while "git
-// write-tree" leaves it out), a tree object that is missing, is not a
+// entry as an empty file, while "git write-tree" leaves it out, as a
+// check of the index does), a tree object that is missing, is not a
 // tree, or is not as git writes one (unknown modes, names out of order),
 // a missing new object, and git failing.
 //

@@ -189,9 +189,9 @@ func TestPatchTree(t *testing.T) {
 			}
 			c.change(t, dir)
 			if c.name == "intended to add" {
-				// IndexDiff shows such an entry as an empty file added
-				// (the staged check reads it so), which write-tree
-				// leaves out: no tree id names what the check read.
+				// IndexDiff shows such an entry as an empty file added,
+				// which write-tree leaves out: PatchTree refuses rather
+				// than name a tree git would not write.
 				changes, err := r.IndexDiff(context.Background(), "HEAD", "journals")
 				if err != nil {
 					t.Fatal(err)
