@@ -124,6 +124,16 @@ base() {
 		else
 			need_commit "$field" "the commit before the push,"
 			against=$field
+			if ! git merge-base --is-ancestor "$against" HEAD; then
+				# A force push: the merge base of before and HEAD is older
+				# than before and lacks what the branch accepted since.
+				event_field .repository.default_branch
+				if [ -z "$field" ] || [ "${GITHUB_REF:-}" = "refs/heads/$field" ]; then
+					annotate "the push rewrote the history of ${GITHUB_REF:-the branch} (a force push: $against is not an ancestor of the pushed commit), so the revisions it had accepted cannot be judged; restore its history, or give the revision to compare with in the input against"
+					exit 2
+				fi
+				against=origin/$field
+			fi
 		fi
 		;;
 	*) against=HEAD ;;
