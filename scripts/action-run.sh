@@ -90,6 +90,7 @@ need_commit() {
 #   push          before: what the branch held before the push; when the
 #                 push created the branch (before is all zeros), the
 #                 repository's default branch (origin/<default_branch>)
+#   workflow_run, issue_comment  none: the input against must name one
 #   others        HEAD (workflow_dispatch, schedule, ...): the tree and the
 #                 commit itself, the baseline whose fingerprints match the
 #                 pull requests' (docs/ci.md, "Fingerprints")
@@ -102,6 +103,11 @@ base() {
 			exit 2
 		fi
 		against=origin/$GITHUB_BASE_REF
+		if [ "$GITHUB_EVENT_NAME" = pull_request_target ] &&
+			[ "$(git rev-parse -q --verify HEAD)" = "$(git rev-parse -q --verify "$against^{commit}")" ]; then
+			annotate "pull_request_target checks out the base branch itself, which leaves nothing to judge: check out the pull request's merge commit (actions/checkout with ref: refs/pull/<number>/merge), or run on pull_request"
+			exit 2
+		fi
 		;;
 	merge_group)
 		event_field .merge_group.base_sha
@@ -135,6 +141,13 @@ base() {
 				against=origin/$field
 			fi
 		fi
+		;;
+	workflow_run | issue_comment)
+		# They run on the default branch's commit whatever the workflow
+		# checks out: HEAD would let a checked-out pull request judge
+		# itself by its own configuration.
+		annotate "the $GITHUB_EVENT_NAME event names no commit to compare with: give it in the input against"
+		exit 2
 		;;
 	*) against=HEAD ;;
 	esac
