@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -17,9 +16,6 @@ import (
 // that either writes.
 func TestAttrTable(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	dir := t.TempDir()
 	for p, text := range map[string]string{"j/a/1.journal": "1", "j/a/2.journal": "2", "j/b/1.journal": "3"} {
 		abs := filepath.Join(dir, filepath.FromSlash(p))
@@ -30,13 +26,8 @@ func TestAttrTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", "-A")
 	repo, err := gitrepo.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)

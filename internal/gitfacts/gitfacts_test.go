@@ -22,6 +22,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// gitIn runs git in dir (a test's repository) and fails the test when it
+// fails; it skips the test when git is not installed.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
 // TestAtBaseIsTheCommitsTree: what Facts learns of the compared commit's
 // Journal files from the index and git's short diff (AtBase) is what the
 // commit's tree lists (listBase), for files added, modified, deleted,
@@ -30,19 +44,9 @@ func TestMain(m *testing.M) {
 // unmerged.
 func TestAtBaseIsTheCommitsTree(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); gitIn(t, dir, args...) }
 	root := filepath.Join(dir, "journals")
 	j := func(p string) string { return filepath.Join(root, "com.example."+p+".journal") }
 	write := func(path, text string) {
@@ -189,19 +193,9 @@ func TestPathsUnderTheRoot(t *testing.T) {
 // through the other; BaseCommit refuses and says how to get one base.
 func TestBaseCommitRefusesCrissCross(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); gitIn(t, dir, args...) }
 	commit := func(name string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {

@@ -340,17 +340,7 @@ func (e *CommandError) exitCode() int {
 // list is clean: after git's conversions for that path, the work-tree
 // copy hashes to the index's blob. Untracked files are not listed.
 func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, error) {
-	out, err := r.output(ctx, "", nil, append([]string{"diff-files", "--name-only", "-z", "--ignore-submodules=none"}, pathspec(prefix)...)...)
-	if err != nil {
-		return nil, err
-	}
-	dirty := map[string]bool{}
-	for rec := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-		if len(rec) > 0 {
-			dirty[string(rec)] = true
-		}
-	}
-	return dirty, nil
+	return r.diffFiles(ctx, prefix)
 }
 
 // IntentToAdd returns the paths under prefix (relative to the top level)
@@ -358,17 +348,24 @@ func (r *Repo) DirtyFiles(ctx context.Context, prefix string) (map[string]bool, 
 // entry with the empty blob that git write-tree and git commit leave out,
 // and that git diff-files reports as added. Git failing is an error.
 func (r *Repo) IntentToAdd(ctx context.Context, prefix string) (map[string]bool, error) {
-	out, err := r.output(ctx, "", nil, append([]string{"diff-files", "--name-only", "-z", "--diff-filter=A", "--ignore-submodules=none"}, pathspec(prefix)...)...)
+	return r.diffFiles(ctx, prefix, "--diff-filter=A")
+}
+
+// diffFiles returns the paths under prefix that "git diff-files
+// --name-only" lists with the options opts.
+func (r *Repo) diffFiles(ctx context.Context, prefix string, opts ...string) (map[string]bool, error) {
+	args := append(append([]string{"diff-files", "--name-only", "-z", "--ignore-submodules=none"}, opts...), pathspec(prefix)...)
+	out, err := r.output(ctx, "", nil, args...)
 	if err != nil {
 		return nil, err
 	}
-	added := map[string]bool{}
+	listed := map[string]bool{}
 	for rec := range bytes.SplitSeq(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
 		if len(rec) > 0 {
-			added[string(rec)] = true
+			listed[string(rec)] = true
 		}
 	}
-	return added, nil
+	return listed, nil
 }
 
 // RawChange is one entry of [Repo.IndexDiff]: a path whose index entry
