@@ -14,6 +14,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	"github.com/r35157/journal-lint/internal/source"
@@ -63,9 +64,9 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 	byShard := map[int][]string{}
 	var own []string
 	for lo := 0; lo < len(paths); {
-		dir := coordinateOf(paths[lo])
+		dir := load.ArtifactDir(paths[lo])
 		hi := lo + 1
-		for hi < len(paths) && coordinateOf(paths[hi]) == dir {
+		for hi < len(paths) && load.ArtifactDir(paths[hi]) == dir {
 			hi++
 		}
 		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") || !g.staged && g.workTreeAttributes(dir) {
@@ -93,7 +94,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 			w.String(p)
 		}
 		k := memo.Key(sha256.Sum256(w.Bytes()))
-		if data, ok := m.table.Get(coordinateOf(ps[0]), k); ok && !m.verify {
+		if data, ok := m.table.Get(load.ArtifactDir(ps[0]), k); ok && !m.verify {
 			if vs, ok := readAttrs(data, len(ps)); ok {
 				for i, p := range ps {
 					g.eolAttrs.Set(p, vs[i])
@@ -118,7 +119,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 			g.eolAttrs.Set(p, as[i])
 		}
 		if gr.key != (memo.Key{}) {
-			m.table.Put(coordinateOf(gr.paths[0]), gr.key, appendAttrs(as))
+			m.table.Put(load.ArtifactDir(gr.paths[0]), gr.key, appendAttrs(as))
 		}
 	}
 	return nil
@@ -280,7 +281,7 @@ func (g *gate) trustBase(ctx context.Context, m *checkMemo, cfg *config.Config) 
 	for _, c := range changes {
 		for _, top := range []string{c.Path, c.OldPath} {
 			if p, ok := g.UnderRoot(top); ok && top != "" {
-				touched[coordinateOf(p)] = true
+				touched[load.ArtifactDir(p)] = true
 			}
 		}
 	}

@@ -100,7 +100,7 @@ type Result struct {
 	// Load is the loader's result: files and diagnostics, with
 	// Options.KeepState also every document and the accepted state. Its
 	// diagnostics are what the load found: the git gate's notes on them
-	// (notes.go) are only in Diagnostics.
+	// (diag.Note) are only in Diagnostics.
 	Load *load.Result
 	// Diagnostics are every diagnostic after configuration, sorted by path,
 	// line, column and code.
@@ -180,9 +180,10 @@ func (r *run) keepSource(path string, src []byte) {
 }
 
 // An analyzer adds diagnostics to a check after loading, and notes on the
-// load's diagnostics ([note]; only the git gate has some). Each lives in
-// its own file of this package.
-type analyzer func(ctx context.Context, r *run) (diag.List, []note, error)
+// load's diagnostics (diag.Note; only the git gate has some), which Run
+// applies (diag.Amend) before the configuration. Each lives in its own
+// file of this package.
+type analyzer func(ctx context.Context, r *run) (diag.List, []diag.Note, error)
 
 // analyzers run after loading, in this order; their diagnostics are merged
 // and sorted. The analyzers that look at one artifact at a time run while
@@ -378,7 +379,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	// The lists are copied once, into a list of their total length: a rule
 	// pack may bring tens of thousands of findings.
-	all := slices.Concat(append(append(append([]diag.List{applyNotes(lr.Diagnostics, notes)}, v.diags...), heads), found...)...)
+	all := slices.Concat(append(append(append([]diag.List{diag.Amend(lr.Diagnostics, notes)}, v.diags...), heads), found...)...)
 	if !opts.KeepState {
 		// Only a later run (KeepState) takes the visitor and the heads
 		// over: the report need not hold them.
@@ -420,12 +421,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 // notes in the same order. The first error in the same order wins; the
 // background analyzers are cancelled and waited for before runAnalyzers
 // returns, so no rule pack outlives it.
-func runAnalyzers(ctx context.Context, r *run) ([]diag.List, []note, error) {
+func runAnalyzers(ctx context.Context, r *run) ([]diag.List, []diag.Note, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
 		ds    diag.List
-		notes []note
+		notes []diag.Note
 		err   error
 	}
 	bg := make([]chan result, len(concurrent))
@@ -437,7 +438,7 @@ func runAnalyzers(ctx context.Context, r *run) ([]diag.List, []note, error) {
 		}()
 	}
 	var found []diag.List
-	var notes []note
+	var notes []diag.Note
 	var firstErr error
 	for _, a := range analyzers {
 		ds, ns, err := a(ctx, r)

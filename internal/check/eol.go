@@ -11,7 +11,9 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/readfile"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/source"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
@@ -54,16 +56,16 @@ func (g *gate) stagedConversion(ctx context.Context, r *run) (diag.List, error) 
 		blob := r.load.Source(f.Path)
 		tp := g.TopPath(f.Path)
 		work, err := readfile.Read(filepath.Join(g.Repo.Top(), filepath.FromSlash(tp)), readfile.Options{NoFollow: true})
-		if blob == nil || err != nil || bytes.Equal(work, blob) || !bytes.Equal(normalizeEOL(work), blob) {
+		if blob == nil || err != nil || bytes.Equal(work, blob) || !bytes.Equal(gitfacts.ToLF(work), blob) {
 			continue
 		}
-		renormalize := "git add --renormalize " + shellQuote(tp)
+		renormalize := "git add --renormalize " + safetext.ShellWord(tp)
 		digests := fmt.Sprintf("the commit would store %s, but the file in the work tree is %s", vt.DigestOf(blob), vt.DigestOf(work))
 		d := diag.Diagnostic{Code: rules.RepoEOLConverted, Severity: diag.Error, Path: f.Path}
 		if a := g.eolAttrs.Get(f.Path); a != nil && a.Text != "unset" {
 			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.Describe(), digests)
 			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
-				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitattributesLines
+				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitfacts.NoConversionLines
 		} else {
 			d.Message = "the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): " + digests
 			d.Help = "stage the exact bytes again: " + renormalize
@@ -132,12 +134,9 @@ func (g *gate) conversionEnabled(ctx context.Context, r *run) (diag.List, error)
 		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that the attributes of %s keep byte for byte (first: %s)",
 			files, g.At(), first),
 		Help: "keep Journals byte for byte: end the .gitattributes at the top of the repository with these lines (a later line wins):\n" +
-			gitattributesLines,
+			gitfacts.NoConversionLines,
 	}}, nil
 }
-
-// gitattributesLines are the lines that keep git from converting Journals.
-const gitattributesLines = "*.journal -text\n*.journal.example -text"
 
 // eolConversion reports, once, that git may convert the line endings of
 // the loaded Journal files. It asks git only about the files whose
@@ -175,7 +174,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		if a.Text == "unset" {
 			continue
 		}
-		dir := coordinateOf(f.Path)
+		dir := load.ArtifactDir(f.Path)
 		if n := len(groups); n > 0 && groups[n-1].dir == dir {
 			groups[n-1].count++
 			continue
@@ -201,7 +200,7 @@ func (g *gate) eolConversion(ctx context.Context, r *run) (diag.List, error) {
 		Severity: diag.Warning,
 		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes %s (first: %s)", n, which, first),
 		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
-			gitattributesLines + "\n" +
+			gitfacts.NoConversionLines + "\n" +
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
 			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
 	}}, nil

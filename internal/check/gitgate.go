@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitcheck"
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/source"
@@ -23,13 +24,14 @@ import (
 //   - attrs.go, eol.go: asking git's attributes of the files
 //     (gitfacts.Attrs) with the cache's records of them, and the
 //     repo/eol-* findings;
-//   - revisions.go: history/revision-* against the compared commit;
-//   - explain.go, forkadvice.go: notes and revisions of the other
-//     findings by what git knows;
+//   - package gitcheck (gitGate's [gate.tree]): history/revision-* against
+//     the compared commit, the notes that explain or amend the load's
+//     chain findings by what git knows, the revisions of work-tree
+//     findings, and the refusal of sparse checkouts;
 //   - newonly.go, carried.go: --new-only and the revision fingerprints;
-//   - rootlink.go, sparse.go, trust.go, tlog.go, summary.go: a link on the
-//     root's path, sparse checkouts, the base's settings, the transparency
-//     log, and the tree summaries of --staged.
+//   - rootlink.go, trust.go, tlog.go, summary.go: a link on the root's
+//     path, the base's settings, the transparency log, and the tree
+//     summaries of --staged.
 type gate struct {
 	// Facts is what git says of the tree: the repository (nil outside a
 	// work tree), the root in it, the compared commit and its files, the
@@ -226,7 +228,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		}
 	}
 	if !opts.Staged {
-		if err := g.refuseSparse(ctx); err != nil {
+		if err := gitcheck.RefuseSparse(ctx, &g.Facts); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 	}
@@ -278,15 +280,14 @@ func (g *gate) close() {
 	}
 }
 
-// gitGate is the analyzer of the repository workflows: repo/eol-conversion
-// inside any work tree; the history/ codes against --against; and the
-// notes that explain diagnostics of the load result by what git knows:
-// chain/missing-predecessor whose PREDECESSOR is the committed digest of a
-// file edited, deleted or converted since (explainChanged, and for a check
-// of the work tree explainCommitted, which also notes any chain/ finding
-// on a committed revision edited since), and chain/fork whose advice
-// cannot be followed (adviseFork).
-func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
+// gitGate is the analyzer of the repository workflows: repo/eol-* inside
+// any work tree (eol.go); with a compared commit, history/revision-* and
+// the notes that explain the chain findings those changes caused
+// (gitcheck.Tree.Revisions); for a check of the work tree, the notes on
+// chain findings of committed revisions edited or converted since
+// (ExplainCommitted); and the advice of chain/fork where it cannot be
+// followed (AdviseFork).
+func gitGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	g := r.gate
 	if g == nil || g.Repo == nil {
 		return nil, nil, nil
@@ -320,26 +321,42 @@ func gitGate(ctx context.Context, r *run) (diag.List, []note, error) {
 		return nil, nil, err
 	}
 	out = append(out, staged...)
-	var notes []note
+	t := g.tree(r)
+	var notes []diag.Note
 	if g.Commit != "" {
-		hist, ns, err := g.history(ctx, r)
+		hist, ns, err := t.Revisions(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
 		out, notes = append(out, hist...), append(notes, ns...)
 	}
 	if !g.staged {
-		ns, err := g.explainCommitted(ctx, r)
+		ns, err := t.ExplainCommitted(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
 		notes = append(notes, ns...)
 	}
-	ns, err := g.adviseFork(ctx, r)
+	ns, err := t.AdviseFork(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	return out, append(notes, ns...), nil
+}
+
+// tree is what the analyzers of package gitcheck look at in the run r;
+// g must have a repository.
+func (g *gate) tree(r *run) *gitcheck.Tree {
+	return &gitcheck.Tree{Facts: &g.Facts, Staged: g.staged, Source: g.src, Load: r.load, Attrs: g.eolAttrs}
+}
+
+// reviseWorkTree corrects the diagnostics l of a check of the work tree
+// where git, not the text, is the cause (gitcheck.Tree.ReviseWorkTree).
+func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.List, error) {
+	if g.Repo == nil || g.staged {
+		return l, nil
+	}
+	return g.tree(r).ReviseWorkTree(ctx, l)
 }
 
 // baseDiff is what git said differs between the compared commit and the
@@ -383,21 +400,4 @@ func (g *gate) forgetStampedAttributes(r *run) {
 			return
 		}
 	}
-}
-
-// coordinateOf is the directory part of a root-relative Journal path.
-func coordinateOf(p string) string {
-	dir, _, _ := strings.Cut(p, "/")
-	return dir
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(c rune) bool {
-		return !(c == '/' || c == '.' || c == '-' || c == '_' || c == ':' || c == '+' ||
-			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -414,7 +414,7 @@ func (m *checkMemo) finishPacks(ds diag.List) diag.List {
 	if !failed {
 		byDir := map[string]diag.List{}
 		for _, d := range ds {
-			dir := coordinateOf(d.Path)
+			dir := load.ArtifactDir(d.Path)
 			byDir[dir] = append(byDir[dir], d)
 		}
 		for dir, pr := range m.pending {
@@ -479,7 +479,7 @@ func (m *checkMemo) headFound(path string, digest vt.Digest, tree *lint.StaticTr
 		return nil, false
 	}
 	key := headKey(path, digest)
-	data, ok := m.table.Get(coordinateOf(path), key)
+	data, ok := m.table.Get(load.ArtifactDir(path), key)
 	if !ok {
 		return nil, false
 	}
@@ -637,7 +637,7 @@ func (m *checkMemo) viewOf(tree *lint.StaticTree) *treeView {
 // stand).
 func (m *checkMemo) forgetHead(path string, digest vt.Digest) {
 	if m != nil {
-		m.table.Forget(coordinateOf(path), headKey(path, digest))
+		m.table.Forget(load.ArtifactDir(path), headKey(path, digest))
 	}
 }
 
@@ -694,7 +694,7 @@ func (m *checkMemo) putHead(path string, digest vt.Digest, found diag.List, path
 			m.fail("the head " + path)
 		}
 	}
-	m.table.Put(coordinateOf(path), key, data)
+	m.table.Put(load.ArtifactDir(path), key, data)
 }
 
 // commit keeps this run's records for the next run, and returns the

@@ -26,7 +26,7 @@ func packStream(ctx context.Context, r *run) (*plugin.Stream, error) {
 // rulePacks returns what the rule packs of the run found over every
 // parsed document, streamed to them during the load (packStream). A pack
 // that fails yields one plugin/failed diagnostic.
-func rulePacks(ctx context.Context, r *run) (diag.List, []note, error) {
+func rulePacks(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	st, err := r.packs()
 	if st == nil || err != nil {
 		return nil, nil, err

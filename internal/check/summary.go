@@ -395,7 +395,7 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 func (r *run) summaryDirs(trees map[string][]treeHead) []summaryDir {
 	var out []summaryDir
 	for _, f := range r.load.Files {
-		dir := coordinateOf(f.Path)
+		dir := load.ArtifactDir(f.Path)
 		if n := len(out); n == 0 || out[n-1].name != dir {
 			out = append(out, summaryDir{name: dir, trees: trees[dir]})
 		}

@@ -33,7 +33,7 @@ type LogPreview struct {
 // journal-log/ that the change touches, tlog/bad-checkpoint when the merge
 // base's checkpoint does not verify, and otherwise the preview in
 // run.logPreview. A base without a checkpoint has nothing to verify.
-func logGate(ctx context.Context, r *run) (diag.List, []note, error) {
+func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	g := r.gate
 	if g == nil || g.Repo == nil || g.Commit == "" || r.cfg == nil || r.cfg.TLog.VKey == "" {
 		return nil, nil, nil

@@ -1,6 +1,7 @@
 package gitfacts
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math"
@@ -144,3 +145,11 @@ func (a *Attrs) Describe() string {
 	}
 	return fmt.Sprintf("text: %s, eol: %s", a.Text, a.EOL)
 }
+
+// NoConversionLines are the .gitattributes lines that keep git from
+// converting Journals (and examples): their help texts suggest them.
+const NoConversionLines = "*.journal -text\n*.journal.example -text"
+
+// ToLF returns b with every CRLF turned into LF: the bytes git stores of a
+// text file that it converts on commit (gitattributes(5), "eol").
+func ToLF(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }

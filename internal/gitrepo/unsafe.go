@@ -3,6 +3,8 @@ package gitrepo
 import (
 	"fmt"
 	"strings"
+
+	"github.com/r35157/journal-lint/internal/safetext"
 )
 
 // UnsafeRepositoryError reports a repository that git refuses to work in
@@ -17,8 +19,7 @@ type UnsafeRepositoryError struct {
 // Error says what git refuses and the command that makes it trust Dir,
 // on one line (git's own hint is indented with a tab).
 func (e *UnsafeRepositoryError) Error() string {
-	quoted := "'" + strings.ReplaceAll(e.Dir, "'", `'\''`) + "'"
-	return fmt.Sprintf("git refuses the repository at %s because another user owns it (dubious ownership); to trust it, run: git config --global --add safe.directory %s", e.Dir, quoted)
+	return fmt.Sprintf("git refuses the repository at %s because another user owns it (dubious ownership); to trust it, run: git config --global --add safe.directory %s", e.Dir, safetext.ShellWord(e.Dir))
 }
 
 // unsafeRepository returns the *UnsafeRepositoryError that git's message

@@ -1173,7 +1173,7 @@ func resolvePending(files []*File, arts []*artifactRun, base *chain.State, wd di
 			if unread == nil {
 				unread = unreadEntries(wd)
 			}
-			if n, ok := namedFile(append(files[a.lo:a.hi:a.hi], unread[artifactDir(f.Path)]...), f); ok {
+			if n, ok := namedFile(append(files[a.lo:a.hi:a.hi], unread[ArtifactDir(f.Path)]...), f); ok {
 				f.Diagnostics = append(f.Diagnostics, f.pending.Explain(n)...)
 				continue
 			}
@@ -1233,8 +1233,11 @@ func unreadEntries(wd diag.List) map[string][]*File {
 	return out
 }
 
-// artifactDir returns the directory part of a root-relative Journal path.
-func artifactDir(p string) string {
+// ArtifactDir returns the artifact directory of the root-relative path p
+// of a Journal file: its first segment, which names the coordinate
+// (<root>/<coordinate>/<timestamp>.journal, format spec §7 "Filesystem
+// layout"); p itself when it has no slash.
+func ArtifactDir(p string) string {
 	dir, _, _ := strings.Cut(p, "/")
 	return dir
 }

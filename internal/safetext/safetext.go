@@ -194,6 +194,21 @@ func needsEscape(s string) bool {
 	return false
 }
 
+// ShellWord returns s as one word of a POSIX shell command line, for the
+// commands that help texts and error messages suggest (git checkout REV --
+// PATH): s itself when it holds only letters, digits and / . - _ : +, else
+// s in single quotes, each single quote of it written '\''. The empty
+// string is ''. It does not make s safe to show (see [Text]).
+func ShellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c == '/' || c == '.' || c == '-' || c == '_' || c == ':' || c == '+' ||
+			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Quote returns s in double quotes with every code point outside printable
 // ASCII escaped, so that names that look alike print differently: an "é"
 // written as one code point (NFC, "\u00e9") and as "e" plus a combining

@@ -58,6 +58,21 @@ func TestQuote(t *testing.T) {
 	}
 }
 
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"journals/a.b/x.journal": "journals/a.b/x.journal",
+		"":                       "''",
+		"a b":                    "'a b'",
+		"it's":                   `'it'\''s'`,
+		"$HOME":                  "'$HOME'",
+		"-n":                     "-n",
+	} {
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 func TestWriteJSON(t *testing.T) {
 	t.Parallel()
 	in := map[string]string{"m": "a\u202eb ##[error]x \u0085 <&> \x1b \x7f"}

@@ -1,4 +1,4 @@
-package check
+package gitcheck
 
 import (
 	"context"
@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 
+	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// adviseFork returns a note that replaces the help of each chain/fork
+// AdviseFork returns a note that replaces the help of each chain/fork
 // diagnostic of the load result whose advice, to name the current head's digest in PREDECESSOR,
 // cannot be followed: during a merge (MERGE_HEAD exists), where both
 // revisions were committed on their branches, and when the forking
@@ -18,9 +20,9 @@ import (
 // is invalid, so that advice went in a circle. The help says what works:
 // abort the merge, take the other branch's revision out of its history
 // and redraft it on top of this branch's head.
-func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
+func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 	var forks []int
-	for i, d := range r.load.Diagnostics {
+	for i, d := range t.Load.Diagnostics {
 		if d.Code == rules.ChainFork && d.Path != "" {
 			forks = append(forks, i)
 		}
@@ -28,14 +30,14 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 	if len(forks) == 0 {
 		return nil, nil
 	}
-	merging := g.merging(ctx)
-	files, err := g.Listed(ctx)
+	merging := t.merging(ctx)
+	files, err := t.Listed(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var notes []note
+	var notes []diag.Note
 	for _, i := range forks {
-		d := r.load.Diagnostics[i]
+		d := t.Load.Diagnostics[i]
 		head := ""
 		for _, rel := range d.Related {
 			if rel.Message == "the current head" {
@@ -46,7 +48,7 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 		if head == "" || !merging && !committed {
 			continue
 		}
-		coord := coordinateOf(d.Path)
+		coord := load.ArtifactDir(d.Path)
 		if merging {
 			// The revision that came with the merged branch is the one
 			// HEAD does not hold.
@@ -54,18 +56,18 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 			if committed {
 				theirs = head
 			}
-			notes = append(notes, note{at: i, dropFixes: true, help: fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
+			notes = append(notes, diag.Note{At: i, DropFixes: true, Help: fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
 				"this merge cannot be finished as it is (changing the PREDECESSOR of a committed revision modifies an accepted revision). "+
 				"Abort it (git merge --abort); then rebase the branch that adds %s onto this branch without that revision "+
 				"(git rebase -i: drop the commit that adds it, or edit it out), redraft it on top of the head this branch has "+
 				"(journal-lint new %s), commit, and merge again",
-				g.TopPath(theirs), coord)})
+				t.TopPath(theirs), coord)})
 			continue
 		}
-		notes = append(notes, note{at: i, dropFixes: true, help: fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
+		notes = append(notes, diag.Note{At: i, DropFixes: true, Help: fmt.Sprintf("%s is committed at HEAD, and changing its PREDECESSOR modifies an accepted revision: "+
 			"if the commit that added it is not merged yet, take it out of the branch (git rebase -i: drop that commit, "+
 			"or edit the revision out) and redraft it on top of the head (journal-lint new %s)",
-			g.TopPath(d.Path), coord)})
+			t.TopPath(d.Path), coord)})
 	}
 	return notes, nil
 }
@@ -75,8 +77,8 @@ func (g *gate) adviseFork(ctx context.Context, r *run) ([]note, error) {
 // pre-merge-commit hook, which comes before git writes MERGE_HEAD
 // (githooks(5)); git merge, and git pull through it, then name themselves
 // in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
-func (g *gate) merging(ctx context.Context) bool {
-	if _, err := g.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
+func (t *Tree) merging(ctx context.Context) bool {
+	if _, err := t.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
 		return true
 	}
 	action := os.Getenv("GIT_REFLOG_ACTION")

@@ -1,4 +1,4 @@
-package check
+package gitcheck
 
 import (
 	"bytes"
@@ -7,17 +7,20 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// history reports every Journal file of the commit that was modified,
+// Revisions reports every Journal file of the commit that was modified,
 // deleted or renamed since, and the notes that explain the chain
 // diagnostics those changes caused (explainChanged).
-func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
-	changes, err := g.Repo.Diff(ctx, g.Commit, g.staged, g.RootRel)
+func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
+	changes, err := t.Repo.Diff(ctx, t.Commit, t.Staged, t.RootRel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -31,22 +34,22 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 	for _, c := range changes {
 		switch c.Status {
 		case 'M', 'T', 'D':
-			p, ok := g.JournalPath(c.Path)
+			p, ok := t.JournalPath(c.Path)
 			if !ok || seen[p] {
 				continue
 			}
-			if e, ok := g.AtBase(p); ok {
+			if e, ok := t.AtBase(p); ok {
 				seen[p] = true
 				found = append(found, finding{status: c.Status, path: p, entry: e})
 			}
 		case 'R':
-			old, ok := g.JournalPath(c.OldPath)
+			old, ok := t.JournalPath(c.OldPath)
 			if !ok || seen[old] {
 				continue
 			}
-			if e, ok := g.AtBase(old); ok {
+			if e, ok := t.AtBase(old); ok {
 				seen[old] = true
-				if np, ok := g.UnderRoot(c.Path); ok {
+				if np, ok := t.UnderRoot(c.Path); ok {
 					found = append(found, finding{status: 'R', path: np, oldPath: old, entry: e})
 				} else { // moved out of the root: gone from the tree
 					found = append(found, finding{status: 'D', path: old, entry: e})
@@ -63,15 +66,15 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 			objects = append(objects, f.entry.Object)
 		}
 	}
-	blobs, _, err := g.Repo.ReadBlobs(ctx, objects, syntax.MaxSize)
+	blobs, _, err := t.Repo.ReadBlobs(ctx, objects, syntax.MaxSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
 	// byDigest finds new files that hold the exact bytes of a deleted one:
 	// a rename git could not see (the new file is untracked).
 	byDigest := map[vt.Digest]string{}
-	for _, f := range r.load.Files {
-		if _, old := g.AtBase(f.Path); f.Summary.Read && !old {
+	for _, f := range t.Load.Files {
+		if _, old := t.AtBase(f.Path); f.Summary.Read && !old {
 			byDigest[f.Summary.Digest] = f.Path
 		}
 	}
@@ -82,7 +85,7 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 	for _, f := range found {
 		before, haveBefore := blobs[f.entry.Object]
 		if haveBefore {
-			if src := r.load.Source(f.path); src == nil || !bytes.Equal(src, before) {
+			if src := t.Load.Source(f.path); src == nil || !bytes.Equal(src, before) {
 				changedFrom[vt.DigestOf(before)] = f.path
 			}
 		}
@@ -90,14 +93,14 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 		if haveBefore {
 			beforeDigest = vt.DigestOf(before).String()
 		} else {
-			beforeDigest = "(not a regular file at " + g.At() + ")"
+			beforeDigest = "(not a regular file at " + t.At() + ")"
 		}
 		switch f.status {
 		case 'M', 'T', 'D':
-			if doc := r.load.Doc(f.path); doc != nil {
+			if doc := t.Load.Doc(f.path); doc != nil {
 				now, nowDigest, notes := doc.Src, doc.Digest.String(), []string(nil)
 				if haveBefore && bytes.Equal(doc.Src, before) {
-					stored, differs, err := g.storedBlob(ctx, f.path, f.entry)
+					stored, differs, err := t.storedBlob(ctx, f.path, f.entry)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -110,46 +113,46 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 					}
 					notes = append(notes, "git stores other bytes than the work tree holds: the .gitattributes convert them on checkout")
 				}
-				if haveBefore && bytes.Equal(normalizeEOL(now), normalizeEOL(before)) {
+				if haveBefore && bytes.Equal(gitfacts.ToLF(now), gitfacts.ToLF(before)) {
 					notes = append(notes, "the files differ only in line endings")
 				}
-				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", g.TopPath(f.path), g.At(), beforeDigest, nowDigest)
+				msg := fmt.Sprintf("accepted revision %s was modified: its digest at %s is %s, now %s", t.TopPath(f.path), t.At(), beforeDigest, nowDigest)
 				if len(notes) > 0 {
 					msg += " (" + strings.Join(notes, "; ") + ")"
 				}
 				out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
 					Message: msg,
 					Help: fmt.Sprintf("an accepted revision is immutable: restore it (git checkout %s -- %s) and put the change in a new successor revision (journal-lint new %s)",
-						g.CheckoutRev(), shellQuote(g.TopPath(f.path)), coordinateOf(f.path))})
+						t.CheckoutRev(), safetext.ShellWord(t.TopPath(f.path)), load.ArtifactDir(f.path))})
 				continue
 			}
 			if f.status != 'D' {
-				if _, err := g.src.Stat(f.path); err == nil {
+				if _, err := t.Source.Stat(f.path); err == nil {
 					out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionModified, Severity: diag.Error, Path: f.path,
-						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", g.TopPath(f.path), g.At(), beforeDigest),
-						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", g.CheckoutRev(), shellQuote(g.TopPath(f.path)))})
+						Message: fmt.Sprintf("accepted revision %s was modified: it is no longer a regular Journal file (its digest at %s is %s)", t.TopPath(f.path), t.At(), beforeDigest),
+						Help:    fmt.Sprintf("restore it: git checkout %s -- %s", t.CheckoutRev(), safetext.ShellWord(t.TopPath(f.path)))})
 					continue
 				}
 			}
 			if haveBefore {
 				if np, ok := byDigest[vt.DigestOf(before)]; ok {
-					out = append(out, renamed(f.path, np, g, beforeDigest, true))
+					out = append(out, renamed(f.path, np, t, beforeDigest, true))
 					continue
 				}
 			}
 			out = append(out, diag.Diagnostic{Code: rules.HistoryRevisionDeleted, Severity: diag.Error, Path: f.path,
-				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", g.TopPath(f.path), g.At(), beforeDigest),
+				Message: fmt.Sprintf("accepted revision %s was deleted (its digest at %s is %s)", t.TopPath(f.path), t.At(), beforeDigest),
 				Help: fmt.Sprintf("accepted revisions stay forever: restore it (git checkout %s -- %s); to retract releases, write a successor revision that changes their POLICY",
-					g.CheckoutRev(), shellQuote(g.TopPath(f.path)))})
+					t.CheckoutRev(), safetext.ShellWord(t.TopPath(f.path)))})
 		case 'R':
 			// The new path may not be loaded (an invalid name): its bytes
 			// are read from the tree that was checked.
-			work, exists := g.workBytes(r, f.path)
+			work, exists := t.workBytes(f.path)
 			same := exists && haveBefore && bytes.Equal(work, before)
-			out = append(out, renamed(f.oldPath, f.path, g, beforeDigest, same))
+			out = append(out, renamed(f.oldPath, f.path, t, beforeDigest, same))
 		}
 	}
-	return out, g.explainChanged(r, changedFrom), nil
+	return out, t.explainChanged(changedFrom), nil
 }
 
 // storedBlob returns the bytes git stores for the root-relative Journal
@@ -162,18 +165,18 @@ func (g *gate) history(ctx context.Context, r *run) (diag.List, []note, error) {
 // blob, or none, is the same revision (a change of mode). The bytes are
 // nil for a blob larger than any Journal (syntax.MaxSize). For --staged
 // the checked bytes are the blob's already.
-func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]byte, bool, error) {
-	if g.staged {
+func (t *Tree) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]byte, bool, error) {
+	if t.Staged {
 		return nil, false, nil
 	}
-	if err := g.Indexed(ctx); err != nil {
+	if err := t.Indexed(ctx); err != nil {
 		return nil, false, err
 	}
-	e, ok := g.IndexEntry(p)
+	e, ok := t.IndexEntry(p)
 	if !ok || !e.IsRegular() || e.Object == base.Object {
 		return nil, false, nil
 	}
-	blobs, _, err := g.Repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
+	blobs, _, err := t.Repo.ReadBlobs(ctx, []string{e.Object}, syntax.MaxSize)
 	if err != nil {
 		return nil, false, fmt.Errorf("--against: %w", err)
 	}
@@ -185,21 +188,21 @@ func (g *gate) storedBlob(ctx context.Context, p string, base gitrepo.Entry) ([]
 // commit, of a revision that was changed since (changedFrom maps such
 // digests to the revisions' root-relative paths): the chain broke because
 // of that change.
-func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
+func (t *Tree) explainChanged(changedFrom map[vt.Digest]string) []diag.Note {
 	if len(changedFrom) == 0 {
 		return nil
 	}
-	var notes []note
-	for i, d := range r.load.Diagnostics {
+	var notes []diag.Note
+	for i, d := range t.Load.Diagnostics {
 		if d.Code != rules.ChainMissingPredecessor {
 			continue
 		}
-		if doc := r.load.Doc(d.Path); doc != nil && doc.PredecessorOK {
+		if doc := t.Load.Doc(d.Path); doc != nil && doc.PredecessorOK {
 			if p, ok := changedFrom[doc.Predecessor]; ok {
-				notes = append(notes, note{at: i,
-					message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", g.TopPath(p), g.At()),
-					help:    "restore " + g.TopPath(p) + " to its bytes at " + g.At() + "; accepted revisions are immutable",
-					related: []diag.Related{{Path: p, Message: "had this digest at " + g.At()}}})
+				notes = append(notes, diag.Note{At: i,
+					Message: fmt.Sprintf(": it is the digest of %s at %s, which has changed since (see its history/revision-* diagnostic)", t.TopPath(p), t.At()),
+					Help:    "restore " + t.TopPath(p) + " to its bytes at " + t.At() + "; accepted revisions are immutable",
+					Related: []diag.Related{{Path: p, Message: "had this digest at " + t.At()}}})
 			}
 		}
 	}
@@ -208,15 +211,15 @@ func (g *gate) explainChanged(r *run, changedFrom map[vt.Digest]string) []note {
 
 // renamed is the history/revision-renamed diagnostic for a file moved from
 // old to now (root-relative).
-func renamed(old, now string, g *gate, digest string, same bool) diag.Diagnostic {
-	msg := fmt.Sprintf("accepted revision %s was renamed to %s", g.TopPath(old), g.TopPath(now))
+func renamed(old, now string, t *Tree, digest string, same bool) diag.Diagnostic {
+	msg := fmt.Sprintf("accepted revision %s was renamed to %s", t.TopPath(old), t.TopPath(now))
 	if !same {
 		msg += " and its bytes changed"
 	}
-	msg += fmt.Sprintf(" (its digest at %s is %s)", g.At(), digest)
+	msg += fmt.Sprintf(" (its digest at %s is %s)", t.At(), digest)
 	return diag.Diagnostic{Code: rules.HistoryRevisionRenamed, Severity: diag.Error, Path: now,
 		Message: msg,
-		Related: []diag.Related{{Path: old, Message: "its path at " + g.At()}},
+		Related: []diag.Related{{Path: old, Message: "its path at " + t.At()}},
 		Help: fmt.Sprintf("a revision's path is fixed by its ARTIFACT and JOURNAL_VERSION: move it back (git mv %s %s) and restore its bytes if they changed",
-			shellQuote(g.TopPath(now)), shellQuote(g.TopPath(old)))}
+			safetext.ShellWord(t.TopPath(now)), safetext.ShellWord(t.TopPath(old)))}
 }

@@ -1,4 +1,4 @@
-package check
+package gitcheck
 
 import (
 	"bytes"
@@ -10,29 +10,27 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/load"
+	"github.com/r35157/journal-lint/internal/safetext"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// normalizeEOL returns b with every CRLF turned into LF.
-func normalizeEOL(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
-
 // workBytes returns the bytes of the root-relative Journal path p in the
 // checked tree (the loaded text when the load holds it), and whether p is
 // a regular file there.
-func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
-	if src := r.load.Source(p); src != nil {
+func (t *Tree) workBytes(p string) ([]byte, bool) {
+	if src := t.Load.Source(p); src != nil {
 		return src, true
 	}
-	if mode, err := g.src.Stat(p); err != nil || !mode.IsRegular() {
+	if mode, err := t.Source.Stat(p); err != nil || !mode.IsRegular() {
 		return nil, false
 	}
-	f, err := g.src.ReadFile(p)
+	f, err := t.Source.ReadFile(p)
 	return f.Data, err == nil
 }
 
-// explainCommitted returns the notes on the chain diagnostics of the load
+// ExplainCommitted returns the notes on the chain diagnostics of the load
 // result of a check of the work tree (not of the index): on any chain/
 // diagnostic of a revision whose work-tree copy differs from its committed
 // bytes at HEAD (the edit is the cause, whatever link it broke), and on
@@ -43,9 +41,9 @@ func (g *gate) workBytes(r *run, p string) ([]byte, bool) {
 // its line endings converted), says how to restore it, and no longer
 // suggests naming another digest. With a gate (--against), the history
 // diagnostics already explain edits, so only line endings are explained.
-func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
+func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 	var chainDiags []int
-	for i, d := range r.load.Diagnostics {
+	for i, d := range t.Load.Diagnostics {
 		if rules.Category(d.Code) == "chain" && d.Path != "" {
 			chainDiags = append(chainDiags, i)
 		}
@@ -53,34 +51,34 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 	if len(chainDiags) == 0 {
 		return nil, nil
 	}
-	files, err := g.Listed(ctx)
+	files, err := t.Listed(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string // every path the diagnostics may need, read at once
 	for _, i := range chainDiags {
-		paths = append(paths, files.ByDir[coordinateOf(r.load.Diagnostics[i].Path)+"/"]...)
+		paths = append(paths, files.ByDir[load.ArtifactDir(t.Load.Diagnostics[i].Path)+"/"]...)
 	}
-	committed, err := g.CommittedFiles(ctx, paths)
+	committed, err := t.CommittedFiles(ctx, paths)
 	if err != nil {
 		return nil, err
 	}
-	var notes []note
+	var notes []diag.Note
 	for _, i := range chainDiags {
-		d := r.load.Diagnostics[i]
-		doc := r.load.Doc(d.Path) // read and parsed again when the load dropped it
+		d := t.Load.Diagnostics[i]
+		doc := t.Load.Doc(d.Path) // read and parsed again when the load dropped it
 		if doc == nil {
 			continue
 		}
-		dir := coordinateOf(d.Path) + "/"
+		dir := load.ArtifactDir(d.Path) + "/"
 		// The revision itself was committed and edited since: the edit is
 		// the cause, whatever link it broke.
 		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) {
-			tp := g.TopPath(d.Path)
-			notes = append(notes, note{at: i, dropFixes: true,
-				message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
-				help: fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
-					shellQuote(tp), coordinateOf(d.Path))})
+			tp := t.TopPath(d.Path)
+			notes = append(notes, diag.Note{At: i, DropFixes: true,
+				Message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
+				Help: fmt.Sprintf("a committed revision is accepted and immutable: restore it (git checkout HEAD -- %s) and put the change in a new successor revision (journal-lint new %s)",
+					safetext.ShellWord(tp), load.ArtifactDir(d.Path))})
 			continue
 		}
 		if d.Code != rules.ChainMissingPredecessor || !doc.PredecessorOK {
@@ -98,15 +96,15 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 			if blob == nil || vt.DigestOf(blob) != doc.Predecessor {
 				continue
 			}
-			work, exists := g.workBytes(r, p)
+			work, exists := t.workBytes(p)
 			if exists && bytes.Equal(work, blob) {
 				continue
 			}
-			eolOnly := exists && bytes.Equal(normalizeEOL(work), normalizeEOL(blob))
-			if g.Commit != "" && !eolOnly {
+			eolOnly := exists && bytes.Equal(gitfacts.ToLF(work), gitfacts.ToLF(blob))
+			if t.Commit != "" && !eolOnly {
 				continue // the history diagnostics explain it
 			}
-			notes = append(notes, g.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert))
+			notes = append(notes, t.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert))
 			break
 		}
 	}
@@ -118,39 +116,39 @@ func (g *gate) explainCommitted(ctx context.Context, r *run) ([]note, error) {
 // "the index"): p's work-tree copy is work (exists false: none), which
 // differs from them (eolOnly: only in line endings; noConvert: the
 // attributes keep git from converting p).
-func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) note {
-	tp := g.TopPath(p)
-	restore := "git checkout -- " + shellQuote(tp)
+func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) diag.Note {
+	tp := t.TopPath(p)
+	restore := "git checkout -- " + safetext.ShellWord(tp)
 	if where == "HEAD" {
-		restore = "git checkout HEAD -- " + shellQuote(tp)
+		restore = "git checkout HEAD -- " + safetext.ShellWord(tp)
 	}
-	n := note{at: at, dropFixes: true}
+	n := diag.Note{At: at, DropFixes: true}
 	switch {
 	case eolOnly && !noConvert:
-		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
-		n.help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitattributesLines +
-			"\nthen delete " + tp + " and check it out again (git checkout -- " + shellQuote(tp) + ") to get its committed bytes back"
-		n.related = []diag.Related{{Path: p,
+		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
+		n.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitfacts.NoConversionLines +
+			"\nthen delete " + tp + " and check it out again (git checkout -- " + safetext.ShellWord(tp) + ") to get its committed bytes back"
+		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case eolOnly:
-		n.message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
-		n.help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
-		n.related = []diag.Related{{Path: p,
+		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
+		n.Help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
+		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case !exists:
-		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
-		n.help = "accepted revisions stay forever: restore it (" + restore + ")"
-		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
+		n.Message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which is missing from the work tree", tp, where)
+		n.Help = "accepted revisions stay forever: restore it (" + restore + ")"
+		n.Related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
 	default:
-		n.message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
-		n.help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
-			restore, coordinateOf(p))
-		n.related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
+		n.Message = fmt.Sprintf(": it is the digest of accepted revision %s at %s, which was modified in the work tree (now %s)", tp, where, vt.DigestOf(work))
+		n.Help = fmt.Sprintf("an accepted revision is immutable: restore it (%s) and put the change in a new successor revision (journal-lint new %s)",
+			restore, load.ArtifactDir(p))
+		n.Related = []diag.Related{{Path: p, Message: "had this digest at " + where}}
 	}
 	return n
 }
 
-// reviseWorkTree corrects the diagnostics l of a check of the work tree
+// ReviseWorkTree corrects the diagnostics l of a check of the work tree
 // (not --staged) where git, not the text, is the cause:
 //
 //   - a Journal path that git records as a symbolic link but that is a
@@ -162,18 +160,18 @@ func (g *gate) explainOne(at int, doc *syntax.Document, p string, work []byte, e
 //     the chain diagnostics do, instead of fixing it in the next revision.
 //
 // It returns the corrected list; l's diagnostics are not modified.
-func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.List, error) {
-	if g == nil || g.Repo == nil || g.staged {
+func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, error) {
+	if t.Repo == nil || t.Staged {
 		return l, nil
 	}
-	if err := g.Indexed(ctx); err != nil {
+	if err := t.Indexed(ctx); err != nil {
 		return nil, err
 	}
 	links := map[string]bool{}
-	if g.Index().Symlinks() > 0 { // else the entries need not be visited
-		for p, e := range g.IndexEntries() {
+	if t.Index().Symlinks() > 0 { // else the entries need not be visited
+		for p, e := range t.IndexEntries() {
 			if e.IsSymlink() {
-				if mode, err := g.src.Stat(p); err == nil && mode.IsRegular() {
+				if mode, err := t.Source.Stat(p); err == nil && mode.IsRegular() {
 					links[p] = true
 				}
 			}
@@ -185,13 +183,13 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 			crlf = append(crlf, d.Path)
 		}
 	}
-	crlf, err := g.mayDifferFromHEAD(ctx, crlf)
+	crlf, err := t.mayDifferFromHEAD(ctx, crlf)
 	if err != nil {
 		return nil, err
 	}
 	var committed map[string]*gitfacts.Committed
 	if len(crlf) > 0 {
-		committed, err = g.CommittedFiles(ctx, crlf)
+		committed, err = t.CommittedFiles(ctx, crlf)
 	}
 	if err != nil {
 		return nil, err
@@ -205,7 +203,7 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		target, _ := g.workBytes(r, p)
+		target, _ := t.workBytes(p)
 		d := load.UnexpectedEntry(p, fs.ModeSymlink, "")
 		d.Message += fmt.Sprintf(" (to %q: git records it as a link, and core.symlinks=false checked it out as a text file holding the target)", string(target))
 		out = append(out, d)
@@ -216,9 +214,9 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 		}
 		if d.Code == rules.StyleCRLF {
 			if c := committed[d.Path]; c != nil && c.Head != nil {
-				if work, ok := g.workBytes(r, d.Path); ok && !bytes.Equal(work, c.Head) && bytes.Equal(normalizeEOL(work), normalizeEOL(c.Head)) && !bytes.Contains(c.Head, []byte("\r\n")) {
-					tp := g.TopPath(d.Path)
-					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + shellQuote(tp) + ") instead of changing the revision"
+				if work, ok := t.workBytes(d.Path); ok && !bytes.Equal(work, c.Head) && bytes.Equal(gitfacts.ToLF(work), gitfacts.ToLF(c.Head)) && !bytes.Contains(c.Head, []byte("\r\n")) {
+					tp := t.TopPath(d.Path)
+					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + safetext.ShellWord(tp) + ") instead of changing the revision"
 					if !c.NoConvert {
 						d.Help += ", and keep git from converting Journals (see repo/eol-conversion)"
 					}
@@ -236,32 +234,32 @@ func (g *gate) reviseWorkTree(ctx context.Context, r *run, l diag.List) (diag.Li
 // nothing under the configured core.autocrlf (gitfacts.Attrs.ConvertsNothing), which
 // hold the blob's exact bytes.
 // Before the first commit there is no blob to differ from.
-func (g *gate) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
+func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	if _, err := g.Repo.ResolveCommit(ctx, "HEAD"); err != nil {
+	if _, err := t.Repo.ResolveCommit(ctx, "HEAD"); err != nil {
 		return nil, nil
 	}
-	changes, err := g.Repo.Diff(ctx, "HEAD", false, g.RootRel)
+	changes, err := t.Repo.Diff(ctx, "HEAD", false, t.RootRel)
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %w", err)
 	}
-	autocrlf, err := g.Repo.Config(ctx, "core.autocrlf")
+	autocrlf, err := t.Repo.Config(ctx, "core.autocrlf")
 	if err != nil {
 		return nil, fmt.Errorf("git config: %w", err)
 	}
 	changed := map[string]bool{}
 	for _, c := range changes {
 		for _, top := range []string{c.Path, c.OldPath} {
-			if p, ok := g.UnderRoot(top); ok && top != "" {
+			if p, ok := t.UnderRoot(top); ok && top != "" {
 				changed[p] = true
 			}
 		}
 	}
 	var out []string
 	for _, p := range paths {
-		if a := g.eolAttrs.Get(p); changed[p] || a == nil || !a.ConvertsNothing(autocrlf) {
+		if a := t.Attrs.Get(p); changed[p] || a == nil || !a.ConvertsNothing(autocrlf) {
 			out = append(out, p)
 		}
 	}
