@@ -126,8 +126,20 @@ type Repo struct {
 // repository's own attributes.
 var stateFiles = []string{"index", "HEAD", "packed-refs", "reftable/tables.list", "config", "config.worktree", "info/attributes"}
 
-// globalArgs come before every subcommand.
-var globalArgs = []string{"-c", "core.quotepath=off", "--literal-pathspecs", "--no-optional-locks"}
+// globalArgs come before every subcommand. Two keep git's answers about
+// what git commit records and what the work tree holds:
+//
+//   - --no-replace-objects: objects are read as stored, not as a
+//     replacement under refs/replace/ names them (git-replace(1)), which
+//     git commit, the hashes of the index and a clone without those refs
+//     ignore;
+//   - core.fsmonitor empty: the work tree's files are compared with the
+//     index by their stat data, never taken as unchanged on a file system
+//     monitor's word (a monitor that misses an event made the cache vouch
+//     for bytes the file no longer held). An empty value turns the monitor
+//     off in git's releases that take a hook's path and in those that take
+//     a boolean.
+var globalArgs = []string{"-c", "core.quotepath=off", "-c", "core.fsmonitor=", "--literal-pathspecs", "--no-optional-locks", "--no-replace-objects"}
 
 // Open finds the work tree that contains dir and returns it; a dir that
 // does not exist (yet) is looked up from its nearest existing ancestor. It returns [ErrGitNotFound] when git is not installed,

@@ -613,3 +613,80 @@ func TestIndexListKeepsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectsAsStored: git is asked about objects as they are stored, not
+// as refs/replace/ names a replacement for them, which git commit and a
+// clone ignore: a staged blob reads as its own bytes, and a replaced
+// commit is still resolved, and diffed against, as itself.
+func TestObjectsAsStored(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"a.journal": "committed\n"})
+	base := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	write(t, dir, "a.journal", "staged\n")
+	git(t, dir, "add", "a.journal")
+	staged := strings.TrimSpace(git(t, dir, "rev-parse", ":a.journal"))
+	hashed := func(text string) string {
+		cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(text)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git(t, dir, "replace", staged, hashed("a replacement\n"))
+	fake := strings.TrimSpace(git(t, dir, "commit-tree", strings.TrimSpace(git(t, dir, "write-tree")), "-m", "fake"))
+	git(t, dir, "replace", base, fake)
+
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, _, err := r.ReadBlobs(ctx, []string{staged}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(blobs[staged]); got != "staged\n" {
+		t.Errorf("the staged blob reads %q, want its own bytes", got)
+	}
+	changes, err := r.IndexDiff(ctx, base, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].Path != "a.journal" {
+		t.Errorf("the index differs from the replaced commit by %v, want a.journal (the commit as stored)", changes)
+	}
+}
+
+// TestDirtyFilesWithoutTheMonitor: a file changed in the work tree is
+// reported even when a file system monitor (core.fsmonitor) says that
+// nothing changed; git's own commands would trust it.
+func TestDirtyFilesWithoutTheMonitor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"a.journal": "committed\n", "b.journal": "other\n"})
+	hook := filepath.Join(t.TempDir(), "fsmonitor")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nprintf 'token\\0'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "config", "core.fsmonitor", hook)
+	git(t, dir, "config", "core.fsmonitorHookVersion", "2")
+	git(t, dir, "update-index", "--fsmonitor")
+	git(t, dir, "status", "--porcelain")
+	write(t, dir, "a.journal", "edited, and the monitor misses it\n")
+	if out := git(t, dir, "diff-files", "--name-only"); out != "" {
+		t.Logf("this git does not trust the monitor here (%q); the test still holds", out)
+	}
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirty, err := r.DirtyFiles(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dirty["a.journal"] || dirty["b.journal"] {
+		t.Errorf("DirtyFiles = %v, want a.journal alone", dirty)
+	}
+}
