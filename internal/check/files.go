@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
+	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 
@@ -21,9 +22,15 @@ import (
 
 // FilesOptions configure [RunFiles].
 type FilesOptions struct {
-	// Paths are the files to check, as given; diagnostics name them with
-	// forward slashes.
+	// Paths are the files to check, as given (absolute, or relative to
+	// the working directory).
 	Paths []string
+	// Base, when set, is the absolute directory that diagnostics name the
+	// files relative to, with forward slashes (outpath.Rel): the command
+	// line passes outpath.Base of the working directory, so that paths
+	// are repository-relative inside a work tree. "" names each file as
+	// given.
+	Base string
 	// Config is the effective configuration; nil means config.Default().
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
@@ -53,6 +60,9 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
+		if abs, err := filepath.Abs(p); err == nil && opts.Base != "" {
+			shown = outpath.Rel(opts.Base, abs)
+		}
 		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {
 			all = append(all, d)
@@ -72,9 +82,13 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
-	// The drafts' paths are as given, relative to the working directory.
-	wd, _ := os.Getwd()
-	rootRel := cfg.RootRel(wd)
+	// The drafts' paths are relative to Base, or as given, relative to
+	// the working directory.
+	base := opts.Base
+	if base == "" {
+		base, _ = os.Getwd()
+	}
+	rootRel := cfg.RootRel(base)
 	out, unused := config.Apply(cfg, rootRel, all)
 	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
 	out.Sort()

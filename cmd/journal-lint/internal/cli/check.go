@@ -152,7 +152,11 @@ func runCheck(c *ucli.Context) (err error) {
 	var res *check.Result
 	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
-		res, err = check.RunFiles(ctx, check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()})
+		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()}
+		if wd, err := os.Getwd(); err == nil {
+			opts.Base, _ = outpath.Base(c.Context, wd)
+		}
+		res, err = check.RunFiles(ctx, opts)
 	} else {
 		prefix = outpath.Prefix(c.Context, s.root)
 		store, cerr := openCache(c)
