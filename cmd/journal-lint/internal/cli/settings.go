@@ -297,7 +297,9 @@ func rootHint(ctx context.Context, s *settings) string {
 	fi, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) && s.rootFromConfig {
 		p := s.cfg.Pos["root"]
-		return fmt.Sprintf("; the root is the root: key at %s:%d:%d: correct it there", outpath.Of(ctx, s.cfg.File), p.Line, p.Column)
+		return fmt.Sprintf("; the root is the root: key at %s:%d:%d: correct it there if it names the wrong directory; "+
+			"git keeps no empty directory, so a new root is committed with its first artifact (journal-lint new --genesis --description TEXT COORDINATE) or a .gitkeep in it",
+			outpath.Of(ctx, s.cfg.File), p.Line, p.Column)
 	}
 	if err != nil {
 		return ""
