@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -19,7 +20,9 @@ import (
 // history/revision-modified, and `journal-lint new` refuses while the tree
 // is invalid, so that advice went in a circle. The help says what works:
 // abort the merge, take the other branch's revision out of its history
-// and redraft it on top of this branch's head.
+// and redraft it on top of this branch's head; or, when the merged branch
+// brings a revision the remote's default branch holds (a feature branch
+// brought up to date), take this branch's revision out instead.
 func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 	var forks []int
 	for i, d := range t.Load.Diagnostics {
@@ -52,9 +55,19 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 		if merging {
 			// The revision that came with the merged branch is the one
 			// HEAD does not hold.
-			theirs := d.Path
+			ours, theirs := head, d.Path
 			if committed {
-				theirs = head
+				ours, theirs = d.Path, head
+			}
+			if t.published(ctx, theirs) && !t.published(ctx, ours) {
+				// The default branch merged into a feature branch: its
+				// revision is accepted, and this branch's must go.
+				notes = append(notes, diag.Note{At: i, DropFixes: true, Help: fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
+					"this merge cannot be finished as it is, and %s, which the merged branch adds, stays: the default branch (origin/HEAD) has accepted it. "+
+					"Abort the merge (git merge --abort); then take %s out of this branch (git rebase -i: drop the commit that adds it, or edit it out), "+
+					"merge again, redraft it on top of the head the merge brings (journal-lint new %s), and commit",
+					t.TopPath(theirs), t.TopPath(ours), coord)})
+				continue
 			}
 			notes = append(notes, diag.Note{At: i, DropFixes: true, Help: fmt.Sprintf("two branches each added a successor to the same revision, and a chain is linear: "+
 				"this merge cannot be finished as it is (changing the PREDECESSOR of a committed revision modifies an accepted revision). "+
@@ -70,6 +83,14 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 			t.TopPath(d.Path), coord)})
 	}
 	return notes, nil
+}
+
+// published reports whether the remote's default branch
+// (gitfacts.PublishedRef) holds the root-relative path p; false without
+// one.
+func (t *Tree) published(ctx context.Context, p string) bool {
+	entries, err := t.Repo.Tree(ctx, gitfacts.PublishedRef, t.TopPath(p))
+	return err == nil && len(entries) > 0
 }
 
 // merging reports whether git is merging: MERGE_HEAD exists (a merge that

@@ -27,6 +27,11 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 )
 
+// PublishedRef names the remote's default branch (git clone sets it):
+// a revision is accepted, by the pre-commit hook's reckoning, once that
+// branch holds it (README, "The pre-commit hook").
+const PublishedRef = "refs/remotes/origin/HEAD"
+
 // Facts is what git says of the tree under one root. The caller fills the
 // exported fields. The methods that ask git (LoadBase, Listed, Indexed,
 // CommittedFiles) need Repo and write to the Facts: none may run alongside

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 )
 
@@ -21,7 +22,7 @@ func publishedBase(ctx context.Context, root string) string {
 	if err != nil {
 		return ""
 	}
-	const base = "refs/remotes/origin/HEAD"
+	const base = gitfacts.PublishedRef
 	if _, err := repo.ResolveCommit(ctx, base); err != nil {
 		return ""
 	}
