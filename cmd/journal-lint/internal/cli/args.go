@@ -12,7 +12,10 @@ import (
 // front of the positional arguments. "--" ends flag handling; everything
 // after it stays positional. Arguments of unknown commands are unchanged.
 // For a command with subcommands (`tlog init ROOT --origin O`) it is the
-// subcommand's flags that move, behind the subcommand's name.
+// subcommand's flags that move, behind the subcommand's name. A flag that
+// takes a value but comes last, with none, stays last and the positional
+// arguments go, so that the command fails as urfave/cli fails it ("flag
+// needs an argument") instead of taking the "--" in front of them.
 func interspersed(app *ucli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -54,7 +57,10 @@ func interspersed(app *ucli.App, args []string) []string {
 		if strings.Contains(name, "=") {
 			continue
 		}
-		if takesValue[name] && i+1 < len(rest) {
+		if takesValue[name] {
+			if i+1 == len(rest) {
+				return append(append([]string(nil), args[:head]...), flags...)
+			}
 			i++
 			flags = append(flags, rest[i])
 		}
