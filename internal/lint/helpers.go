@@ -7,8 +7,9 @@ import (
 	"github.com/r35157/journal-lint/internal/syntax"
 )
 
-// acceptedNote ends the help of the style rules that can only be fixed by
-// changing bytes.
+// acceptedNote ends the help of the rules whose fix changes the revision's
+// bytes: a draft (a revision a commit adds) is fixed as it is, an accepted
+// revision in its successor.
 const acceptedNote = "if the revision is already accepted it cannot change (its digest would), so fix it in the next revision"
 
 // lines yields the start and end offsets of each line of src, its LF or

@@ -107,11 +107,11 @@ func checkDeprecatedID(p *Pass) {
 			word = "identifiers"
 		}
 		msg := fmt.Sprintf("%s uses the deprecated SPDX %s %s", subject(), word, strings.Join(dep.ids, ", "))
-		help := "this deprecated identifier has no one-to-one replacement on the SPDX License List; state the license another way in the next revision"
+		help := "this deprecated identifier has no one-to-one replacement on the SPDX License List: state the license another way; " + acceptedNote
 		var fixes []diag.Fix
 		if dep.hasFix {
 			msg += fmt.Sprintf("; write %q", dep.replacement)
-			help = "write the replacement in the next revision (an accepted revision cannot change)"
+			help = "write the replacement; " + acceptedNote
 			fixes = licenseFix(arg, dep.replacement)
 		}
 		p.Report(diag.Diagnostic{Range: arg.Range(), Message: msg, Help: help, Fixes: fixes})
@@ -129,7 +129,7 @@ func checkIDCase(p *Pass) {
 		p.Report(diag.Diagnostic{
 			Range:   arg.Range(),
 			Message: fmt.Sprintf("%s spells SPDX identifiers in another case than the SPDX License List; write %q", subject(), c),
-			Help:    "write identifiers as the SPDX License List spells them in the next revision (an accepted revision cannot change)",
+			Help:    "write identifiers as the SPDX License List spells them; " + acceptedNote,
 			Fixes:   licenseFix(arg, c),
 		})
 	})

@@ -24,7 +24,7 @@ func checkNoassertion(p *Pass) {
 		p.Report(diag.Diagnostic{
 			Range:   arg.Range(),
 			Message: msg,
-			Help:    "state the release's license as an SPDX expression (or LicenseRef-…) in the next revision",
+			Help:    "state the release's license as an SPDX expression (or LicenseRef-…); " + acceptedNote,
 		})
 	}
 }

@@ -20,7 +20,7 @@ func checkEmptyText(p *Pass) {
 		p.Report(diag.Diagnostic{
 			Range:   last.Range(),
 			Message: fmt.Sprintf(`empty quoted text in %s: readers cannot tell it from no text`, d.Keyword),
-			Help:    "write the text, or leave it out (in the next revision, if this one is accepted)",
+			Help:    "write the text, or leave it out; " + acceptedNote,
 		})
 	}
 }

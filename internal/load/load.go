@@ -1235,8 +1235,8 @@ func unreadEntries(wd diag.List) map[string][]*File {
 
 // ArtifactDir returns the artifact directory of the root-relative path p
 // of a Journal file: its first segment, which names the coordinate
-// (<root>/<coordinate>/<timestamp>.journal, format spec §7 "Filesystem
-// layout"); p itself when it has no slash.
+// (<root>/<coordinate>/<timestamp>.journal, "Filesystem layout" in
+// docs/journal-format.md); p itself when it has no slash.
 func ArtifactDir(p string) string {
 	dir, _, _ := strings.Cut(p, "/")
 	return dir
