@@ -152,7 +152,37 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 			out = append(out, renamed(f.oldPath, f.path, t, beforeDigest, same))
 		}
 	}
+	if err := t.adviseUndo(ctx, out); err != nil {
+		return nil, nil, err
+	}
 	return out, t.explainChanged(changedFrom), nil
+}
+
+// adviseUndo adds to the help of each history/revision-* diagnostic of a
+// staged check against HEAD (a repository without the remote's default
+// branch, where every committed revision counts as accepted) whose
+// revision HEAD's own commit added: a commit not pushed yet may be undone
+// instead (README, "The pre-commit hook"), and git commit --amend, whose
+// hook compares with the commit it replaces, cannot do it.
+func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
+	if !t.Staged || t.Against != "HEAD" {
+		return nil
+	}
+	for i := range out {
+		p := out[i].Path
+		if out[i].Code == rules.HistoryRevisionRenamed && len(out[i].Related) > 0 {
+			p = out[i].Related[0].Path
+		}
+		last, err := t.Repo.LastChange(ctx, t.Commit, t.TopPath(p))
+		if err != nil {
+			return fmt.Errorf("git log: %w", err)
+		}
+		if last == t.Commit {
+			out[i].Help += "; or, if HEAD's commit, which added it, is not pushed yet, undo that commit and keep its changes " +
+				"(git reset --soft HEAD~1), then commit again (git commit --amend compares with the commit it replaces)"
+		}
+	}
+	return nil
 }
 
 // storedBlob returns the bytes git stores for the root-relative Journal
