@@ -197,8 +197,9 @@ func needsEscape(s string) bool {
 // ShellWord returns s as one word of a POSIX shell command line, for the
 // commands that help texts and error messages suggest (git checkout REV --
 // PATH): s itself when it holds only letters, digits and / . - _ : +, else
-// s in single quotes, each single quote of it written '\''. The empty
-// string is ''. It does not make s safe to show (see [Text]).
+// s in single quotes, where each single quote of s ends the quoting, is
+// escaped with a backslash and starts it again. The empty string is two
+// single quotes. It does not make s safe to show (see [Text]).
 func ShellWord(s string) string {
 	if s != "" && strings.IndexFunc(s, func(c rune) bool {
 		return !(c == '/' || c == '.' || c == '-' || c == '_' || c == ':' || c == '+' ||
