@@ -63,6 +63,10 @@ type gate struct {
 	// stamped says that g took the facts above over from a prior run
 	// because the stamp did not change.
 	stamped bool
+	// dirAttributes says that this run's load found a .gitattributes in
+	// an artifact directory, priorDirAttributes that the load of the run
+	// g took its facts over from did (forgetStampedAttributes).
+	dirAttributes, priorDirAttributes bool
 	// skipped is why a check of a work tree that git refuses asked git
 	// nothing (Result.GitSkipped); nil otherwise.
 	skipped error
@@ -382,22 +386,24 @@ func (g *gate) takeOver(p *gate) {
 	g.TakeOver(&p.Facts)
 	g.stamp = p.stamp
 	g.eolAttrs = p.eolAttrs.Clone()
+	g.priorDirAttributes = p.dirAttributes
 }
 
 // forgetStampedAttributes drops the attributes (and with them the
 // committed files, which hold one) that g took over because the
 // repository's stamp did not change, when the load found a .gitattributes
-// in an artifact directory: the stamp does not look at those, and git
+// in an artifact directory, or the load of the run they come from did
+// (the file may be gone since): the stamp does not look at those, and git
 // applies them to the Journals beside them.
 func (g *gate) forgetStampedAttributes(r *run) {
-	if !g.stamped {
-		return
-	}
 	for _, d := range r.load.Diagnostics {
 		if dir, name, ok := strings.Cut(d.Path, "/"); ok && dir != "" && name == ".gitattributes" {
-			g.eolAttrs = nil
-			g.ForgetCommitted()
-			return
+			g.dirAttributes = true
+			break
 		}
+	}
+	if g.stamped && (g.dirAttributes || g.priorDirAttributes) {
+		g.eolAttrs = nil
+		g.ForgetCommitted()
 	}
 }

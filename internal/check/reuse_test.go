@@ -35,8 +35,10 @@ import (
 // the attributes that keep git from converting Journals, so that
 // repo/eol-conversion and the explanations of edited committed revisions
 // come up) further steps commit the work tree, stage it, move HEAD back
-// and add or remove a .gitattributes at the top (found with Rescan, which
-// asks git again when the repository's stamp changed). A long test: 80
+// and add or remove a .gitattributes at the top or in an artifact
+// directory (found with Rescan, which asks git again when the repository's
+// stamp changed, or a .gitattributes in an artifact directory came or
+// went). A long test: 80
 // steps, 20 when tests run small (longtest.Small).
 func TestPriorEqualsFresh(t *testing.T) {
 	t.Parallel()
@@ -72,7 +74,7 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		git("init", "-q")
 		git("add", "-A")
 		git("commit", "-q", "-m", "tree")
-		kindsOf = append(kindsOf, "commit", "stage", "attributes", "reset")
+		kindsOf = append(kindsOf, "commit", "stage", "attributes", "dir-attributes", "reset")
 	}
 	commits := 1
 	var gitFindings []string // what only git can tell, which the steps must meet
@@ -214,6 +216,15 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 				t.Fatal(err)
 			}
 			rescan = true
+		case "dir-attributes": // an untracked .gitattributes in p's artifact directory comes or goes; the run rescans
+			attrs := filepath.Join(root, filepath.Dir(filepath.FromSlash(p)), ".gitattributes")
+			if err := os.Remove(attrs); os.IsNotExist(err) {
+				err = os.WriteFile(attrs, []byte("*.journal -text\n"), 0o644)
+			}
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			rescan = true
 		case "config": // another configuration: no findings can be copied, no artifact taken over
 			cfg = config.Default()
 		case "same": // a buffer equal to the disk
@@ -235,5 +246,58 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		if !seen[g] {
 			t.Errorf("no step found %q: the git side went untested", g)
 		}
+	}
+}
+
+// TestPriorSeesArtifactAttributesRemoved: an untracked .gitattributes in an
+// artifact directory, which the repository's stamp does not cover, is
+// removed between two runs that take over git's answers by that stamp. The
+// second run must not keep the attributes asked while the file was there
+// (it counted 2 files that git may convert where a fresh run counts 6).
+func TestPriorSeesArtifactAttributesRemoved(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	top := t.TempDir()
+	root := filepath.Join(top, "journals")
+	tr, err := gen.Write(root, gen.Options{Files: 6, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "tree"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.org"}, args...)...)
+		cmd.Dir = top
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	attrs := filepath.Join(root, filepath.Dir(filepath.FromSlash(tr.Files[0].Path)), ".gitattributes")
+	if err := os.WriteFile(attrs, []byte("*.journal -text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	cfg := config.Default()
+	run := func(prior *check.Result) *check.Result {
+		t.Helper()
+		res, err := check.Run(context.Background(), check.Options{Root: root, Config: cfg, Now: now, KeepState: true, Prior: prior, Rescan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	prior := run(nil)
+	// Past the window in which a recent file under .git keeps the
+	// repository's stamp from being taken (gitrepo.Repo.Stamp), then a
+	// run that asks git again (the first run's git rewrote the index)
+	// and takes a stamp, with the file still there.
+	time.Sleep(50 * time.Millisecond)
+	prior = run(prior)
+	if err := os.Remove(attrs); err != nil {
+		t.Fatal(err)
+	}
+	want, got := run(nil), run(prior)
+	if d := cmp.Diff(want.Diagnostics, got.Diagnostics); d != "" {
+		t.Errorf("with Prior (+) differs from a fresh run (-):\n%s", d)
 	}
 }
