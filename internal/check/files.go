@@ -29,7 +29,8 @@ type FilesOptions struct {
 	// files relative to, with forward slashes (outpath.Rel): the command
 	// line passes outpath.Base of the working directory, so that paths
 	// are repository-relative inside a work tree. "" names each file as
-	// given.
+	// given, and so is a path that Overlay holds (such as "-", standard
+	// input).
 	Base string
 	// Config is the effective configuration; nil means config.Default().
 	Config *config.Config
@@ -60,8 +61,10 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
-		if abs, err := filepath.Abs(p); err == nil && opts.Base != "" {
-			shown = outpath.Rel(opts.Base, abs)
+		if _, over := opts.Overlay[p]; !over && opts.Base != "" {
+			if abs, err := filepath.Abs(p); err == nil {
+				shown = outpath.Rel(opts.Base, abs)
+			}
 		}
 		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/r35157/journal-lint/internal/progress"
 	"github.com/r35157/journal-lint/internal/render"
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 )
 
@@ -58,7 +60,7 @@ func checkCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration as YAML and exit"},
 			&ucli.StringFlag{Name: "against", Usage: "append-only gate: Journal files that exist at git revision `REV` and were modified, deleted or renamed since are errors"},
 			&ucli.BoolFlag{Name: "staged", Usage: "check the staged content (the git index) instead of the work tree; compares against origin/HEAD (through its merge base with HEAD) when the clone has it, else HEAD, unless --against is given"},
-			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable)"},
+			&ucli.StringSliceFlag{Name: "file", Usage: "check the Journal text in `FILE` on its own, outside a tree (repeatable; - reads standard input)"},
 			&ucli.BoolFlag{Name: "no-progress", Usage: "never show the progress line (shown on a terminal, with the text format, when a run takes more than a second)"},
 			&ucli.BoolFlag{Name: "new-only", Usage: "with --against or --staged: report lint findings only on revisions added since the revision, less the deps/ findings carried over from the revision's accepted predecessor (validity errors are always reported)"},
 			cacheFlag(),
@@ -155,6 +157,9 @@ func runCheck(c *ucli.Context) (err error) {
 		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()}
 		if wd, err := os.Getwd(); err == nil {
 			opts.Base, _ = outpath.Base(c.Context, wd)
+		}
+		if opts.Overlay, err = stdinDraft(c, files); err != nil {
+			return err
 		}
 		res, err = check.RunFiles(ctx, opts)
 	} else {
@@ -350,4 +355,21 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// stdinDraft reads standard input for `--file -`, as the text of the draft
+// named "-" (check.FilesOptions.Overlay), at most once and at most one
+// byte over a Journal's limit (RunFiles reports the size); nil when no
+// --file is "-".
+func stdinDraft(c *ucli.Context, files []string) (map[string][]byte, error) {
+	if n := slices.Index(files, "-"); n < 0 {
+		return nil, nil
+	} else if slices.Contains(files[n+1:], "-") {
+		return nil, usageErrorf("standard input (--file -) can be read only once")
+	}
+	data, err := io.ReadAll(io.LimitReader(c.App.Reader, syntax.MaxSize+1))
+	if err != nil {
+		return nil, usageErrorf("reading standard input: %v", err)
+	}
+	return map[string][]byte{"-": data}, nil
 }
