@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -161,25 +163,43 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // adviseUndo adds to the help of each history/revision-* diagnostic of a
 // staged check against HEAD (a repository without the remote's default
 // branch, where every committed revision counts as accepted) whose
-// revision HEAD's own commit added: a commit not pushed yet may be undone
-// instead (README, "The pre-commit hook"), and git commit --amend, whose
-// hook compares with the commit it replaces, cannot do it.
+// revision HEAD's own commit added (HEAD's parent lacks it, or HEAD has
+// none): a commit not pushed yet may be undone instead (README, "The
+// pre-commit hook"), and git commit --amend, whose hook compares with the
+// commit it replaces, cannot do it. It asks git twice at most, whatever
+// the number of findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
-	if !t.Staged || t.Against != "HEAD" {
+	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
 		return nil
 	}
-	for i := range out {
-		p := out[i].Path
-		if out[i].Code == rules.HistoryRevisionRenamed && len(out[i].Related) > 0 {
-			p = out[i].Related[0].Path
+	paths := make([]string, len(out)) // the revisions at HEAD, top-relative
+	var dirs []string
+	for i, d := range out {
+		p := d.Path
+		if d.Code == rules.HistoryRevisionRenamed && len(d.Related) > 0 {
+			p = d.Related[0].Path
 		}
-		last, err := t.Repo.LastChange(ctx, t.Commit, t.TopPath(p))
+		paths[i] = t.TopPath(p)
+		dirs = append(dirs, path.Dir(paths[i]))
+	}
+	undo := "git update-ref -d HEAD" // the first commit: the branch goes back to unborn
+	var before map[string]bool
+	if parent, err := t.Repo.ResolveCommit(ctx, t.Commit+"^"); err == nil {
+		slices.Sort(dirs)
+		entries, err := t.Repo.TreeDirs(ctx, parent, slices.Compact(dirs))
 		if err != nil {
-			return fmt.Errorf("git log: %w", err)
+			return fmt.Errorf("git ls-tree: %w", err)
 		}
-		if last == t.Commit {
+		before = map[string]bool{}
+		for _, e := range entries {
+			before[e.Path] = true
+		}
+		undo = "git reset --soft HEAD~1"
+	}
+	for i := range out {
+		if !before[paths[i]] {
 			out[i].Help += "; or, if HEAD's commit, which added it, is not pushed yet, undo that commit and keep its changes " +
-				"(git reset --soft HEAD~1), then commit again (git commit --amend compares with the commit it replaces)"
+				"(" + undo + "), then commit again (git commit --amend compares with the commit it replaces)"
 		}
 	}
 	return nil
