@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/lint"
-	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/syntax"
 	"github.com/r35157/journal-lint/rules"
 
@@ -23,15 +23,16 @@ import (
 // FilesOptions configure [RunFiles].
 type FilesOptions struct {
 	// Paths are the files to check, as given (absolute, or relative to
-	// the working directory).
+	// the working directory; a path that Overlay holds, such as "-" for
+	// standard input, need not exist).
 	Paths []string
-	// Base, when set, is the absolute directory that diagnostics name the
-	// files relative to, with forward slashes (outpath.Rel): the command
-	// line passes outpath.Base of the working directory, so that paths
-	// are repository-relative inside a work tree. "" names each file as
-	// given, and so is a path that Overlay holds (such as "-", standard
-	// input).
-	Base string
+	// Name, when set, gives the path by which the report names a path of
+	// the findings, which is relative to the working directory (a file of
+	// Paths as given, or the configuration file), with forward slashes:
+	// the command line follows the rule of package outpath. The
+	// configuration's ignore entries match the paths as given. Nil keeps
+	// them as given.
+	Name func(string) string
 	// Config is the effective configuration; nil means config.Default().
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
@@ -61,11 +62,6 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
-		if _, over := opts.Overlay[p]; !over && opts.Base != "" {
-			if abs, err := filepath.Abs(p); err == nil {
-				shown = outpath.Rel(opts.Base, abs)
-			}
-		}
 		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {
 			all = append(all, d)
@@ -85,17 +81,47 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
-	// The drafts' paths are relative to Base, or as given, relative to
-	// the working directory.
-	base := opts.Base
-	if base == "" {
-		base, _ = os.Getwd()
-	}
-	rootRel := cfg.RootRel(base)
+	// The drafts' paths are as given, relative to the working directory.
+	wd, _ := os.Getwd()
+	rootRel := cfg.RootRel(wd)
 	out, unused := config.Apply(cfg, rootRel, all)
 	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
+	if opts.Name != nil {
+		out, sources = renamed(out, sources, opts.Name)
+	}
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
+}
+
+// renamed returns l with every path named by name (each asked once), in a
+// copy of the related locations, and sources by the new names.
+func renamed(l diag.List, sources map[string][]byte, name func(string) string) (diag.List, map[string][]byte) {
+	names := map[string]string{}
+	rename := func(p string) string {
+		if p == "" {
+			return p
+		}
+		n, ok := names[p]
+		if !ok {
+			n = name(p)
+			names[p] = n
+		}
+		return n
+	}
+	for i := range l {
+		l[i].Path = rename(l[i].Path)
+		if len(l[i].Related) > 0 {
+			l[i].Related = slices.Clone(l[i].Related)
+			for j := range l[i].Related {
+				l[i].Related[j].Path = rename(l[i].Related[j].Path)
+			}
+		}
+	}
+	out := make(map[string][]byte, len(sources))
+	for p, src := range sources {
+		out[rename(p)] = src
+	}
+	return l, out
 }
 
 // readDraft reads the file at p for RunFiles (its text in overlay, if

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -154,10 +156,7 @@ func runCheck(c *ucli.Context) (err error) {
 	var res *check.Result
 	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
-		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()}
-		if wd, err := os.Getwd(); err == nil {
-			opts.Base, _ = outpath.Base(c.Context, wd)
-		}
+		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now(), Name: draftName(c.Context)}
 		if opts.Overlay, err = stdinDraft(c, files); err != nil {
 			return err
 		}
@@ -372,4 +371,22 @@ func stdinDraft(c *ucli.Context, files []string) (map[string][]byte, error) {
 		return nil, usageErrorf("reading standard input: %v", err)
 	}
 	return map[string][]byte{"-": data}, nil
+}
+
+// draftName names the paths of a check of drafts (relative to the working
+// directory, as given) by the rule of package outpath, each from its own
+// directory: relative to the top of the work tree that holds it, else to
+// the working directory. A link keeps its own name; "-" (standard input)
+// stays "-".
+func draftName(ctx context.Context) func(string) string {
+	return func(p string) string {
+		if p == "-" {
+			return p
+		}
+		abs, err := filepath.Abs(filepath.FromSlash(p))
+		if err != nil {
+			return p
+		}
+		return path.Join(outpath.Of(ctx, filepath.Dir(abs)), filepath.Base(abs))
+	}
 }
