@@ -329,3 +329,116 @@ func (g *gate) sameConfigAtBase(ctx context.Context, cfg *config.Config) (bool, 
 	}
 	return now == nil, nil
 }
+
+// loadedAttributes completes g.eolAttrs with the attributes of every
+// loaded file, asking git only about those it does not know yet (a check
+// that has no files to judge, loaded or summarised, asks nothing): the
+// facts that gitcheck's repo/eol-* judgements read (gitcheck.Tree.Attrs).
+func (g *gate) loadedAttributes(ctx context.Context, r *run) error {
+	if g.asked != nil {
+		<-g.asked
+	}
+	if len(r.load.Files) == 0 && len(r.sum.eolGroups()) == 0 {
+		return nil
+	}
+	if g.eolAttrs == nil {
+		g.eolAttrs = gitfacts.NewAttrTable(g.Index(), g.RootRel)
+	}
+	var ask []string // root-relative paths
+	for _, f := range r.load.Files {
+		if g.eolAttrs.Get(f.Path) == nil {
+			ask = append(ask, f.Path)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	got, err := g.askEOL(ctx, ask)
+	if err != nil {
+		return err
+	}
+	for i, p := range ask {
+		g.eolAttrs.Set(p, got[i])
+	}
+	return nil
+}
+
+// askAttributes asks git, while the tree loads, for the attributes that
+// loadedAttributes needs of the root-relative paths that paths returns (on
+// the same goroutine, so that listing them may ask git too; nil asks
+// nothing): git reads the whole index for them, which would otherwise
+// wait for the load and take the tail of the run. An answer git fails to
+// give is asked again by loadedAttributes.
+func (g *gate) askAttributes(ctx context.Context, paths func() []string) {
+	g.asked = make(chan struct{})
+	go func() {
+		defer close(g.asked)
+		ps := paths()
+		if ps == nil {
+			return
+		}
+		got, err := g.askEOL(ctx, ps)
+		if err != nil {
+			return
+		}
+		t := gitfacts.NewAttrTable(g.Index(), g.RootRel)
+		for i, p := range ps {
+			t.Set(p, got[i])
+		}
+		g.eolAttrs = t
+	}()
+}
+
+// askLoadAttributes asks git, while the tree loads, for the attributes of
+// the files it will load (askAttributes), when nothing gave them yet (a
+// check without the cache): the staged paths, or for the work tree the
+// Journal files that the index lists under the root (listed on the same
+// goroutine when the check has not listed them yet), most of those the
+// load reads. loadedAttributes then asks only about the others.
+func (g *gate) askLoadAttributes(ctx context.Context) {
+	// asked first: once it is set, askAttributes's goroutine may be
+	// writing eolAttrs (and index). A gate that took a prior run's facts
+	// over (stamped) may drop its attributes after the load, before
+	// anything waits for such an answer (forgetStampedAttributes), so it
+	// asks nothing ahead.
+	if g == nil || g.Repo == nil || g.asked != nil || g.stamped || g.eolAttrs != nil {
+		return
+	}
+	if src, ok := g.src.(*source.Git); ok {
+		g.askAttributes(ctx, src.Paths)
+		return
+	}
+	if g.staged {
+		return
+	}
+	g.askAttributes(ctx, func() []string {
+		if g.Indexed(ctx) != nil {
+			return nil // asked again, and its error reported, after the load
+		}
+		var ps []string
+		for p := range g.IndexEntries() {
+			ps = append(ps, p)
+		}
+		return ps
+	})
+}
+
+// askAhead asks git, once the work tree is loaded, the questions about
+// the compared commit that the git gate asks after the head-only rules:
+// what changed since the commit (history) and which .gitattributes did
+// (gitcheck.Tree.ConversionEnabled). Under a context that remembers git's answers
+// (gitrepo.WithMemo, the command line), the gate's own questions then
+// wait for these answers, which git gave while the head-only rules left
+// a CPU idle; without one they would only be asked twice, so nothing is
+// asked. Errors are left to the gate's own questions.
+func (g *gate) askAhead(ctx context.Context) {
+	if g == nil || g.Repo == nil || g.staged || g.Commit == "" || !gitrepo.Remembers(ctx) {
+		return
+	}
+	g.ahead = make(chan struct{})
+	go func() {
+		defer close(g.ahead)
+		_, _ = g.Repo.ChangedAttributeFiles(ctx, g.Commit, false)
+		_, _ = g.Repo.Diff(ctx, g.Commit, false, g.RootRel)
+	}()
+}

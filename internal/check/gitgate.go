@@ -21,13 +21,13 @@ import (
 //   - package gitfacts (the embedded Facts): what git lists under the
 //     root (the compared commit's Journal files, the index, HEAD's files
 //     and their committed bytes), each asked once per run;
-//   - attrs.go, eol.go: asking git's attributes of the files
-//     (gitfacts.Attrs) with the cache's records of them, and the
-//     repo/eol-* findings;
-//   - package gitcheck (gitGate's [gate.tree]): history/revision-* against
-//     the compared commit, the notes that explain or amend the load's
-//     chain findings by what git knows, the revisions of work-tree
-//     findings, and the refusal of sparse checkouts;
+//   - attrs.go: asking git's attributes of the files (gitfacts.Attrs),
+//     ahead while the tree loads, with the cache's records of them;
+//   - package gitcheck (gitGate's [gate.tree]): repo/eol-*,
+//     history/revision-* against the compared commit, the notes that
+//     explain or amend the load's chain findings by what git knows, the
+//     revisions of work-tree findings, and the refusal of sparse
+//     checkouts;
 //   - newonly.go, carried.go: --new-only and the revision fingerprints;
 //   - rootlink.go, trust.go, tlog.go, summary.go: a link on the root's
 //     path, the base's settings, the transparency log, and the tree
@@ -44,7 +44,7 @@ type gate struct {
 	// then Facts.StagedIndex too).
 	src source.Source
 	// eolAttrs caches the attributes of the loaded files that decide git's
-	// conversions, by root-relative path (eolConversion, attrs.go);
+	// conversions, by root-relative path (loadedAttributes, attrs.go);
 	// asked, when set, says that git is being asked about the source's
 	// files meanwhile (askAttributes), and is closed once eolAttrs has
 	// them.
@@ -285,9 +285,10 @@ func (g *gate) close() {
 }
 
 // gitGate is the analyzer of the repository workflows: repo/eol-* inside
-// any work tree (eol.go); with a compared commit, history/revision-* and
-// the notes that explain the chain findings those changes caused
-// (gitcheck.Tree.Revisions); for a check of the work tree, the notes on
+// any work tree (gitcheck.Tree.EOLConversion, ConversionEnabled,
+// StagedConversion, once the loaded files' attributes are known); with a
+// compared commit, history/revision-* and the notes that explain the
+// chain findings those changes caused (Revisions); for a check of the work tree, the notes on
 // chain findings of committed revisions edited or converted since
 // (ExplainCommitted); and the advice of chain/fork where it cannot be
 // followed (AdviseFork).
@@ -308,11 +309,12 @@ func gitGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	if g.rootLink != nil {
 		out = append(out, g.rootLink.diagnostic(g.RootRel))
 	}
-	eol, err := g.eolConversion(ctx, r)
-	if err != nil {
+	if err := g.loadedAttributes(ctx, r); err != nil {
 		return nil, nil, err
 	}
-	enabled, err := g.conversionEnabled(ctx, r)
+	t := g.tree(r)
+	eol := t.EOLConversion(r.sum.eolGroups())
+	enabled, err := t.ConversionEnabled(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -320,12 +322,11 @@ func gitGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 		eol = enabled // the change under check turned conversion on: an error
 	}
 	out = append(out, eol...)
-	staged, err := g.stagedConversion(ctx, r)
+	staged, err := t.StagedConversion(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	out = append(out, staged...)
-	t := g.tree(r)
 	var notes []diag.Note
 	if g.Commit != "" {
 		hist, ns, err := t.Revisions(ctx)
@@ -351,7 +352,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 // tree is what the analyzers of package gitcheck look at in the run r;
 // g must have a repository.
 func (g *gate) tree(r *run) *gitcheck.Tree {
-	return &gitcheck.Tree{Facts: &g.Facts, Staged: g.staged, Source: g.src, Load: r.load, Attrs: g.eolAttrs}
+	return &gitcheck.Tree{Facts: &g.Facts, Staged: g.staged, Source: g.src, Load: r.load, Attrs: g.eolAttrs, ChangedOnly: r.sum.readsChanged()}
 }
 
 // reviseWorkTree corrects the diagnostics l of a check of the work tree

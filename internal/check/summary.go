@@ -13,6 +13,7 @@ import (
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitcheck"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/memo"
@@ -73,7 +74,7 @@ type summaryDir struct {
 	files, accepted int
 	trees           []treeHead
 	// eolCount counts its files whose attributes let git convert their
-	// line endings; eolFirst describes the first (eolConversion).
+	// line endings; eolFirst describes the first (gitcheck.EOLFirst).
 	eolCount int
 	eolFirst string
 	// raw is the directory's encoding in the summary it was read from,
@@ -343,15 +344,16 @@ func countDirs(dirs []summaryDir) (files, chains, revisions int) {
 }
 
 // eolGroups returns, per directory of the summary's other directories,
-// how many files git may convert and the first one (eolConversion).
-func (s *summaryUse) eolGroups() []eolGroup {
+// how many files git may convert and the first one
+// (gitcheck.Tree.EOLConversion).
+func (s *summaryUse) eolGroups() []gitcheck.EOLGroup {
 	if s == nil || !s.hit {
 		return nil
 	}
-	var out []eolGroup
+	var out []gitcheck.EOLGroup
 	for _, d := range s.old {
 		if d.eolCount > 0 {
-			out = append(out, eolGroup{dir: d.name, count: d.eolCount, first: d.eolFirst})
+			out = append(out, gitcheck.EOLGroup{Dir: d.name, Count: d.eolCount, First: d.eolFirst})
 		}
 	}
 	return out
@@ -406,7 +408,7 @@ func (r *run) summaryDirs(trees map[string][]treeHead) []summaryDir {
 		}
 		if a := r.gate.eolAttrs.Get(f.Path); a != nil && a.Text != "unset" {
 			if d.eolCount == 0 {
-				d.eolFirst = r.gate.eolFirst(f.Path, a)
+				d.eolFirst = gitcheck.EOLFirst(&r.gate.Facts, f.Path, a)
 			}
 			d.eolCount++
 		}

@@ -141,3 +141,32 @@ func TestRevisionsOfAnUnchangedTree(t *testing.T) {
 		t.Errorf("ReviseWorkTree = %v, %v; want nothing", l, err)
 	}
 }
+
+// TestEOLConversionCounts: one warning for every file git may convert,
+// those a summary speaks for counted with the loaded ones, naming the
+// first file of the first directory; none when every file unsets text.
+func TestEOLConversionCounts(t *testing.T) {
+	t.Parallel()
+	files := []*load.File{{Path: "b.example/1.journal"}, {Path: "b.example/2.journal"}, {Path: "d.example/1.journal"}}
+	attrs := gitfacts.NewAttrTable(nil, "journals")
+	auto, unset := gitfacts.AttrsOf([]string{"auto", "unspecified", "unspecified", "unspecified", "unspecified"}),
+		gitfacts.AttrsOf([]string{"unset", "unspecified", "unspecified", "unspecified", "unspecified"})
+	attrs.Set(files[0].Path, &auto)
+	attrs.Set(files[1].Path, &auto)
+	attrs.Set(files[2].Path, &unset)
+	tr := &Tree{Facts: &gitfacts.Facts{RootRel: "journals"}, Load: &load.Result{Files: files}, Attrs: attrs}
+	summarised := []EOLGroup{{Dir: "c.example", Count: 3, First: "journals/c.example/1.journal (text=auto)"}}
+	got := tr.EOLConversion(summarised)
+	if len(got) != 1 || got[0].Code != rules.RepoEOLConversion ||
+		!strings.Contains(got[0].Message, "of 5 Journal files") || !strings.Contains(got[0].Message, "(first: journals/b.example/1.journal (") {
+		t.Errorf("EOLConversion = %v, want one warning for 5 files, first journals/b.example/1.journal", got)
+	}
+	if summarised[0].Count != 3 {
+		t.Errorf("the summarised groups given were changed: %v", summarised)
+	}
+	attrs.Set(files[0].Path, &unset)
+	attrs.Set(files[1].Path, &unset)
+	if got := tr.EOLConversion(nil); len(got) != 0 {
+		t.Errorf("EOLConversion = %v, want nothing when every file unsets text", got)
+	}
+}
