@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,13 +25,14 @@ type FilesOptions struct {
 	// the working directory; a path that Overlay holds, such as "-" for
 	// standard input, need not exist).
 	Paths []string
-	// Name, when set, gives the path by which the report names a path of
-	// the findings, which is relative to the working directory (a file of
-	// Paths as given, or the configuration file), with forward slashes:
-	// the command line follows the rule of package outpath. The
-	// configuration's ignore entries match the paths as given. Nil keeps
-	// them as given.
-	Name func(string) string
+	// Names, when set, is how the report names the files: Name gives the
+	// path of each file of Paths (as given) relative to the absolute
+	// directory Base, with forward slashes, and of the configuration file
+	// (its absolute path), so that the command line follows the rule of
+	// package outpath; the configuration's ignore entries match those
+	// paths. Nil names each file as given, relative to the working
+	// directory, and matches that.
+	Names *Names
 	// Config is the effective configuration; nil means config.Default().
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
@@ -40,6 +40,15 @@ type FilesOptions struct {
 	// Overlay maps paths of Paths, as given, to texts that stand in for
 	// the files on disk (an editor's unsaved buffer).
 	Overlay map[string][]byte
+}
+
+// Names names the drafts of [RunFiles] (FilesOptions.Names).
+type Names struct {
+	// Base is the absolute directory the names are relative to, its
+	// symbolic links resolved.
+	Base string
+	// Name returns the name of the file at p.
+	Name func(p string) string
 }
 
 // RunFiles checks Journal texts on their own, outside a tree (drafts): the
@@ -62,6 +71,9 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
+		if opts.Names != nil {
+			shown = opts.Names.Name(p)
+		}
 		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {
 			all = append(all, d)
@@ -81,47 +93,46 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
-	// The drafts' paths are as given, relative to the working directory.
-	wd, _ := os.Getwd()
-	rootRel := cfg.RootRel(wd)
-	out, unused := config.Apply(cfg, rootRel, all)
-	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
-	if opts.Name != nil {
-		out, sources = renamed(out, sources, opts.Name)
+	// The drafts' paths are relative to the names' base, else as given,
+	// relative to the working directory.
+	var rootRel string
+	if opts.Names != nil {
+		rootRel = resolvedRootRel(cfg, opts.Names.Base)
+	} else {
+		wd, _ := os.Getwd()
+		rootRel = cfg.RootRel(wd)
 	}
+	out, unused := config.Apply(cfg, rootRel, all)
+	unusedDiags := config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)
+	if opts.Names != nil {
+		for i := range unusedDiags {
+			unusedDiags[i].Path = opts.Names.Name(unusedDiags[i].Path)
+		}
+	}
+	out = append(out, unusedDiags...)
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
 }
 
-// renamed returns l with every path named by name (each asked once), in a
-// copy of the related locations, and sources by the new names.
-func renamed(l diag.List, sources map[string][]byte, name func(string) string) (diag.List, map[string][]byte) {
-	names := map[string]string{}
-	rename := func(p string) string {
-		if p == "" {
-			return p
-		}
-		n, ok := names[p]
-		if !ok {
-			n = name(p)
-			names[p] = n
-		}
-		return n
+// resolvedRootRel is cfg.RootRel of the directory base, whose symbolic
+// links are resolved, from the configuration file's directory with its
+// links resolved too: the file may have been found through a link.
+func resolvedRootRel(cfg *config.Config, base string) string {
+	if cfg == nil || cfg.File == "" {
+		return ""
 	}
-	for i := range l {
-		l[i].Path = rename(l[i].Path)
-		if len(l[i].Related) > 0 {
-			l[i].Related = slices.Clone(l[i].Related)
-			for j := range l[i].Related {
-				l[i].Related[j].Path = rename(l[i].Related[j].Path)
-			}
-		}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(cfg.File))
+	if err != nil {
+		return cfg.RootRel(base)
 	}
-	out := make(map[string][]byte, len(sources))
-	for p, src := range sources {
-		out[rename(p)] = src
+	rel, err := filepath.Rel(dir, base)
+	if err != nil {
+		return cfg.RootRel(base)
 	}
-	return l, out
+	if rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // readDraft reads the file at p for RunFiles (its text in overlay, if

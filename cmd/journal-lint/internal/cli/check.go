@@ -16,6 +16,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/check"
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/outpath"
 	"github.com/r35157/journal-lint/internal/progress"
 	"github.com/r35157/journal-lint/internal/render"
@@ -156,7 +157,7 @@ func runCheck(c *ucli.Context) (err error) {
 	var res *check.Result
 	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
-		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now(), Name: draftName(c.Context)}
+		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now(), Names: draftNames(c.Context)}
 		if opts.Overlay, err = stdinDraft(c, files); err != nil {
 			return err
 		}
@@ -373,20 +374,35 @@ func stdinDraft(c *ucli.Context, files []string) (map[string][]byte, error) {
 	return map[string][]byte{"-": data}, nil
 }
 
-// draftName names the paths of a check of drafts (relative to the working
-// directory, as given) by the rule of package outpath, each from its own
-// directory: relative to the top of the work tree that holds it, else to
-// the working directory. A link keeps its own name; "-" (standard input)
-// stays "-".
-func draftName(ctx context.Context) func(string) string {
-	return func(p string) string {
+// draftNames names the drafts of a check of files by the rule of package
+// outpath, all from one base: relative to the top of the work tree that
+// holds the working directory, else to the working directory, with the
+// links of each file's directory resolved and the file's own name kept (a
+// link is named as such). A relative path counts from the working
+// directory as the system resolves it (its ".." the physical parent), and
+// "-" (standard input) stays "-". Nil when there is no working directory:
+// the files are then named as given.
+func draftNames(ctx context.Context) *check.Names {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	base, _ := outpath.Base(ctx, wd)
+	if base == "" {
+		return nil
+	}
+	base = gitrepo.ResolveExisting(base)
+	return &check.Names{Base: base, Name: func(p string) string {
 		if p == "-" {
 			return p
 		}
-		abs, err := filepath.Abs(filepath.FromSlash(p))
-		if err != nil {
-			return p
+		abs := filepath.Clean(p)
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(wd, abs)
 		}
-		return path.Join(outpath.Of(ctx, filepath.Dir(abs)), filepath.Base(abs))
-	}
+		return path.Join(outpath.Rel(base, filepath.Dir(abs)), filepath.Base(abs))
+	}}
 }
