@@ -163,10 +163,12 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // adviseUndo adds to the help of each history/revision-* diagnostic of a
 // staged check against HEAD (a repository without the remote's default
 // branch, where every committed revision counts as accepted) whose
-// revision HEAD's own commit added (HEAD's parent lacks it, or HEAD has
-// none): a commit not pushed yet may be undone instead (README, "The
+// revision HEAD's own commit added (HEAD's one parent lacks it, or HEAD
+// has none): a commit not pushed yet may be undone instead (README, "The
 // pre-commit hook"), and git commit --amend, whose hook compares with the
-// commit it replaces, cannot do it. It asks git twice at most, whatever
+// commit it replaces, cannot do it. A merge gets no such advice (undoing
+// it drops the merged branch), nor does a shallow clone's boundary commit
+// (what it added is unknown). It asks git three times at most, whatever
 // the number of findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
@@ -182,11 +184,21 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		paths[i] = t.TopPath(p)
 		dirs = append(dirs, path.Dir(paths[i]))
 	}
+	parents, err := t.Repo.Parents(ctx, t.Commit)
+	if err != nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
 	undo := "git update-ref -d HEAD" // the first commit: the branch goes back to unborn
 	var before map[string]bool
-	if parent, err := t.Repo.ResolveCommit(ctx, t.Commit+"^"); err == nil {
+	switch {
+	case len(parents) > 1:
+		return nil // a merge: undoing it would drop the merged branch
+	case len(parents) == 1:
+		if _, err := t.Repo.ResolveCommit(ctx, parents[0]); err != nil {
+			return nil // a shallow clone's boundary: what HEAD added is unknown
+		}
 		slices.Sort(dirs)
-		entries, err := t.Repo.TreeDirs(ctx, parent, slices.Compact(dirs))
+		entries, err := t.Repo.TreeDirs(ctx, parents[0], slices.Compact(dirs))
 		if err != nil {
 			return fmt.Errorf("git ls-tree: %w", err)
 		}

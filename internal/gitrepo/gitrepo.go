@@ -485,6 +485,25 @@ func (r *Repo) LastChange(ctx context.Context, commit, path string) (string, err
 	return strings.TrimSpace(string(out)), nil
 }
 
+// Parents returns the full object names of the parents of commit (a full
+// object name) as its object records them, in order: none for a root
+// commit, two or more for a merge. In a shallow clone a commit at the
+// boundary keeps its parents' names, whose objects are missing.
+func (r *Repo) Parents(ctx context.Context, commit string) ([]string, error) {
+	out, err := r.output(ctx, "", nil, "cat-file", "commit", commit)
+	if err != nil {
+		return nil, err
+	}
+	header, _, _ := bytes.Cut(out, []byte("\n\n"))
+	var parents []string
+	for line := range bytes.SplitSeq(header, []byte("\n")) {
+		if p, ok := bytes.CutPrefix(line, []byte("parent ")); ok {
+			parents = append(parents, string(p))
+		}
+	}
+	return parents, nil
+}
+
 // IsShallow reports whether the repository is a shallow clone (its history
 // is cut off, as actions/checkout leaves it by default).
 func (r *Repo) IsShallow(ctx context.Context) (bool, error) {

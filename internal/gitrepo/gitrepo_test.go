@@ -690,3 +690,47 @@ func TestDirtyFilesWithoutTheMonitor(t *testing.T) {
 		t.Errorf("DirtyFiles = %v, want a.journal alone", dirty)
 	}
 }
+
+// TestParents: none for a root commit, one, two for a merge, and the
+// parent's name kept at a shallow clone's boundary, whose object is gone.
+func TestParents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"a": "1\n"})
+	rev := func(r string) string { return strings.TrimSpace(git(t, dir, "rev-parse", r)) }
+	root := rev("HEAD")
+	git(t, dir, "checkout", "-q", "-b", "side")
+	write(t, dir, "b", "2\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "side")
+	git(t, dir, "checkout", "-q", "main")
+	write(t, dir, "c", "3\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "main")
+	one := rev("HEAD")
+	git(t, dir, "merge", "-q", "--no-edit", "side")
+	merge := rev("HEAD")
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for commit, want := range map[string][]string{root: nil, one: {root}, merge: {one, rev("side")}} {
+		got, err := r.Parents(ctx, commit)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("Parents(%s) = %v, %v; want %v", commit, got, err, want)
+		}
+	}
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	git(t, dir, "clone", "-q", "--depth", "1", "file://"+dir, shallow)
+	s, err := Open(ctx, shallow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Parents(ctx, merge)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("Parents of the shallow boundary = %v, %v; want its two parents", got, err)
+	}
+	if _, err := s.ResolveCommit(ctx, got[0]); err == nil {
+		t.Errorf("the shallow clone resolves the boundary's parent %s", got[0])
+	}
+}
