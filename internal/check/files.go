@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,14 +26,18 @@ type FilesOptions struct {
 	// the working directory; a path that Overlay holds, such as "-" for
 	// standard input, need not exist).
 	Paths []string
-	// Names, when set, is how the report names the files: Name gives the
-	// path of each file of Paths (as given) relative to the absolute
-	// directory Base, with forward slashes, and of the configuration file
-	// (its absolute path), so that the command line follows the rule of
-	// package outpath; the configuration's ignore entries match those
-	// paths. Nil names each file as given, relative to the working
-	// directory, and matches that.
-	Names *Names
+	// Locate, when set, gives the absolute path of the file at p (a path
+	// of Paths as given), its directory's symbolic links resolved, or ""
+	// for a path that Overlay holds; the report then names each file
+	// relative to Base, with forward slashes, and the configuration's
+	// ignore entries match the files' paths relative to its directory.
+	// Nil names each file as given, relative to the working directory,
+	// and matches that.
+	Locate func(p string) string
+	// Base is the absolute directory, its symbolic links resolved, that
+	// the report names the files from, with Locate: the command line
+	// follows the rule of package outpath.
+	Base string
 	// Config is the effective configuration; nil means config.Default().
 	Config *config.Config
 	// Now is the current time for time rules; zero means time.Now().
@@ -40,15 +45,6 @@ type FilesOptions struct {
 	// Overlay maps paths of Paths, as given, to texts that stand in for
 	// the files on disk (an editor's unsaved buffer).
 	Overlay map[string][]byte
-}
-
-// Names names the drafts of [RunFiles] (FilesOptions.Names).
-type Names struct {
-	// Base is the absolute directory the names are relative to, its
-	// symbolic links resolved.
-	Base string
-	// Name returns the name of the file at p.
-	Name func(p string) string
 }
 
 // RunFiles checks Journal texts on their own, outside a tree (drafts): the
@@ -66,13 +62,14 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 	var all diag.List
 	var docs []*syntax.Document
 	sources := map[string][]byte{}
+	names := newDraftNames(cfg, opts)
 	for _, p := range opts.Paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		shown := filepath.ToSlash(filepath.Clean(p))
-		if opts.Names != nil {
-			shown = opts.Names.Name(p)
+		if opts.Locate != nil {
+			shown = names.match(p)
 		}
 		src, d, ok := readDraft(p, shown, opts.Overlay)
 		if !ok {
@@ -93,46 +90,96 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		return nil, fmt.Errorf("rule options: %w", err)
 	}
 	all = append(all, lint.Run(docs, lint.TreeOf(nil), rc)...)
-	// The drafts' paths are relative to the names' base, else as given,
-	// relative to the working directory.
-	var rootRel string
-	if opts.Names != nil {
-		rootRel = resolvedRootRel(cfg, opts.Names.Base)
-	} else {
+	// The drafts' paths are relative to the configuration's directory,
+	// else as given, relative to the working directory.
+	rootRel := ""
+	if opts.Locate == nil {
 		wd, _ := os.Getwd()
 		rootRel = cfg.RootRel(wd)
 	}
 	out, unused := config.Apply(cfg, rootRel, all)
-	unusedDiags := config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)
-	if opts.Names != nil {
-		for i := range unusedDiags {
-			unusedDiags[i].Path = opts.Names.Name(unusedDiags[i].Path)
-		}
+	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
+	if opts.Locate != nil {
+		out, sources = names.shown(out, sources)
 	}
-	out = append(out, unusedDiags...)
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
 }
 
-// resolvedRootRel is cfg.RootRel of the directory base, whose symbolic
-// links are resolved, from the configuration file's directory with its
-// links resolved too: the file may have been found through a link.
-func resolvedRootRel(cfg *config.Config, base string) string {
-	if cfg == nil || cfg.File == "" {
-		return ""
+// draftNames are the two names of each draft of a RunFiles with Locate:
+// the one its findings are matched by, relative to the configuration's
+// directory (the base without a configuration file), and the one the
+// report shows, relative to the base.
+type draftNames struct {
+	opts   FilesOptions
+	cfgDir string
+	// show maps match names, and the configuration file's path, to the
+	// names shown.
+	show map[string]string
+}
+
+func newDraftNames(cfg *config.Config, opts FilesOptions) *draftNames {
+	n := &draftNames{opts: opts, cfgDir: opts.Base, show: map[string]string{}}
+	if cfg != nil && cfg.File != "" {
+		n.cfgDir = filepath.Dir(cfg.File)
+		if dir, err := filepath.EvalSymlinks(n.cfgDir); err == nil {
+			n.cfgDir = dir
+		}
+		n.show[cfg.Source] = relName(opts.Base, filepath.Join(n.cfgDir, filepath.Base(cfg.File)))
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(cfg.File))
+	return n
+}
+
+// match returns the name the draft at p is matched by, and records the
+// name it is shown by. Standard input (Locate gives "") is "-" in both.
+func (n *draftNames) match(p string) string {
+	loc := n.opts.Locate(p)
+	if loc == "" {
+		n.show["-"] = "-"
+		return "-"
+	}
+	m := relName(n.cfgDir, loc)
+	n.show[m] = relName(n.opts.Base, loc)
+	return m
+}
+
+// relName is the path of the file at the absolute path loc relative to
+// dir, with forward slashes; a file named "-" there is "./-", which
+// standard input is not.
+func relName(dir, loc string) string {
+	rel, err := filepath.Rel(dir, loc)
 	if err != nil {
-		return cfg.RootRel(base)
+		return filepath.ToSlash(loc)
 	}
-	rel, err := filepath.Rel(dir, base)
-	if err != nil {
-		return cfg.RootRel(base)
+	if rel = filepath.ToSlash(rel); rel == "-" {
+		return "./-"
 	}
-	if rel == "." {
-		return ""
+	return rel
+}
+
+// shown returns l with the names shown instead of the match names, in a
+// copy of the related locations, and sources by the names shown.
+func (n *draftNames) shown(l diag.List, sources map[string][]byte) (diag.List, map[string][]byte) {
+	rename := func(p string) string {
+		if s, ok := n.show[p]; ok {
+			return s
+		}
+		return p
 	}
-	return filepath.ToSlash(rel)
+	for i := range l {
+		l[i].Path = rename(l[i].Path)
+		if len(l[i].Related) > 0 {
+			l[i].Related = slices.Clone(l[i].Related)
+			for j := range l[i].Related {
+				l[i].Related[j].Path = rename(l[i].Related[j].Path)
+			}
+		}
+	}
+	out := make(map[string][]byte, len(sources))
+	for p, src := range sources {
+		out[rename(p)] = src
+	}
+	return l, out
 }
 
 // readDraft reads the file at p for RunFiles (its text in overlay, if

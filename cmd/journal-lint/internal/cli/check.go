@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -157,7 +156,8 @@ func runCheck(c *ucli.Context) (err error) {
 	var res *check.Result
 	prefix := "" // the output path of the root, found once: it may ask git
 	if len(files) > 0 {
-		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now(), Names: draftNames(c.Context)}
+		opts := check.FilesOptions{Paths: files, Config: s.cfg, Now: time.Now()}
+		opts.Locate, opts.Base = draftLocations(c.Context)
 		if opts.Overlay, err = stdinDraft(c, files); err != nil {
 			return err
 		}
@@ -374,35 +374,41 @@ func stdinDraft(c *ucli.Context, files []string) (map[string][]byte, error) {
 	return map[string][]byte{"-": data}, nil
 }
 
-// draftNames names the drafts of a check of files by the rule of package
-// outpath, all from one base: relative to the top of the work tree that
-// holds the working directory, else to the working directory, with the
-// links of each file's directory resolved and the file's own name kept (a
-// link is named as such). A relative path counts from the working
-// directory as the system resolves it (its ".." the physical parent), and
-// "-" (standard input) stays "-". Nil when there is no working directory:
-// the files are then named as given.
-func draftNames(ctx context.Context) *check.Names {
+// draftLocations returns how a check of drafts locates the files given on
+// the command line, and the base it names them from (the rule of package
+// outpath): the top of the work tree that holds the working directory,
+// else the working directory. A path counts from the working directory as
+// the system resolves it: every link on the way to the file's directory
+// is followed before a ".." after it, and the file's own name is kept (a
+// link is named as such). "-" is standard input. Nil when there is no
+// working directory: the files are then named as given.
+func draftLocations(ctx context.Context) (func(string) string, string) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	if real, err := filepath.EvalSymlinks(wd); err == nil {
 		wd = real
 	}
 	base, _ := outpath.Base(ctx, wd)
 	if base == "" {
-		return nil
+		return nil, ""
 	}
 	base = gitrepo.ResolveExisting(base)
-	return &check.Names{Base: base, Name: func(p string) string {
+	return func(p string) string {
 		if p == "-" {
-			return p
+			return ""
 		}
-		abs := filepath.Clean(p)
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(wd, abs)
+		raw := p
+		if !filepath.IsAbs(raw) {
+			raw = wd + string(filepath.Separator) + raw
 		}
-		return path.Join(outpath.Rel(base, filepath.Dir(abs)), filepath.Base(abs))
-	}}
+		// The directory part as written: filepath.Dir would clean a "..".
+		i := strings.LastIndexByte(raw, filepath.Separator)
+		dir, name := raw[:i+1], raw[i+1:]
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		return filepath.Join(dir, name)
+	}, base
 }
