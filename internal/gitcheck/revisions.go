@@ -164,12 +164,13 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // staged check against HEAD (a repository without the remote's default
 // branch, where every committed revision counts as accepted) whose
 // revision HEAD's own commit added (HEAD's one parent lacks it, or HEAD
-// has none): a commit not pushed yet may be undone instead (README, "The
-// pre-commit hook"), and git commit --amend, whose hook compares with the
-// commit it replaces, cannot do it. A merge gets no such advice (undoing
-// it drops the merged branch), nor does a shallow clone's boundary commit
-// (what it added is unknown). It asks git three times at most, whatever
-// the number of findings.
+// has none and names a branch): a commit not pushed yet may be undone
+// instead (README, "The pre-commit hook"), and git commit --amend, whose
+// hook compares with the commit it replaces, cannot do it. A merge gets no
+// such advice (undoing it drops the merged branch), nor does a shallow
+// clone's boundary commit (what it added is unknown), nor a detached
+// first commit. It asks git three times at most, whatever the number of
+// findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
 		return nil
@@ -188,9 +189,21 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if err != nil {
 		return fmt.Errorf("git cat-file: %w", err)
 	}
-	undo := "git update-ref -d HEAD" // the first commit: the branch goes back to unborn
+	var undo string
 	var before map[string]bool
 	switch {
+	case len(parents) == 0:
+		// The first commit: its branch goes back to unborn. Detached
+		// (a rebase stopped at the root), deleting HEAD would break the
+		// repository: no advice.
+		branch, err := t.Repo.HeadBranch(ctx)
+		if err != nil {
+			return fmt.Errorf("git symbolic-ref: %w", err)
+		}
+		if branch == "" {
+			return nil
+		}
+		undo = "git update-ref -d " + branch
 	case len(parents) > 1:
 		return nil // a merge: undoing it would drop the merged branch
 	case len(parents) == 1:

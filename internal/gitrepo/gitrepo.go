@@ -485,6 +485,20 @@ func (r *Repo) LastChange(ctx context.Context, commit, path string) (string, err
 	return strings.TrimSpace(string(out)), nil
 }
 
+// HeadBranch returns the branch HEAD names ("refs/heads/main"), or ""
+// when HEAD is detached. Git failing is an error.
+func (r *Repo) HeadBranch(ctx context.Context) (string, error) {
+	out, err := r.output(ctx, "", nil, "symbolic-ref", "-q", "HEAD")
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 1 {
+			return "", nil // detached
+		}
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // Parents returns the full object names of the parents of commit (a full
 // object name) as its object records them, in order: none for a root
 // commit, two or more for a merge. In a shallow clone a commit at the
