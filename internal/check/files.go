@@ -27,13 +27,14 @@ type FilesOptions struct {
 	// standard input, need not exist).
 	Paths []string
 	// Locate, when set, gives the absolute path of the file at p (a path
-	// of Paths as given), its directory's symbolic links resolved, or ""
-	// for a path that Overlay holds; the report then names each file
-	// relative to Base, with forward slashes, and the configuration's
-	// ignore entries match the files' paths relative to its directory.
-	// Nil names each file as given, relative to the working directory,
-	// and matches that.
-	Locate func(p string) string
+	// of Paths as given), its directory's symbolic links resolved, and
+	// whether it could (not for standard input, nor a path through a
+	// directory that does not exist, which keep their names as given);
+	// the report then names each file relative to Base, with forward
+	// slashes, and the configuration's ignore entries match the files'
+	// paths relative to its directory. Nil names each file as given,
+	// relative to the working directory, and matches that.
+	Locate func(p string) (string, bool)
 	// Base is the absolute directory, its symbolic links resolved, that
 	// the report names the files from, with Locate: the command line
 	// follows the rule of package outpath.
@@ -98,10 +99,14 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 		rootRel = cfg.RootRel(wd)
 	}
 	out, unused := config.Apply(cfg, rootRel, all)
-	out = append(out, config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)...)
+	unusedDiags := config.UnusedIgnoreDiagnostics(cfg, rootRel, unused)
 	if opts.Locate != nil {
 		out, sources = names.shown(out, sources)
+		for i := range unusedDiags {
+			unusedDiags[i].Path = names.cfgShown
+		}
 	}
+	out = append(out, unusedDiags...)
 	out.Sort()
 	return &Result{Diagnostics: out, Files: len(docs), run: &run{sources: sources}}, nil
 }
@@ -113,9 +118,10 @@ func RunFiles(ctx context.Context, opts FilesOptions) (*Result, error) {
 type draftNames struct {
 	opts   FilesOptions
 	cfgDir string
-	// show maps match names, and the configuration file's path, to the
-	// names shown.
-	show map[string]string
+	// show maps match names to the names shown; cfgShown is the name
+	// shown of the configuration file.
+	show     map[string]string
+	cfgShown string
 }
 
 func newDraftNames(cfg *config.Config, opts FilesOptions) *draftNames {
@@ -125,18 +131,23 @@ func newDraftNames(cfg *config.Config, opts FilesOptions) *draftNames {
 		if dir, err := filepath.EvalSymlinks(n.cfgDir); err == nil {
 			n.cfgDir = dir
 		}
-		n.show[cfg.Source] = relName(opts.Base, filepath.Join(n.cfgDir, filepath.Base(cfg.File)))
+		n.cfgShown = relName(opts.Base, filepath.Join(n.cfgDir, filepath.Base(cfg.File)))
 	}
 	return n
 }
 
 // match returns the name the draft at p is matched by, and records the
-// name it is shown by. Standard input (Locate gives "") is "-" in both.
+// name it is shown by. A file Locate cannot place (standard input, "-")
+// has its name as given in both.
 func (n *draftNames) match(p string) string {
-	loc := n.opts.Locate(p)
-	if loc == "" {
-		n.show["-"] = "-"
-		return "-"
+	loc, ok := n.opts.Locate(p)
+	if !ok {
+		name := filepath.ToSlash(p)
+		if name == "" {
+			name = "."
+		}
+		n.show[name] = name
+		return name
 	}
 	m := relName(n.cfgDir, loc)
 	n.show[m] = relName(n.opts.Base, loc)

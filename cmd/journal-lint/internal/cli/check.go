@@ -380,9 +380,10 @@ func stdinDraft(c *ucli.Context, files []string) (map[string][]byte, error) {
 // else the working directory. A path counts from the working directory as
 // the system resolves it: every link on the way to the file's directory
 // is followed before a ".." after it, and the file's own name is kept (a
-// link is named as such). "-" is standard input. Nil when there is no
-// working directory: the files are then named as given.
-func draftLocations(ctx context.Context) (func(string) string, string) {
+// link is named as such). "-" (standard input) and a path through a
+// directory that does not exist are not located: named as given. Nil when
+// there is no working directory: the files are then named as given.
+func draftLocations(ctx context.Context) (func(string) (string, bool), string) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, ""
@@ -395,9 +396,9 @@ func draftLocations(ctx context.Context) (func(string) string, string) {
 		return nil, ""
 	}
 	base = gitrepo.ResolveExisting(base)
-	return func(p string) string {
-		if p == "-" {
-			return ""
+	return func(p string) (string, bool) {
+		if p == "-" || p == "" {
+			return "", false
 		}
 		raw := p
 		if !filepath.IsAbs(raw) {
@@ -406,9 +407,10 @@ func draftLocations(ctx context.Context) (func(string) string, string) {
 		// The directory part as written: filepath.Dir would clean a "..".
 		i := strings.LastIndexByte(raw, filepath.Separator)
 		dir, name := raw[:i+1], raw[i+1:]
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = real
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", false // no such directory: named as given
 		}
-		return filepath.Join(dir, name)
+		return filepath.Join(real, name), true
 	}, base
 }

@@ -175,6 +175,9 @@ func newApp(stdout, stderr io.Writer, args []string) *ucli.App {
 		Name:    "journal-lint",
 		Usage:   "check Nenjim Journal repositories",
 		Version: Version(),
+		// --file takes paths, whose commas are part of them: repeated
+		// flags, never a comma, give several.
+		DisableSliceFlagSeparator: true,
 		Description: "journal-lint loads a Journal tree (<root>/<coordinate>/<timestamp>.journal) through the\n" +
 			"same validation pipeline as the Journal service and reports every violation.\n\n" +
 			"Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 journal-lint failed;\n" +
