@@ -168,9 +168,9 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // instead (README, "The pre-commit hook"), and git commit --amend, whose
 // hook compares with the commit it replaces, cannot do it. A merge gets no
 // such advice (undoing it drops the merged branch), nor does a shallow
-// clone's boundary commit (what it added is unknown), nor a detached
-// first commit. It asks git three times at most, whatever the number of
-// findings.
+// clone's boundary commit (what it added is unknown), a detached first
+// commit, or a commit that a remote-tracking branch holds (pushed). It
+// asks git four times at most, whatever the number of findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
 		return nil
@@ -184,6 +184,13 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		}
 		paths[i] = t.TopPath(p)
 		dirs = append(dirs, path.Dir(paths[i]))
+	}
+	pushed, err := t.Repo.RemoteHolds(ctx, t.Commit)
+	if err != nil {
+		return fmt.Errorf("git for-each-ref: %w", err)
+	}
+	if pushed {
+		return nil // a remote-tracking branch holds HEAD: it is published
 	}
 	parents, err := t.Repo.Parents(ctx, t.Commit)
 	if err != nil {
@@ -203,7 +210,7 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		if branch == "" {
 			return nil
 		}
-		undo = "git update-ref -d " + branch
+		undo = "git update-ref -d " + safetext.ShellWord(branch)
 	case len(parents) > 1:
 		return nil // a merge: undoing it would drop the merged branch
 	case len(parents) == 1:

@@ -485,6 +485,17 @@ func (r *Repo) LastChange(ctx context.Context, commit, path string) (string, err
 	return strings.TrimSpace(string(out)), nil
 }
 
+// RemoteHolds reports whether a remote-tracking branch (refs/remotes/)
+// holds commit (a full object name) in its history: the commit was pushed
+// or fetched from a remote.
+func (r *Repo) RemoteHolds(ctx context.Context, commit string) (bool, error) {
+	out, err := r.output(ctx, "", nil, "for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit, "refs/remotes/")
+	if err != nil {
+		return false, err
+	}
+	return len(bytes.TrimSpace(out)) > 0, nil
+}
+
 // HeadBranch returns the branch HEAD names ("refs/heads/main"), or ""
 // when HEAD is detached. Git failing is an error.
 func (r *Repo) HeadBranch(ctx context.Context) (string, error) {
