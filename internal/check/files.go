@@ -28,8 +28,9 @@ type FilesOptions struct {
 	Paths []string
 	// Locate, when set, gives the absolute path of the file at p (a path
 	// of Paths as given), its directory's symbolic links resolved, and
-	// whether it could (not for standard input, nor a path through a
-	// directory that does not exist, which keep their names as given);
+	// whether it could: not for standard input ("", named as given), nor
+	// for a path through a directory that does not exist (the path made
+	// absolute as written, named as written from Base when under it);
 	// the report then names each file relative to Base, with forward
 	// slashes, and the configuration's ignore entries match the files'
 	// paths relative to its directory. Nil names each file as given,
@@ -137,12 +138,15 @@ func newDraftNames(cfg *config.Config, opts FilesOptions) *draftNames {
 }
 
 // match returns the name the draft at p is matched by, and records the
-// name it is shown by. A file Locate cannot place (standard input, "-")
-// has its name as given in both.
+// name it is shown by. A file Locate cannot place (standard input, a
+// missing directory) has one name for both: as written.
 func (n *draftNames) match(p string) string {
 	loc, ok := n.opts.Locate(p)
 	if !ok {
 		name := filepath.ToSlash(p)
+		if rest, under := strings.CutPrefix(loc, n.opts.Base+string(filepath.Separator)); under {
+			name = filepath.ToSlash(rest) // from the base, as written
+		}
 		if name == "" {
 			name = "."
 		}

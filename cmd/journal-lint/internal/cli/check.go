@@ -409,7 +409,7 @@ func draftLocations(ctx context.Context) (func(string) (string, bool), string) {
 		dir, name := raw[:i+1], raw[i+1:]
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			return "", false // no such directory: named as given
+			return raw, false // no such directory: named as written
 		}
 		return filepath.Join(real, name), true
 	}, base
