@@ -169,8 +169,9 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // hook compares with the commit it replaces, cannot do it. A merge gets no
 // such advice (undoing it drops the merged branch), nor does a shallow
 // clone's boundary commit (what it added is unknown), a detached first
-// commit, or a commit that a remote-tracking branch holds (pushed). It
-// asks git four times at most, whatever the number of findings.
+// commit, a commit that a remote-tracking branch or a tag holds (pushed,
+// or released), or a merge under way (MERGE_HEAD). It asks git five
+// times at most, whatever the number of findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
 		return nil
@@ -184,6 +185,9 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		}
 		paths[i] = t.TopPath(p)
 		dirs = append(dirs, path.Dir(paths[i]))
+	}
+	if _, err := t.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
+		return nil // a merge under way: git refuses to reset, and HEAD~1 is not the point
 	}
 	pushed, err := t.Repo.RemoteHolds(ctx, t.Commit)
 	if err != nil {

@@ -486,10 +486,10 @@ func (r *Repo) LastChange(ctx context.Context, commit, path string) (string, err
 }
 
 // RemoteHolds reports whether a remote-tracking branch (refs/remotes/)
-// holds commit (a full object name) in its history: the commit was pushed
-// or fetched from a remote.
+// or a tag holds commit (a full object name) in its history: the commit
+// was pushed, fetched from a remote, or released.
 func (r *Repo) RemoteHolds(ctx context.Context, commit string) (bool, error) {
-	out, err := r.output(ctx, "", nil, "for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit, "refs/remotes/")
+	out, err := r.output(ctx, "", nil, "for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit, "refs/remotes/", "refs/tags/")
 	if err != nil {
 		return false, err
 	}
