@@ -2,12 +2,12 @@ package check
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/r35157/journal-lint/internal/gitrepo/gittest"
 	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -57,44 +57,14 @@ func TestGateUsageErrors(t *testing.T) {
 }
 
 // gitEnv skips the test without git (TestMain sets git's environment).
-func gitEnv(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-}
-
-// TestMain gives every test's git (theirs and the check's) an empty
-// configuration and an author, once for the package, so that tests may
-// run in parallel.
-func TestMain(m *testing.M) {
-	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_EMAIL": "t@example.org"} {
-		os.Setenv(k, v)
-	}
-	os.Exit(m.Run())
-}
+func gitEnv(t *testing.T) { gittest.Need(t) }
 
 // gitRepo makes a repository with the tree files (path → text) committed.
-func gitRepo(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, text := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-}
+func gitRepo(t *testing.T, dir string, files map[string]string) { gittest.Repo(t, dir, files) }
+
+// TestMain runs the tests with git's configuration of the machine out of
+// the way and an author, for their git and the check's (gittest.Main).
+func TestMain(m *testing.M) { gittest.Main(m) }
 
 // The revision fingerprint depends on the revision and the value, not on
 // where the repository lives or which run computed it.

@@ -3,7 +3,6 @@ package gitcheck
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,21 +10,16 @@ import (
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/gitrepo/gittest"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/source"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
 
-// TestMain gives every test's git an empty configuration and an author,
-// once for the package, so that tests may run in parallel.
-func TestMain(m *testing.M) {
-	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_EMAIL": "t@example.org"} {
-		os.Setenv(k, v)
-	}
-	os.Exit(m.Run())
-}
+// TestMain runs the tests with git's configuration of the machine out of
+// the way and an author (gittest.Main).
+func TestMain(m *testing.M) { gittest.Main(m) }
 
 const genesis = `JOURNAL_FORMAT 1
 ARTIFACT com.example.widget
@@ -42,35 +36,16 @@ CONTENT widget-1.0.0.jar sha256:333333333333333333333333333333333333333333333333
 // against HEAD looks at.
 func tree(t *testing.T, edit func(root string)) *Tree {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	ctx := context.Background()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "journals")
 	successor := strings.Replace(genesis, "JOURNAL_VERSION 20260110T080000Z\n",
 		"JOURNAL_VERSION 20260111T080000Z\nPREDECESSOR "+vt.DigestOf([]byte(genesis)).String()+"\n", 1)
-	files := map[string]string{
+	gittest.Repo(t, dir, map[string]string{
 		".gitattributes": "*.journal -text\n",
 		"journals/com.example.widget/20260110T080000Z.journal": genesis,
 		"journals/com.example.widget/20260111T080000Z.journal": successor,
-	}
-	for p, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "first"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	})
 	edit(root)
 	repo, err := gitrepo.Open(ctx, root)
 	if err != nil {

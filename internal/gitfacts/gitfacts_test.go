@@ -9,32 +9,9 @@ import (
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/gitrepo"
+	"github.com/r35157/journal-lint/internal/gitrepo/gittest"
 	"github.com/r35157/journal-lint/internal/source"
 )
-
-// TestMain gives every test's git an empty configuration and an author,
-// once for the package, so that tests may run in parallel.
-func TestMain(m *testing.M) {
-	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_EMAIL": "t@example.org"} {
-		os.Setenv(k, v)
-	}
-	os.Exit(m.Run())
-}
-
-// gitIn runs git in dir (a test's repository) and fails the test when it
-// fails; it skips the test when git is not installed.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // TestAtBaseIsTheCommitsTree: what Facts learns of the compared commit's
 // Journal files from the index and git's short diff (AtBase) is what the
@@ -225,4 +202,15 @@ func TestBaseCommitRefusesCrissCross(t *testing.T) {
 	if want, _ := repo.ResolveCommit(ctx, "main"); err != nil || got != want {
 		t.Errorf("after merging main: BaseCommit = %q, %v; want main's tip %s", got, err, want)
 	}
+}
+
+// TestMain runs the tests with git's configuration of the machine out of
+// the way and an author (gittest.Main).
+func TestMain(m *testing.M) { gittest.Main(m) }
+
+// gitIn runs git in dir, skipping the test without git.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	gittest.Need(t)
+	gittest.Git(t, dir, args...)
 }

@@ -13,30 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/r35157/journal-lint/internal/gitrepo/gittest"
 )
-
-// git runs git in dir for the test's setup, failing the test on an error.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-// TestMain runs the tests with git's global and system configuration out
-// of the way and an identity for commits, for every test at once (those
-// that run in parallel may not set the environment each).
-func TestMain(m *testing.M) {
-	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"} {
-		os.Setenv(k, v)
-	}
-	os.Exit(m.Run())
-}
 
 // newRepo makes a repository with one commit holding files (path → text)
 // and returns its directory.
@@ -48,9 +26,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 // newRepoInit is newRepo with more arguments for "git init".
 func newRepoInit(t *testing.T, initArgs []string, files map[string]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gittest.Need(t)
 	dir := t.TempDir()
 	git(t, dir, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	for p, text := range files {
@@ -59,17 +35,6 @@ func newRepoInit(t *testing.T, initArgs []string, files map[string]string) strin
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "first")
 	return dir
-}
-
-func write(t *testing.T, dir, p, text string) {
-	t.Helper()
-	abs := filepath.Join(dir, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Names that break line-oriented or quoted git output.
@@ -734,3 +699,13 @@ func TestParents(t *testing.T) {
 		t.Errorf("the shallow clone resolves the boundary's parent %s", got[0])
 	}
 }
+
+// TestMain runs the tests with git's configuration of the machine out of
+// the way and an author (gittest.Main).
+func TestMain(m *testing.M) { gittest.Main(m) }
+
+// git and write are gittest's, for the many calls of this package.
+var (
+	git   = gittest.Git
+	write = gittest.Write
+)
