@@ -170,7 +170,7 @@ func (t *Tree) Revisions(ctx context.Context) (diag.List, []diag.Note, error) {
 // such advice (undoing it drops the merged branch), nor does a shallow
 // clone's boundary commit (what it added is unknown), a detached first
 // commit, a commit that a remote-tracking branch or a tag holds (pushed,
-// or released), or a merge under way (MERGE_HEAD). It asks git five
+// or released), or a merge under way (merging). It asks git five
 // times at most, whatever the number of findings.
 func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 	if !t.Staged || t.Against != "HEAD" || len(out) == 0 {
@@ -186,7 +186,7 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		paths[i] = t.TopPath(p)
 		dirs = append(dirs, path.Dir(paths[i]))
 	}
-	if _, err := t.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
+	if t.merging(ctx) {
 		return nil // a merge under way: git refuses to reset, and HEAD~1 is not the point
 	}
 	pushed, err := t.Repo.RemoteHolds(ctx, t.Commit)
