@@ -44,7 +44,7 @@ type Options struct {
 	// NewOnly keeps lint findings only on revisions added since Against.
 	NewOnly bool
 	// Overlay maps root-relative paths to unsaved buffer contents that stand
-	// in for the files on disk (load.Options.Overlay): an editor checks its
+	// in for the files on disk (load.Overlay): an editor checks its
 	// buffers in the context of the tree. It is ignored with Staged.
 	Overlay map[string][]byte
 	// Packs are the rule packs of Config, started by plugin.Launch (or
@@ -316,7 +316,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState
-	lopts := load.Options{Examples: opts.Examples, Overlay: overlay, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot, Source: g.src}
+	lopts := load.Options{Examples: opts.Examples, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot,
+		Source: load.Overlay(opts.Root, g.src, overlay, opts.Examples)}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
 		// theirs while the tree streams (plugin.Stream): unless no pack

@@ -52,12 +52,6 @@ type Options struct {
 	// Workers is the number of files read and parsed in parallel; 0 means
 	// GOMAXPROCS.
 	Workers int
-	// Overlay maps root-relative paths (forward slashes) to bytes that stand
-	// in for the file on disk, such as an editor's unsaved buffer: the file
-	// is checked with these bytes, and a path that is not on disk is loaded
-	// as if it were (when its placement is that of a Journal). Nil reads
-	// only the disk.
-	Overlay map[string][]byte
 	// Visit, when set, is called once for every artifact directory that
 	// holds Journal files, as soon as all of them were read, parsed, placed
 	// and ingested into the artifact's chain. Calls for different artifacts
@@ -127,8 +121,7 @@ type Options struct {
 	// artifact with Artifact.Record set and no documents, and with
 	// KeepState, Result.State holds only the artifacts that were read
 	// (Result.Chains and Result.Revisions still count all). It is used
-	// only by a load that drops its documents, without Base, Prior or
-	// Overlay.
+	// only by a load that drops its documents, without Base or Prior.
 	Memo Memo
 	// ShownRoot is how the messages about the root itself (fs/root-missing,
 	// fs/root-not-directory, fs/root-unreadable) name it, such as its output
@@ -175,7 +168,8 @@ type File struct {
 	pending *chain.Pending
 	// stat is the stat stamp sum of the bytes read (readfile.ReadStamped),
 	// for Options.Stamp and a later load's Options.Rescan (reuse.go); zero
-	// for an overlay.
+	// for a source without stamps, such as an editor's buffer
+	// (source.Overlay).
 	stat uint64
 }
 
@@ -288,9 +282,8 @@ type Result struct {
 
 	// sorted says that Files are in the order of sortCandidates, as a
 	// load leaves them: File searches them.
-	sorted  bool
-	overlay map[string][]byte // Options.Overlay
-	src     source.Source     // Options.Source, or the disk
+	sorted bool
+	src    source.Source // Options.Source, or the disk
 	// reuse is what a later load with this one as Options.Prior takes
 	// over; nil when this load cannot serve as one.
 	reuse *reusable
@@ -383,7 +376,7 @@ func (r *Result) Doc(path string) *syntax.Document {
 
 // Source returns the exact bytes of the file at root-relative path that
 // the load read, or nil when it read none. When the load dropped the
-// document (Options.DropDocs), the file (or its overlay) is read again and
+// document (Options.DropDocs), the file is read again from the source and
 // its bytes are returned only when their SHA-256 is still the digest the
 // load saw: nil when the file changed since. Consecutive calls for one
 // path read it once (diagnostics come sorted by path). It is safe for
@@ -405,13 +398,7 @@ func (r *Result) Source(path string) []byte {
 	r.mu.Unlock()
 	// Read without the lock, so that callers on several goroutines read
 	// several files at once.
-	src, over := r.overlay[path]
-	switch {
-	case !over:
-		src = r.src.ReadAgain(path, f.Summary.Digest)
-	case vt.DigestOf(src) != f.Summary.Digest:
-		src = nil
-	}
+	src := r.src.ReadAgain(path, f.Summary.Digest)
 	r.mu.Lock()
 	r.last.path, r.last.src = path, src
 	r.mu.Unlock()
@@ -446,9 +433,9 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 		base = chain.Empty()
 	}
 	if opts.Source == nil {
-		opts.Source = &source.Disk{Root: root, Hook: readHook}
+		opts.Source = diskSource(root)
 	}
-	res := &Result{Root: root, State: base, Files: []*File{}, overlay: opts.Overlay, src: opts.Source}
+	res := &Result{Root: root, State: base, Files: []*File{}, src: opts.Source}
 	var out diag.List
 	if d, ok := checkRoot(opts.Source, opts.shownRoot(root)); !ok {
 		res.Diagnostics = diag.List{d}
@@ -465,7 +452,6 @@ func Load(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res.SkippedExamples = skipped
 	out = append(out, wd...)
-	cands = addOverlay(cands, opts.Overlay, opts.Examples)
 	cands, stamps := splitStamped(opts, cands)
 
 	stage := chain.NewStage(base)
@@ -702,7 +688,7 @@ func sortCandidates(cs []candidate) { slices.SortFunc(cs, compareCandidates) }
 
 // compareCandidates orders candidates by directory, then chronologically
 // by stem, then by path. Every candidate's stem is a timestamp of 16 bytes
-// (listDir, addOverlay), so within one directory the order of the stems is
+// (listDir), so within one directory the order of the stems is
 // that of the paths.
 func compareCandidates(a, b candidate) int {
 	if c := strings.Compare(a.dir(), b.dir()); c != 0 {
@@ -711,40 +697,45 @@ func compareCandidates(a, b candidate) int {
 	return strings.Compare(a.rel, b.rel)
 }
 
-// addOverlay adds the overlay paths that the walk did not find on disk and
-// that are placed like a Journal (<coordinate>/<timestamp>.journal, or
-// .journal.example when examples load), keeping cands sorted.
-func addOverlay(cands []candidate, overlay map[string][]byte, examples bool) []candidate {
-	if len(overlay) == 0 {
-		return cands
+// diskSource is the tree on disk under root, the source of a load
+// without Options.Source.
+func diskSource(root string) source.Source { return &source.Disk{Root: root, Hook: readHook} }
+
+// Overlay returns src, or the disk under root when src is nil, with
+// buffers (by root-relative path, forward slashes) standing in for its
+// files, such as an editor's unsaved buffers: a buffer is checked instead
+// of its file, and one at a path where the source has no file is loaded
+// as if it were there when it is [Placed] as a Journal is. Nil or empty
+// buffers return the source itself.
+func Overlay(root string, src source.Source, buffers map[string][]byte, examples bool) source.Source {
+	if src == nil {
+		src = diskSource(root)
 	}
-	found := make(map[string]bool, len(cands))
-	for _, c := range cands {
-		found[c.rel] = true
+	if len(buffers) == 0 {
+		return src
 	}
-	added := false
-	for rel := range overlay {
-		dir, name, ok := strings.Cut(rel, "/")
-		if found[rel] || !ok || strings.Contains(name, "/") {
-			continue
-		}
-		stem, isExample, ok := journalName(name)
-		if !ok || (isExample && !examples) {
-			continue
-		}
-		if _, err := vt.ParseCoordinate(dir); err != nil {
-			continue
-		}
-		if _, err := vt.ParseTimestamp(stem); err != nil {
-			continue
-		}
-		cands = append(cands, candidate{rel: rel})
-		added = true
+	return source.NewOverlay(src, buffers, func(rel string) bool { return Placed(rel, examples) })
+}
+
+// Placed reports whether the root-relative path rel (forward slashes) is
+// where a Journal file of a tree may be ("Filesystem layout" in
+// docs/journal-format.md): <coordinate>/<timestamp>.journal, or
+// <coordinate>/<timestamp>.journal.example when examples load. A
+// source.Overlay lists the buffers so placed that its source lacks.
+func Placed(rel string, examples bool) bool {
+	dir, name, ok := strings.Cut(rel, "/")
+	if !ok || strings.Contains(name, "/") {
+		return false
 	}
-	if added {
-		sortCandidates(cands)
+	stem, isExample, ok := journalName(name)
+	if !ok || (isExample && !examples) {
+		return false
 	}
-	return cands
+	if _, err := vt.ParseCoordinate(dir); err != nil {
+		return false
+	}
+	_, err := vt.ParseTimestamp(stem)
+	return err == nil
 }
 
 // journalName splits a file name into its stem and kind.
@@ -867,7 +858,7 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 	if !streams {
 		par.For(len(todo), opts.Workers, func(k int) {
 			if ctx.Err() == nil {
-				read, err := readCandidate(opts, cands[todo[k]].rel)
+				read, err := opts.Source.ReadFile(cands[todo[k]].rel)
 				done(k, read, err)
 			}
 		})
@@ -900,10 +891,7 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 			}
 			k := lo + j
 			rel := cands[todo[k]].rel
-			if buf, over := opts.Overlay[rel]; over {
-				read, err := overlayFile(buf)
-				done(k, read, err)
-			} else if read, ok := local.ReadLocal(rel); ok {
+			if read, ok := local.ReadLocal(rel); ok {
 				done(k, read, nil)
 			} else {
 				mu.Lock()
@@ -930,8 +918,8 @@ func readAll(ctx context.Context, cands []candidate, todo []int, files []*File, 
 var localChunk = 4096
 
 // streamAll reads the files todo[k] for k in ks (ascending) through st's
-// stream on a goroutine of its own, handing each, with its overlay when
-// it has one, to done(k, ...) on the next free of opts.Workers workers. It
+// stream on a goroutine of its own, handing each to done(k, ...) on the
+// next free of opts.Workers workers. It
 // returns ctx's error once ctx is cancelled, else the stream's error.
 func streamAll(ctx context.Context, st source.Streamer, cands []candidate, todo, ks []int, opts Options, done func(k int, read source.File, err error)) error {
 	type item struct {
@@ -950,17 +938,7 @@ func streamAll(ctx context.Context, st source.Streamer, cands []candidate, todo,
 		var rels []string
 		var at []int // the index in todo of each of rels
 		for _, k := range ks {
-			rel := cands[todo[k]].rel
-			if buf, over := opts.Overlay[rel]; over {
-				read, err := overlayFile(buf)
-				select {
-				case items <- item{k, read, err}:
-				case <-stop:
-					return
-				}
-				continue
-			}
-			rels, at = append(rels, rel), append(at, k)
+			rels, at = append(rels, cands[todo[k]].rel), append(at, k)
 		}
 		streamErr = st.Stream(ctx, rels, func(j int, read source.File, err error) bool {
 			select {
@@ -987,23 +965,6 @@ func streamAll(ctx context.Context, st source.Streamer, cands []candidate, todo,
 		return err
 	}
 	return streamErr
-}
-
-// readCandidate reads the file rel from its overlay, else from opts.Source.
-func readCandidate(opts Options, rel string) (source.File, error) {
-	if buf, over := opts.Overlay[rel]; over {
-		return overlayFile(buf)
-	}
-	return opts.Source.ReadFile(rel)
-}
-
-// overlayFile is an overlay's buffer as a file read, refused as the disk
-// refuses a file over readfile.MaxJournal.
-func overlayFile(buf []byte) (source.File, error) {
-	if len(buf) > syntax.MaxSize {
-		return source.File{}, &readfile.TooLargeError{Size: int64(len(buf)), Max: syntax.MaxSize}
-	}
-	return source.File{Data: buf}, nil
 }
 
 // size is the number of bytes of f that were read: 0 when it could not be.

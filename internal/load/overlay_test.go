@@ -11,7 +11,7 @@ import (
 	"github.com/r35157/journal-lint/rules"
 )
 
-// Options.Overlay: a buffer stands in for its file, a buffer without a file
+// Overlay: a buffer stands in for its file, a buffer without a file
 // is loaded where it would be placed, a misplaced one is not, and an
 // oversized one is fs/too-large; the disk is never written.
 func TestOverlay(t *testing.T) {
@@ -27,7 +27,7 @@ func TestOverlay(t *testing.T) {
 	}
 	load := func(overlay map[string][]byte) *Result {
 		t.Helper()
-		res, err := Load(context.Background(), root, Options{Overlay: overlay})
+		res, err := Load(context.Background(), root, Options{Source: Overlay(root, nil, overlay, false)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -171,10 +171,10 @@ func readSummary(r *codec.Reader, co vt.Coordinate) Summary {
 }
 
 // memoized reports whether a load with opts may take artifacts from
-// opts.Memo: a load from scratch (no Base, Prior or Overlay) that drops its
+// opts.Memo: a load from scratch (no Base or Prior) that drops its
 // documents, since a record holds no document.
 func memoized(opts Options) bool {
-	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && len(opts.Overlay) == 0 && opts.DropDocs
+	return opts.Memo != nil && opts.Base == nil && opts.Prior == nil && opts.DropDocs
 }
 
 // addresses returns the content address of every candidate that the

@@ -2,17 +2,20 @@ package load
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/internal/source"
 )
 
 // A load can take unchanged artifacts from an earlier load of the same root
 // (Options.Prior) instead of listing, reading, parsing and ingesting them
 // again, so that a caller who loads the same tree again and again with
 // small changes, such as an editor's language server checking an unsaved
-// buffer (Options.Overlay), pays for what changed. The result is the one a
+// buffer (Overlay), pays for what changed. The result is the one a
 // load from scratch would give, as long as what the caller vouches for
 // holds:
 //
@@ -20,16 +23,17 @@ import (
 //     without Base and without DropDocs (otherwise it is ignored).
 //   - Without Rescan, the directories are not listed again and their files
 //     are not looked at: the caller answers for the tree on disk being as
-//     Prior read it, apart from the artifact directories that hold an
-//     Overlay path now or held one in Prior's load, which are always
-//     listed and read again.
+//     Prior read it, apart from the artifact directories in which the
+//     source lists an editor's buffer (source.Overlay) now or did in
+//     Prior's load, which are always looked at and read again.
 //   - With Rescan, the whole tree is listed again, and an artifact
 //     directory is taken over only when it holds the same files with the
 //     same stat stamps (readfile.Stamp: size, modification time and mode,
 //     on Linux also device, inode and change time) as Prior recorded
-//     for them when it read them, and no
-//     Overlay path now or then. A file rewritten within the file system's
-//     timestamp granularity with the same size goes unnoticed.
+//     for them when it read them (a buffer has none, so it is read
+//     again, and so is the file it stood in for). A file rewritten
+//     within the file system's timestamp granularity with the same size
+//     goes unnoticed.
 //
 // An artifact taken over keeps Prior's documents, diagnostics and chain,
 // and Options.Visit sees it with Artifact.Prior set to its index there.
@@ -105,12 +109,12 @@ func priorOf(opts Options) *reusable {
 	return p.reuse
 }
 
-// overlayDirs returns the artifact directories that the overlay's paths
-// fall in.
-func overlayDirs(overlay map[string][]byte) map[string]bool {
+// overlayDirs returns the artifact directories in which src lists an
+// editor's buffers (source.Overlay).
+func overlayDirs(src source.Source) map[string]bool {
 	out := map[string]bool{}
-	for rel := range overlay {
-		if dir, _, ok := strings.Cut(rel, "/"); ok {
+	if o, ok := src.(*source.Overlay); ok {
+		for _, dir := range o.Dirs() {
 			out[dir] = true
 		}
 	}
@@ -124,20 +128,36 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 }
 
 // list lists the tree: from scratch without a prior load or with Rescan,
-// else prior's listing with the touched directories listed again. A walk
-// stops listing once ctx is cancelled, and the listing is then partial.
+// else prior's listing with the touched directories looked at again:
+// listed, or left out when the source no longer has them (a buffer
+// closed in a directory that only it made). A walk stops
+// listing once ctx is cancelled, and the listing is then partial.
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
 	if prior == nil || opts.Rescan {
 		return walk(ctx, opts.Source, shown, opts.Examples, stat)
 	}
-	now := overlayDirs(opts.Overlay)
-	l := &listing{rootDiags: prior.listing.rootDiags, dirs: slices.Clone(prior.listing.dirs)}
-	for i, d := range l.dirs {
-		if prior.touched(d.name, now) {
-			l.dirs[i] = listDir(opts.Source, d.name, opts.Examples, stat)
+	now := overlayDirs(opts.Source)
+	l := &listing{rootDiags: prior.listing.rootDiags, dirs: make([]dirListing, 0, len(prior.listing.dirs)+len(now))}
+	seen := map[string]bool{}
+	for _, d := range prior.listing.dirs {
+		seen[d.name] = true
+		if !prior.touched(d.name, now) {
+			l.dirs = append(l.dirs, d)
+		} else if _, err := opts.Source.Stat(d.name); !errors.Is(err, fs.ErrNotExist) {
+			l.dirs = append(l.dirs, listDir(opts.Source, d.name, opts.Examples, stat))
 		}
+	}
+	added := false
+	for dir := range now {
+		if !seen[dir] {
+			l.dirs = append(l.dirs, listDir(opts.Source, dir, opts.Examples, stat))
+			added = true
+		}
+	}
+	if added {
+		slices.SortFunc(l.dirs, func(a, b dirListing) int { return strings.Compare(a.name, b.name) })
 	}
 	return l
 }
@@ -147,7 +167,7 @@ func list(ctx context.Context, shown string, opts Options, prior *reusable) *lis
 // visits it. It returns the indexes of the candidates that must be read.
 func reuseArtifacts(prior *reusable, opts Options, cands []candidate, files []*File, arts []*artifactRun) []int {
 	todo := make([]int, 0, len(cands))
-	now := overlayDirs(opts.Overlay)
+	now := overlayDirs(opts.Source)
 	for ai, a := range arts {
 		if prior != nil && !prior.touched(cands[a.lo].dir(), now) {
 			if pa, ok := prior.arts[cands[a.lo].dir()]; ok && sameFiles(pa.files, cands[a.lo:a.hi], opts.Rescan) {
@@ -208,7 +228,7 @@ func keepForReuse(opts Options, l *listing, cands []candidate, arts []*artifactR
 	if !reusableLoad(opts) {
 		return nil
 	}
-	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Overlay)}
+	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Source)}
 	for i, a := range arts {
 		r.arts[cands[a.lo].dir()] = priorArtifact{index: i, run: a, files: files[a.lo:a.hi]}
 	}

@@ -78,7 +78,7 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 	}
 	// An edit in a's directory: only that directory is read again.
 	edited := append([]byte("# draft\n"), tr.Files[0].Data...)
-	opts := Options{Prior: first, Overlay: map[string][]byte{a: edited}}
+	opts := Options{Prior: first, Source: Overlay(root, nil, map[string][]byte{a: edited}, false)}
 	second, read, reused := load(opts)
 	if want := inDir(dirOf(a)); read != int64(want) {
 		t.Errorf("edit: read %d files, want %d (the directory of %s)", read, want, a)
@@ -88,14 +88,14 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 	}
 	same("edit", second, opts)
 	// The buffer moves to b: a's directory (touched before) and b's are read.
-	opts = Options{Prior: second, Overlay: map[string][]byte{b: tr.Files[len(tr.Files)-1].Data}}
+	opts = Options{Prior: second, Source: Overlay(root, nil, map[string][]byte{b: tr.Files[len(tr.Files)-1].Data}, false)}
 	third, read, _ := load(opts)
 	if want := inDir(dirOf(a)) + inDir(dirOf(b)); read != int64(want) {
 		t.Errorf("move: read %d files, want %d", read, want)
 	}
 	same("move", third, opts)
 	// Rescan without a change on disk reads nothing but b's directory.
-	opts = Options{Prior: third, Overlay: opts.Overlay, Rescan: true}
+	opts = Options{Prior: third, Source: opts.Source, Rescan: true}
 	fourth, read, _ := load(opts)
 	if want := inDir(dirOf(b)); read != int64(want) {
 		t.Errorf("rescan: read %d files, want %d", read, want)
@@ -110,11 +110,11 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 	if err := os.Chtimes(abs, time.Now(), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	_, read, _ = load(Options{Prior: fourth, Overlay: opts.Overlay})
+	_, read, _ = load(Options{Prior: fourth, Source: opts.Source})
 	if want := inDir(dirOf(b)); read != int64(want) {
 		t.Errorf("no rescan: read %d files, want %d", read, want)
 	}
-	opts = Options{Prior: fourth, Overlay: opts.Overlay, Rescan: true}
+	opts = Options{Prior: fourth, Source: opts.Source, Rescan: true}
 	fifth, read, _ := load(opts)
 	if want := inDir(dirOf(a)) + inDir(dirOf(b)); read != int64(want) {
 		t.Errorf("rescan after a change: read %d files, want %d", read, want)

@@ -81,7 +81,6 @@ func (s *Stamps) find(rel string, hint int) (int, bool) {
 // (Options.Stamped, with Base) and which of them matched a listed file.
 type stampRun struct {
 	record  bool
-	overlay map[string][]byte
 	old     *Stamps
 	matched []bool // by index in old.files
 	same    int    // how many matched
@@ -93,10 +92,11 @@ func comparesStamps(opts Options) bool { return opts.Base != nil && opts.Stamped
 
 // splitStamped returns the candidates that the load must read, and the run
 // that records which others opts.Stamped vouches for: a candidate whose
-// stamp equals the one recorded for its path, and that is no overlay path,
-// is not read. Without Base or without Stamped every candidate is read.
+// stamp equals the one recorded for its path is not read (a file the
+// source has no stamp of, such as an editor's buffer, always is).
+// Without Base or without Stamped every candidate is read.
 func splitStamped(opts Options, cands []candidate) ([]candidate, *stampRun) {
-	run := &stampRun{record: opts.Stamp, overlay: opts.Overlay}
+	run := &stampRun{record: opts.Stamp}
 	if !comparesStamps(opts) {
 		return cands, run
 	}
@@ -109,7 +109,7 @@ func splitStamped(opts Options, cands []candidate) ([]candidate, *stampRun) {
 		if ok {
 			hint = i + 1
 		}
-		if _, over := opts.Overlay[c.rel]; ok && !over && c.stat == run.old.files[i].sum {
+		if ok && sameStat(c.stat, run.old.files[i].sum) {
 			run.matched[i] = true
 			run.same++
 			continue
@@ -131,7 +131,7 @@ func (r *stampRun) markSeen(seen map[string]bool) {
 
 // next returns the stamps after this load, or nil when it does not record
 // them: those that matched, and those of the files read from disk (cands,
-// files; no overlay path) that the chain accepted or found Unchanged
+// files with a stamp) that the chain accepted or found Unchanged
 // without any error diagnostic, with the stamp of the bytes read when it
 // is not recent. A load that read nothing and matched every stamp returns
 // the earlier Stamps itself.
@@ -142,7 +142,7 @@ func (r *stampRun) next(cands []candidate, files []*File) *Stamps {
 	var fresh []stamped
 	for i, f := range files {
 		c := cands[i]
-		if _, over := r.overlay[c.rel]; over || f.stat == 0 || f.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
+		if f.stat == 0 || f.recent || !f.Summary.Read || f.Diagnostics.HasErrors() ||
 			(f.Outcome != chain.Appended && f.Outcome != chain.Unchanged) {
 			continue
 		}

@@ -4,7 +4,7 @@
 // `journal-lint check` would report for the tree with their unsaved buffers
 // in it. Every diagnostic comes from the same validation path and rules as
 // check (internal/check with [check.Options.Overlay], which loads the buffers
-// in place of their files through internal/load), with the same
+// in place of their files through a source.Overlay), with the same
 // configuration (rules:, ignore:, rule packs only when the configuration pins
 // them), so the editor and CI never disagree.
 //

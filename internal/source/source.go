@@ -1,6 +1,7 @@
 // Package source is where a load's bytes come from (architecture "Reuse
-// lives at the edges"): the work tree on disk ([Disk]), or the tree git
-// holds in its index or in a commit ([Git]). A load lists directories and
+// lives at the edges"): the work tree on disk ([Disk]), the tree git
+// holds in its index or in a commit ([Git]), or either with an editor's
+// unsaved buffers over it ([Overlay]). A load lists directories and
 // reads files only through a [Source], so the one validation path is the
 // same whatever the bytes are read from, and a source that git serves
 // reads its blobs from one `git cat-file --batch` straight into the
