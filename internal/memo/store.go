@@ -208,6 +208,21 @@ func Prepare(dir string, fallback bool) (string, error) {
 	return dir, nil
 }
 
+// Locate returns the cache directory that [Open] with mode On and fallback
+// would open, without making anything: dir when it is a directory, else
+// the fallback under the temporary directory when fallback is set and it
+// is a directory of this user's alone; and whether the one returned
+// exists. When neither does, it returns dir and false.
+func Locate(dir string, fallback bool) (string, bool) {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return dir, true
+	}
+	if fallback && ownedPrivate(fallbackDir()) == nil {
+		return fallbackDir(), true
+	}
+	return dir, false
+}
+
 // create makes the cache directory dir with its README and CACHEDIR.TAG;
 // the fallback under the temporary directory for this user alone.
 func create(dir string) error {

@@ -89,19 +89,31 @@ func trimCache(c *ucli.Context, st *memo.Store) {
 }
 
 func cacheCommand() *ucli.Command {
-	open := func(c *ucli.Context) (*memo.Store, error) {
+	// locate returns the cache directory and whether it exists; a command
+	// of its own never makes it (memo.Locate).
+	locate := func(c *ucli.Context) (string, bool, error) {
 		if c.NArg() > 0 {
-			return nil, usageErrorf("cache %s takes no arguments", c.Command.Name)
+			return "", false, usageErrorf("cache %s takes no arguments", c.Command.Name)
 		}
 		dir, on, err := memo.Dir()
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return "", false, usageErrorf("%v", err)
 		}
 		if !on {
-			return nil, usageErrorf("the cache is off (%s=off)", memo.EnvDir)
+			return "", false, usageErrorf("the cache is off (%s=off)", memo.EnvDir)
 		}
 		_, named := os.LookupEnv(memo.EnvDir)
-		st, err := memo.Open(dir, memo.On, !named)
+		dir, exists := memo.Locate(dir, !named)
+		return dir, exists, nil
+	}
+	// open opens the cache directory, or returns nil when there is none
+	// yet.
+	open := func(c *ucli.Context) (*memo.Store, error) {
+		dir, exists, err := locate(c)
+		if err != nil || !exists {
+			return nil, err
+		}
+		st, err := memo.Open(dir, memo.On, false)
 		if err != nil {
 			return nil, internalErrorf("%v", err)
 		}
@@ -124,14 +136,14 @@ func cacheCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:      "path",
-				Usage:     "print the cache directory",
+				Usage:     "print the cache directory (which a check makes when it does not exist yet)",
 				UsageText: "journal-lint cache path\n\nExample:\n   du -sh \"$(journal-lint cache path)\"",
 				Action: func(c *ucli.Context) error {
-					st, err := open(c)
+					dir, _, err := locate(c)
 					if err != nil {
 						return err
 					}
-					fmt.Fprintln(c.App.Writer, st.Path())
+					fmt.Fprintln(c.App.Writer, dir)
 					return nil
 				},
 			},
@@ -144,12 +156,19 @@ func cacheCommand() *ucli.Command {
 					"rule packs; size counts every file, used spans the least and most recent use.\n\n" +
 					"Example:\n   journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
+					dir, _, err := locate(c)
+					if err != nil {
+						return err
+					}
 					st, err := open(c)
 					if err != nil {
 						return err
 					}
-					s := st.Stats()
-					fmt.Fprintf(c.App.Writer, "directory: %s\nentries:   %d\nobjects:   %d\npacks:     %d\nsize:      %s\n", st.Path(), s.Entries, s.Objects, s.Packs, byteSize(s.Bytes))
+					var s memo.Stats
+					if st != nil {
+						s = st.Stats()
+					}
+					fmt.Fprintf(c.App.Writer, "directory: %s\nentries:   %d\nobjects:   %d\npacks:     %d\nsize:      %s\n", dir, s.Entries, s.Objects, s.Packs, byteSize(s.Bytes))
 					if !s.Newest.IsZero() {
 						fmt.Fprintf(c.App.Writer, "used:      %s to %s\n", s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339))
 					}
@@ -162,7 +181,7 @@ func cacheCommand() *ucli.Command {
 				UsageText: "journal-lint cache trim\n\nThe budget is $JOURNAL_LINT_CACHE_BUDGET (see the README).\n\nExample:\n   journal-lint cache trim && journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
-					if err != nil {
+					if err != nil || st == nil {
 						return err
 					}
 					budget, err := memo.Budget()
@@ -181,7 +200,7 @@ func cacheCommand() *ucli.Command {
 				UsageText: "journal-lint cache clean\n\nExample:\n   journal-lint cache clean",
 				Action: func(c *ucli.Context) error {
 					st, err := open(c)
-					if err != nil {
+					if err != nil || st == nil {
 						return err
 					}
 					if err := st.Clean(); err != nil {
