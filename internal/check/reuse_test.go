@@ -28,7 +28,8 @@ import (
 // generated tree goes through a random sequence of unsaved buffers
 // (Overlay: edits, new successors, new artifacts, closed buffers, buffers
 // that name another artifact's revision or drop a release that other
-// artifacts depend on), changes on disk (found with Rescan) and a new
+// artifacts depend on, buffers in a directory that is a file or a link on
+// disk), changes on disk (found with Rescan) and a new
 // configuration (whose findings a prior run cannot give); after each
 // step the JSON output, the counts and every chain head of the run with
 // Prior equal those of a fresh run. In a git work tree (committed, without
@@ -68,6 +69,23 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
+	}
+	// Two names of artifact directories hold something else on disk: a
+	// regular file, and a link to a directory outside the root that holds
+	// a Journal, which the walk must never read.
+	blocked := []string{"org.blocked.file", "org.blocked.link"}
+	outside := filepath.Join(t.TempDir(), "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, tr.Files[0].Path[strings.LastIndex(tr.Files[0].Path, "/")+1:]), tr.Files[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, blocked[0]), []byte("a file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, blocked[1])); err != nil {
+		t.Fatal(err)
 	}
 	kindsOf := []string{"edit", "edit", "successor", "close", "cross", "drop-release", "new-artifact", "disk", "same", "config"}
 	if inGit {
@@ -110,6 +128,7 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		paths[i] = f.Path
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
+	blockedRng := rand.New(rand.NewPCG(7, 8)) // its own, so that the other steps stay as they were
 	overlay := map[string][]byte{}
 	text := func(p string) []byte {
 		if b, ok := overlay[p]; ok {
@@ -143,6 +162,12 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		p := paths[rng.IntN(len(paths))]
 		kind := kindsOf[rng.IntN(len(kindsOf))]
 		kinds[kind]++
+		if step%7 == 3 { // besides: a buffer in a directory that is a file or a link on disk
+			co := blocked[blockedRng.IntN(len(blocked))]
+			q := paths[blockedRng.IntN(len(paths))]
+			overlay[co+"/"+strings.TrimSuffix(filepath.Base(q), ".journal")+".journal"] = art.ReplaceAll(text(q), []byte("ARTIFACT "+co))
+			kinds["blocked"]++
+		}
 		switch kind {
 		case "edit": // delete, duplicate or change one line
 			ls := lines(text(p))

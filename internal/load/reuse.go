@@ -129,8 +129,9 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 
 // list lists the tree: from scratch without a prior load or with Rescan,
 // else prior's listing with the touched directories looked at again:
-// listed, or left out when the source no longer has them (a buffer
-// closed in a directory that only it made). A walk stops
+// listed, or left out where the source holds no directory (a buffer
+// closed in a directory that only it made; a buffer in a directory that
+// is a file or a link on disk, which only the walk reports). A walk stops
 // listing once ctx is cancelled, and the listing is then partial.
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
@@ -140,19 +141,30 @@ func list(ctx context.Context, shown string, opts Options, prior *reusable) *lis
 	}
 	now := overlayDirs(opts.Source)
 	l := &listing{rootDiags: prior.listing.rootDiags, dirs: make([]dirListing, 0, len(prior.listing.dirs)+len(now))}
+	// relist lists dir again where the source holds a directory there
+	// (never through a link, which the walk reports and does not enter),
+	// or cannot tell (listDir then reports why); false where it holds
+	// none.
+	relist := func(dir string) bool {
+		mode, err := opts.Source.Stat(dir)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && !mode.IsDir()) {
+			return false
+		}
+		l.dirs = append(l.dirs, listDir(opts.Source, dir, opts.Examples, stat))
+		return true
+	}
 	seen := map[string]bool{}
 	for _, d := range prior.listing.dirs {
 		seen[d.name] = true
 		if !prior.touched(d.name, now) {
 			l.dirs = append(l.dirs, d)
-		} else if _, err := opts.Source.Stat(d.name); !errors.Is(err, fs.ErrNotExist) {
-			l.dirs = append(l.dirs, listDir(opts.Source, d.name, opts.Examples, stat))
+		} else {
+			relist(d.name)
 		}
 	}
 	added := false
 	for dir := range now {
-		if !seen[dir] {
-			l.dirs = append(l.dirs, listDir(opts.Source, dir, opts.Examples, stat))
+		if !seen[dir] && relist(dir) {
 			added = true
 		}
 	}

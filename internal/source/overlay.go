@@ -15,7 +15,10 @@ import (
 // A buffer stands in for its file whatever the path; a buffer whose
 // file is not under it, at a path that placed says a Journal may have,
 // is listed as a regular file, inside a directory listed as one where
-// the source under it has none. Nothing is ever written.
+// the source under it has no entry. Where that entry is something else
+// (a file, a symbolic link), it stays what it is, and the buffer is not
+// listed: a check reports the entry, as it would once the buffer is
+// saved. Nothing is ever written.
 //
 // Every file with a buffer has no stat stamp (Entry.Stat and File.Stamp
 // 0), so nothing compared by stamps ever takes a buffer for the file on
