@@ -28,7 +28,10 @@ import (
 // HEAD's tree and reads only the artifact directories that the index
 // changes since HEAD or since the commit it compares with (HEAD, or its
 // merge base with origin/HEAD, which a revision committed but not pushed
-// is new to); the rest of the tree comes from the summary. Of another
+// is new to); the rest of the tree comes from the summary. When HEAD's
+// tree has none (after a pull, or a commit that no hook saw), the summary
+// of a tree that a recent staged check kept serves, and the directories
+// in which that tree and HEAD's differ are read too (nearest). Of another
 // directory, what --new-only reports needs only:
 //
 //   - how many Journal files, accepted revisions and chains it holds (the
@@ -101,8 +104,11 @@ type summaryUse struct {
 	headTree string
 	treeErr  error
 	// read is the summary of HEAD's tree that probe read, named with
-	// HEAD's attribute sources headAttrs; nil for none.
+	// HEAD's attribute sources headAttrs; nil for none. When it is the
+	// summary of another tree (nearest), since names the artifact
+	// directories in which that tree and HEAD's differ.
 	read      []summaryDir
+	since     []string
 	headAttrs []byte
 	attrs     []byte
 	attrFiles []string
@@ -156,17 +162,93 @@ func (s *summaryUse) probe(ctx context.Context, g *gate) {
 		if err != nil {
 			return
 		}
-		data, ok := s.store.Object(s.key(g.RootRel, s.headTree, attrs)...)
+		tree, since := s.headTree, []string(nil)
+		data, ok := s.store.Object(s.key(g.RootRel, tree, attrs)...)
+		if !ok {
+			tree, data, since, ok = s.nearest(ctx, g, attrs)
+		}
 		if !ok {
 			return
 		}
 		dirs, err := decodeSummary(data)
 		if err != nil {
-			s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", s.headTree, err)
+			s.store.Warnf("the cached summary of the tree %s does not decode (%v); the tree was read", tree, err)
 			return
 		}
-		s.headAttrs, s.read = attrs, dirs
+		s.headAttrs, s.read, s.since = attrs, dirs, since
 	}()
+}
+
+// maxRecentSummaries is how many of the trees whose summaries staged
+// checks kept last the cache names for each root (recentKey).
+const maxRecentSummaries = 8
+
+// nearest finds, when the cache holds no summary of HEAD's tree (after a
+// pull, or a commit that no hook saw), the summary of a tree that a
+// recent staged check kept under the same attribute sources attrs, and
+// returns that tree, its summary and the artifact directories in which it
+// and HEAD's tree differ (gitrepo.Repo.TreeDiff), which the check then
+// reads beside those the index changes: a directory that neither changes
+// is the same in all three trees. A tree is passed over when any entry
+// directly under the root that is not a directory differs, or more than
+// maxSummaryDirs do, or git does not know it (the list is kept per root
+// and namespace, not per repository). False when none serves.
+func (s *summaryUse) nearest(ctx context.Context, g *gate, attrs []byte) (string, []byte, []string, bool) {
+	list, ok := s.store.Object(s.recentKey(g.RootRel)...)
+	if !ok {
+		return "", nil, nil, false
+	}
+	for _, tree := range strings.Fields(string(list)) {
+		if tree == s.headTree {
+			continue
+		}
+		data, ok := s.store.Object(s.key(g.RootRel, tree, attrs)...)
+		if !ok {
+			continue
+		}
+		changes, err := g.Repo.TreeDiff(ctx, tree, s.headTree)
+		if err != nil || len(changes) > maxSummaryDirs {
+			continue
+		}
+		dirs := make([]string, 0, len(changes))
+		for _, c := range changes {
+			if !isDirMode(c.OldMode) || !isDirMode(c.NewMode) {
+				dirs = nil
+				break
+			}
+			dirs = append(dirs, c.Path)
+		}
+		if dirs != nil {
+			return tree, data, dirs, true
+		}
+	}
+	return "", nil, nil, false
+}
+
+// isDirMode reports whether mode, of one side of a "git diff-tree --raw"
+// entry, is a directory's or none.
+func isDirMode(mode string) bool { return mode == "040000" || mode == "000000" }
+
+// recentKey returns the parts of the name of the list of the trees under
+// the root at rootRel whose summaries staged checks kept last, newest
+// first (nearest).
+func (s *summaryUse) recentKey(rootRel string) [][]byte {
+	return [][]byte{[]byte("journal-lint/check/summary-recent"), s.ns, []byte(rootRel)}
+}
+
+// remember puts tree first in the list of recent summaries of the root
+// at rootRel. Two checks that write it at once keep one's list: a tree
+// left out costs a later check work, never a wrong answer.
+func (s *summaryUse) remember(rootRel, tree string) {
+	list := []string{tree}
+	if old, ok := s.store.Object(s.recentKey(rootRel)...); ok {
+		for _, t := range strings.Fields(string(old)) {
+			if t != tree && len(list) < maxRecentSummaries {
+				list = append(list, t)
+			}
+		}
+	}
+	s.store.PutObject([]byte(strings.Join(list, "\n")+"\n"), s.recentKey(rootRel)...)
 }
 
 // attributes learns, once the gate knows what the index changes, the
@@ -257,6 +339,9 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		if c.Status == 'U' || !ok || !nested {
 			return nil, nil // an unmerged entry, or one directly under the root
 		}
+		changed[dir] = true
+	}
+	for _, dir := range s.since {
 		changed[dir] = true
 	}
 	if len(changed) > maxSummaryDirs {
@@ -389,6 +474,7 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 		}
 	}
 	s.store.PutObject(data, key...)
+	s.remember(r.gate.RootRel, tree)
 	return nil
 }
 

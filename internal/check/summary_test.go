@@ -147,14 +147,27 @@ func TestHookTakesTheTreeFromTheSummary(t *testing.T) {
 	hit("ignore entries", false)
 	r.cfgText = ""
 
-	// After a commit, HEAD holds another tree: its summary comes from a
-	// staged check of that tree.
+	// After commits that no hook saw (a pull, a commit with --no-verify),
+	// HEAD holds a tree without a summary: the summary of a tree an
+	// earlier staged check kept serves, and the directories in which the
+	// two trees differ are read too.
 	r.successor(files[1], "")
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "next")
+	r.git("rm", "-q", "-r", "journals/"+strings.Split(files[0], "/")[0])
+	r.successor(files[len(files)-1], "")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "pulled")
 	r.successor(files[1], "")
 	r.git("add", "-A")
-	hit("a tree no check kept a summary of", false)
+	hit("a tree no check kept a summary of", true)
+	// An entry directly under the root changed since: no summary serves.
+	r.write("journals/.gitkeep", "")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "keep")
+	r.successor(files[1], "")
+	r.git("add", "-A")
+	hit("an entry directly under the root committed", false)
 	r.same("the committed tree again", check.Options{Staged: true}, st)
 	r.successor(files[1], "")
 	r.git("add", "-A")

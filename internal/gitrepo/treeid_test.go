@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -446,5 +447,45 @@ func TestTreeAt(t *testing.T) {
 	}
 	if _, err := r.TreeAt(ctx, "no-such", ""); err == nil {
 		t.Error("TreeAt of a bad revision succeeded")
+	}
+}
+
+func TestTreeDiff(t *testing.T) {
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"j/a/1": "1\n", "j/b/1": "1\n", "j/c/1": "1\n", "j/f": "f\n"})
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := r.TreeAt(ctx, "HEAD", "j")
+	for rel, text := range map[string]string{"j/a/2": "2\n", "j/d/1": "1\n", "j/f": "g\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "rm", "-q", "-r", "j/b")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "two")
+	after, _ := r.TreeAt(ctx, "HEAD", "j")
+	changes, err := r.TreeDiff(ctx, before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, fmt.Sprintf("%c %s %s>%s", c.Status, c.Path, c.OldMode, c.NewMode))
+	}
+	want := []string{"M a 040000>040000", "D b 040000>000000", "A d 000000>040000", "M f 100644>100644"}
+	if !slices.Equal(got, want) {
+		t.Errorf("TreeDiff = %q, want %q", got, want)
+	}
+	if same, err := r.TreeDiff(ctx, after, after); len(same) != 0 || err != nil {
+		t.Errorf("TreeDiff of a tree with itself = %v, %v; want nothing", same, err)
+	}
+	if _, err := r.TreeDiff(ctx, "no-such", after); err == nil {
+		t.Error("TreeDiff of a bad id succeeded")
 	}
 }
