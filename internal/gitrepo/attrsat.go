@@ -112,10 +112,6 @@ func (r *Repo) fillIndex(ctx context.Context, commit string, few bool, sources [
 // seconds.
 const FewAttributePaths = 256
 
-// maxArgBytes bounds the paths AttributesAt puts on one command line, in
-// bytes: Windows allows 32,767 characters in all.
-const maxArgBytes = 16 << 10
-
 // attributeFilesAbove returns the top-relative paths of the .gitattributes
 // files that git reads for the paths (relative to dir, itself relative to
 // the top level), one per directory from the top level down to each

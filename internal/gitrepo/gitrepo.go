@@ -1170,7 +1170,8 @@ func (l *IndexList) Position(dir, name string) (int, bool) {
 // directories dirs (relative to the top level, with forward slashes; each
 // names a directory, never a file) and nothing else, from rev's tree
 // objects: a check that knows which directories changed reads only
-// theirs. No dirs lists nothing, without asking git.
+// theirs. Many dirs take several commands. No dirs lists nothing,
+// without asking git.
 func (r *Repo) TreeDirs(ctx context.Context, rev string, dirs []string) ([]Entry, error) {
 	if len(dirs) == 0 {
 		return nil, nil
@@ -1179,12 +1180,35 @@ func (r *Repo) TreeDirs(ctx context.Context, rev string, dirs []string) ([]Entry
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-r", commit, "--"}
-	for _, d := range dirs {
-		args = append(args, d+"/") // pathspecs are literal (command)
+	// The pathspecs are literal (command), and sorted, so that the
+	// listings of the batches follow one another in git's order; each
+	// command line stays within maxArgBytes.
+	specs := make([]string, len(dirs))
+	for i, d := range dirs {
+		specs[i] = d + "/"
 	}
-	return r.lsTree(ctx, args)
+	slices.Sort(specs)
+	var out []Entry
+	for len(specs) > 0 {
+		n, size := 0, 0
+		for n < len(specs) && (n == 0 || size+len(specs[n])+1 <= maxArgBytes) {
+			size += len(specs[n]) + 1
+			n++
+		}
+		entries, err := r.lsTree(ctx, append([]string{"-r", commit, "--"}, specs[:n]...))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entries...)
+		specs = specs[n:]
+	}
+	return out, nil
 }
+
+// maxArgBytes bounds the paths a command puts on one command line, in
+// bytes: Windows allows 32,767 characters in all, and Linux 128 KiB in
+// one argument list at the least.
+const maxArgBytes = 16 << 10
 
 // Blobs calls fn with the size and contents of each object in objects, in
 // order, reading them all through one "git cat-file --batch". fn may read

@@ -489,3 +489,52 @@ func TestTreeDiff(t *testing.T) {
 		t.Error("TreeDiff of a bad id succeeded")
 	}
 }
+
+// TreeDirs lists the files under the directories asked for, and only
+// those, in git's order, however many directories there are: more than one
+// command line holds (500 names of 4,200 bytes, over Linux's 2 MiB) are
+// listed by several commands (maxArgBytes). The tree is written with git's
+// plumbing: no file system holds such names.
+func TestTreeDirs(t *testing.T) {
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"j/other/1": "o\n", "top": "t\n"})
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD:top"))
+	var info strings.Builder
+	var dirs []string
+	for i := range 500 {
+		d := fmt.Sprintf("j/%03d.%s", i, strings.Repeat("x", 4200))
+		fmt.Fprintf(&info, "100644 %s\t%s/1\n100644 %s\t%s/2\n", blob, d, blob, d)
+		dirs = append(dirs, d)
+	}
+	cmd := exec.Command("git", "update-index", "--index-info")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(info.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git update-index: %v\n%s", err, out)
+	}
+	git(t, dir, "commit", "-q", "-m", "long names")
+	slices.Reverse(dirs) // asked in any order, listed in git's
+	entries, err := r.TreeDirs(ctx, "HEAD", dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Path)
+	}
+	var want []string
+	for _, p := range strings.Split(strings.TrimSpace(git(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "j")), "\n") {
+		if p != "j/other/1" {
+			want = append(want, p)
+		}
+	}
+	if len(want) != 1000 || !slices.Equal(got, want) {
+		t.Errorf("TreeDirs listed %d files, want the %d under the directories, in git's order", len(got), len(want))
+	}
+	if entries, err := r.TreeDirs(ctx, "HEAD", nil); entries != nil || err != nil {
+		t.Errorf("TreeDirs of no directories = %v, %v", entries, err)
+	}
+}
