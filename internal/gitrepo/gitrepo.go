@@ -88,9 +88,24 @@ type CommandError struct {
 	Err error
 }
 
-// Error returns the command, git's message and the exit status.
+// Error returns the command, git's message and the exit status. Of a long
+// command it shows the first maxShownArgs arguments, each cut after
+// maxShownArg bytes, and counts the others: a list of paths must not
+// bury the message.
 func (e *CommandError) Error() string {
-	msg := "git " + strings.Join(e.Args, " ") + ": " + e.Err.Error()
+	var b strings.Builder
+	b.WriteString("git")
+	for i, a := range e.Args {
+		if i == maxShownArgs {
+			fmt.Fprintf(&b, " … (%d more arguments)", len(e.Args)-i)
+			break
+		}
+		if len(a) > maxShownArg {
+			a = strings.ToValidUTF8(a[:maxShownArg], "") + "…"
+		}
+		b.WriteString(" " + a)
+	}
+	msg := b.String() + ": " + e.Err.Error()
 	if e.Stderr != "" {
 		msg += ": " + e.Stderr
 	}
@@ -99,6 +114,13 @@ func (e *CommandError) Error() string {
 
 // Unwrap returns the process error.
 func (e *CommandError) Unwrap() error { return e.Err }
+
+// maxShownArgs and maxShownArg bound what [CommandError.Error] shows of a
+// command's arguments: how many, and the bytes of each.
+const (
+	maxShownArgs = 12
+	maxShownArg  = 200
+)
 
 // Repo is one git work tree. It holds no open resources; the zero value is
 // not usable, get one from [Open].

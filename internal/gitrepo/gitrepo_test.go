@@ -709,3 +709,19 @@ var (
 	git   = gittest.Git
 	write = gittest.Write
 )
+
+// A failed command's error names it, but a long list of paths is cut.
+func TestCommandErrorIsShort(t *testing.T) {
+	short := &CommandError{Args: []string{"ls-tree", "-r", "HEAD"}, Stderr: "fatal: no", Err: errors.New("exit status 128")}
+	if got, want := short.Error(), "git ls-tree -r HEAD: exit status 128: fatal: no"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	args := []string{"ls-tree", "-r", "HEAD", "--"}
+	for i := range 500 {
+		args = append(args, fmt.Sprintf("j/%03d.%s/", i, strings.Repeat("x", 4200)))
+	}
+	long := (&CommandError{Args: args, Err: errors.New("argument list too long")}).Error()
+	if len(long) > 4000 || !strings.Contains(long, "(492 more arguments)") || !strings.HasSuffix(long, ": argument list too long") {
+		t.Errorf("Error() of a long command is %d bytes: %.300q…", len(long), long)
+	}
+}
