@@ -317,7 +317,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	keepDocs := opts.KeepState
 	lopts := load.Options{Examples: opts.Examples, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot,
-		Source: load.Overlay(opts.Root, g.src, overlay, opts.Examples)}
+		Source: load.Overlay(opts.Root, g.src, overlay)}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
 		// theirs while the tree streams (plugin.Stream): unless no pack

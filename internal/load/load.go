@@ -703,39 +703,17 @@ func diskSource(root string) source.Source { return &source.Disk{Root: root, Hoo
 
 // Overlay returns src, or the disk under root when src is nil, with
 // buffers (by root-relative path, forward slashes) standing in for its
-// files, such as an editor's unsaved buffers: a buffer is checked instead
-// of its file, and one at a path where the source has no file is loaded
-// as if it were there when it is [Placed] as a Journal is. Nil or empty
-// buffers return the source itself.
-func Overlay(root string, src source.Source, buffers map[string][]byte, examples bool) source.Source {
+// files, such as an editor's unsaved buffers (source.Overlay): the load
+// then reports what it would once they are saved. Nil or empty buffers
+// return the source itself.
+func Overlay(root string, src source.Source, buffers map[string][]byte) source.Source {
 	if src == nil {
 		src = diskSource(root)
 	}
 	if len(buffers) == 0 {
 		return src
 	}
-	return source.NewOverlay(src, buffers, func(rel string) bool { return Placed(rel, examples) })
-}
-
-// Placed reports whether the root-relative path rel (forward slashes) is
-// where a Journal file of a tree may be ("Filesystem layout" in
-// docs/journal-format.md): <coordinate>/<timestamp>.journal, or
-// <coordinate>/<timestamp>.journal.example when examples load. A
-// source.Overlay lists the buffers so placed that its source lacks.
-func Placed(rel string, examples bool) bool {
-	dir, name, ok := strings.Cut(rel, "/")
-	if !ok || strings.Contains(name, "/") {
-		return false
-	}
-	stem, isExample, ok := journalName(name)
-	if !ok || (isExample && !examples) {
-		return false
-	}
-	if _, err := vt.ParseCoordinate(dir); err != nil {
-		return false
-	}
-	_, err := vt.ParseTimestamp(stem)
-	return err == nil
+	return source.NewOverlay(src, buffers)
 }
 
 // journalName splits a file name into its stem and kind.

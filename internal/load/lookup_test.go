@@ -37,7 +37,7 @@ func TestFileFindsEveryPath(t *testing.T) {
 		files int
 	}{
 		{"plain", Options{}, 5},
-		{"examples and overlay", Options{Examples: true, Source: Overlay(root, nil, overlay, true)}, 7},
+		{"examples and overlay", Options{Examples: true, Source: Overlay(root, nil, overlay)}, 7},
 		{"dropped documents", Options{DropDocs: true, Workers: 1}, 5},
 	} {
 		opts := c.opts

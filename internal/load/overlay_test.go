@@ -27,7 +27,7 @@ func TestOverlay(t *testing.T) {
 	}
 	load := func(overlay map[string][]byte) *Result {
 		t.Helper()
-		res, err := Load(context.Background(), root, Options{Source: Overlay(root, nil, overlay, false)})
+		res, err := Load(context.Background(), root, Options{Source: Overlay(root, nil, overlay)})
 		if err != nil {
 			t.Fatal(err)
 		}

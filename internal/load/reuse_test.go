@@ -78,7 +78,7 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 	}
 	// An edit in a's directory: only that directory is read again.
 	edited := append([]byte("# draft\n"), tr.Files[0].Data...)
-	opts := Options{Prior: first, Source: Overlay(root, nil, map[string][]byte{a: edited}, false)}
+	opts := Options{Prior: first, Source: Overlay(root, nil, map[string][]byte{a: edited})}
 	second, read, reused := load(opts)
 	if want := inDir(dirOf(a)); read != int64(want) {
 		t.Errorf("edit: read %d files, want %d (the directory of %s)", read, want, a)
@@ -88,7 +88,7 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 	}
 	same("edit", second, opts)
 	// The buffer moves to b: a's directory (touched before) and b's are read.
-	opts = Options{Prior: second, Source: Overlay(root, nil, map[string][]byte{b: tr.Files[len(tr.Files)-1].Data}, false)}
+	opts = Options{Prior: second, Source: Overlay(root, nil, map[string][]byte{b: tr.Files[len(tr.Files)-1].Data})}
 	third, read, _ := load(opts)
 	if want := inDir(dirOf(a)) + inDir(dirOf(b)); read != int64(want) {
 		t.Errorf("move: read %d files, want %d", read, want)

@@ -11,37 +11,46 @@ import (
 )
 
 // Overlay is a [Source] in which some files hold given bytes, such as an
-// editor's unsaved buffers, instead of what the source under it holds.
-// A buffer stands in for its file whatever the path; a buffer whose
-// file is not under it, at a path that placed says a Journal may have,
-// is listed as a regular file, inside a directory listed as one where
-// the source under it has no entry. Where that entry is something else
-// (a file, a symbolic link), it stays what it is, and the buffer is not
-// listed: a check reports the entry, as it would once the buffer is
-// saved. Nothing is ever written.
+// editor's unsaved buffers, instead of what the source under it holds, so
+// that a check of it reports what a check of the tree would once the
+// buffers are saved. Nothing is ever written.
 //
-// Every file with a buffer has no stat stamp (Entry.Stat and File.Stamp
-// 0), so nothing compared by stamps ever takes a buffer for the file on
-// disk. An Overlay reads every file through ReadFile: it is no
-// [Streamer], whatever the source under it is.
+//   - A buffer stands in for its file, whatever the path.
+//   - A buffer directly inside a directory named as an artifact
+//     coordinate is listed: as a regular file where the source has no
+//     entry, in that directory, made up where the source has none, under
+//     the root, made up where the source has none either (saving makes
+//     them all). Its name is the walk's to judge, as on disk.
+//   - Where the source has an entry of another kind at a buffer's path,
+//     or at its directory's (a symbolic link, a directory, a file), that
+//     entry stays what it is: saving writes through a link, or fails, and
+//     the check reports the entry. (Through a link to another artifact's
+//     directory the saved file lands there, which the overlay does not
+//     show.)
+//
+// A listed buffer has no stat stamp (Entry.Stat and File.Stamp 0), so
+// nothing compared by stamps ever takes a buffer for the file on disk. An
+// Overlay reads every file through ReadFile: it is no [Streamer],
+// whatever the source under it is.
 type Overlay struct {
 	under   Source
 	buffers map[string][]byte
-	// listed are the paths of the buffers that placed accepted, by their
-	// directory, sorted by name.
+	// listed are the names of the listed buffers, by their directory,
+	// sorted.
 	listed map[string][]string
 }
 
-// NewOverlay returns under with buffers, by root-relative path, standing
-// in for its files. placed reports whether a root-relative path is where
-// a Journal file may be (load.Placed), so that a buffer whose file under
-// does not hold is listed. The map is not copied: the caller must not
-// change it while the Overlay is in use.
-func NewOverlay(under Source, buffers map[string][]byte, placed func(rel string) bool) *Overlay {
+// NewOverlay returns under with buffers, by root-relative path (forward
+// slashes), standing in for its files. The map is not copied: the caller
+// must not change it while the Overlay is in use.
+func NewOverlay(under Source, buffers map[string][]byte) *Overlay {
 	o := &Overlay{under: under, buffers: buffers, listed: map[string][]string{}}
 	for rel := range buffers {
 		dir, name, ok := strings.Cut(rel, "/")
-		if ok && !strings.Contains(name, "/") && placed(rel) {
+		if !ok || name == "" || strings.Contains(name, "/") {
+			continue
+		}
+		if _, err := vt.ParseCoordinate(dir); err == nil {
 			o.listed[dir] = append(o.listed[dir], name)
 		}
 	}
@@ -62,29 +71,53 @@ func (o *Overlay) Dirs() []string {
 	return out
 }
 
-// Stat is the source's answer, except for a listed buffer (a regular
-// file) and its directory where the source has none.
-func (o *Overlay) Stat(rel string) (fs.FileMode, error) {
-	if dir, name, ok := strings.Cut(rel, "/"); ok {
-		if _, found := slices.BinarySearch(o.listed[dir], name); found {
-			return 0, nil
-		}
+// isListed reports whether rel is the path of a listed buffer.
+func (o *Overlay) isListed(rel string) bool {
+	dir, name, ok := strings.Cut(rel, "/")
+	if !ok {
+		return false
 	}
+	_, found := slices.BinarySearch(o.listed[dir], name)
+	return found
+}
+
+// madeUp reports whether the overlay shows a directory at rel where the
+// source has no entry: the root, or the directory of a listed buffer.
+func (o *Overlay) madeUp(rel string) bool {
+	if rel == "" {
+		return len(o.listed) > 0
+	}
+	_, ok := o.listed[rel]
+	return ok
+}
+
+// Stat is the source's answer, except where the source has no entry: a
+// listed buffer is a regular file there, and its directory and the root
+// are directories.
+func (o *Overlay) Stat(rel string) (fs.FileMode, error) {
 	mode, err := o.under.Stat(rel)
-	if _, ok := o.listed[rel]; ok && errors.Is(err, fs.ErrNotExist) {
-		return fs.ModeDir, nil
+	if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case o.isListed(rel):
+			return 0, nil
+		case o.madeUp(rel):
+			return fs.ModeDir, nil
+		}
 	}
 	return mode, err
 }
 
-// ReadDir is the source's listing with the listed buffers: a buffer's
-// entry is a regular file without a stamp, and the root lists the
-// directories of buffers that the source lacks.
+// ReadDir is the source's listing with the listed buffers: a buffer over a
+// regular file loses the file's stamp, and one where the source has no
+// entry is added; the root lists the directories of buffers that the
+// source lacks. A directory the overlay makes up lists only its buffers.
 func (o *Overlay) ReadDir(rel string, stat bool) ([]Entry, error) {
 	entries, err := o.under.ReadDir(rel, stat)
-	names, synth := o.listed[rel]
-	if err != nil && !(synth && errors.Is(err, fs.ErrNotExist)) {
-		return nil, err
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) || !o.madeUp(rel) {
+			return nil, err
+		}
+		entries = nil
 	}
 	if rel == "" {
 		for dir := range o.listed {
@@ -94,12 +127,13 @@ func (o *Overlay) ReadDir(rel string, stat bool) ([]Entry, error) {
 		}
 		return entries, nil
 	}
-	for _, name := range names {
+	for _, name := range o.listed[rel] {
 		i, found := slices.BinarySearchFunc(entries, name, byName)
-		if found {
-			entries[i] = Entry{Name: name}
-		} else {
+		switch {
+		case !found:
 			entries = slices.Insert(entries, i, Entry{Name: name})
+		case entries[i].Type == 0:
+			entries[i].Stat = 0
 		}
 	}
 	return entries, nil

@@ -14,14 +14,16 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// An Overlay lists the buffers that placed accepts where the disk has no
-// file, in directories it makes up where the disk has none; it reads a
-// buffer instead of the file, whatever its path; it gives no buffer a
-// stamp; and it leaves everything else to the disk.
+// An Overlay lists the buffers directly inside directories named as
+// coordinates where the disk has no entry, in directories (and under a
+// root) it makes up where the disk has none; it leaves a link or another
+// kind of entry at a buffer's path, or at its directory's, as it is; it
+// reads a buffer instead of the file, whatever its path; it gives no
+// buffer a stamp; and it leaves everything else to the disk.
 func TestOverlay(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	for rel, text := range map[string]string{"a.b/1.journal": "disk 1\n", "a.b/3.journal": "disk 3\n", "stray.txt": "x"} {
+	for rel, text := range map[string]string{"a.b/1.journal": "disk 1\n", "a.b/3.journal": "disk 3\n", "stray.txt": "x", "x.y": "a file\n"} {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			t.Fatal(err)
@@ -30,16 +32,21 @@ func TestOverlay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	buffers := map[string][]byte{
-		"a.b/1.journal":   []byte("buffer 1\n"), // stands in for a file on disk
-		"a.b/2.journal":   []byte("buffer 2\n"), // beside files on disk
-		"c.d/1.journal":   []byte("buffer c\n"), // in a directory the disk lacks
-		"a.b/notes.txt":   []byte("not placed\n"),
-		"e.f/g/1.journal": []byte("nested\n"),
-		"a.b/big.journal": make([]byte, readfile.MaxJournal+1),
+	if err := os.Symlink("3.journal", filepath.Join(root, "a.b", "link.journal")); err != nil {
+		t.Fatal(err)
 	}
-	placed := func(rel string) bool { return strings.HasSuffix(rel, ".journal") }
-	o := NewOverlay(&Disk{Root: root}, buffers, placed)
+	buffers := map[string][]byte{
+		"a.b/1.journal":              []byte("buffer 1\n"), // stands in for a file on disk
+		"a.b/2.journal":              []byte("buffer 2\n"), // beside files on disk
+		"a.b/notes.txt":              []byte("any name\n"), // the walk judges names
+		"a.b/link.journal":           []byte("over a link\n"),
+		"c.d/1.journal":              []byte("buffer c\n"), // in a directory the disk lacks
+		"x.y/1.journal":              []byte("in a file\n"),
+		"e.f/g/1.journal":            []byte("nested\n"),
+		"Not A Coordinate/1.journal": []byte("misplaced\n"),
+		"a.b/big.journal":            make([]byte, readfile.MaxJournal+1),
+	}
+	o := NewOverlay(&Disk{Root: root}, buffers)
 
 	type entry struct {
 		Name    string
@@ -58,28 +65,43 @@ func TestOverlay(t *testing.T) {
 		}
 		return out
 	}
-	if d := cmp.Diff([]entry{{"a.b", fs.ModeDir, true}, {"c.d", fs.ModeDir, false}, {"stray.txt", 0, true}}, list("")); d != "" {
+	if d := cmp.Diff([]entry{{"a.b", fs.ModeDir, true}, {"c.d", fs.ModeDir, false}, {"stray.txt", 0, true}, {"x.y", 0, true}}, list("")); d != "" {
 		t.Errorf("root (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]entry{{"1.journal", 0, false}, {"2.journal", 0, false}, {"3.journal", 0, true}, {"big.journal", 0, false}}, list("a.b")); d != "" {
+	want := []entry{{"1.journal", 0, false}, {"2.journal", 0, false}, {"3.journal", 0, true}, {"big.journal", 0, false}, {"link.journal", fs.ModeSymlink, true}, {"notes.txt", 0, false}}
+	if d := cmp.Diff(want, list("a.b")); d != "" {
 		t.Errorf("a.b (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([]entry{{"1.journal", 0, false}}, list("c.d")); d != "" {
 		t.Errorf("c.d (-want +got):\n%s", d)
 	}
-	if _, err := o.ReadDir("e.f", false); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a directory only a misplaced buffer names: %v, want it missing", err)
+	for _, rel := range []string{"e.f", "Not A Coordinate"} {
+		if _, err := o.ReadDir(rel, false); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("ReadDir(%q), a directory only a misplaced buffer names: %v, want it missing", rel, err)
+		}
 	}
-	for rel, want := range map[string]fs.FileMode{"c.d": fs.ModeDir, "c.d/1.journal": 0, "a.b/2.journal": 0, "a.b": fs.ModeDir} {
+	if _, err := o.ReadDir("x.y", false); err == nil || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadDir of a file on disk that a buffer names as its directory: %v, want the disk's error", err)
+	}
+	for rel, want := range map[string]fs.FileMode{"c.d": fs.ModeDir, "c.d/1.journal": 0, "a.b/2.journal": 0, "a.b": fs.ModeDir, "a.b/link.journal": fs.ModeSymlink, "x.y": 0} {
 		if got, err := o.Stat(rel); err != nil || got != want {
 			t.Errorf("Stat(%q) = %v, %v; want %v", rel, got, err, want)
 		}
 	}
-	if _, err := o.Stat("a.b/notes.txt"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Stat of a buffer that is not placed: %v, want the disk's answer", err)
+	if _, err := o.Stat("e.f/g/1.journal"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat of a buffer that is not listed: %v, want the disk's answer", err)
 	}
 
-	for rel, want := range map[string]string{"a.b/1.journal": "buffer 1\n", "a.b/3.journal": "disk 3\n", "a.b/notes.txt": "not placed\n"} {
+	// A root that does not exist yet is made up around its buffers.
+	missing := NewOverlay(&Disk{Root: filepath.Join(root, "not-yet")}, map[string][]byte{"c.d/1.journal": []byte("c\n")})
+	if mode, err := missing.Stat(""); err != nil || mode != fs.ModeDir {
+		t.Errorf("Stat of a missing root with buffers = %v, %v; want a directory", mode, err)
+	}
+	if es, err := missing.ReadDir("", false); err != nil || len(es) != 1 || es[0].Name != "c.d" {
+		t.Errorf("ReadDir of a missing root with buffers = %v, %v", es, err)
+	}
+
+	for rel, want := range map[string]string{"a.b/1.journal": "buffer 1\n", "a.b/3.journal": "disk 3\n", "e.f/g/1.journal": "nested\n"} {
 		f, err := o.ReadFile(rel)
 		if err != nil || string(f.Data) != want {
 			t.Errorf("ReadFile(%q) = %q, %v; want %q", rel, f.Data, err, want)
@@ -101,7 +123,7 @@ func TestOverlay(t *testing.T) {
 	if got := o.ReadAgain("a.b/3.journal", vt.DigestOf([]byte("disk 3\n"))); string(got) != "disk 3\n" {
 		t.Errorf("ReadAgain from the disk = %q", got)
 	}
-	if got, want := strings.Join(slices.Sorted(slices.Values(o.Dirs())), " "), "a.b c.d"; got != want {
+	if got, want := strings.Join(slices.Sorted(slices.Values(o.Dirs())), " "), "a.b c.d x.y"; got != want {
 		t.Errorf("Dirs() = %q, want %q", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(root, "c.d")); !errors.Is(err, fs.ErrNotExist) {

@@ -1,0 +1,110 @@
+package check_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/r35157/journal-lint/internal/check"
+)
+
+// TestBuffersReportWhatASaveWould: a check with an editor's unsaved buffers
+// (Options.Overlay) reports what a check of the tree reports once they are
+// saved as an editor saves them (through a symbolic link, making the
+// directories it needs, failing where a file stands in the way), wherever
+// a buffer lies: over a file, over a link, beside other files under a name
+// that is no timestamp, in a new artifact directory, under a root that does
+// not exist yet, or where a file holds the directory's name.
+func TestBuffersReportWhatASaveWould(t *testing.T) {
+	t.Parallel()
+	genesis := func(co, ts, extra string) []byte {
+		return []byte("JOURNAL_FORMAT 1\nARTIFACT " + co + "\nJOURNAL_VERSION " + ts + "\nDESCRIPTION \"A tiny UI toolkit\"\n" + extra)
+	}
+	const first = "com.example.widget/20260110T080000Z.journal"
+	cases := []struct {
+		name    string
+		disk    func(t *testing.T, root, outside string)
+		buffers map[string][]byte
+	}{
+		{"over a file", nil, map[string][]byte{first: genesis("com.example.widget", "20260110T080000Z", "LICENSE MTI\n")}},
+		{"over a link", func(t *testing.T, root, outside string) {
+			write(t, outside, "20260111T080000Z.journal", genesis("com.example.widget", "20260111T080000Z", ""))
+			link(t, filepath.Join(outside, "20260111T080000Z.journal"), filepath.Join(root, "com.example.widget", "20260111T080000Z.journal"))
+		}, map[string][]byte{"com.example.widget/20260111T080000Z.journal": genesis("com.example.widget", "20260111T080000Z", "# edited\n")}},
+		{"a name that is no timestamp", nil, map[string][]byte{"com.example.widget/2026-01-11.journal": genesis("com.example.widget", "20260111T080000Z", "")}},
+		{"a new artifact", nil, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"a directory that is a file", func(t *testing.T, root, _ string) {
+			write(t, root, "org.example.core", []byte("a file\n"))
+		}, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"a directory that is a link", func(t *testing.T, root, outside string) {
+			link(t, outside, filepath.Join(root, "org.example.core"))
+		}, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"a root not made yet", func(t *testing.T, root, _ string) {
+			if err := os.RemoveAll(root); err != nil {
+				t.Fatal(err)
+			}
+		}, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			base := t.TempDir()
+			root, outside := filepath.Join(base, "journals"), filepath.Join(base, "outside")
+			write(t, root, first, genesis("com.example.widget", "20260110T080000Z", ""))
+			if err := os.MkdirAll(outside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if c.disk != nil {
+				c.disk(t, root, outside)
+			}
+			got := findings(t, check.Options{Root: root, Overlay: c.buffers})
+			for rel, b := range c.buffers { // saved as an editor saves
+				abs := filepath.Join(root, filepath.FromSlash(rel))
+				if os.MkdirAll(filepath.Dir(abs), 0o755) == nil {
+					_ = os.WriteFile(abs, b, 0o644)
+				}
+			}
+			if d := cmp.Diff(findings(t, check.Options{Root: root}), got); d != "" {
+				t.Errorf("with the buffers (+) against the saved tree (-):\n%s", d)
+			}
+		})
+	}
+}
+
+// findings runs a check and lists its diagnostics, a line each.
+func findings(t *testing.T, opts check.Options) []string {
+	t.Helper()
+	res, err := check.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range res.Diagnostics {
+		out = append(out, fmt.Sprintf("%s %s %s %d:%d %s", d.Path, d.Code, d.Severity, d.Range.Start.Line, d.Range.Start.Column, strings.ReplaceAll(d.Message, opts.Root, "ROOT")))
+	}
+	return out
+}
+
+// write writes data to rel under dir, making its directories.
+func write(t *testing.T, dir, rel string, data []byte) {
+	t.Helper()
+	abs := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// link makes a symbolic link at path to target.
+func link(t *testing.T, target, path string) {
+	t.Helper()
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+}
