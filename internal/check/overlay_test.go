@@ -17,8 +17,10 @@ import (
 // saved as an editor saves them (through a symbolic link, making the
 // directories it needs, failing where a file stands in the way), wherever
 // a buffer lies: over a file, over a link, beside other files under a name
-// that is no timestamp, in a new artifact directory, under a root that does
-// not exist yet, or where a file holds the directory's name.
+// that is no timestamp, in a new artifact directory, directly in the root,
+// in a directory named as no coordinate or inside an artifact's, under a
+// root that does not exist yet, or where a file or a link holds the
+// directory's name.
 func TestBuffersReportWhatASaveWould(t *testing.T) {
 	t.Parallel()
 	genesis := func(co, ts, extra string) []byte {
@@ -43,6 +45,9 @@ func TestBuffersReportWhatASaveWould(t *testing.T) {
 		{"a directory that is a link", func(t *testing.T, root, outside string) {
 			link(t, outside, filepath.Join(root, "org.example.core"))
 		}, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"the root", nil, map[string][]byte{"20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"a directory named as no coordinate", nil, map[string][]byte{"widget/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
+		{"a directory in an artifact's", nil, map[string][]byte{"com.example.widget/old/20260105T090000Z.journal": genesis("com.example.widget", "20260105T090000Z", "")}},
 		{"a root not made yet", func(t *testing.T, root, _ string) {
 			if err := os.RemoveAll(root); err != nil {
 				t.Fatal(err)

@@ -28,8 +28,8 @@ import (
 // generated tree goes through a random sequence of unsaved buffers
 // (Overlay: edits, new successors, new artifacts, closed buffers, buffers
 // that name another artifact's revision or drop a release that other
-// artifacts depend on, buffers in a directory that is a file or a link on
-// disk), changes on disk (found with Rescan) and a new
+// artifacts depend on, buffers where no Journal belongs or in a directory
+// that is a file or a link on disk), changes on disk (found with Rescan) and a new
 // configuration (whose findings a prior run cannot give); after each
 // step the JSON output, the counts and every chain head of the run with
 // Prior equal those of a fresh run. In a git work tree (committed, without
@@ -162,10 +162,20 @@ func priorEqualsFresh(t *testing.T, inGit bool) {
 		p := paths[rng.IntN(len(paths))]
 		kind := kindsOf[rng.IntN(len(kindsOf))]
 		kinds[kind]++
-		if step%7 == 3 { // besides: a buffer in a directory that is a file or a link on disk
-			co := blocked[blockedRng.IntN(len(blocked))]
+		if step%7 == 3 { // besides: a buffer where no Journal belongs, or in a directory that is a file or a link on disk
 			q := paths[blockedRng.IntN(len(paths))]
-			overlay[co+"/"+strings.TrimSuffix(filepath.Base(q), ".journal")+".journal"] = art.ReplaceAll(text(q), []byte("ARTIFACT "+co))
+			name := filepath.Base(q)
+			switch blockedRng.IntN(4) {
+			case 0: // directly in the root
+				overlay[name] = text(q)
+			case 1: // in a directory named as no coordinate
+				overlay["Widget/"+name] = text(q)
+			case 2: // in a directory inside an artifact's
+				overlay[filepath.ToSlash(filepath.Dir(q))+"/old/"+name] = text(q)
+			default:
+				co := blocked[blockedRng.IntN(len(blocked))]
+				overlay[co+"/"+name] = art.ReplaceAll(text(q), []byte("ARTIFACT "+co))
+			}
 			kinds["blocked"]++
 		}
 		switch kind {

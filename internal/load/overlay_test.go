@@ -12,8 +12,9 @@ import (
 )
 
 // Overlay: a buffer stands in for its file, a buffer without a file
-// is loaded where it would be placed, a misplaced one is not, and an
-// oversized one is fs/too-large; the disk is never written.
+// is loaded where it would be placed, a misplaced one is reported as it
+// would be once saved, and an oversized one is fs/too-large; the disk is
+// never written.
 func TestOverlay(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
@@ -49,8 +50,8 @@ func TestOverlay(t *testing.T) {
 	newRel := "org.example.core/20260105T090000Z.journal"
 	core := strings.NewReplacer("com.example.widget", "org.example.core", "20260110T080000Z", "20260105T090000Z").Replace(genesis)
 	res := load(map[string][]byte{newRel: []byte(core), "Not A Coordinate/x.journal": []byte(core)})
-	if len(res.Files) != 2 || res.State.RevisionCount() != 2 || len(res.Diagnostics) != 0 {
-		t.Errorf("want the new buffer loaded beside the file and the misplaced one left out, got %d files, %d revisions, %v",
+	if len(res.Files) != 2 || res.State.RevisionCount() != 2 || len(res.Diagnostics) != 1 || !hasCode(res, "Not A Coordinate", rules.FSUnexpectedEntry) {
+		t.Errorf("want the new buffer loaded beside the file and the misplaced one's directory reported as it would be once saved, got %d files, %d revisions, %v",
 			len(res.Files), res.State.RevisionCount(), res.Diagnostics)
 	}
 	if res := load(map[string][]byte{rel: make([]byte, syntax.MaxSize+1)}); !hasCode(res, rel, rules.FSTooLarge) {

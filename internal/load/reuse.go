@@ -127,8 +127,9 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 	return now[dir] || p.overlaid[dir]
 }
 
-// list lists the tree: from scratch without a prior load or with Rescan,
-// else prior's listing with the touched directories looked at again:
+// list lists the tree: from scratch without a prior load, with Rescan or
+// with a buffer directly in the root (source.Overlay.ListsInRoot), else
+// prior's listing with the touched directories looked at again:
 // listed, or left out where the source holds no directory (a buffer
 // closed in a directory that only it made; a buffer in a directory that
 // is a file or a link on disk, which only the walk reports). A walk stops
@@ -136,7 +137,9 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
-	if prior == nil || opts.Rescan {
+	if o, ok := opts.Source.(*source.Overlay); prior == nil || opts.Rescan || (ok && o.ListsInRoot()) {
+		// A buffer that adds to the root's own listing (prior's holds
+		// its diagnostics) lists the tree again too.
 		return walk(ctx, opts.Source, shown, opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Source)

@@ -13,20 +13,19 @@ import (
 // Overlay is a [Source] in which some files hold given bytes, such as an
 // editor's unsaved buffers, instead of what the source under it holds, so
 // that a check of it reports what a check of the tree would once the
-// buffers are saved. Nothing is ever written.
+// buffers are saved (and the saves succeed). Nothing is ever written.
 //
 //   - A buffer stands in for its file, whatever the path.
-//   - A buffer directly inside a directory named as an artifact
-//     coordinate is listed: as a regular file where the source has no
-//     entry, in that directory, made up where the source has none, under
-//     the root, made up where the source has none either (saving makes
-//     them all). Its name is the walk's to judge, as on disk.
+//   - A buffer at a clean root-relative path is listed: as a regular file
+//     where the source has no entry, in its directories, each made up
+//     where the source has none, up to the root (saving makes them all).
+//     What its path and name are is the walk's to judge, as on disk.
 //   - Where the source has an entry of another kind at a buffer's path,
-//     or at its directory's (a symbolic link, a directory, a file), that
-//     entry stays what it is: saving writes through a link, or fails, and
-//     the check reports the entry. (Through a link to another artifact's
-//     directory the saved file lands there, which the overlay does not
-//     show.)
+//     or at one of its directories' (a symbolic link, a directory, a
+//     file), that entry stays what it is: saving writes through a link,
+//     or fails, and the check reports the entry. (Through a link to
+//     another artifact's directory the saved file lands there, which the
+//     overlay does not show.)
 //
 // A listed buffer has no stat stamp (Entry.Stat and File.Stamp 0), so
 // nothing compared by stamps ever takes a buffer for the file on disk. An
@@ -35,82 +34,149 @@ import (
 type Overlay struct {
 	under   Source
 	buffers map[string][]byte
-	// listed are the names of the listed buffers, by their directory,
-	// sorted.
-	listed map[string][]string
+	// listed are the entries the buffers add to each directory ("" for
+	// the root), sorted by name.
+	listed map[string][]listedEntry
+}
+
+// listedEntry is an entry a buffer adds to a directory: its file, or one
+// of its directories.
+type listedEntry struct {
+	name string
+	dir  bool
 }
 
 // NewOverlay returns under with buffers, by root-relative path (forward
-// slashes), standing in for its files. The map is not copied: the caller
-// must not change it while the Overlay is in use.
+// slashes), standing in for its files. A path that is not clean (empty,
+// ".", "..", a slash at either end or doubled, a NUL byte) is read but
+// never listed. The map is not copied: the caller must not change it
+// while the Overlay is in use.
 func NewOverlay(under Source, buffers map[string][]byte) *Overlay {
-	o := &Overlay{under: under, buffers: buffers, listed: map[string][]string{}}
+	o := &Overlay{under: under, buffers: buffers, listed: map[string][]listedEntry{}}
 	for rel := range buffers {
-		dir, name, ok := strings.Cut(rel, "/")
-		if !ok || name == "" || strings.Contains(name, "/") {
+		if !cleanRel(rel) {
 			continue
 		}
-		if _, err := vt.ParseCoordinate(dir); err == nil {
-			o.listed[dir] = append(o.listed[dir], name)
+		parts := strings.Split(rel, "/")
+		for i, name := range parts {
+			dir := strings.Join(parts[:i], "/")
+			o.listed[dir] = append(o.listed[dir], listedEntry{name: name, dir: i < len(parts)-1})
 		}
 	}
-	for _, names := range o.listed {
-		slices.Sort(names)
+	for dir, es := range o.listed {
+		// One entry per name; where a buffer's file is another's
+		// directory, the directory.
+		slices.SortFunc(es, func(a, b listedEntry) int {
+			if c := strings.Compare(a.name, b.name); c != 0 {
+				return c
+			}
+			return cmpBool(b.dir, a.dir)
+		})
+		o.listed[dir] = slices.CompactFunc(es, func(a, b listedEntry) bool { return a.name == b.name })
 	}
 	return o
 }
 
-// Dirs returns the directories of the root that hold a listed buffer,
-// in no fixed order: those whose listings differ from the source under
-// the overlay.
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// cleanRel reports whether rel is a clean root-relative path: not empty,
+// no "." or ".." element, no empty element, no NUL byte.
+func cleanRel(rel string) bool {
+	if rel == "" || strings.ContainsRune(rel, 0) {
+		return false
+	}
+	for _, e := range strings.Split(rel, "/") {
+		if e == "" || e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// Dirs returns the directories of the root in which the overlay lists a
+// buffer (the first element of its path), in no fixed order: those whose
+// listings may differ from the source under the overlay.
 func (o *Overlay) Dirs() []string {
-	out := make([]string, 0, len(o.listed))
-	for dir := range o.listed {
-		out = append(out, dir)
+	var out []string
+	for _, e := range o.listed[""] {
+		if e.dir {
+			out = append(out, e.name)
+		}
 	}
 	return out
 }
 
-// isListed reports whether rel is the path of a listed buffer.
-func (o *Overlay) isListed(rel string) bool {
-	dir, name, ok := strings.Cut(rel, "/")
-	if !ok {
-		return false
+// ListsInRoot reports whether the overlay lists a buffer directly in the
+// root, or a directory there whose name is no artifact coordinate: what
+// it adds to the root's own listing, beyond its artifact directories.
+func (o *Overlay) ListsInRoot() bool {
+	for _, e := range o.listed[""] {
+		if _, err := vt.ParseCoordinate(e.name); !e.dir || err != nil {
+			return true
+		}
 	}
-	_, found := slices.BinarySearch(o.listed[dir], name)
-	return found
+	return false
+}
+
+// entry returns the entry the overlay lists at rel, and whether it lists
+// one.
+func (o *Overlay) entry(rel string) (listedEntry, bool) {
+	dir, name := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dir, name = rel[:i], rel[i+1:]
+	}
+	es := o.listed[dir]
+	i, found := slices.BinarySearchFunc(es, name, func(e listedEntry, name string) int { return strings.Compare(e.name, name) })
+	if !found {
+		return listedEntry{}, false
+	}
+	return es[i], true
 }
 
 // madeUp reports whether the overlay shows a directory at rel where the
-// source has no entry: the root, or the directory of a listed buffer.
+// source has no entry: the root, or a directory of a listed buffer.
 func (o *Overlay) madeUp(rel string) bool {
 	if rel == "" {
 		return len(o.listed) > 0
 	}
-	_, ok := o.listed[rel]
-	return ok
+	e, ok := o.entry(rel)
+	return ok && e.dir
 }
 
 // Stat is the source's answer, except where the source has no entry: a
-// listed buffer is a regular file there, and its directory and the root
+// listed buffer is a regular file there, and its directories and the root
 // are directories.
 func (o *Overlay) Stat(rel string) (fs.FileMode, error) {
 	mode, err := o.under.Stat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		switch {
-		case o.isListed(rel):
+		if rel == "" {
+			if o.madeUp(rel) {
+				return fs.ModeDir, nil
+			}
+		} else if e, ok := o.entry(rel); ok {
+			if e.dir {
+				return fs.ModeDir, nil
+			}
 			return 0, nil
-		case o.madeUp(rel):
-			return fs.ModeDir, nil
 		}
 	}
 	return mode, err
 }
 
-// ReadDir is the source's listing with the listed buffers: a buffer over a
-// regular file loses the file's stamp, and one where the source has no
-// entry is added; the root lists the directories of buffers that the
-// source lacks. A directory the overlay makes up lists only its buffers.
+// ReadDir is the source's listing with what the buffers add: an entry
+// where the source has none (a regular file, or a directory on a
+// buffer's path), and a buffer over a regular file loses the file's
+// stamp. A directory the overlay makes up lists only what the buffers
+// add.
 func (o *Overlay) ReadDir(rel string, stat bool) ([]Entry, error) {
 	entries, err := o.under.ReadDir(rel, stat)
 	if err != nil {
@@ -119,20 +185,14 @@ func (o *Overlay) ReadDir(rel string, stat bool) ([]Entry, error) {
 		}
 		entries = nil
 	}
-	if rel == "" {
-		for dir := range o.listed {
-			if i, found := slices.BinarySearchFunc(entries, dir, byName); !found {
-				entries = slices.Insert(entries, i, Entry{Name: dir, Type: fs.ModeDir})
-			}
-		}
-		return entries, nil
-	}
-	for _, name := range o.listed[rel] {
-		i, found := slices.BinarySearchFunc(entries, name, byName)
+	for _, e := range o.listed[rel] {
+		i, found := slices.BinarySearchFunc(entries, e.name, byName)
 		switch {
+		case !found && e.dir:
+			entries = slices.Insert(entries, i, Entry{Name: e.name, Type: fs.ModeDir})
 		case !found:
-			entries = slices.Insert(entries, i, Entry{Name: name})
-		case entries[i].Type == 0:
+			entries = slices.Insert(entries, i, Entry{Name: e.name})
+		case !e.dir && entries[i].Type == 0:
 			entries[i].Stat = 0
 		}
 	}

@@ -14,12 +14,12 @@ import (
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
 
-// An Overlay lists the buffers directly inside directories named as
-// coordinates where the disk has no entry, in directories (and under a
-// root) it makes up where the disk has none; it leaves a link or another
-// kind of entry at a buffer's path, or at its directory's, as it is; it
-// reads a buffer instead of the file, whatever its path; it gives no
-// buffer a stamp; and it leaves everything else to the disk.
+// An Overlay lists the buffers at clean paths where the disk has no entry,
+// in directories (and under a root) it makes up where the disk has none;
+// it leaves a link or another kind of entry at a buffer's path, or at one
+// of its directories', as it is; it reads a buffer instead of the file,
+// whatever its path; it gives no buffer a stamp; and it leaves everything
+// else to the disk.
 func TestOverlay(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -43,6 +43,8 @@ func TestOverlay(t *testing.T) {
 		"c.d/1.journal":              []byte("buffer c\n"), // in a directory the disk lacks
 		"x.y/1.journal":              []byte("in a file\n"),
 		"e.f/g/1.journal":            []byte("nested\n"),
+		"a.b/../u.journal":           []byte("not clean\n"),
+		"a.b//v.journal":             []byte("not clean\n"),
 		"Not A Coordinate/1.journal": []byte("misplaced\n"),
 		"a.b/big.journal":            make([]byte, readfile.MaxJournal+1),
 	}
@@ -65,31 +67,30 @@ func TestOverlay(t *testing.T) {
 		}
 		return out
 	}
-	if d := cmp.Diff([]entry{{"a.b", fs.ModeDir, true}, {"c.d", fs.ModeDir, false}, {"stray.txt", 0, true}, {"x.y", 0, true}}, list("")); d != "" {
+	if d := cmp.Diff([]entry{{"Not A Coordinate", fs.ModeDir, false}, {"a.b", fs.ModeDir, true}, {"c.d", fs.ModeDir, false}, {"e.f", fs.ModeDir, false}, {"stray.txt", 0, true}, {"x.y", 0, true}}, list("")); d != "" {
 		t.Errorf("root (-want +got):\n%s", d)
 	}
 	want := []entry{{"1.journal", 0, false}, {"2.journal", 0, false}, {"3.journal", 0, true}, {"big.journal", 0, false}, {"link.journal", fs.ModeSymlink, true}, {"notes.txt", 0, false}}
 	if d := cmp.Diff(want, list("a.b")); d != "" {
 		t.Errorf("a.b (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]entry{{"1.journal", 0, false}}, list("c.d")); d != "" {
-		t.Errorf("c.d (-want +got):\n%s", d)
-	}
-	for _, rel := range []string{"e.f", "Not A Coordinate"} {
-		if _, err := o.ReadDir(rel, false); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("ReadDir(%q), a directory only a misplaced buffer names: %v, want it missing", rel, err)
+	for dir, want := range map[string][]entry{"c.d": {{"1.journal", 0, false}}, "e.f": {{"g", fs.ModeDir, false}}, "e.f/g": {{"1.journal", 0, false}}} {
+		if d := cmp.Diff(want, list(dir)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", dir, d)
 		}
 	}
 	if _, err := o.ReadDir("x.y", false); err == nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadDir of a file on disk that a buffer names as its directory: %v, want the disk's error", err)
 	}
-	for rel, want := range map[string]fs.FileMode{"c.d": fs.ModeDir, "c.d/1.journal": 0, "a.b/2.journal": 0, "a.b": fs.ModeDir, "a.b/link.journal": fs.ModeSymlink, "x.y": 0} {
+	for rel, want := range map[string]fs.FileMode{"c.d": fs.ModeDir, "c.d/1.journal": 0, "a.b/2.journal": 0, "a.b": fs.ModeDir, "a.b/link.journal": fs.ModeSymlink, "x.y": 0, "e.f/g": fs.ModeDir, "e.f/g/1.journal": 0} {
 		if got, err := o.Stat(rel); err != nil || got != want {
 			t.Errorf("Stat(%q) = %v, %v; want %v", rel, got, err, want)
 		}
 	}
-	if _, err := o.Stat("e.f/g/1.journal"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Stat of a buffer that is not listed: %v, want the disk's answer", err)
+	for _, rel := range []string{"u.journal", "a.b/u.journal", "a.b/v.journal"} {
+		if _, err := o.Stat(rel); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Stat(%q), the clean form of a buffer's path that is not clean: %v, want the disk's answer", rel, err)
+		}
 	}
 
 	// A root that does not exist yet is made up around its buffers.
@@ -123,8 +124,11 @@ func TestOverlay(t *testing.T) {
 	if got := o.ReadAgain("a.b/3.journal", vt.DigestOf([]byte("disk 3\n"))); string(got) != "disk 3\n" {
 		t.Errorf("ReadAgain from the disk = %q", got)
 	}
-	if got, want := strings.Join(slices.Sorted(slices.Values(o.Dirs())), " "), "a.b c.d x.y"; got != want {
+	if got, want := strings.Join(slices.Sorted(slices.Values(o.Dirs())), " "), "Not A Coordinate a.b c.d e.f x.y"; got != want {
 		t.Errorf("Dirs() = %q, want %q", got, want)
+	}
+	if !o.ListsInRoot() || NewOverlay(&Disk{Root: root}, map[string][]byte{"a.b/1.journal": nil}).ListsInRoot() {
+		t.Error("ListsInRoot: want true with a directory named as no coordinate, false with only a.b")
 	}
 	if _, err := os.Stat(filepath.Join(root, "c.d")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the overlay made a directory on disk: %v", err)
