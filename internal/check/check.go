@@ -166,6 +166,9 @@ type run struct {
 	paths valuePaths
 	// sum is the run's use of tree summaries (summary.go); nil for none.
 	sum *summaryUse
+	// read is the source the load read: the gate's, with the editor's
+	// buffers over it (load.Overlay).
+	read source.Source
 }
 
 // keepSource records src as the text of the file at path, for snippets of
@@ -316,8 +319,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		v.prior, priorHeads = prior.visitor, prior.heads
 	}
 	keepDocs := opts.KeepState
-	lopts := load.Options{Examples: opts.Examples, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot,
-		Source: load.Overlay(opts.Root, g.src, overlay)}
+	r.read = load.Overlay(opts.Root, g.src, overlay)
+	lopts := load.Options{Examples: opts.Examples, Workers: opts.Workers, Visit: v.visit, DropDocs: !keepDocs, Progress: opts.Progress, ShownRoot: opts.ShownRoot, Source: r.read}
 	if !keepDocs {
 		// The visitor keeps no document past its visit, and rule packs get
 		// theirs while the tree streams (plugin.Stream): unless no pack

@@ -352,7 +352,7 @@ func gitGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 // tree is what the analyzers of package gitcheck look at in the run r;
 // g must have a repository.
 func (g *gate) tree(r *run) *gitcheck.Tree {
-	return &gitcheck.Tree{Facts: &g.Facts, Staged: g.staged, Source: g.src, Load: r.load, Attrs: g.eolAttrs, ChangedOnly: r.sum.readsChanged()}
+	return &gitcheck.Tree{Facts: &g.Facts, Staged: g.staged, Source: r.read, Load: r.load, Attrs: g.eolAttrs, ChangedOnly: r.sum.readsChanged()}
 }
 
 // reviseWorkTree corrects the diagnostics l of a check of the work tree

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/gitrepo/gittest"
 )
 
 // TestBuffersReportWhatASaveWould: a check with an editor's unsaved buffers
@@ -111,5 +112,51 @@ func link(t *testing.T, target, path string) {
 	t.Helper()
 	if err := os.Symlink(target, path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPriorForgetsClosedBuffersInTheRoot: a check that takes over from one
+// whose buffers added to the root's own listing (a file in the root, a
+// directory named as no coordinate) and has them no longer, reports what
+// a fresh check does: not the entries only those buffers made.
+func TestPriorForgetsClosedBuffersInTheRoot(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "journals")
+	text := []byte("JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n")
+	write(t, root, "com.example.widget/20260110T080000Z.journal", text)
+	for _, then := range []string{"20260105T090000Z.journal", "Widget/20260105T090000Z.journal", "org.new.c", ".gitkeep/x"} {
+		for _, now := range []map[string][]byte{nil, {"com.example.widget/20260111T080000Z.journal": text}} {
+			prior, err := check.Run(context.Background(), check.Options{Root: root, KeepState: true, Overlay: map[string][]byte{then: text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := findings(t, check.Options{Root: root, KeepState: true, Overlay: now, Prior: prior})
+			if d := cmp.Diff(findings(t, check.Options{Root: root, KeepState: true, Overlay: now}), got); d != "" {
+				t.Errorf("%s closed, %d buffers open: with Prior (+) against fresh (-):\n%s", then, len(now), d)
+			}
+		}
+	}
+}
+
+// TestBufferOverACommittedLink: a buffer at the path of a link that git
+// records, and that is gone from the work tree, is the plain file a save
+// makes there, which core.symlinks=false would have checked out: the
+// check reports the link, as it does once the buffer is saved.
+func TestBufferOverACommittedLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rel := "com.example.widget/20260112T080000Z.journal"
+	text := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
+	write(t, dir, "com.example.widget/20260110T080000Z.journal", []byte(text))
+	link(t, "20260110T080000Z.journal", filepath.Join(dir, filepath.FromSlash(rel)))
+	gittest.Repo(t, dir, nil)
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+		t.Fatal(err)
+	}
+	buffers := map[string][]byte{rel: []byte("20260110T080000Z.journal")}
+	got := findings(t, check.Options{Root: dir, Overlay: buffers})
+	write(t, dir, rel, buffers[rel])
+	if d := cmp.Diff(findings(t, check.Options{Root: dir}), got); d != "" {
+		t.Errorf("with the buffer (+) against the saved tree (-):\n%s", d)
 	}
 }

@@ -32,8 +32,8 @@ type Tree struct {
 	// Staged says that the tree checked is the index's (--staged), not
 	// the work tree's.
 	Staged bool
-	// Source is where the tree was read from: the disk under the root, or
-	// the index's entries.
+	// Source is where the tree was read from: the disk under the root
+	// (with an editor's buffers over it), or the index's entries.
 	Source source.Source
 	// Load is what the load found.
 	Load *load.Result

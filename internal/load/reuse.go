@@ -87,8 +87,11 @@ type reusable struct {
 	listing  *listing
 	// arts are the artifacts by directory name.
 	arts map[string]priorArtifact
-	// overlaid are the artifact directories that held an Overlay path.
+	// overlaid are the artifact directories in which the source listed an
+	// editor's buffer, and inRoot says that it listed one in the root's
+	// own listing (source.Overlay.ListsInRoot).
 	overlaid map[string]bool
+	inRoot   bool
 }
 
 // priorArtifact is one artifact of an earlier load: its index there, its
@@ -121,6 +124,13 @@ func overlayDirs(src source.Source) map[string]bool {
 	return out
 }
 
+// listsInRoot reports whether src lists an editor's buffer in the root's
+// own listing (source.Overlay.ListsInRoot).
+func listsInRoot(src source.Source) bool {
+	o, ok := src.(*source.Overlay)
+	return ok && o.ListsInRoot()
+}
+
 // touched reports whether the artifact directory dir held an overlay path
 // in prior's load or holds one now.
 func (p *reusable) touched(dir string, now map[string]bool) bool {
@@ -137,9 +147,10 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
-	if o, ok := opts.Source.(*source.Overlay); prior == nil || opts.Rescan || (ok && o.ListsInRoot()) {
-		// A buffer that adds to the root's own listing (prior's holds
-		// its diagnostics) lists the tree again too.
+	if prior == nil || opts.Rescan || listsInRoot(opts.Source) || prior.inRoot {
+		// A buffer that adds to the root's own listing, now or in
+		// prior's load (whose listing holds the root's diagnostics),
+		// lists the tree again too.
 		return walk(ctx, opts.Source, shown, opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Source)
@@ -243,7 +254,7 @@ func keepForReuse(opts Options, l *listing, cands []candidate, arts []*artifactR
 	if !reusableLoad(opts) {
 		return nil
 	}
-	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Source)}
+	r := &reusable{examples: opts.Examples, listing: l, arts: make(map[string]priorArtifact, len(arts)), overlaid: overlayDirs(opts.Source), inRoot: listsInRoot(opts.Source)}
 	for i, a := range arts {
 		r.arts[cands[a.lo].dir()] = priorArtifact{index: i, run: a, files: files[a.lo:a.hi]}
 	}
