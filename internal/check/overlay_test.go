@@ -81,7 +81,8 @@ func TestBuffersReportWhatASaveWould(t *testing.T) {
 	}
 }
 
-// findings runs a check and lists its diagnostics, a line each.
+// findings runs a check and lists its diagnostics, a line each, with
+// their help.
 func findings(t *testing.T, opts check.Options) []string {
 	t.Helper()
 	res, err := check.Run(context.Background(), opts)
@@ -90,7 +91,8 @@ func findings(t *testing.T, opts check.Options) []string {
 	}
 	var out []string
 	for _, d := range res.Diagnostics {
-		out = append(out, fmt.Sprintf("%s %s %s %d:%d %s", d.Path, d.Code, d.Severity, d.Range.Start.Line, d.Range.Start.Column, strings.ReplaceAll(d.Message, opts.Root, "ROOT")))
+		out = append(out, fmt.Sprintf("%s %s %s %d:%d %s (help: %s)", d.Path, d.Code, d.Severity, d.Range.Start.Line, d.Range.Start.Column,
+			strings.ReplaceAll(d.Message, opts.Root, "ROOT"), strings.ReplaceAll(d.Help, opts.Root, "ROOT")))
 	}
 	return out
 }
@@ -158,5 +160,26 @@ func TestBufferOverACommittedLink(t *testing.T) {
 	write(t, dir, rel, buffers[rel])
 	if d := cmp.Diff(findings(t, check.Options{Root: dir}), got); d != "" {
 		t.Errorf("with the buffer (+) against the saved tree (-):\n%s", d)
+	}
+}
+
+// TestCRLFBufferOverAnLFCommit: a buffer that turns a file committed with
+// LF line endings into CRLF gets the help the saved file gets (restore the
+// committed bytes), though git, which sees only the disk, reports the file
+// unchanged.
+func TestCRLFBufferOverAnLFCommit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rel := "com.example.widget/20260110T080000Z.journal"
+	text := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
+	write(t, dir, ".gitattributes", []byte("*.journal -text\n"))
+	write(t, dir, rel, []byte(text))
+	gittest.Repo(t, dir, nil)
+	buffers := map[string][]byte{rel: []byte(strings.ReplaceAll(text, "\n", "\r\n"))}
+	got := findings(t, check.Options{Root: dir, Overlay: buffers})
+	write(t, dir, rel, buffers[rel])
+	want := findings(t, check.Options{Root: dir})
+	if d := cmp.Diff(want, got); d != "" || !strings.Contains(strings.Join(want, "\n"), "git checkout HEAD") {
+		t.Errorf("with the buffer (+) against the saved tree (-), which must tell to restore the committed bytes:\n%s", d)
 	}
 }

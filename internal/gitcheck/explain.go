@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/internal/gitfacts"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/safetext"
+	"github.com/r35157/journal-lint/internal/source"
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
@@ -230,7 +231,8 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 
 // mayDifferFromHEAD returns the root-relative paths of the work tree's
 // Journal files whose bytes may differ from their blob at HEAD: all but
-// those that git reports unchanged since HEAD and whose attributes convert
+// those that git reports unchanged since HEAD, that no editor's buffer
+// stands in for (git sees only the disk), and whose attributes convert
 // nothing under the configured core.autocrlf (gitfacts.Attrs.ConvertsNothing), which
 // hold the blob's exact bytes.
 // Before the first commit there is no blob to differ from.
@@ -257,9 +259,10 @@ func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 			}
 		}
 	}
+	buffers, _ := t.Source.(*source.Overlay)
 	var out []string
 	for _, p := range paths {
-		if a := t.Attrs.Get(p); changed[p] || a == nil || !a.ConvertsNothing(autocrlf) {
+		if a := t.Attrs.Get(p); changed[p] || (buffers != nil && buffers.Holds(p)) || a == nil || !a.ConvertsNothing(autocrlf) {
 			out = append(out, p)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/source"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // A load can take unchanged artifacts from an earlier load of the same root
@@ -124,6 +125,11 @@ func overlayDirs(src source.Source) map[string]bool {
 	return out
 }
 
+// rootUnlisted reports whether prior's load could not list the root.
+func (p *reusable) rootUnlisted() bool {
+	return slices.ContainsFunc(p.listing.rootDiags, func(d diag.Diagnostic) bool { return d.Code == rules.FSRootUnreadable })
+}
+
 // listsInRoot reports whether src lists an editor's buffer in the root's
 // own listing (source.Overlay.ListsInRoot).
 func listsInRoot(src source.Source) bool {
@@ -147,10 +153,11 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)
-	if prior == nil || opts.Rescan || listsInRoot(opts.Source) || prior.inRoot {
+	if prior == nil || opts.Rescan || listsInRoot(opts.Source) || prior.inRoot || prior.rootUnlisted() {
 		// A buffer that adds to the root's own listing, now or in
 		// prior's load (whose listing holds the root's diagnostics),
-		// lists the tree again too.
+		// lists the tree again too, and so does a root prior's load
+		// could not list (it listed no directory to take over).
 		return walk(ctx, opts.Source, shown, opts.Examples, stat)
 	}
 	now := overlayDirs(opts.Source)

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/r35157/journal-lint/internal/source"
 )
 
 // TestPriorReadsOnlyWhatChanged checks that a load with Options.Prior reads
@@ -120,4 +122,48 @@ func TestPriorReadsOnlyWhatChanged(t *testing.T) {
 		t.Errorf("rescan after a change: read %d files, want %d", read, want)
 	}
 	same("rescan after a change", fifth, opts)
+}
+
+// unlistedRoot is the disk with a root that can be entered but not
+// listed (mode 0300, which a test run as root cannot make).
+type unlistedRoot struct{ *source.Disk }
+
+func (u unlistedRoot) ReadDir(rel string, stat bool) ([]source.Entry, error) {
+	if rel == "" {
+		return nil, &fs.PathError{Op: "open", Path: u.Root, Err: fs.ErrPermission}
+	}
+	return u.Disk.ReadDir(rel, stat)
+}
+
+// A load that takes over from one that could not list the root, with a
+// buffer in a new artifact directory, cannot list it either: it reports
+// what a fresh load does, not the buffer's directory beside the root's
+// error.
+func TestPriorOfAnUnlistedRoot(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	text := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
+	if err := os.MkdirAll(filepath.Join(root, "com.example.widget"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "com.example.widget", "20260110T080000Z.journal"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	disk := unlistedRoot{&source.Disk{Root: root}}
+	prior, err := Load(context.Background(), root, Options{Source: disk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buffers := Overlay(root, disk, map[string][]byte{"org.new.c/20260105T090000Z.journal": []byte(strings.ReplaceAll(text, "com.example.widget", "org.new.c")), "org.new.c/x.txt": []byte("x\n")})
+	fresh, err := Load(context.Background(), root, Options{Source: buffers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(context.Background(), root, Options{Source: buffers, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(fresh.Diagnostics, got.Diagnostics); d != "" || len(got.Files) != len(fresh.Files) {
+		t.Errorf("with Prior (+) against fresh (-), %d files against %d:\n%s", len(got.Files), len(fresh.Files), d)
+	}
 }

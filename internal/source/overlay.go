@@ -102,6 +102,12 @@ func cleanRel(rel string) bool {
 	return true
 }
 
+// Holds reports whether a buffer stands in for the file at rel.
+func (o *Overlay) Holds(rel string) bool {
+	_, ok := o.buffers[rel]
+	return ok
+}
+
 // Dirs returns the directories of the root in which the overlay lists a
 // buffer (the first element of its path), in no fixed order: those whose
 // listings may differ from the source under the overlay.
