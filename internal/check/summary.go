@@ -86,8 +86,9 @@ type summaryDir struct {
 }
 
 // summaryUse is a staged check's use of tree summaries: the name of the
-// summary of the tree it checks, and the summary of HEAD's tree when the
-// check reads only what changed since (hit).
+// summary of the tree it checks, and the summary of HEAD's tree (or of a
+// recent tree, nearest) when the check reads only what changed since
+// (hit).
 type summaryUse struct {
 	store *memo.Store
 	ns    []byte
@@ -146,8 +147,9 @@ func newSummaryUse(r *run, prior *run) (*summaryUse, error) {
 // probe asks git, in the background, for HEAD's tree under the root while
 // the gate asks what the index changes, and when the check may take the
 // tree from a summary, reads the summary of HEAD's tree as HEAD's
-// attribute sources name it: the one open takes, unless the index changes
-// a .gitattributes (then it takes none). open waits for it.
+// attribute sources name it, or else of a recent tree (nearest): the one
+// open takes, unless the index changes a .gitattributes (then it takes
+// none). open waits for it.
 func (s *summaryUse) probe(ctx context.Context, g *gate) {
 	if s == nil {
 		return
@@ -283,9 +285,10 @@ func (s *summaryUse) wait() {
 }
 
 // open takes the changes of the index since HEAD under the root
-// (gitrepo.Repo.IndexDiff) and, when the check may, finds the summary of
-// HEAD's tree and returns the source of only the directories the changes
-// touch; nil when the whole index is to be read. Git failing to answer
+// (gitrepo.Repo.IndexDiff) and, when the check may, takes the summary
+// probe read and returns the source of only the directories the changes
+// touch and those in which the summary's tree and HEAD's differ (since);
+// nil when the whole index is to be read. Git failing to answer
 // what probe asked leaves the check without summaries.
 func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawChange) (source.Source, error) {
 	if s == nil {
@@ -348,7 +351,7 @@ func (s *summaryUse) open(ctx context.Context, g *gate, changes []gitrepo.RawCha
 		return nil, nil
 	}
 	if s.read == nil || !bytes.Equal(s.headAttrs, s.attrs) {
-		return nil, nil // no summary of HEAD's tree, or one named otherwise
+		return nil, nil // no summary that serves, or one named otherwise
 	}
 	dirs := s.read
 	src, err := source.StagedDirs(ctx, g.Repo, g.RootRel, slices.Sorted(maps.Keys(changed)), head, headChanges)
@@ -404,7 +407,7 @@ func (s *summaryUse) treeHeads(v *visitor) [][]treeHead {
 }
 
 // readsChanged reports whether the check reads only the directories the
-// index changes, beside the summary of HEAD's tree.
+// index changes (and those since the summary's tree), beside a summary.
 func (s *summaryUse) readsChanged() bool { return s != nil && s.hit }
 
 // counts returns the files, chains and accepted revisions of the

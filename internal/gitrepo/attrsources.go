@@ -368,16 +368,19 @@ func (r *Repo) diffFiles(ctx context.Context, prefix string, opts ...string) (ma
 	return listed, nil
 }
 
-// RawChange is one entry of [Repo.IndexDiff]: a path whose index entry
-// differs from the commit's, with both sides.
+// RawChange is one entry of [Repo.IndexDiff] (a path whose index entry
+// differs from the commit's) or of [Repo.TreeDiff] (an entry that
+// differs between two trees), with both sides.
 type RawChange struct {
 	// Status is git's status letter: 'A' added, 'D' deleted, 'M'
 	// modified, 'T' type changed, 'U' unmerged.
 	Status byte
-	// OldMode and OldObject are the commit's side ("000000" and zeros
-	// for an added path); NewMode and NewObject the index's.
+	// OldMode and OldObject are the first side (the commit's, or tree
+	// a's; "000000" and zeros for an added path); NewMode and NewObject
+	// the second (the index's, or tree b's).
 	OldMode, OldObject, NewMode, NewObject string
-	// Path is relative to the top level, with forward slashes.
+	// Path is relative to the top level (IndexDiff) or to the compared
+	// trees (TreeDiff), with forward slashes.
 	Path string
 	// OldPath and Score are, for 'R' (renamed, only where renames are
 	// detected), the path before and the similarity in percent.

@@ -88,10 +88,10 @@ type CommandError struct {
 	Err error
 }
 
-// Error returns the command, git's message and the exit status. Of a long
-// command it shows the first maxShownArgs arguments, each cut after
-// maxShownArg bytes, and counts the others: a list of paths must not
-// bury the message.
+// Error returns the command, the process's error (such as the exit
+// status) and git's standard error. Of a long command it shows the first
+// 12 arguments, each cut after 200 bytes, and counts the others: a list
+// of paths must not bury the message.
 func (e *CommandError) Error() string {
 	var b strings.Builder
 	b.WriteString("git")

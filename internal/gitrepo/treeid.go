@@ -74,11 +74,13 @@ func (r *Repo) TreeAt(ctx context.Context, rev, prefix string) (string, error) {
 }
 
 // TreeDiff lists the entries directly under the trees a and b (object
-// ids of tree objects) that differ, by name in git's order, as "git
-// diff-tree --raw" without -r prints them: a sub-directory's entry has
-// the mode 040000 on the side that holds it, and 000000 (with an
-// all-zero object id) on the side that does not. Its work is that of the
-// top trees, never of their files. An id that names no tree is an error.
+// ids of trees, or of commits standing for theirs) that differ, by name in
+// git's order, as "git diff-tree --raw" without -r prints them: each
+// change's Old side is a's and its New side b's, its Path the entry's name
+// and its Status 'A', 'D', 'M' or 'T'; a sub-directory's entry has the
+// mode 040000 on the side that holds it, and 000000 (with an all-zero
+// object id) on the side that does not. Its work is that of the top
+// trees, never of their files. An id git does not know is an error.
 func (r *Repo) TreeDiff(ctx context.Context, a, b string) ([]RawChange, error) {
 	out, err := r.output(ctx, "", nil, "diff-tree", "--raw", "--no-abbrev", "-z", "--no-renames", "--end-of-options", a, b)
 	if err != nil {

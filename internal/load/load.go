@@ -110,8 +110,9 @@ type Options struct {
 	// no error). Without Base it is ignored.
 	Stamped *Stamps
 	// Source is where the tree's bytes come from; nil reads the disk under
-	// the root given to [Load] (source.Disk). Prior, Rescan, Stamp and
-	// Stamped compare stat stamps, which only the disk has.
+	// the root given to [Load] (source.Disk). Rescan, Stamp and Stamped
+	// compare stat stamps, which only the disk has (source.Disk, and a
+	// source.Overlay over it for every file but its buffers).
 	Source source.Source
 	// Memo, when set, gives back what an earlier run found of an artifact
 	// directory with the same [Key], which is then neither read (when the

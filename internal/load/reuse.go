@@ -26,7 +26,10 @@ import (
 //     are not looked at: the caller answers for the tree on disk being as
 //     Prior read it, apart from the artifact directories in which the
 //     source lists an editor's buffer (source.Overlay) now or did in
-//     Prior's load, which are always looked at and read again.
+//     Prior's load, which are always looked at and read again; and the
+//     whole tree is listed again when the buffers add to the root's own
+//     listing now or did in Prior's load (source.Overlay.ListsInRoot),
+//     or when Prior could not list the root.
 //   - With Rescan, the whole tree is listed again, and an artifact
 //     directory is taken over only when it holds the same files with the
 //     same stat stamps (readfile.Stamp: size, modification time and mode,
@@ -137,14 +140,17 @@ func listsInRoot(src source.Source) bool {
 	return ok && o.ListsInRoot()
 }
 
-// touched reports whether the artifact directory dir held an overlay path
-// in prior's load or holds one now.
+// touched reports whether the source listed an editor's buffer in the
+// artifact directory dir in prior's load (overlaid) or lists one now
+// (now).
 func (p *reusable) touched(dir string, now map[string]bool) bool {
 	return now[dir] || p.overlaid[dir]
 }
 
-// list lists the tree: from scratch without a prior load, with Rescan or
-// with a buffer directly in the root (source.Overlay.ListsInRoot), else
+// list lists the tree: from scratch without a prior load, with Rescan,
+// when the source's buffers add to the root's own listing now or did in
+// prior's load (source.Overlay.ListsInRoot), or when prior could not list
+// the root; else
 // prior's listing with the touched directories looked at again:
 // listed, or left out where the source holds no directory (a buffer
 // closed in a directory that only it made; a buffer in a directory that

@@ -208,11 +208,12 @@ func Prepare(dir string, fallback bool) (string, error) {
 	return dir, nil
 }
 
-// Locate returns the cache directory that [Open] with mode On and fallback
-// would open, without making anything: dir when it is a directory, else
-// the fallback under the temporary directory when fallback is set and it
-// is a directory of this user's alone; and whether the one returned
-// exists. When neither does, it returns dir and false.
+// Locate returns, without making anything, the cache directory that
+// exists of those [Open] with mode On and fallback may open: dir when it
+// is a directory, else the fallback under the temporary directory when
+// fallback is set and it is a directory of this user's alone; and whether
+// the one returned exists. When neither exists it returns dir and false,
+// and a check may make and use either (Open tries dir first).
 func Locate(dir string, fallback bool) (string, bool) {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return dir, true

@@ -102,14 +102,15 @@ func cleanRel(rel string) bool {
 	return true
 }
 
-// Holds reports whether a buffer stands in for the file at rel.
+// Holds reports whether the overlay holds a buffer for rel, read in place
+// of the file there.
 func (o *Overlay) Holds(rel string) bool {
 	_, ok := o.buffers[rel]
 	return ok
 }
 
 // Dirs returns the directories of the root in which the overlay lists a
-// buffer (the first element of its path), in no fixed order: those whose
+// buffer (the first element of its path), sorted by name: those whose
 // listings may differ from the source under the overlay.
 func (o *Overlay) Dirs() []string {
 	var out []string

@@ -136,7 +136,7 @@ func cacheCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:      "path",
-				Usage:     "print the cache directory (which a check makes when it does not exist yet)",
+				Usage:     "print the cache directory (which may not exist yet)",
 				UsageText: "journal-lint cache path\n\nExample:\n   du -sh \"$(journal-lint cache path)\"",
 				Action: func(c *ucli.Context) error {
 					dir, _, err := locate(c)
