@@ -35,13 +35,13 @@ func TestBuffersReportWhatASaveWould(t *testing.T) {
 	}{
 		{"over a file", nil, map[string][]byte{first: genesis("com.example.widget", "20260110T080000Z", "LICENSE MTI\n")}},
 		{"over a link", func(t *testing.T, root, outside string) {
-			write(t, outside, "20260111T080000Z.journal", genesis("com.example.widget", "20260111T080000Z", ""))
+			gittest.Write(t, outside, "20260111T080000Z.journal", string(genesis("com.example.widget", "20260111T080000Z", "")))
 			link(t, filepath.Join(outside, "20260111T080000Z.journal"), filepath.Join(root, "com.example.widget", "20260111T080000Z.journal"))
 		}, map[string][]byte{"com.example.widget/20260111T080000Z.journal": genesis("com.example.widget", "20260111T080000Z", "# edited\n")}},
 		{"a name that is no timestamp", nil, map[string][]byte{"com.example.widget/2026-01-11.journal": genesis("com.example.widget", "20260111T080000Z", "")}},
 		{"a new artifact", nil, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
 		{"a directory that is a file", func(t *testing.T, root, _ string) {
-			write(t, root, "org.example.core", []byte("a file\n"))
+			gittest.Write(t, root, "org.example.core", "a file\n")
 		}, map[string][]byte{"org.example.core/20260105T090000Z.journal": genesis("org.example.core", "20260105T090000Z", "")}},
 		{"a directory that is a link", func(t *testing.T, root, outside string) {
 			link(t, outside, filepath.Join(root, "org.example.core"))
@@ -60,7 +60,7 @@ func TestBuffersReportWhatASaveWould(t *testing.T) {
 			t.Parallel()
 			base := t.TempDir()
 			root, outside := filepath.Join(base, "journals"), filepath.Join(base, "outside")
-			write(t, root, first, genesis("com.example.widget", "20260110T080000Z", ""))
+			gittest.Write(t, root, first, string(genesis("com.example.widget", "20260110T080000Z", "")))
 			if err := os.MkdirAll(outside, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -97,18 +97,6 @@ func findings(t *testing.T, opts check.Options) []string {
 	return out
 }
 
-// write writes data to rel under dir, making its directories.
-func write(t *testing.T, dir, rel string, data []byte) {
-	t.Helper()
-	abs := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // link makes a symbolic link at path to target.
 func link(t *testing.T, target, path string) {
 	t.Helper()
@@ -125,7 +113,7 @@ func TestPriorForgetsClosedBuffersInTheRoot(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "journals")
 	text := []byte("JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n")
-	write(t, root, "com.example.widget/20260110T080000Z.journal", text)
+	gittest.Write(t, root, "com.example.widget/20260110T080000Z.journal", string(text))
 	for _, then := range []string{"20260105T090000Z.journal", "Widget/20260105T090000Z.journal", "org.new.c", ".gitkeep/x"} {
 		for _, now := range []map[string][]byte{nil, {"com.example.widget/20260111T080000Z.journal": text}} {
 			prior, err := check.Run(context.Background(), check.Options{Root: root, KeepState: true, Overlay: map[string][]byte{then: text}})
@@ -149,7 +137,7 @@ func TestBufferOverACommittedLink(t *testing.T) {
 	dir := t.TempDir()
 	rel := "com.example.widget/20260112T080000Z.journal"
 	text := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
-	write(t, dir, "com.example.widget/20260110T080000Z.journal", []byte(text))
+	gittest.Write(t, dir, "com.example.widget/20260110T080000Z.journal", text)
 	link(t, "20260110T080000Z.journal", filepath.Join(dir, filepath.FromSlash(rel)))
 	gittest.Repo(t, dir, nil)
 	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
@@ -157,7 +145,7 @@ func TestBufferOverACommittedLink(t *testing.T) {
 	}
 	buffers := map[string][]byte{rel: []byte("20260110T080000Z.journal")}
 	got := findings(t, check.Options{Root: dir, Overlay: buffers})
-	write(t, dir, rel, buffers[rel])
+	gittest.Write(t, dir, rel, string(buffers[rel]))
 	if d := cmp.Diff(findings(t, check.Options{Root: dir}), got); d != "" {
 		t.Errorf("with the buffer (+) against the saved tree (-):\n%s", d)
 	}
@@ -172,12 +160,12 @@ func TestCRLFBufferOverAnLFCommit(t *testing.T) {
 	dir := t.TempDir()
 	rel := "com.example.widget/20260110T080000Z.journal"
 	text := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nDESCRIPTION \"A tiny UI toolkit\"\n"
-	write(t, dir, ".gitattributes", []byte("*.journal -text\n"))
-	write(t, dir, rel, []byte(text))
+	gittest.Write(t, dir, ".gitattributes", "*.journal -text\n")
+	gittest.Write(t, dir, rel, text)
 	gittest.Repo(t, dir, nil)
 	buffers := map[string][]byte{rel: []byte(strings.ReplaceAll(text, "\n", "\r\n"))}
 	got := findings(t, check.Options{Root: dir, Overlay: buffers})
-	write(t, dir, rel, buffers[rel])
+	gittest.Write(t, dir, rel, string(buffers[rel]))
 	want := findings(t, check.Options{Root: dir})
 	if d := cmp.Diff(want, got); d != "" || !strings.Contains(strings.Join(want, "\n"), "git checkout HEAD") {
 		t.Errorf("with the buffer (+) against the saved tree (-), which must tell to restore the committed bytes:\n%s", d)

@@ -212,24 +212,16 @@ func (s *summaryUse) nearest(ctx context.Context, g *gate, attrs []byte) (string
 		if err != nil || len(changes) > maxSummaryDirs {
 			continue
 		}
-		dirs := make([]string, 0, len(changes))
-		for _, c := range changes {
-			if !isDirMode(c.OldMode) || !isDirMode(c.NewMode) {
-				dirs = nil
-				break
+		if !slices.ContainsFunc(changes, func(c gitrepo.RawChange) bool { return !c.BetweenDirs() }) {
+			dirs := make([]string, len(changes))
+			for i, c := range changes {
+				dirs[i] = c.Path
 			}
-			dirs = append(dirs, c.Path)
-		}
-		if dirs != nil {
 			return tree, data, dirs, true
 		}
 	}
 	return "", nil, nil, false
 }
-
-// isDirMode reports whether mode, of one side of a "git diff-tree --raw"
-// entry, is a directory's or none.
-func isDirMode(mode string) bool { return mode == "040000" || mode == "000000" }
 
 // recentKey returns the parts of the name of the list of the trees under
 // the root at rootRel whose summaries staged checks kept last, newest

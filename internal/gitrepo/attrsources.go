@@ -388,6 +388,14 @@ type RawChange struct {
 	Score   int
 }
 
+// BetweenDirs reports whether each side of c is a directory or nothing
+// (mode 040000 or 000000): of [Repo.TreeDiff], a change inside an
+// entry that is a directory wherever it is at all.
+func (c RawChange) BetweenDirs() bool {
+	isDir := func(mode string) bool { return mode == "040000" || mode == "000000" }
+	return isDir(c.OldMode) && isDir(c.NewMode)
+}
+
 // IndexDiff lists the paths under prefix whose index entry differs from
 // the commit rev's ("git diff --cached --raw --no-renames"): what a check
 // of rev's files can learn from the index listing and this short answer

@@ -459,12 +459,7 @@ func TestTreeDiff(t *testing.T) {
 	}
 	before, _ := r.TreeAt(ctx, "HEAD", "j")
 	for rel, text := range map[string]string{"j/a/2": "2\n", "j/d/1": "1\n", "j/f": "g\n"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, dir, rel, text)
 	}
 	git(t, dir, "rm", "-q", "-r", "j/b")
 	git(t, dir, "add", "-A")

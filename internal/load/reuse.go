@@ -150,12 +150,11 @@ func (p *reusable) touched(dir string, now map[string]bool) bool {
 // list lists the tree: from scratch without a prior load, with Rescan,
 // when the source's buffers add to the root's own listing now or did in
 // prior's load (source.Overlay.ListsInRoot), or when prior could not list
-// the root; else
-// prior's listing with the touched directories looked at again:
-// listed, or left out where the source holds no directory (a buffer
-// closed in a directory that only it made; a buffer in a directory that
-// is a file or a link on disk, which only the walk reports). A walk stops
-// listing once ctx is cancelled, and the listing is then partial.
+// the root; else prior's listing with the touched directories looked at
+// again: listed, or left out where the source holds no directory (a
+// buffer closed in a directory that only it made; a buffer in a directory
+// that is a file or a link on disk, which only the walk reports). A walk
+// stops listing once ctx is cancelled, and the listing is then partial.
 func list(ctx context.Context, shown string, opts Options, prior *reusable) *listing {
 	// The walk stats the files only for a load that compares stamps.
 	stat := (prior != nil && opts.Rescan) || comparesStamps(opts)

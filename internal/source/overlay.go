@@ -3,6 +3,7 @@ package source
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -52,7 +53,10 @@ type listedEntry struct {
 // never listed. The map is not copied: the caller must not change it
 // while the Overlay is in use.
 func NewOverlay(under Source, buffers map[string][]byte) *Overlay {
-	o := &Overlay{under: under, buffers: buffers, listed: map[string][]listedEntry{}}
+	// Each directory's names, and whether a buffer's path goes through
+	// the name (where one buffer's file is another's directory, the
+	// directory).
+	names := map[string]map[string]bool{}
 	for rel := range buffers {
 		if !cleanRel(rel) {
 			continue
@@ -60,32 +64,19 @@ func NewOverlay(under Source, buffers map[string][]byte) *Overlay {
 		parts := strings.Split(rel, "/")
 		for i, name := range parts {
 			dir := strings.Join(parts[:i], "/")
-			o.listed[dir] = append(o.listed[dir], listedEntry{name: name, dir: i < len(parts)-1})
+			if names[dir] == nil {
+				names[dir] = map[string]bool{}
+			}
+			names[dir][name] = names[dir][name] || i < len(parts)-1
 		}
 	}
-	for dir, es := range o.listed {
-		// One entry per name; where a buffer's file is another's
-		// directory, the directory.
-		slices.SortFunc(es, func(a, b listedEntry) int {
-			if c := strings.Compare(a.name, b.name); c != 0 {
-				return c
-			}
-			return cmpBool(b.dir, a.dir)
-		})
-		o.listed[dir] = slices.CompactFunc(es, func(a, b listedEntry) bool { return a.name == b.name })
+	o := &Overlay{under: under, buffers: buffers, listed: make(map[string][]listedEntry, len(names))}
+	for dir, isDir := range names {
+		for _, name := range slices.Sorted(maps.Keys(isDir)) {
+			o.listed[dir] = append(o.listed[dir], listedEntry{name: name, dir: isDir[name]})
+		}
 	}
 	return o
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // cleanRel reports whether rel is a clean root-relative path: not empty,

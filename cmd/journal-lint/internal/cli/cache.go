@@ -107,17 +107,17 @@ func cacheCommand() *ucli.Command {
 		return dir, exists, nil
 	}
 	// open opens the cache directory, or returns nil when there is none
-	// yet.
-	open := func(c *ucli.Context) (*memo.Store, error) {
+	// yet; and the directory's path.
+	open := func(c *ucli.Context) (*memo.Store, string, error) {
 		dir, exists, err := locate(c)
 		if err != nil || !exists {
-			return nil, err
+			return nil, dir, err
 		}
 		st, err := memo.Open(dir, memo.On, false)
 		if err != nil {
-			return nil, internalErrorf("%v", err)
+			return nil, dir, internalErrorf("%v", err)
 		}
-		return st, nil
+		return st, dir, nil
 	}
 	return &ucli.Command{
 		Name:  "cache",
@@ -156,11 +156,7 @@ func cacheCommand() *ucli.Command {
 					"rule packs; size counts every file, used spans the least and most recent use.\n\n" +
 					"Example:\n   journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
-					dir, _, err := locate(c)
-					if err != nil {
-						return err
-					}
-					st, err := open(c)
+					st, dir, err := open(c)
 					if err != nil {
 						return err
 					}
@@ -180,7 +176,7 @@ func cacheCommand() *ucli.Command {
 				Usage:     "delete entries unused for five days, then the least recently used beyond the budget",
 				UsageText: "journal-lint cache trim\n\nThe budget is $JOURNAL_LINT_CACHE_BUDGET (see the README).\n\nExample:\n   journal-lint cache trim && journal-lint cache stats",
 				Action: func(c *ucli.Context) error {
-					st, err := open(c)
+					st, _, err := open(c)
 					if err != nil || st == nil {
 						return err
 					}
@@ -199,7 +195,7 @@ func cacheCommand() *ucli.Command {
 				Usage:     "delete every entry of the cache",
 				UsageText: "journal-lint cache clean\n\nExample:\n   journal-lint cache clean",
 				Action: func(c *ucli.Context) error {
-					st, err := open(c)
+					st, _, err := open(c)
 					if err != nil || st == nil {
 						return err
 					}
