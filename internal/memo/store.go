@@ -210,18 +210,30 @@ func Prepare(dir string, fallback bool) (string, error) {
 
 // Locate returns, without making anything, the cache directory that
 // exists of those [Open] with mode On and fallback may open: dir when it
-// is a directory, else the fallback under the temporary directory when
-// fallback is set and it is a directory of this user's alone; and whether
-// the one returned exists. When neither exists it returns dir and false,
-// and a check may make and use either (Open tries dir first).
+// is a cache directory (isCache), else the fallback under the temporary
+// directory when fallback is set and it is a cache directory of this
+// user's alone; and whether the one returned exists. When neither exists
+// it returns dir and false, and a check may make and use either (Open
+// tries dir first).
 func Locate(dir string, fallback bool) (string, bool) {
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+	if isCache(dir) {
 		return dir, true
 	}
-	if fallback && ownedPrivate(fallbackDir()) == nil {
+	if fallback && isCache(fallbackDir()) && ownedPrivate(fallbackDir()) == nil {
 		return fallbackDir(), true
 	}
 	return dir, false
+}
+
+// isCache reports whether dir is a directory that journal-lint made its
+// cache: it holds the CACHEDIR.TAG that [Prepare] writes. A directory
+// without it (an empty one named by $JOURNAL_LINT_CACHE before any check
+// used it, or one named by mistake) is no cache that the cache commands
+// may read, fill or clean.
+func isCache(dir string) bool {
+	tag, err := os.ReadFile(filepath.Join(dir, "CACHEDIR.TAG"))
+	return err == nil && bytes.HasPrefix(tag, []byte(cachedirTag[:strings.IndexByte(cachedirTag, '\n')+1])) &&
+		bytes.Contains(tag, []byte("created by journal-lint"))
 }
 
 // create makes the cache directory dir with its README and CACHEDIR.TAG;
