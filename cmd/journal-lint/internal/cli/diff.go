@@ -501,23 +501,19 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Co
 			return nil, usageErrorf("cannot compare: %s", d.Message)
 		}
 	}
+	// A chain with a validity error is refused as diffAll refuses it: the
+	// revisions it accepted may skip one it rejected, and a pair of them
+	// would pass for consecutive.
 	var invalid diag.List
 	prefix := co.String() + "/"
-	for _, f := range lr.Files {
-		if !strings.HasPrefix(f.Path, prefix) {
-			continue
-		}
-		for _, d := range f.Diagnostics {
-			if d.Severity == diag.Error && isDocumentError(d.Code) {
-				invalid = append(invalid, d)
-			}
+	for _, d := range lr.Diagnostics {
+		if d.Severity == diag.Error && rules.IsValidity(d.Code) && strings.HasPrefix(d.Path, prefix) {
+			invalid = append(invalid, d)
 		}
 	}
 	if len(invalid) > 0 {
-		for _, d := range invalid {
-			fmt.Fprintln(c.App.ErrWriter, safetext.Text(d.String()))
-		}
-		return nil, usageErrorf("cannot compare: revisions of %s are not valid journals (%s)", co, plural(len(invalid), "diagnostic"))
+		printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid)
+		return nil, usageErrorf("cannot compare: the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(invalid), "error"))
 	}
 	sources := ch.sources[co]
 	if len(sources) == 0 {
@@ -558,12 +554,4 @@ func selection(c *ucli.Context) diff.Selection {
 		sel.To = &v
 	}
 	return sel
-}
-
-// isDocumentError reports whether code makes a text an invalid Journal on
-// its own (syntax, value, semantic, or a file that cannot be read): a
-// validity code of scope [rules.ScopeText].
-func isDocumentError(code string) bool {
-	r, ok := rules.Lookup(code)
-	return ok && r.Scope == rules.ScopeText
 }
