@@ -78,7 +78,7 @@ func checkVersion(s string) (string, int) {
 		return "build metadata not allowed", i
 	case '-':
 	case '.':
-		return "more than three numbers", i
+		return "a part after MAJOR.MINOR.PATCH (a prerelease follows a \"-\")", i
 	default:
 		return "unexpected character", i
 	}

@@ -14,6 +14,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/r35157/journal-lint/internal/check"
+	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/outpath"
@@ -105,22 +106,11 @@ func runCheck(c *ucli.Context) (err error) {
 			err = packsFirst(s.ready, err)
 		}
 	}()
-	if c.Bool("print-config") {
-		if err := s.ready(); err != nil {
-			return err
-		}
-		out, err := s.cfg.Marshal()
-		if err != nil {
-			return internalErrorf("printing the configuration: %v", err)
-		}
-		_, err = c.App.Writer.Write(out)
-		return err
-	}
 	formatName := s.cfg.Format
 	if c.IsSet("format") || formatName == "" {
 		formatName = c.String("format")
 	}
-	if formatName == "" {
+	if formatName == "" && !c.IsSet("format") { // --format= is an unknown format
 		formatName = "text"
 	}
 	format, err := render.ParseFormat(formatName, render.ReportFormats())
@@ -133,7 +123,20 @@ func runCheck(c *ucli.Context) (err error) {
 	}
 	maxWarnings := s.cfg.MaxWarnings
 	if c.IsSet("max-warnings") {
-		maxWarnings = c.Int("max-warnings")
+		if maxWarnings = c.Int("max-warnings"); maxWarnings < -1 {
+			return usageErrorf("--max-warnings must be -1 (unlimited) or a count of 0 or more, not %d", maxWarnings)
+		}
+	}
+	if c.Bool("print-config") {
+		if err := s.ready(); err != nil {
+			return err
+		}
+		out, err := effectiveConfig(s, formatName, maxWarnings).Marshal()
+		if err != nil {
+			return internalErrorf("printing the configuration: %v", err)
+		}
+		_, err = c.App.Writer.Write(out)
+		return err
 	}
 
 	if c.Bool("new-only") && c.String("against") == "" && !c.Bool("staged") {
@@ -413,4 +416,28 @@ func draftLocations(ctx context.Context) (func(string) (string, bool), string) {
 		}
 		return filepath.Join(real, name), true
 	}, base
+}
+
+// effectiveConfig returns the configuration check runs with: s.cfg with
+// what the command line sets instead (the format, examples, the most
+// warnings, and a ROOT given or found by default, then relative to the
+// configuration file's directory as root: is, or else to the current
+// directory), for --print-config.
+func effectiveConfig(s *settings, format string, maxWarnings int) *config.Config {
+	eff := *s.cfg // shallow: Marshal only reads
+	eff.Format, eff.Examples, eff.MaxWarnings = format, s.examples, maxWarnings
+	if s.root != "" && !s.rootFromConfig {
+		base, err := os.Getwd()
+		if eff.File != "" {
+			base, err = filepath.Dir(eff.File), nil
+		}
+		rel := s.root
+		if err == nil {
+			if r, err := filepath.Rel(base, s.root); err == nil {
+				rel = r
+			}
+		}
+		eff.Root = filepath.ToSlash(rel)
+	}
+	return &eff
 }
