@@ -3,9 +3,11 @@ package memo
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,25 +21,27 @@ const EnvBudget = "JOURNAL_LINT_CACHE_BUDGET"
 const DefaultBudget = 2 << 30
 
 // Budget returns the size the cache is trimmed to, from
-// $JOURNAL_LINT_CACHE_BUDGET or [DefaultBudget]; a value that does not
-// parse is an error.
+// $JOURNAL_LINT_CACHE_BUDGET or [DefaultBudget]: a count of bytes, or of
+// KiB, MiB, GiB or TiB with the suffix K, M, G or T (KiB, KB … accepted
+// too); 0 keeps nothing. A value that does not parse is an error.
 func Budget() (int64, error) {
 	s := os.Getenv(EnvBudget)
 	if s == "" {
 		return DefaultBudget, nil
 	}
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+	num, mult := s, int64(1)
+unit:
+	for i, u := range []string{"K", "M", "G", "T"} {
+		for _, form := range []string{u + "iB", u + "B", u} {
+			if rest, ok := strings.CutSuffix(s, form); ok {
+				num, mult = rest, 1<<(10*(i+1))
+				break unit
+			}
+		}
 	}
-	var n int64
-	if _, err := fmt.Sscan(s, &n); err != nil || n < 0 || fmt.Sprint(n) != s {
-		return 0, fmt.Errorf("%s must be a size in bytes such as 500M or 2G, not %q", EnvBudget, os.Getenv(EnvBudget))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult || num != strconv.FormatInt(n, 10) {
+		return 0, fmt.Errorf("%s must be a size in bytes such as 500M or 2G (K, M, G and T are powers of 1024, and may be followed by B or iB), not %q", EnvBudget, s)
 	}
 	return n * mult, nil
 }

@@ -296,13 +296,23 @@ func TestTrimToBudgetAndClean(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); err != nil {
 		t.Error("Clean removed CACHEDIR.TAG")
 	}
-	t.Setenv(EnvBudget, "3M")
-	if b, err := Budget(); b != 3<<20 || err != nil {
-		t.Errorf("Budget: %d, %v", b, err)
+}
+
+// TestBudget: the sizes $JOURNAL_LINT_CACHE_BUDGET takes, and those it
+// refuses.
+func TestBudget(t *testing.T) {
+	for in, want := range map[string]int64{"": DefaultBudget, "0": 0, "1000": 1000, "3M": 3 << 20, "3MB": 3 << 20, "3MiB": 3 << 20,
+		"2G": 2 << 30, "2GiB": 2 << 30, "512K": 512 << 10, "1T": 1 << 40} {
+		t.Setenv(EnvBudget, in)
+		if b, err := Budget(); b != want || err != nil {
+			t.Errorf("Budget of %q: %d, %v; want %d", in, b, err, want)
+		}
 	}
-	t.Setenv(EnvBudget, "lots")
-	if _, err := Budget(); err == nil {
-		t.Error("a budget that does not parse is accepted")
+	for _, in := range []string{"lots", "1.5G", "-1", "G", "2 G", "2g", "2Gi", "2iB", "+2", "02", "9999999999T"} {
+		t.Setenv(EnvBudget, in)
+		if b, err := Budget(); err == nil {
+			t.Errorf("Budget of %q: %d, want an error", in, b)
+		}
 	}
 }
 

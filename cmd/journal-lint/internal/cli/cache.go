@@ -21,7 +21,8 @@ func cacheFlag() *ucli.StringFlag {
 // openCache opens the cache a command uses as --cache and
 // $JOURNAL_LINT_CACHE say: nil when it is off, or when it cannot be
 // opened (a warning, not an error: the command runs without it; a
-// read-only cache that does not exist yet is silently none). Warnings of
+// read-only cache that does not exist yet is silently none; verify with
+// the cache off says it verifies nothing). Warnings of
 // the store go to stderr, once.
 func openCache(c *ucli.Context) (*memo.Store, error) {
 	mode, err := memo.ParseMode(c.String("cache"))
@@ -36,6 +37,9 @@ func openCache(c *ucli.Context) (*memo.Store, error) {
 		return nil, usageErrorf("%v", err)
 	}
 	if !on {
+		if mode == memo.Verify {
+			fmt.Fprintf(c.App.ErrWriter, "journal-lint: cache: nothing to verify: the cache is off (%s=off)\n", memo.EnvDir)
+		}
 		return nil, nil
 	}
 	_, named := os.LookupEnv(memo.EnvDir)
