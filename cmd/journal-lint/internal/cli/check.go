@@ -92,6 +92,11 @@ func runCheck(c *ucli.Context) (err error) {
 		case c.IsSet("against") || c.Bool("staged") || c.Bool("new-only"):
 			return usageErrorf("--file checks drafts outside git; --against, --staged and --new-only need a tree")
 		}
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+				return usageErrorf("--file %q is a directory: --file takes Journal files (to check the tree: journal-lint check %s)", f, safetext.ShellWord(f))
+			}
+		}
 	}
 	// The rule packs start while the check runs; any error before theirs
 	// is known gives way to it (packsFirst), and nothing is written until
