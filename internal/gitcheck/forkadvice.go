@@ -3,8 +3,6 @@ package gitcheck
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
@@ -33,7 +31,7 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 	if len(forks) == 0 {
 		return nil, nil
 	}
-	merging := t.merging(ctx)
+	merging := t.Merging(ctx)
 	files, err := t.Listed(ctx)
 	if err != nil {
 		return nil, err
@@ -91,17 +89,4 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 func (t *Tree) published(ctx context.Context, p string) bool {
 	entries, err := t.Repo.Tree(ctx, gitfacts.PublishedRef, t.TopPath(p))
 	return err == nil && len(entries) > 0
-}
-
-// merging reports whether git is merging: MERGE_HEAD exists (a merge that
-// stopped, and the git commit that finishes it), or git merge runs its
-// pre-merge-commit hook, which comes before git writes MERGE_HEAD
-// (githooks(5)); git merge, and git pull through it, then name themselves
-// in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
-func (t *Tree) merging(ctx context.Context) bool {
-	if _, err := t.Repo.ResolveCommit(ctx, "MERGE_HEAD"); err == nil {
-		return true
-	}
-	action := os.Getenv("GIT_REFLOG_ACTION")
-	return strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull")
 }

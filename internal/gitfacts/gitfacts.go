@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +63,9 @@ type Facts struct {
 	baseChanged map[string]gitrepo.RawChange
 	baseFull    map[string]gitrepo.Entry
 	changedDirs map[string]bool
+	// merged holds, during a merge, the files the index adds since
+	// Commit that Rev holds alike (loadMerged), with Rev's entries.
+	merged map[string]gitrepo.Entry
 	// files, index and committed are what Listed, Indexed and
 	// CommittedFiles asked.
 	files     *Files
@@ -184,8 +189,59 @@ func (f *Facts) LoadBase(ctx context.Context, changes []gitrepo.RawChange, err e
 	}
 	if f.StagedIndex == nil {
 		err = f.Indexed(ctx)
+	} else if f.Rev != f.Commit {
+		err = f.loadMerged(ctx)
 	}
 	return err
+}
+
+// loadMerged learns which of the Journal files the index adds since
+// Commit, during a merge, Rev holds as the index does (the same blob, a
+// regular file): revisions that a merge of Rev (git pull, or bringing a
+// branch up to date with the remote's default branch) brings in, which
+// Rev accepted although the merge base with HEAD lacks them. AtBase
+// counts them as held by Commit. It lists Rev's tree only in the
+// directories of those files, and asks nothing when the index adds none
+// or git is not merging.
+func (f *Facts) loadMerged(ctx context.Context) error {
+	dirs := map[string]bool{}
+	for p, c := range f.baseChanged {
+		if c.Status == 'A' {
+			dir, _, _ := strings.Cut(p, "/")
+			dirs[f.TopPath(dir)] = true
+		}
+	}
+	if len(dirs) == 0 || !f.Merging(ctx) {
+		return nil
+	}
+	entries, err := f.Repo.TreeDirs(ctx, f.Rev, slices.Sorted(maps.Keys(dirs)))
+	if err != nil {
+		return err
+	}
+	f.merged = map[string]gitrepo.Entry{}
+	for _, e := range entries {
+		p, ok := f.UnderRoot(e.Path)
+		if c, changed := f.baseChanged[p]; !ok || !changed || c.Status != 'A' || !e.IsRegular() {
+			continue
+		}
+		if ie, ok := f.StagedIndex.Entry(p); ok && ie.IsRegular() && ie.Object == e.Object {
+			f.merged[p] = e
+		}
+	}
+	return nil
+}
+
+// Merging reports whether git is merging: MERGE_HEAD exists (a merge that
+// stopped, and the git commit that finishes it), or git merge runs its
+// pre-merge-commit hook, which comes before git writes MERGE_HEAD
+// (githooks(5)); git merge, and git pull through it, then name themselves
+// in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
+func (f *Facts) Merging(ctx context.Context) bool {
+	if action := os.Getenv("GIT_REFLOG_ACTION"); strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull") {
+		return true
+	}
+	_, err := f.Repo.ResolveCommit(ctx, "MERGE_HEAD")
+	return err == nil
 }
 
 // listBase lists the Journal files of Commit's tree, for AtBase.
@@ -223,6 +279,9 @@ func (f *Facts) AtBase(p string) (gitrepo.Entry, bool) {
 	}
 	var e gitrepo.Entry
 	var ok bool
+	if e, merged := f.merged[p]; merged {
+		return e, true
+	}
 	if c, changed := f.baseChanged[p]; changed {
 		e, ok = gitrepo.Entry{Mode: c.OldMode, Object: c.OldObject, Path: c.Path}, c.Status != 'A'
 	} else if f.StagedIndex != nil {
