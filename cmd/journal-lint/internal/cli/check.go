@@ -256,6 +256,10 @@ func runCheck(c *ucli.Context) (err error) {
 	if n := skippedExamples(res); n > 0 && res.Files == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no .journal files under %s; %s skipped (add --examples to check them)\n",
 			shownRoot(c.Context, s.root), plural(n, "*.journal.example file"))
+	} else if len(files) == 0 && res.Files == 0 && len(res.Diagnostics) == 0 {
+		// An empty root is fine (a repository that starts out), but a
+		// mistyped one should not pass unnoticed.
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: no Journal files under %s\n", shownRoot(c.Context, s.root))
 	}
 	warnings := 0
 	for _, d := range res.Diagnostics {
