@@ -64,7 +64,8 @@ type Facts struct {
 	baseFull    map[string]gitrepo.Entry
 	changedDirs map[string]bool
 	// merged holds, during a merge, the files the index adds since
-	// Commit that Rev holds alike (loadMerged), with Rev's entries.
+	// Commit that the remote's default branch holds alike (loadMerged),
+	// with its entries.
 	merged map[string]gitrepo.Entry
 	// files, index and committed are what Listed, Indexed and
 	// CommittedFiles asked.
@@ -189,20 +190,21 @@ func (f *Facts) LoadBase(ctx context.Context, changes []gitrepo.RawChange, err e
 	}
 	if f.StagedIndex == nil {
 		err = f.Indexed(ctx)
-	} else if f.Rev != f.Commit {
+	} else {
 		err = f.loadMerged(ctx)
 	}
 	return err
 }
 
 // loadMerged learns which of the Journal files the index adds since
-// Commit, during a merge, Rev holds as the index does (the same blob, a
-// regular file): revisions that a merge of Rev (git pull, or bringing a
-// branch up to date with the remote's default branch) brings in, which
-// Rev accepted although the merge base with HEAD lacks them. AtBase
-// counts them as held by Commit. It lists Rev's tree only in the
-// directories of those files, and asks nothing when the index adds none
-// or git is not merging.
+// Commit, during a merge, the remote's default branch (PublishedRef, else
+// Rev) holds as the index does (the same blob, a regular file): revisions
+// that a merge of it (git pull, or bringing a branch up to date) brings
+// in, which it accepted although Commit lacks them (the merge base with
+// HEAD for the hook, HEAD itself for diff --staged). AtBase counts them
+// as held by Commit. It lists that commit's tree only in the directories
+// of those files, and asks nothing when the index adds none or git is not
+// merging.
 func (f *Facts) loadMerged(ctx context.Context) error {
 	dirs := map[string]bool{}
 	for p, c := range f.baseChanged {
@@ -214,7 +216,14 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 	if len(dirs) == 0 || !f.Merging(ctx) {
 		return nil
 	}
-	entries, err := f.Repo.TreeDirs(ctx, f.Rev, slices.Sorted(maps.Keys(dirs)))
+	accepted := f.Rev
+	if c, err := f.Repo.ResolveCommit(ctx, PublishedRef); err == nil {
+		accepted = c
+	}
+	if accepted == f.Commit {
+		return nil
+	}
+	entries, err := f.Repo.TreeDirs(ctx, accepted, slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
 		return err
 	}
