@@ -457,11 +457,11 @@ func (s *summaryUse) keep(r *run, trees map[string][]treeHead, clean bool) error
 	if !sameCounts(dirs, r.load) {
 		return nil // a directory the summary would not speak for as the load did
 	}
+	var old []summaryDir
 	if s.hit {
-		dirs = append(dirs, s.old...)
-		slices.SortFunc(dirs, func(a, b summaryDir) int { return strings.Compare(a.name, b.name) })
+		old = s.old
 	}
-	data := encodeSummary(dirs)
+	data := encodeSummary(dirs, old)
 	key := s.key(r.gate.RootRel, tree, s.attrs)
 	if s.store.Mode() == memo.Verify {
 		if cached, ok := s.store.Object(key...); ok && !bytes.Equal(cached, data) {
@@ -516,16 +516,27 @@ func cleanForSummary(lists ...diag.List) bool {
 	return true
 }
 
-// encodeSummary encodes the directories of a tree summary.
-func encodeSummary(dirs []summaryDir) []byte {
+// encodeSummary encodes the directories of a tree summary: those of two
+// lists, each in directory order, with no directory in both, in one
+// order (a summary of a million revisions merges the few directories a
+// commit changes into a few hundred thousand, which are not copied).
+func encodeSummary(dirs, more []summaryDir) []byte {
 	size := 16
-	for _, d := range dirs {
-		size += max(len(d.raw), 128)
+	for _, l := range [][]summaryDir{dirs, more} {
+		for i := range l {
+			size += max(len(l[i].raw), 128)
+		}
 	}
 	w := codec.NewWriter(make([]byte, 0, size))
 	w.Uint(summaryFormat)
-	w.Uint(uint64(len(dirs)))
-	for _, d := range dirs {
+	w.Uint(uint64(len(dirs) + len(more)))
+	for len(dirs) > 0 || len(more) > 0 {
+		var d *summaryDir
+		if len(more) == 0 || len(dirs) > 0 && dirs[0].name < more[0].name {
+			d, dirs = &dirs[0], dirs[1:]
+		} else {
+			d, more = &more[0], more[1:]
+		}
 		if d.raw != nil {
 			w.Fixed(d.raw) // as it was read: the encoding of a directory is its own
 			continue
