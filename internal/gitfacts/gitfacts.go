@@ -213,7 +213,7 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 			dirs[f.TopPath(dir)] = true
 		}
 	}
-	if len(dirs) == 0 || !f.Merging(ctx) {
+	if len(dirs) == 0 || !f.Merging() {
 		return nil
 	}
 	accepted := f.Rev
@@ -245,12 +245,9 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 // pre-merge-commit hook, which comes before git writes MERGE_HEAD
 // (githooks(5)); git merge, and git pull through it, then name themselves
 // in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
-func (f *Facts) Merging(ctx context.Context) bool {
-	if action := os.Getenv("GIT_REFLOG_ACTION"); strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull") {
-		return true
-	}
-	_, err := f.Repo.ResolveCommit(ctx, "MERGE_HEAD")
-	return err == nil
+func (f *Facts) Merging() bool {
+	action := os.Getenv("GIT_REFLOG_ACTION")
+	return strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull") || f.Repo.MergeInProgress()
 }
 
 // listBase lists the Journal files of Commit's tree, for AtBase.

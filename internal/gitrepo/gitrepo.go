@@ -231,6 +231,17 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	return r, nil
 }
 
+// MergeInProgress reports whether git waits for a merge to be finished:
+// MERGE_HEAD is in the work tree's git directory, beside HEAD (git
+// status and git commit look there too). It asks git nothing.
+func (r *Repo) MergeInProgress() bool {
+	if r.head == "" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(filepath.Dir(r.head), "MERGE_HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // existingDir returns dir or its nearest existing ancestor directory.
 func existingDir(dir string) string {
 	for {

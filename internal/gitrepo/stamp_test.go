@@ -94,3 +94,41 @@ func TestOpenNewlineInTop(t *testing.T) {
 		t.Errorf("HEAD is %q, want %q", r.head, want)
 	}
 }
+
+// TestMergeInProgress: MERGE_HEAD is looked for beside the HEAD of the
+// work tree that the Repo opened, so a merge stopped in a linked work tree
+// is that work tree's alone.
+func TestMergeInProgress(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "one\n"})
+	ctx := context.Background()
+	git(t, dir, "branch", "side")
+	git(t, dir, "checkout", "-q", "side")
+	write(t, dir, "b.txt", "side\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "side")
+	git(t, dir, "checkout", "-q", "-")
+	linked := filepath.Join(t.TempDir(), "linked")
+	git(t, dir, "worktree", "add", "-q", "--detach", linked, "HEAD")
+	main, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(ctx, linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if main.MergeInProgress() || other.MergeInProgress() {
+		t.Fatal("a merge in progress before any merge")
+	}
+	git(t, linked, "merge", "-q", "--no-ff", "--no-commit", "side")
+	if !other.MergeInProgress() {
+		t.Error("the linked work tree's stopped merge is not seen")
+	}
+	if main.MergeInProgress() {
+		t.Error("the main work tree sees the linked work tree's merge")
+	}
+	git(t, linked, "merge", "--abort")
+	if other.MergeInProgress() {
+		t.Error("a merge in progress after git merge --abort")
+	}
+}
