@@ -188,9 +188,11 @@ func cacheCommand() *ucli.Command {
 					if err != nil {
 						return usageErrorf("%v", err)
 					}
+					before := st.Stats()
 					if err := st.Trim(true, budget); err != nil {
 						return internalErrorf("trimming the cache: %v", err)
 					}
+					reportFreed(c, "trimmed", before, st.Stats())
 					return nil
 				},
 			},
@@ -203,9 +205,11 @@ func cacheCommand() *ucli.Command {
 					if err != nil || st == nil {
 						return err
 					}
+					before := st.Stats()
 					if err := st.Clean(); err != nil {
 						return internalErrorf("cleaning the cache: %v", err)
 					}
+					reportFreed(c, "cleaned", before, st.Stats())
 					return nil
 				},
 			},
@@ -217,6 +221,20 @@ func cacheCommand() *ucli.Command {
 			return ucli.ShowSubcommandHelp(c)
 		},
 	}
+}
+
+// reportFreed says on stderr what trim or clean (done) removed: the
+// difference between the cache's numbers before and after.
+func reportFreed(c *ucli.Context, done string, before, after memo.Stats) {
+	count := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "journal-lint: cache %s: %s, %s and %s removed, %s freed\n", done,
+		count(before.Entries-after.Entries, "entry", "entries"), count(before.Objects-after.Objects, "object", "objects"),
+		count(before.Packs-after.Packs, "rule-pack copy", "rule-pack copies"), byteSize(max(0, before.Bytes-after.Bytes)))
 }
 
 // byteSize formats n bytes with a binary unit.
