@@ -226,14 +226,18 @@ func Locate(dir string, fallback bool) (string, bool) {
 }
 
 // isCache reports whether dir is a directory that journal-lint made its
-// cache: it holds the CACHEDIR.TAG that [Prepare] writes. A directory
-// without it (an empty one named by $JOURNAL_LINT_CACHE before any check
-// used it, or one named by mistake) is no cache that the cache commands
-// may read, fill or clean.
+// cache: it holds the README or the CACHEDIR.TAG that [Prepare] writes
+// (which keeps a tag another tool wrote first). A directory with neither
+// (an empty one named by $JOURNAL_LINT_CACHE before any check used it,
+// or one named by mistake) is no cache that the cache commands may read,
+// fill or clean.
 func isCache(dir string) bool {
-	tag, err := os.ReadFile(filepath.Join(dir, "CACHEDIR.TAG"))
-	return err == nil && bytes.HasPrefix(tag, []byte(cachedirTag[:strings.IndexByte(cachedirTag, '\n')+1])) &&
-		bytes.Contains(tag, []byte("created by journal-lint"))
+	// (Their first words, which another version of the tool writes too.)
+	mine := func(name, text string) bool {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		return err == nil && bytes.Contains(got, []byte(text))
+	}
+	return mine("README", "the cache of journal-lint") || mine("CACHEDIR.TAG", "created by journal-lint")
 }
 
 // create makes the cache directory dir with its README and CACHEDIR.TAG;
