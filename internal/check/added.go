@@ -100,13 +100,14 @@ func (a *Added) Source() source.Source { return a.g.src }
 // commit: a revision that the commit or branch adds. Before the first
 // commit (Staged without HEAD) every file is new. A file that exists there
 // with other bytes is not new: it is an accepted revision that was
-// modified, which check reports as history/revision-modified.
+// modified, which check reports as history/revision-modified. Nor is a
+// file that a merge under way brings in as the merged revision accepted
+// it (gitfacts.Facts.Accepted).
 func (a *Added) IsNew(p string) bool {
 	if a.g.Commit == "" {
 		return true
 	}
-	_, old := a.g.AtBase(p)
-	return !old
+	return !a.g.Accepted(p)
 }
 
 // At names the compared commit for messages: the revision as given

@@ -38,7 +38,7 @@ func (g *gate) dropCarriedOver(r *run, l diag.List, heads headJudge) diag.List {
 		}
 		pf := r.load.Predecessor(p)
 		for pf != nil {
-			if _, old := g.AtBase(pf.Path); old {
+			if g.Accepted(pf.Path) {
 				break
 			}
 			pf = r.load.Predecessor(pf.Path) // added since the commit too

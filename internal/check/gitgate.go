@@ -158,7 +158,10 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		g.stamp = repo.Stamp(opts.Root)
 		return g, nil
 	}
-	g.Against = opts.Against
+	g.Against, g.MergeSource = opts.Against, opts.Against
+	if g.Against == "" && opts.Staged {
+		g.MergeSource = gitfacts.PublishedRef
+	}
 	if g.Against == "" {
 		// --staged alone compares against HEAD, when there is one (an
 		// initial commit has nothing to compare against).

@@ -77,15 +77,15 @@ func (r *run) dropped(k diff.Kind, path string) bool {
 }
 
 // addedByCommit reports whether the Journal file at root-relative path is
-// staged for the commit being checked (--staged) and does not exist at the
-// revision it is compared against.
+// staged for the commit being checked (--staged) and is no accepted
+// revision: it does not exist at the revision it is compared against, and
+// no merge under way brings it in (gitfacts.Facts.Accepted).
 func (r *run) addedByCommit(path string) bool {
 	g := r.gate
 	if g == nil || !g.staged || g.Commit == "" || path == "" {
 		return false
 	}
-	_, old := g.AtBase(path)
-	return !old
+	return !g.Accepted(path)
 }
 
 // noneAdded reports whether addedByCommit is false for every Journal file

@@ -19,7 +19,7 @@ func isLintCode(code string) bool {
 }
 
 // finish applies --new-only to the sorted diagnostics l (lint findings on
-// revisions that exist at the commit are dropped) and, when there is a
+// accepted revisions, gitfacts.Facts.Accepted, are dropped) and, when there is a
 // gate, computes the revision fingerprint of every diagnostic on a
 // revision whose identity is known (fingerprint.Revision). The map is
 // indexed like the returned list.
@@ -30,7 +30,7 @@ func (g *gate) finish(r *run, l diag.List, newOnly bool, heads headJudge) (diag.
 	if newOnly {
 		kept := l[:0:0]
 		for _, d := range l {
-			if _, old := g.AtBase(d.Path); old && d.Path != "" && isLintCode(d.Code) {
+			if d.Path != "" && isLintCode(d.Code) && g.Accepted(d.Path) {
 				continue
 			}
 			kept = append(kept, d)

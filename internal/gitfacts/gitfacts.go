@@ -52,6 +52,11 @@ type Facts struct {
 	// "HEAD" for --staged), Commit the commit compared with (BaseCommit of
 	// Against), Rev the commit Against names; all "" without one.
 	Against, Commit, Rev string
+	// MergeSource names the revision whose Journal files, brought in by
+	// a merge under way as it holds them, count as accepted (Accepted):
+	// Against as given, or PublishedRef for a staged check not given one
+	// (diff --staged); "" for none.
+	MergeSource string
 	// StagedIndex is the index the tree is loaded from (--staged), nil for
 	// the work tree: AtBase takes the entry of a path git reports unchanged
 	// since Commit from it.
@@ -64,9 +69,8 @@ type Facts struct {
 	baseFull    map[string]gitrepo.Entry
 	changedDirs map[string]bool
 	// merged holds, during a merge, the files the index adds since
-	// Commit that the remote's default branch holds alike (loadMerged),
-	// with its entries.
-	merged map[string]gitrepo.Entry
+	// Commit that MergeSource holds alike (loadMerged).
+	merged map[string]bool
 	// files, index and committed are what Listed, Indexed and
 	// CommittedFiles asked.
 	files     *Files
@@ -197,14 +201,13 @@ func (f *Facts) LoadBase(ctx context.Context, changes []gitrepo.RawChange, err e
 }
 
 // loadMerged learns which of the Journal files the index adds since
-// Commit, during a merge, the remote's default branch (PublishedRef, else
-// Rev) holds as the index does (the same blob, a regular file): revisions
-// that a merge of it (git pull, or bringing a branch up to date) brings
-// in, which it accepted although Commit lacks them (the merge base with
-// HEAD for the hook, HEAD itself for diff --staged). AtBase counts them
-// as held by Commit. It lists that commit's tree only in the directories
-// of those files, and asks nothing when the index adds none or git is not
-// merging.
+// Commit, during a merge, MergeSource holds as the index does (the same
+// blob, a regular file): revisions that a merge of it (git pull, or a
+// branch brought up to date with the remote's default branch) brings in,
+// which it accepted although Commit lacks them (for the hook, the merge
+// base of origin/HEAD and HEAD; for diff --staged, HEAD). It lists
+// MergeSource's tree only in the directories of those files, and asks
+// nothing when the index adds none or git is not merging.
 func (f *Facts) loadMerged(ctx context.Context) error {
 	dirs := map[string]bool{}
 	for p, c := range f.baseChanged {
@@ -213,28 +216,25 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 			dirs[f.TopPath(dir)] = true
 		}
 	}
-	if len(dirs) == 0 || !f.Merging() {
+	if len(dirs) == 0 || f.MergeSource == "" || !f.Merging() {
 		return nil
 	}
-	accepted := f.Rev
-	if c, err := f.Repo.ResolveCommit(ctx, PublishedRef); err == nil {
-		accepted = c
+	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
+	if err != nil || source == f.Commit {
+		return nil // (no remote's default branch: nothing comes from it)
 	}
-	if accepted == f.Commit {
-		return nil
-	}
-	entries, err := f.Repo.TreeDirs(ctx, accepted, slices.Sorted(maps.Keys(dirs)))
+	entries, err := f.Repo.TreeDirs(ctx, source, slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
 		return err
 	}
-	f.merged = map[string]gitrepo.Entry{}
+	f.merged = map[string]bool{}
 	for _, e := range entries {
 		p, ok := f.UnderRoot(e.Path)
 		if c, changed := f.baseChanged[p]; !ok || !changed || c.Status != 'A' || !e.IsRegular() {
 			continue
 		}
 		if ie, ok := f.StagedIndex.Entry(p); ok && ie.IsRegular() && ie.Object == e.Object {
-			f.merged[p] = e
+			f.merged[p] = true
 		}
 	}
 	return nil
@@ -285,9 +285,6 @@ func (f *Facts) AtBase(p string) (gitrepo.Entry, bool) {
 	}
 	var e gitrepo.Entry
 	var ok bool
-	if e, merged := f.merged[p]; merged {
-		return e, true
-	}
 	if c, changed := f.baseChanged[p]; changed {
 		e, ok = gitrepo.Entry{Mode: c.OldMode, Object: c.OldObject, Path: c.Path}, c.Status != 'A'
 	} else if f.StagedIndex != nil {
@@ -299,6 +296,19 @@ func (f *Facts) AtBase(p string) (gitrepo.Entry, bool) {
 		return gitrepo.Entry{}, false
 	}
 	return e, true
+}
+
+// Accepted reports whether the Journal file at the root-relative path p
+// counts as an accepted revision for what --new-only keeps and what diff
+// --staged and --against count as added: Commit holds it (AtBase), or a
+// merge under way brings it in as MergeSource holds it (loadMerged). The
+// history and log checks ask AtBase: they compare with Commit itself.
+func (f *Facts) Accepted(p string) bool {
+	if f.merged[p] {
+		return true
+	}
+	_, ok := f.AtBase(p)
+	return ok
 }
 
 // UnchangedDir reports whether git said that nothing under the artifact
