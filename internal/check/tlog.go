@@ -43,7 +43,14 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	if err != nil {
 		return nil, nil, nil // the root is the top of the work tree: no log can be committed beside it
 	}
-	changes, err := g.Repo.Diff(ctx, g.Commit, g.staged, rel)
+	// The log is compared with the commit's, or while a merge is under
+	// way with the merged commit's, whose operator may have appended
+	// since the merge base: the merge brings those appends in.
+	from := g.Commit
+	if m := g.MergedFrom(); m != "" {
+		from = m
+	}
+	changes, err := g.Repo.Diff(ctx, from, g.staged, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -55,17 +62,19 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
+	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: from, Dir: rel}, r.cfg.TLog.VKey)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return out, nil, nil
 	case err != nil:
 		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(g.Commit), err)}), nil, nil
+			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(from), err)}), nil, nil
 	}
 	if len(out) > 0 {
 		return out, nil, nil // the work tree's tiles are not the base's
 	}
+	// The revisions new since the commit; tlog.Prepare leaves out those
+	// the log holds (a merged commit's operator may have logged some).
 	var added []tlog.Revision
 	for _, f := range r.load.Files {
 		if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
@@ -83,7 +92,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
+			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(from), err)}}, nil, nil
 	}
 	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
 	return nil, nil, nil

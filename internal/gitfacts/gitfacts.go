@@ -69,8 +69,10 @@ type Facts struct {
 	baseFull    map[string]gitrepo.Entry
 	changedDirs map[string]bool
 	// merged holds, during a merge, the files the index adds since
-	// Commit that MergeSource holds alike (loadMerged).
-	merged map[string]bool
+	// Commit that MergeSource holds alike, and mergedFrom the commit
+	// MergeSource names (loadMerged).
+	merged     map[string]bool
+	mergedFrom string
 	// files, index and committed are what Listed, Indexed and
 	// CommittedFiles asked.
 	files     *Files
@@ -207,8 +209,16 @@ func (f *Facts) LoadBase(ctx context.Context, changes []gitrepo.RawChange, err e
 // which it accepted although Commit lacks them (for the hook, the merge
 // base of origin/HEAD and HEAD; for diff --staged, HEAD). It lists
 // MergeSource's tree only in the directories of those files, and asks
-// nothing when the index adds none or git is not merging.
+// nothing when git is not merging.
 func (f *Facts) loadMerged(ctx context.Context) error {
+	if f.MergeSource == "" || !f.Merging() {
+		return nil
+	}
+	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
+	if err != nil || source == f.Commit {
+		return nil // (no remote's default branch: nothing comes from it)
+	}
+	f.mergedFrom = source
 	dirs := map[string]bool{}
 	for p, c := range f.baseChanged {
 		if c.Status == 'A' {
@@ -216,12 +226,8 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 			dirs[f.TopPath(dir)] = true
 		}
 	}
-	if len(dirs) == 0 || f.MergeSource == "" || !f.Merging() {
+	if len(dirs) == 0 {
 		return nil
-	}
-	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
-	if err != nil || source == f.Commit {
-		return nil // (no remote's default branch: nothing comes from it)
 	}
 	entries, err := f.Repo.TreeDirs(ctx, source, slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
@@ -239,6 +245,12 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 	}
 	return nil
 }
+
+// MergedFrom returns the commit that a merge under way brings revisions
+// from (MergeSource, for a staged check), or "" when git is not merging,
+// there is no MergeSource, or it names Commit. The transparency log of
+// the index is that commit's as long as the merge leaves it alone.
+func (f *Facts) MergedFrom() string { return f.mergedFrom }
 
 // Merging reports whether git is merging: MERGE_HEAD exists (a merge that
 // stopped, and the git commit that finishes it), or git merge runs its
