@@ -123,6 +123,10 @@ type Summary struct {
 	Artifacts int
 	// Revisions is the number of revisions (accepted Journal files) found.
 	Revisions int
+	// Alone says that the files were checked on their own (check --file),
+	// outside a tree: no artifact or revision was counted, and the
+	// summary line names the files only.
+	Alone bool
 }
 
 // RuleInfo describes one rule (one diagnostic code) for formats that carry
@@ -322,9 +326,17 @@ func tally(l diag.List) Tally {
 
 // SummaryLine returns the one-line summary of r that ends the text format,
 // such as "3 errors, 1 warning, 0 infos in 12 files (4 artifacts, 9
-// revisions)", without a newline. An invalid severity counts as an error.
+// revisions)", or "… in 2 files checked on their own" (Summary.Alone),
+// without a newline. An invalid severity counts as an error.
 func SummaryLine(r Report) string {
 	s := r.Summary
+	if s.Alone {
+		own := "their"
+		if s.Files == 1 {
+			own = "its"
+		}
+		return fmt.Sprintf("%s in %s checked on %s own", tally(r.Diagnostics), plural(s.Files, "file", "files"), own)
+	}
 	return fmt.Sprintf("%s in %s (%s, %s)", tally(r.Diagnostics),
 		plural(s.Files, "file", "files"),
 		plural(s.Artifacts, "artifact", "artifacts"),

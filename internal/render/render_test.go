@@ -288,10 +288,12 @@ func TestSummaryLine(t *testing.T) {
 		want string
 	}{
 		{nil, Summary{}, "0 errors, 0 warnings, 0 infos in 0 files (0 artifacts, 0 revisions)"},
-		{[]diag.Severity{diag.Error, diag.Warning, diag.Info}, Summary{1, 1, 1},
+		{[]diag.Severity{diag.Error, diag.Warning, diag.Info}, Summary{Files: 1, Artifacts: 1, Revisions: 1},
 			"1 error, 1 warning, 1 info in 1 file (1 artifact, 1 revision)"},
-		{[]diag.Severity{diag.Error, diag.Error, diag.Error, diag.Warning, diag.SeverityInvalid}, Summary{12, 4, 9},
+		{[]diag.Severity{diag.Error, diag.Error, diag.Error, diag.Warning, diag.SeverityInvalid}, Summary{Files: 12, Artifacts: 4, Revisions: 9},
 			"4 errors, 1 warning, 0 infos in 12 files (4 artifacts, 9 revisions)"},
+		{[]diag.Severity{diag.Warning}, Summary{Files: 1, Alone: true}, "0 errors, 1 warning, 0 infos in 1 file checked on its own"},
+		{nil, Summary{Files: 2, Alone: true}, "0 errors, 0 warnings, 0 infos in 2 files checked on their own"},
 	}
 	for _, tt := range tests {
 		var r Report

@@ -225,7 +225,7 @@ func runCheck(c *ucli.Context) (err error) {
 	}
 	opts := render.Options{Color: color, PathPrefix: prefix, StepSummary: format == render.GitHub && os.Getenv("GITHUB_STEP_SUMMARY") != ""}
 	if len(files) > 0 {
-		report.Root = ""
+		report.Root, report.Summary.Alone = "", true
 	}
 	if err := render.Write(c.App.Writer, format, report, opts); err != nil {
 		return internalErrorf("writing output: %v", err)
