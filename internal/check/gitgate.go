@@ -158,9 +158,12 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		g.stamp = repo.Stamp(opts.Root)
 		return g, nil
 	}
-	g.Against, g.MergeSource = opts.Against, opts.Against
+	g.Against = opts.Against
 	if g.Against == "" && opts.Staged {
 		g.MergeSource = gitfacts.PublishedRef
+	}
+	if opts.Staged {
+		g.Merged = repo.MergeHeads()
 	}
 	if g.Against == "" {
 		// --staged alone compares against HEAD, when there is one (an
@@ -170,7 +173,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		}
 	}
 	if g.Against != "" {
-		if g.Commit, err = gitfacts.BaseCommit(ctx, repo, g.Against); err != nil {
+		if g.Commit, err = gitfacts.BaseCommit(ctx, repo, g.Against, g.Merged...); err != nil {
 			return nil, fmt.Errorf("--against: %w", err)
 		}
 		if g.Rev, err = repo.ResolveCommit(ctx, g.Against); err != nil {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
+	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -43,14 +45,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	if err != nil {
 		return nil, nil, nil // the root is the top of the work tree: no log can be committed beside it
 	}
-	// The log is compared with the commit's, or while a merge is under
-	// way with the merged commit's, whose operator may have appended
-	// since the merge base: the merge brings those appends in.
-	from := g.Commit
-	if m := g.MergedFrom(); m != "" {
-		from = m
-	}
-	changes, err := g.Repo.Diff(ctx, from, g.staged, rel)
+	changes, err := g.Repo.Diff(ctx, g.Commit, g.staged, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--against: %w", err)
 	}
@@ -62,25 +57,24 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: from, Dir: rel}, r.cfg.TLog.VKey)
+	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return out, nil, nil
 	case err != nil:
 		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(from), err)}), nil, nil
+			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(g.Commit), err)}), nil, nil
 	}
 	if len(out) > 0 {
 		return out, nil, nil // the work tree's tiles are not the base's
 	}
-	// The revisions new since the commit; tlog.Prepare leaves out those
-	// the log holds (a merged commit's operator may have logged some).
+	unlogged := unloggedDirs(ctx, g, rel)
 	var added []tlog.Revision
 	for _, f := range r.load.Files {
 		if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
 			continue
 		}
-		if _, old := g.AtBase(f.Path); old {
+		if _, old := g.AtBase(f.Path); old && !unlogged[load.ArtifactDir(f.Path)] {
 			continue
 		}
 		doc := r.load.Doc(f.Path)
@@ -92,10 +86,42 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(from), err)}}, nil, nil
+			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
 	}
 	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
 	return nil, nil, nil
+}
+
+// unloggedDirs returns the artifact directories in which the compared
+// commit may hold revisions its checkpoint does not log yet: those that
+// changed since the commit that last wrote the checkpoint (logDir is the
+// log's directory, relative to the top), where the operator has not
+// appended since. Their revisions join the change's in the preview, and
+// tlog.Prepare leaves out those the log holds. It returns nil when the
+// commit wrote the checkpoint itself, and when git cannot tell (the
+// preview then counts the change's revisions alone).
+func unloggedDirs(ctx context.Context, g *gate, logDir string) map[string]bool {
+	last, err := g.Repo.LastChange(ctx, g.Commit, path.Join(logDir, tlog.CheckpointFile))
+	if err != nil || last == "" || last == g.Commit {
+		return nil
+	}
+	before, err := g.Repo.TreeAt(ctx, last, g.RootRel)
+	if err != nil || before == "" {
+		return nil
+	}
+	now, err := g.Repo.TreeAt(ctx, g.Commit, g.RootRel)
+	if err != nil || now == "" {
+		return nil
+	}
+	changes, err := g.Repo.TreeDiff(ctx, before, now) // one level: the artifact directories
+	if err != nil {
+		return nil
+	}
+	dirs := map[string]bool{}
+	for _, c := range changes {
+		dirs[c.Path] = true
+	}
+	return dirs
 }
 
 // changeVerb names git's status letter of a change in a message.

@@ -47,11 +47,13 @@ const maxBaseConfig = 1 << 20
 // configuration there. When cfg has no file (none was found), the first of
 // candidates (config.Candidates: where the search looked, nearest first)
 // that the base commit holds is the base's file, deleted in the work tree.
-// When against is "", or the file lies outside a git work tree (it is not
-// part of the change), cfg is returned as it is. Errors are a revision that
-// names no commit, git failing, and a base configuration that is too large
-// or does not parse.
-func BaseConfig(ctx context.Context, cfg *config.Config, against string, candidates []string) (*config.Config, error) {
+// With staged (a check of the index), a merge under way compares as once
+// committed (gitfacts.BaseCommit with gitrepo.Repo.MergeHeads), as the
+// check's gate does. When against is "", or the file lies outside a git
+// work tree (it is not part of the change), cfg is returned as it is.
+// Errors are a revision that names no commit, git failing, and a base
+// configuration that is too large or does not parse.
+func BaseConfig(ctx context.Context, cfg *config.Config, against string, staged bool, candidates []string) (*config.Config, error) {
 	if cfg == nil || against == "" {
 		return cfg, nil
 	}
@@ -69,7 +71,11 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, candida
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}
-	commit, err := gitfacts.BaseCommit(ctx, repo, against)
+	var merged []string // as openGate: a staged merge compares as once committed
+	if staged {
+		merged = repo.MergeHeads()
+	}
+	commit, err := gitfacts.BaseCommit(ctx, repo, against, merged...)
 	if err != nil {
 		return nil, fmt.Errorf("--against: %w", err)
 	}

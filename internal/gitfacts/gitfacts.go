@@ -50,12 +50,18 @@ type Facts struct {
 	Examples bool
 	// Against is the revision compared against as given ("origin/main";
 	// "HEAD" for --staged), Commit the commit compared with (BaseCommit of
-	// Against), Rev the commit Against names; all "" without one.
+	// Against and the merge being committed, Merged), Rev the commit
+	// Against names; all "" without one.
 	Against, Commit, Rev string
+	// Merged are the commits a staged merge merges into HEAD
+	// (gitrepo.Repo.MergeHeads), whose merge with HEAD Commit is the
+	// merge base of; nil for none.
+	Merged []string
 	// MergeSource names the revision whose Journal files, brought in by
 	// a merge under way as it holds them, count as accepted (Accepted):
-	// Against as given, or PublishedRef for a staged check not given one
-	// (diff --staged); "" for none.
+	// PublishedRef for a staged check not given a revision (diff
+	// --staged, which compares with HEAD, so Merged leaves the merged
+	// revisions added); "" for none.
 	MergeSource string
 	// StagedIndex is the index the tree is loaded from (--staged), nil for
 	// the work tree: AtBase takes the entry of a path git reports unchanged
@@ -69,10 +75,8 @@ type Facts struct {
 	baseFull    map[string]gitrepo.Entry
 	changedDirs map[string]bool
 	// merged holds, during a merge, the files the index adds since
-	// Commit that MergeSource holds alike, and mergedFrom the commit
-	// MergeSource names (loadMerged).
-	merged     map[string]bool
-	mergedFrom string
+	// Commit that MergeSource holds alike (loadMerged).
+	merged map[string]bool
 	// files, index and committed are what Listed, Indexed and
 	// CommittedFiles asked.
 	files     *Files
@@ -90,8 +94,13 @@ type Facts struct {
 // criss-cross history with several merge bases, of which git would pick
 // one that may lack revisions accepted through the other.
 // The rule packs of such a check come from the configuration at the same
-// commit (check.BaseConfig), so both must ask here.
-func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, error) {
+// commit (check.BaseConfig), so both must ask here. merged are the
+// commits a merge under way merges into HEAD, for a check of the staged
+// merge (gitrepo.Repo.MergeHeads): the merge base is then that of rev and
+// the merge being committed, which the same check compares with once the
+// merge is committed, so that what the merge brings from rev counts as
+// accepted and what it drops of rev as deleted.
+func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string, merged ...string) (string, error) {
 	commit, err := repo.ResolveCommit(ctx, rev)
 	if err != nil {
 		return "", err
@@ -100,7 +109,7 @@ func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, er
 	if err != nil {
 		return commit, nil
 	}
-	base, err := repo.MergeBase(ctx, commit, head)
+	base, err := repo.MergeBase(ctx, commit, append([]string{head}, merged...)...)
 	if several, ok := errors.AsType[*gitrepo.MergeBasesError](err); ok {
 		return "", fmt.Errorf("%s and HEAD have %d merge bases (a criss-cross history: each merged the other at another point), and no one of them holds every revision both accepted: "+
 			"merge %s into this branch (or rebase onto it) and check again", rev, len(several.Bases), rev)
@@ -118,8 +127,11 @@ func BaseCommit(ctx context.Context, repo *gitrepo.Repo, rev string) (string, er
 // is the merge base itself, else the merge base's short name and how it was
 // found.
 func (f *Facts) At() string {
-	if f.Rev == f.Commit {
+	switch {
+	case f.Rev == f.Commit:
 		return f.Against
+	case len(f.Merged) > 0:
+		return ShortCommit(f.Commit) + " (the merge base of " + f.Against + " and the merge being committed)"
 	}
 	return ShortCommit(f.Commit) + " (the merge base of " + f.Against + " and HEAD)"
 }
@@ -206,19 +218,10 @@ func (f *Facts) LoadBase(ctx context.Context, changes []gitrepo.RawChange, err e
 // Commit, during a merge, MergeSource holds as the index does (the same
 // blob, a regular file): revisions that a merge of it (git pull, or a
 // branch brought up to date with the remote's default branch) brings in,
-// which it accepted although Commit lacks them (for the hook, the merge
-// base of origin/HEAD and HEAD; for diff --staged, HEAD). It lists
-// MergeSource's tree only in the directories of those files, and asks
-// nothing when git is not merging.
+// which it accepted although Commit (HEAD, for diff --staged) lacks them.
+// It lists MergeSource's tree only in the directories of those files, and
+// asks nothing when the index adds none or git is not merging.
 func (f *Facts) loadMerged(ctx context.Context) error {
-	if f.MergeSource == "" || !f.Merging() {
-		return nil
-	}
-	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
-	if err != nil || source == f.Commit {
-		return nil // (no remote's default branch: nothing comes from it)
-	}
-	f.mergedFrom = source
 	dirs := map[string]bool{}
 	for p, c := range f.baseChanged {
 		if c.Status == 'A' {
@@ -226,8 +229,12 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 			dirs[f.TopPath(dir)] = true
 		}
 	}
-	if len(dirs) == 0 {
+	if len(dirs) == 0 || f.MergeSource == "" || !f.Merging() {
 		return nil
+	}
+	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
+	if err != nil || source == f.Commit {
+		return nil // (no remote's default branch: nothing comes from it)
 	}
 	entries, err := f.Repo.TreeDirs(ctx, source, slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
@@ -245,12 +252,6 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 	}
 	return nil
 }
-
-// MergedFrom returns the commit that a merge under way brings revisions
-// from (MergeSource, for a staged check), or "" when git is not merging,
-// there is no MergeSource, or it names Commit. The transparency log of
-// the index is that commit's as long as the merge leaves it alone.
-func (f *Facts) MergedFrom() string { return f.mergedFrom }
 
 // Merging reports whether git is merging: MERGE_HEAD exists (a merge that
 // stopped, and the git commit that finishes it), or git merge runs its

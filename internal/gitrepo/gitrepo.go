@@ -242,6 +242,39 @@ func (r *Repo) MergeInProgress() bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// MergeHeads returns the commits that a merge under way merges into HEAD,
+// as full object names: the lines of MERGE_HEAD while git waits for the
+// merge to be finished, or in the pre-merge-commit hook, which runs
+// before git writes MERGE_HEAD, the commits git merge names in the
+// environment it gives its strategies and hooks (GITHEAD_<object name>,
+// one per merged commit), in name order. It returns nil when git is not
+// merging, and asks git nothing.
+func (r *Repo) MergeHeads() []string {
+	valid := func(s string) bool {
+		_, err := hex.DecodeString(s)
+		return err == nil && (len(s) == 40 || len(s) == 64)
+	}
+	var heads []string
+	if r.head != "" {
+		if data, err := os.ReadFile(filepath.Join(filepath.Dir(r.head), "MERGE_HEAD")); err == nil {
+			for _, line := range strings.Fields(string(data)) {
+				if valid(line) {
+					heads = append(heads, strings.ToLower(line))
+				}
+			}
+			return heads
+		}
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if h, ok := strings.CutPrefix(name, "GITHEAD_"); ok && valid(h) {
+			heads = append(heads, strings.ToLower(h))
+		}
+	}
+	slices.Sort(heads)
+	return heads
+}
+
 // existingDir returns dir or its nearest existing ancestor directory.
 func existingDir(dir string) string {
 	for {
@@ -481,13 +514,14 @@ func (e *MergeBasesError) Error() string {
 
 // MergeBase returns the full object name of the best common ancestor of
 // the commits a and b ("git merge-base --all a b"), what "a...b" and
-// pull-request diffs compare with. Two commits without one give
-// [ErrNoMergeBase]; with several, a [*MergeBasesError].
-func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
-	if a == b && r.resolved(ctx, a) {
+// pull-request diffs compare with; with several b, of a and a merge of
+// them all (what a compares with once they are merged). Commits without
+// one give [ErrNoMergeBase]; with several, a [*MergeBasesError].
+func (r *Repo) MergeBase(ctx context.Context, a string, b ...string) (string, error) {
+	if len(b) == 1 && a == b[0] && r.resolved(ctx, a) {
 		return a, nil // a commit is its own best common ancestor
 	}
-	out, err := r.output(ctx, "", nil, "merge-base", "--all", "--end-of-options", a, b)
+	out, err := r.output(ctx, "", nil, append([]string{"merge-base", "--all", "--end-of-options", a}, b...)...)
 	if err != nil {
 		var ce *CommandError
 		var ee *exec.ExitError

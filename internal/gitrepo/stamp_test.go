@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -123,6 +124,26 @@ func TestMergeInProgress(t *testing.T) {
 	git(t, linked, "merge", "-q", "--no-ff", "--no-commit", "side")
 	if !other.MergeInProgress() {
 		t.Error("the linked work tree's stopped merge is not seen")
+	}
+	side, err := other.ResolveCommit(ctx, "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := other.MergeHeads(); !slices.Equal(got, []string{side}) {
+		t.Errorf("MergeHeads during the merge: %q, want %q", got, side)
+	}
+	if got := main.MergeHeads(); got != nil {
+		t.Errorf("MergeHeads of the main work tree: %q, want none", got)
+	}
+	// Before git writes MERGE_HEAD (the pre-merge-commit hook), git merge
+	// names the merged commit in the environment.
+	t.Setenv("GITHEAD_"+side, "side")
+	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
+		t.Errorf("MergeHeads from GITHEAD_: %q, want %q", got, side)
+	}
+	t.Setenv("GITHEAD_not-a-commit", "x")
+	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
+		t.Errorf("MergeHeads with a malformed GITHEAD_: %q, want %q", got, side)
 	}
 	if main.MergeInProgress() {
 		t.Error("the main work tree sees the linked work tree's merge")

@@ -155,7 +155,7 @@ func loadSettingsLaunching(c *ucli.Context, rootArg string) (s *settings, err er
 	// check --against runs the rule packs of the base revision's
 	// configuration, never the work tree's, and is judged by its
 	// settings that protect accepted revisions (docs/ci.md).
-	if cfg, err = check.BaseConfig(c.Context, cfg, c.String("against"), searched); err != nil {
+	if cfg, err = check.BaseConfig(c.Context, cfg, c.String("against"), c.Bool("staged"), searched); err != nil {
 		if c.Context.Err() != nil {
 			return nil, c.Context.Err()
 		}
