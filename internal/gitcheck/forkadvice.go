@@ -31,7 +31,7 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 	if len(forks) == 0 {
 		return nil, nil
 	}
-	merging := t.Merging()
+	merging := t.Repo.Merging()
 	files, err := t.Listed(ctx)
 	if err != nil {
 		return nil, err

@@ -186,7 +186,7 @@ func (t *Tree) adviseUndo(ctx context.Context, out diag.List) error {
 		paths[i] = t.TopPath(p)
 		dirs = append(dirs, path.Dir(paths[i]))
 	}
-	if t.Merging() {
+	if t.Repo.Merging() {
 		return nil // a merge under way: git refuses to reset, and HEAD~1 is not the point
 	}
 	pushed, err := t.Repo.RemoteHolds(ctx, t.Commit)

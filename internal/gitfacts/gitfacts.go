@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -229,7 +228,7 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 			dirs[f.TopPath(dir)] = true
 		}
 	}
-	if len(dirs) == 0 || f.MergeSource == "" || !f.Merging() {
+	if len(dirs) == 0 || f.MergeSource == "" || !f.Repo.Merging() {
 		return nil
 	}
 	source, err := f.Repo.ResolveCommit(ctx, f.MergeSource)
@@ -251,16 +250,6 @@ func (f *Facts) loadMerged(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// Merging reports whether git is merging: MERGE_HEAD exists (a merge that
-// stopped, and the git commit that finishes it), or git merge runs its
-// pre-merge-commit hook, which comes before git writes MERGE_HEAD
-// (githooks(5)); git merge, and git pull through it, then name themselves
-// in GIT_REFLOG_ACTION ("merge BRANCH", "pull ...").
-func (f *Facts) Merging() bool {
-	action := os.Getenv("GIT_REFLOG_ACTION")
-	return strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull") || f.Repo.MergeInProgress()
 }
 
 // listBase lists the Journal files of Commit's tree, for AtBase.

@@ -231,15 +231,34 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	return r, nil
 }
 
-// MergeInProgress reports whether git waits for a merge to be finished:
-// MERGE_HEAD is in the work tree's git directory, beside HEAD (git
-// status and git commit look there too). It asks git nothing.
-func (r *Repo) MergeInProgress() bool {
+// Merging reports whether git is merging: MERGE_HEAD is in the work
+// tree's git directory, beside HEAD (a merge that stopped, and the git
+// commit that finishes it: git status and git commit look there too), or
+// git merge runs its pre-merge-commit hook, which comes before git writes
+// MERGE_HEAD (githooks(5)) and sees git merge, or git pull through it,
+// named in GIT_REFLOG_ACTION ("merge BRANCH", "pull ..."). It asks git
+// nothing.
+func (r *Repo) Merging() bool {
+	return r.mergeHeadFile() != "" || mergeAction()
+}
+
+// mergeHeadFile returns the path of MERGE_HEAD when it is a file, else "".
+func (r *Repo) mergeHeadFile() string {
 	if r.head == "" {
-		return false
+		return ""
 	}
-	fi, err := os.Stat(filepath.Join(filepath.Dir(r.head), "MERGE_HEAD"))
-	return err == nil && fi.Mode().IsRegular()
+	p := filepath.Join(filepath.Dir(r.head), "MERGE_HEAD")
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return p
+}
+
+// mergeAction reports whether GIT_REFLOG_ACTION names git merge or git
+// pull, as both do for the hooks they run.
+func mergeAction() bool {
+	action := os.Getenv("GIT_REFLOG_ACTION")
+	return strings.HasPrefix(action, "merge") || strings.HasPrefix(action, "pull")
 }
 
 // MergeHeads returns the commits that a merge under way merges into HEAD,
@@ -247,16 +266,17 @@ func (r *Repo) MergeInProgress() bool {
 // merge to be finished, or in the pre-merge-commit hook, which runs
 // before git writes MERGE_HEAD, the commits git merge names in the
 // environment it gives its strategies and hooks (GITHEAD_<object name>,
-// one per merged commit), in name order. It returns nil when git is not
-// merging, and asks git nothing.
+// one per merged commit; taken only beside its GIT_REFLOG_ACTION, see
+// [Repo.Merging]), in name order. It returns nil when git is not merging,
+// and asks git nothing.
 func (r *Repo) MergeHeads() []string {
 	valid := func(s string) bool {
 		_, err := hex.DecodeString(s)
 		return err == nil && (len(s) == 40 || len(s) == 64)
 	}
 	var heads []string
-	if r.head != "" {
-		if data, err := os.ReadFile(filepath.Join(filepath.Dir(r.head), "MERGE_HEAD")); err == nil {
+	if p := r.mergeHeadFile(); p != "" {
+		if data, err := os.ReadFile(p); err == nil {
 			for _, line := range strings.Fields(string(data)) {
 				if valid(line) {
 					heads = append(heads, strings.ToLower(line))
@@ -264,6 +284,9 @@ func (r *Repo) MergeHeads() []string {
 			}
 			return heads
 		}
+	}
+	if !mergeAction() {
+		return nil
 	}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")

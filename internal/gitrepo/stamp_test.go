@@ -96,10 +96,10 @@ func TestOpenNewlineInTop(t *testing.T) {
 	}
 }
 
-// TestMergeInProgress: MERGE_HEAD is looked for beside the HEAD of the
+// TestMerging: MERGE_HEAD is looked for beside the HEAD of the
 // work tree that the Repo opened, so a merge stopped in a linked work tree
 // is that work tree's alone.
-func TestMergeInProgress(t *testing.T) {
+func TestMerging(t *testing.T) {
 	dir := newRepo(t, map[string]string{"a.txt": "one\n"})
 	ctx := context.Background()
 	git(t, dir, "branch", "side")
@@ -118,11 +118,11 @@ func TestMergeInProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if main.MergeInProgress() || other.MergeInProgress() {
+	if main.Merging() || other.Merging() {
 		t.Fatal("a merge in progress before any merge")
 	}
 	git(t, linked, "merge", "-q", "--no-ff", "--no-commit", "side")
-	if !other.MergeInProgress() {
+	if !other.Merging() {
 		t.Error("the linked work tree's stopped merge is not seen")
 	}
 	side, err := other.ResolveCommit(ctx, "side")
@@ -135,9 +135,20 @@ func TestMergeInProgress(t *testing.T) {
 	if got := main.MergeHeads(); got != nil {
 		t.Errorf("MergeHeads of the main work tree: %q, want none", got)
 	}
+	if main.Merging() {
+		t.Error("the main work tree sees the linked work tree's merge")
+	}
+	git(t, linked, "merge", "--abort")
+	if other.Merging() {
+		t.Error("a merge in progress after git merge --abort")
+	}
 	// Before git writes MERGE_HEAD (the pre-merge-commit hook), git merge
 	// names the merged commit in the environment.
 	t.Setenv("GITHEAD_"+side, "side")
+	if got := main.MergeHeads(); got != nil {
+		t.Errorf("MergeHeads from GITHEAD_ without git merge's GIT_REFLOG_ACTION: %q, want none", got)
+	}
+	t.Setenv("GIT_REFLOG_ACTION", "merge side")
 	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
 		t.Errorf("MergeHeads from GITHEAD_: %q, want %q", got, side)
 	}
@@ -145,11 +156,7 @@ func TestMergeInProgress(t *testing.T) {
 	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
 		t.Errorf("MergeHeads with a malformed GITHEAD_: %q, want %q", got, side)
 	}
-	if main.MergeInProgress() {
-		t.Error("the main work tree sees the linked work tree's merge")
-	}
-	git(t, linked, "merge", "--abort")
-	if other.MergeInProgress() {
-		t.Error("a merge in progress after git merge --abort")
+	if !main.Merging() {
+		t.Error("git merge's GIT_REFLOG_ACTION is not taken for a merge")
 	}
 }
