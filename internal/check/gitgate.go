@@ -163,7 +163,7 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		g.MergeSource = gitfacts.PublishedRef
 	}
 	if opts.Staged {
-		g.Merged = repo.MergeHeads()
+		g.Merged = repo.MergeHeads(ctx)
 	}
 	if g.Against == "" {
 		// --staged alone compares against HEAD, when there is one (an
@@ -249,12 +249,15 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 type Baseline struct {
 	// Rev is the revision as given ("origin/main"; "HEAD" for --staged).
 	Rev string
-	// Commit is the full object name of the merge base of Rev and HEAD,
-	// the commit compared with.
+	// Commit is the full object name of the merge base of Rev and HEAD
+	// (or the merge being committed, Merge), the commit compared with.
 	Commit string
 	// MergeBase reports whether Commit differs from the commit Rev names
 	// (the branch forked before Rev's newest commits).
 	MergeBase bool
+	// Merge reports a staged merge: Commit is the merge base of Rev and
+	// the merge being committed (gitfacts.Facts.Merged).
+	Merge bool
 	// Head is the full object name of HEAD, or "" before the first commit.
 	Head string
 	// RepositoryURI is the remote origin's URL without user information,
@@ -268,7 +271,7 @@ func (g *gate) baseline(ctx context.Context) *Baseline {
 	if g == nil || g.Commit == "" {
 		return nil
 	}
-	b := &Baseline{Rev: g.Against, Commit: g.Commit, MergeBase: g.Rev != g.Commit}
+	b := &Baseline{Rev: g.Against, Commit: g.Commit, MergeBase: g.Rev != g.Commit, Merge: len(g.Merged) > 0}
 	b.Head, _ = g.Repo.ResolveCommit(ctx, "HEAD")
 	b.RepositoryURI = g.Repo.RemoteURI(ctx, "origin")
 	return b

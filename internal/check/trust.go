@@ -73,7 +73,7 @@ func BaseConfig(ctx context.Context, cfg *config.Config, against string, staged 
 	}
 	var merged []string // as openGate: a staged merge compares as once committed
 	if staged {
-		merged = repo.MergeHeads()
+		merged = repo.MergeHeads(ctx)
 	}
 	commit, err := gitfacts.BaseCommit(ctx, repo, against, merged...)
 	if err != nil {

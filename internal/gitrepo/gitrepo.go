@@ -267,9 +267,11 @@ func mergeAction() bool {
 // before git writes MERGE_HEAD, the commits git merge names in the
 // environment it gives its strategies and hooks (GITHEAD_<object name>,
 // one per merged commit; taken only beside its GIT_REFLOG_ACTION, see
-// [Repo.Merging]), in name order. It returns nil when git is not merging,
-// and asks git nothing.
-func (r *Repo) MergeHeads() []string {
+// [Repo.Merging], and only when they name a commit of this repository:
+// git passes them on to whatever the hooks of a merge start, in other
+// repositories too), in name order. It returns nil when git is not
+// merging.
+func (r *Repo) MergeHeads(ctx context.Context) []string {
 	valid := func(s string) bool {
 		_, err := hex.DecodeString(s)
 		return err == nil && (len(s) == 40 || len(s) == 64)
@@ -291,7 +293,9 @@ func (r *Repo) MergeHeads() []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if h, ok := strings.CutPrefix(name, "GITHEAD_"); ok && valid(h) {
-			heads = append(heads, strings.ToLower(h))
+			if c, err := r.ResolveCommit(ctx, h); err == nil {
+				heads = append(heads, c)
+			}
 		}
 	}
 	slices.Sort(heads)

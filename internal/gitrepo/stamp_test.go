@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -129,10 +130,10 @@ func TestMerging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := other.MergeHeads(); !slices.Equal(got, []string{side}) {
+	if got := other.MergeHeads(ctx); !slices.Equal(got, []string{side}) {
 		t.Errorf("MergeHeads during the merge: %q, want %q", got, side)
 	}
-	if got := main.MergeHeads(); got != nil {
+	if got := main.MergeHeads(ctx); got != nil {
 		t.Errorf("MergeHeads of the main work tree: %q, want none", got)
 	}
 	if main.Merging() {
@@ -145,15 +146,16 @@ func TestMerging(t *testing.T) {
 	// Before git writes MERGE_HEAD (the pre-merge-commit hook), git merge
 	// names the merged commit in the environment.
 	t.Setenv("GITHEAD_"+side, "side")
-	if got := main.MergeHeads(); got != nil {
+	if got := main.MergeHeads(ctx); got != nil {
 		t.Errorf("MergeHeads from GITHEAD_ without git merge's GIT_REFLOG_ACTION: %q, want none", got)
 	}
 	t.Setenv("GIT_REFLOG_ACTION", "merge side")
-	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
+	if got := main.MergeHeads(ctx); !slices.Equal(got, []string{side}) {
 		t.Errorf("MergeHeads from GITHEAD_: %q, want %q", got, side)
 	}
+	t.Setenv("GITHEAD_"+strings.Repeat("0123456789", 4), "a commit of another repository")
 	t.Setenv("GITHEAD_not-a-commit", "x")
-	if got := main.MergeHeads(); !slices.Equal(got, []string{side}) {
+	if got := main.MergeHeads(ctx); !slices.Equal(got, []string{side}) {
 		t.Errorf("MergeHeads with a malformed GITHEAD_: %q, want %q", got, side)
 	}
 	if !main.Merging() {

@@ -162,10 +162,13 @@ type Baseline struct {
 	// Rev is the revision as given, such as "origin/main".
 	Rev string
 	// Commit is the full object name of the commit compared with: the
-	// merge base of Rev and HEAD.
+	// merge base of Rev and HEAD, or of Rev and the merge being committed
+	// (Merge).
 	Commit string
 	// MergeBase reports whether Commit differs from the commit Rev names.
 	MergeBase bool
+	// Merge reports that the check was of a merge being committed.
+	Merge bool
 	// Head is the full object name of the checked commit, or "".
 	Head string
 	// RepositoryURI is an absolute network URI of the repository, or "";
@@ -174,11 +177,15 @@ type Baseline struct {
 }
 
 // Line returns the sentence that says what was compared with, such as
-// "compared with 1a2b3c4d5e6f, the merge base of origin/main and HEAD" or
-// "compared with origin/main (1a2b3c4d5e6f)".
+// "compared with 1a2b3c4d5e6f, the merge base of origin/main and HEAD"
+// ("… and the merge being committed" for Merge) or "compared with
+// origin/main (1a2b3c4d5e6f)".
 func (b *Baseline) Line() string {
 	short := b.Commit[:min(len(b.Commit), 12)]
-	if b.MergeBase {
+	switch {
+	case b.MergeBase && b.Merge:
+		return "compared with " + short + ", the merge base of " + b.Rev + " and the merge being committed"
+	case b.MergeBase:
 		return "compared with " + short + ", the merge base of " + b.Rev + " and HEAD"
 	}
 	return "compared with " + b.Rev + " (" + short + ")"

@@ -374,3 +374,21 @@ func TestTextSanitizesControlCharacters(t *testing.T) {
 		t.Errorf("got\n%q\nwant prefix\n%q", out, want)
 	}
 }
+
+// TestBaselineLine: what the summary says was compared with.
+func TestBaselineLine(t *testing.T) {
+	commit := "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"
+	for _, tt := range []struct {
+		b    Baseline
+		want string
+	}{
+		{Baseline{Rev: "origin/main", Commit: commit}, "compared with origin/main (1a2b3c4d5e6f)"},
+		{Baseline{Rev: "origin/main", Commit: commit, MergeBase: true}, "compared with 1a2b3c4d5e6f, the merge base of origin/main and HEAD"},
+		{Baseline{Rev: "origin/HEAD", Commit: commit, MergeBase: true, Merge: true}, "compared with 1a2b3c4d5e6f, the merge base of origin/HEAD and the merge being committed"},
+		{Baseline{Rev: "origin/HEAD", Commit: commit, Merge: true}, "compared with origin/HEAD (1a2b3c4d5e6f)"},
+	} {
+		if got := tt.b.Line(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.b, got, tt.want)
+		}
+	}
+}

@@ -221,7 +221,7 @@ func runCheck(c *ucli.Context) (err error) {
 			safetext.Lines(res.GitSkipped.Error()))
 	}
 	if b := res.Baseline; b != nil {
-		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Head: b.Head, RepositoryURI: b.RepositoryURI}
+		report.Baseline = &render.Baseline{Rev: b.Rev, Commit: b.Commit, MergeBase: b.MergeBase, Merge: b.Merge, Head: b.Head, RepositoryURI: b.RepositoryURI}
 	}
 	opts := render.Options{Color: color, PathPrefix: prefix, StepSummary: format == render.GitHub && os.Getenv("GITHUB_STEP_SUMMARY") != ""}
 	if len(files) > 0 {
