@@ -68,22 +68,45 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	if len(out) > 0 {
 		return out, nil, nil // the work tree's tiles are not the base's
 	}
+	// The batch: the change's revisions, and the merge base's in the
+	// directories where its checkpoint may lag (unloggedDirs). When the
+	// merge base holds more accepted revisions than the log and that
+	// batch account for (the operator's append commit rebased onto a
+	// revision it did not log, a log begun before the root existed), the
+	// batch is every accepted revision; tlog.Prepare leaves out the logged.
 	unlogged := unloggedDirs(ctx, g, rel)
-	var added []tlog.Revision
-	for _, f := range r.load.Files {
-		if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
-			continue
+	batch := func(all bool) (revs []tlog.Revision, atBase int) {
+		for _, f := range r.load.Files {
+			if f.Outcome != chain.Appended || !f.Summary.RevisionOK {
+				continue
+			}
+			_, old := g.AtBase(f.Path)
+			if old {
+				atBase++
+				if !all && !unlogged[load.ArtifactDir(f.Path)] {
+					continue
+				}
+			}
+			if doc := r.load.Doc(f.Path); doc != nil && doc.RevisionOK {
+				revs = append(revs, tlog.Revision{Path: f.Path, Entry: tlog.EntryOf(doc.Revision)})
+			}
 		}
-		if _, old := g.AtBase(f.Path); old && !unlogged[load.ArtifactDir(f.Path)] {
-			continue
-		}
-		doc := r.load.Doc(f.Path)
-		if doc == nil || !doc.RevisionOK {
-			continue
-		}
-		added = append(added, tlog.Revision{Path: f.Path, Entry: tlog.EntryOf(doc.Revision)})
+		return revs, atBase
 	}
+	added, atBase := batch(false)
 	plan, err := tlog.Prepare(tlog.DirFS(dir), base, added)
+	if err == nil {
+		found := 0 // the merge base's revisions the batch found unlogged
+		for _, a := range plan.Added {
+			if _, old := g.AtBase(a.Path); old {
+				found++
+			}
+		}
+		if atBase > int(base.Tree.N)+found {
+			added, _ = batch(true)
+			plan, err = tlog.Prepare(tlog.DirFS(dir), base, added)
+		}
+	}
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
