@@ -47,11 +47,12 @@
 package plugin
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/r35157/journal-lint/internal/diag"
@@ -207,38 +208,48 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Failure returns the one plugin/failed diagnostic for a pack failure. Its
 // message names the pack, says what happened and quotes the most telling
-// line of the pack's stderr (a panic or fatal error line, else the last
-// line); Help holds the whole tail.
+// line of the pack's stderr (tellingLine) unless it says that already;
+// Help holds the whole tail.
 func Failure(e *Error) diag.Diagnostic {
 	msg := e.Error()
-	if line := tellingLine(e.Stderr); line != "" {
+	if line := tellingLine(e.Stderr); line != "" && !strings.Contains(msg, line) {
 		msg += fmt.Sprintf("; stderr: %q", line)
 	}
 	d := diag.Diagnostic{Code: rules.PluginFailed, Severity: diag.Error, Message: msg}
 	if e.Stderr != "" {
-		d.Help = "last lines of the pack's stderr:\n" + e.Stderr
+		// (A stack trace indents with tabs, which output shows escaped.)
+		d.Help = "last lines of the pack's stderr:\n" + strings.ReplaceAll(e.Stderr, "\t", "    ")
 	} else {
 		d.Help = "the pack wrote nothing to stderr"
 	}
 	return d
 }
 
-// tellingLine picks the stderr line a message should quote.
+// tellingLine picks the stderr line a message should quote: a panic or
+// fatal error line, else the last line that is not part of a Go stack
+// trace (a recovered panic's trace, whose last line names a frame of the
+// RPC server, says nothing the error does not); "" when there is none.
 func tellingLine(tail string) string {
-	lines := bytes.Split([]byte(tail), []byte("\n"))
+	lines := strings.Split(tail, "\n")
 	for _, l := range lines {
-		s := string(bytes.TrimSpace(l))
-		if bytes.HasPrefix([]byte(s), []byte("panic: ")) || bytes.HasPrefix([]byte(s), []byte("fatal error: ")) {
+		s := strings.TrimSpace(l)
+		if strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: ") {
 			return clip(s, 200)
 		}
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
-		if s := string(bytes.TrimSpace(lines[i])); s != "" {
+		if s := strings.TrimSpace(lines[i]); s != "" && !stackLine.MatchString(s) {
 			return clip(s, 200)
 		}
 	}
 	return ""
 }
+
+// stackLine matches the lines of a Go stack trace: "goroutine 7
+// [running]:", a frame's function ("pkg.(*T).M(0xc000010000, ...)",
+// "created by pkg.f in goroutine 1") and its place ("/path/file.go:12
+// +0x1d").
+var stackLine = regexp.MustCompile(`^(goroutine \d+ \[.*\]:|created by .*|\S+\(.*\)|\S+\.go:\d+( \+0x[0-9a-f]+)?)$`)
 
 func clip(s string, n int) string {
 	if len(s) <= n {
