@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/r35157/journal-lint/internal/diag"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // source is the LSP diagnostic source of every diagnostic.
@@ -45,6 +46,14 @@ func (s *server) publish(c *checked, d *document) {
 		return
 	}
 	ds := c.byPath[d.rel]
+	// A rule pack that failed reports on no file (plugin/failed, as check
+	// does): each buffer shows it at its start, or a broken pack would
+	// look like a clean file.
+	for _, dg := range c.byPath[""] {
+		if dg.Code == rules.PluginFailed {
+			ds = append(ds[:len(ds):len(ds)], dg)
+		}
+	}
 	out := make([]protocol.Diagnostic, 0, len(ds)+1)
 	for _, dg := range ds {
 		out = append(out, s.toProtocol(c, d, dg))
