@@ -175,7 +175,7 @@ func (p *pack) startError(err error) error {
 	case strings.Contains(msg, "exited before we could connect"):
 		return errors.New("the pack exited before the handshake")
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
-		return errors.New("the pack did not complete the handshake in time")
+		return fmt.Errorf("the pack did not complete the handshake within %s (timeout)", p.spec.timeout())
 	case strings.Contains(msg, "Incompatible API version") || strings.Contains(msg, "incompatible API version"):
 		return fmt.Errorf("incompatible protocol version: %s", firstLine(msg))
 	}

@@ -146,7 +146,11 @@ func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
 	}
 	co, err := vt.ParseCoordinate(c.Args().First())
 	if err != nil {
-		return vt.Coordinate{}, usageErrorf("%v", err)
+		hint := ""
+		if strings.Contains(c.Args().First(), "@") && c.Command.Name == "show" {
+			hint = " (to show a revision: journal-lint show --revision VERSION COORDINATE)"
+		}
+		return vt.Coordinate{}, usageErrorf("%v%s", err, hint)
 	}
 	return co, nil
 }
