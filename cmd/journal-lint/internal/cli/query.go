@@ -33,8 +33,8 @@ func rootFlags() []ucli.Flag {
 }
 
 // queryExitCodes ends the help of log and show.
-const queryExitCodes = "Exit codes: 0 shown, 1 the artifact's revisions are invalid, 2 usage error (bad flag, unknown\n" +
-	"artifact, revision or release), 3 journal-lint failed."
+const queryExitCodes = "Exit codes: 0 shown, 1 the artifact's revisions are invalid (log --graph draws them and exits 0),\n" +
+	"2 usage error (bad flag, unknown artifact, revision or release), 3 journal-lint failed."
 
 // treeView is what log and show read: the accepted revisions of a loaded
 // tree (the state the Journal service publishes when the tree is valid).
