@@ -212,26 +212,30 @@ func (s *server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	return v.diffPredecessor()
 }
 
+// requestFailed is LSP 3.17's RequestFailed: a well-formed request that
+// cannot be answered (InvalidRequest is for what is not a request).
+const requestFailed jsonrpc2.Code = -32803
+
 // diffPredecessor renders the semantic diff of the buffer against its
-// predecessor in the tree.
+// predecessor in the tree; a buffer without one is requestFailed.
 func (v *view) diffPredecessor() (string, error) {
 	if !v.doc.RevisionOK {
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the buffer is not a valid revision yet; fix its errors first")
+		return "", jsonrpc2.NewError(requestFailed, "the buffer is not a valid revision yet; fix its errors first")
 	}
 	pred, ok := v.doc.Revision.Predecessor()
 	if !ok {
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the buffer is a genesis: it has no predecessor")
+		return "", jsonrpc2.NewError(requestFailed, "the buffer is a genesis: it has no predecessor")
 	}
 	if v.state == nil {
-		return "", jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the tree has not been checked yet")
+		return "", jsonrpc2.NewError(requestFailed, "the tree has not been checked yet")
 	}
 	e, ok := v.state.ByDigest(pred)
 	if !ok {
-		return "", jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "PREDECESSOR %s names no revision in the tree", pred)
+		return "", jsonrpc2.Errorf(requestFailed, "PREDECESSOR %s names no revision in the tree", pred)
 	}
 	old := v.fileDoc(e.Source)
 	if old == nil {
-		return "", jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "the predecessor %s was not loaded", e.Source)
+		return "", jsonrpc2.Errorf(requestFailed, "the predecessor %s was not loaded", e.Source)
 	}
 	res, err := diff.Compare(old, v.doc, diff.Options{})
 	if err != nil {

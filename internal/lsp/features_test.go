@@ -285,6 +285,13 @@ func TestDiffPredecessorCommand(t *testing.T) {
 	if !strings.Contains(md, "policy-tightened") || !strings.Contains(md, "release-added") {
 		t.Fatalf("want the changes against the genesis, got:\n%s", md)
 	}
+	// A genesis has no predecessor: the request is well formed and fails
+	// (RequestFailed, -32803), not an invalid request.
+	g, _ := open(t, c, root, "com.example.widget/20260110T080000Z.journal")
+	_, err = c.Server.ExecuteCommand(c.Ctx(), &protocol.ExecuteCommandParams{Command: lsp.CommandDiffPredecessor, Arguments: []any{g}})
+	if !isCode(err, -32803) || !strings.Contains(err.Error(), "no predecessor") {
+		t.Errorf("diff of a genesis: want RequestFailed naming the missing predecessor, got %v", err)
+	}
 }
 
 var licenseLine = regexp.MustCompile(`(?m)^LICENSE .*$`)
