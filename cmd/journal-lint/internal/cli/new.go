@@ -128,6 +128,9 @@ func runNew(c *ucli.Context) error {
 		}
 	} else {
 		if len(chain) == 0 {
+			if near := nearArtifact(s.root, co); near != "" {
+				return usageErrorf("no artifact %s in the tree under %s%s (to start one: --genesis --description TEXT)", co, shownRoot(c.Context, s.root), near)
+			}
 			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(c.Context, s.root))
 		}
 		head := chain[len(chain)-1]

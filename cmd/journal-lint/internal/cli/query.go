@@ -132,7 +132,23 @@ func noArtifact(s *settings, co vt.Coordinate) error {
 			}
 		}
 	}
-	return usageErrorf("no artifact %s under %s", co, shownRoot(context.Background(), s.root))
+	return usageErrorf("no artifact %s under %s%s", co, shownRoot(context.Background(), s.root), nearArtifact(s.root, co))
+}
+
+// nearArtifact returns "; did you mean …?" with the artifact directory
+// under root whose name is nearest to co (a mistyped coordinate), or "".
+func nearArtifact(root string, co vt.Coordinate) string {
+	es, err := os.ReadDir(root)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range es {
+		if _, err := vt.ParseCoordinate(e.Name()); err == nil && e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return didYouMean(co.String(), names)
 }
 
 // shownRoot is root as output shows paths (package outpath).
