@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -136,8 +138,8 @@ func runDiff(c *ucli.Context) error {
 			return usageErrorf("diff needs OLD NEW (two files), one COORDINATE, or --all for every chain")
 		}
 		if c.NArg() == 1 {
-			if _, err := vt.ParseCoordinate(c.Args().First()); err != nil {
-				return usageErrorf("%v (diff takes two files or one COORDINATE)", err)
+			if _, err := coordinateArg(c, c.Args().First(), diffArgs); err != nil {
+				return err
 			}
 		}
 		s, err := loadSettings(c, c.String("root"))
@@ -239,7 +241,11 @@ func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
 	for i, p := range []string{oldPath, newPath} {
 		src, err := readfile.Read(p, readfile.Options{Max: syntax.MaxSize})
 		if err != nil {
-			return nil, usageErrorf("cannot compare: %s: %v", p, err)
+			hint := ""
+			if _, cerr := vt.ParseCoordinate(p); cerr == nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, readfile.ErrNotRegular)) {
+				hint = " (diff takes two files, or one COORDINATE with --from and --to for two of its revisions)"
+			}
+			return nil, usageErrorf("cannot compare: %s: %v%s", p, err, hint)
 		}
 		if docs[i], err = diff.Parse(outpath.Of(c.Context, p), src); err != nil {
 			return nil, cannotCompare(c, err)
@@ -252,6 +258,10 @@ func diffFiles(c *ucli.Context, oldPath, newPath string) (*diff.Result, error) {
 	return r, nil
 }
 
+// diffArgs ends the usage error of a COORDINATE argument of diff that is
+// none.
+const diffArgs = " (diff takes two files or one COORDINATE)"
+
 // diffChain compares revisions of the chain of the COORDINATE argument, or
 // of every chain of the tree for --all without a COORDINATE.
 func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
@@ -263,9 +273,9 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 	}
 	var only *vt.Coordinate
 	if c.NArg() == 1 {
-		co, err := vt.ParseCoordinate(c.Args().First())
+		co, err := coordinateArg(c, c.Args().First(), diffArgs)
 		if err != nil {
-			return nil, usageErrorf("%v (diff takes two files or one COORDINATE)", err)
+			return nil, err
 		}
 		only = &co
 	}
@@ -280,7 +290,12 @@ func diffChain(c *ucli.Context, s *settings) ([]*diff.Result, error) {
 	if only == nil {
 		return diffAll(c, s, lr, ch, chainPick{})
 	}
-	return diffOne(c, s, lr, ch, *only, selection(c))
+	rs, err := diffOne(c, s, lr, ch, *only, selection(c))
+	if err == nil && len(rs) == 0 {
+		// --all of a chain that is its genesis alone.
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s has one accepted revision, its genesis\n", only)
+	}
+	return rs, err
 }
 
 // chains are the accepted revisions' files of the chains a diff may
@@ -434,8 +449,8 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 		out = append(out, rs...)
 	}
 	if len(stray) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s outside every artifact, first %s); run journal-lint check\n",
-			shownRoot(c.Context, s.root), plural(len(stray), "error"), safetext.Text(shownPath(c.Context, s.root, stray[0].Path)))
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s outside every artifact, first %s); run %s\n",
+			shownRoot(c.Context, s.root), plural(len(stray), "error"), safetext.Text(shownPath(c.Context, s.root, stray[0].Path)), safetext.Text(rerun(c, "check")))
 	}
 	if len(invalid) > 0 {
 		n := 0
@@ -444,10 +459,19 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 			printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid[co])
 			n += len(invalid[co])
 		}
-		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run journal-lint check for details",
-			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"))}
+		return out, &deferredError{usageErrorf("cannot compare %s: %s (%s); run %s for details",
+			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"), rerun(c, "check"))}
 	}
 	if len(out) == 0 && pick.added != nil {
+		if pick.only != nil && len(ch.sources[*pick.only]) == 0 {
+			if _, err := os.Stat(filepath.Join(s.root, pick.only.String())); err != nil {
+				// A mistyped coordinate must not pass a hook for ever. (The
+				// work tree stands for the index here: a directory that
+				// only the index holds has no revision the index adds, or
+				// its chain would be in ch.)
+				return nil, noArtifact(s, *pick.only, false)
+			}
+		}
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, ch, pick))
 	} else if len(out) == 0 && pick.only == nil {
 		why := fmt.Sprintf("no artifact under %s has two accepted revisions", shownRoot(c.Context, s.root))
@@ -513,11 +537,11 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Co
 	}
 	if len(invalid) > 0 {
 		printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid)
-		return nil, usageErrorf("cannot compare: the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(invalid), "error"))
+		return nil, usageErrorf("cannot compare: the revisions of %s are invalid (%s); run %s for details", co, plural(len(invalid), "error"), rerun(c, "check"))
 	}
 	sources := ch.sources[co]
 	if len(sources) == 0 {
-		return nil, noArtifact(s, co)
+		return nil, noArtifact(s, co, false)
 	}
 	docs := make([]*syntax.Document, len(sources))
 	for i, src := range sources {

@@ -114,7 +114,7 @@ func runNew(c *ucli.Context) error {
 			}
 		}
 		printDiagnostics(c.Context, c.App.ErrWriter, s.root, invalid)
-		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run journal-lint check for details", shownRoot(c.Context, s.root), plural(len(invalid), "error"))}
+		return &exitError{code: ExitFindings, err: fmt.Errorf("refusing to write a draft: the tree under %s is invalid (%s); run %s for details", shownRoot(c.Context, s.root), plural(len(invalid), "error"), rerun(c, "check"))}
 	}
 
 	var text []byte
@@ -128,10 +128,7 @@ func runNew(c *ucli.Context) error {
 		}
 	} else {
 		if len(chain) == 0 {
-			if near := nearArtifact(s.root, co); near != "" {
-				return usageErrorf("no artifact %s in the tree under %s%s (to start one: --genesis --description TEXT)", co, shownRoot(c.Context, s.root), near)
-			}
-			return usageErrorf("no artifact %s in the tree under %s; start one with --genesis --description TEXT", co, shownRoot(c.Context, s.root))
+			return noArtifact(s, co, true)
 		}
 		head := chain[len(chain)-1]
 		doc := lr.Doc(head) // nil when the file no longer holds the accepted bytes

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
+	"github.com/r35157/journal-lint/suggest"
 
 	"github.com/r35157/journal-lint/internal/safetext"
 )
@@ -32,9 +34,16 @@ func rootFlags() []ucli.Flag {
 	}
 }
 
-// queryExitCodes ends the help of log and show.
-const queryExitCodes = "Exit codes: 0 shown, 1 the artifact's revisions are invalid (log --graph draws them and exits 0),\n" +
-	"2 usage error (bad flag, unknown artifact, revision or release), 3 journal-lint failed."
+// queryExitCodes ends the help of log (graph: the note on --graph, and
+// no release to be unknown) and show.
+func queryExitCodes(graph bool) string {
+	if graph {
+		return "Exit codes: 0 shown, 1 the artifact's revisions are invalid (--graph draws them and exits 0),\n" +
+			"2 usage error (bad flag, unknown artifact), 3 journal-lint failed."
+	}
+	return "Exit codes: 0 shown, 1 the artifact's revisions are invalid,\n" +
+		"2 usage error (bad flag, unknown artifact, revision or release), 3 journal-lint failed."
+}
 
 // treeView is what log and show read: the accepted revisions of a loaded
 // tree (the state the Journal service publishes when the tree is valid).
@@ -97,11 +106,11 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	}
 	if len(own) > 0 && !tolerateChain {
 		printDiagnostics(c.Context, c.App.ErrWriter, s.root, own)
-		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run journal-lint check for details", co, plural(len(own), "error"))}
+		return nil, &exitError{code: ExitFindings, err: fmt.Errorf("the revisions of %s are invalid (%s); run %s for details", co, plural(len(own), "error"), rerun(c, "check"))}
 	}
 	if len(other) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run journal-lint check\n",
-			shownRoot(c.Context, s.root), plural(len(other), "error"), safetext.Text(shownPath(c.Context, s.root, other[0].Path)))
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: warning: the tree under %s is invalid (%s in other artifacts or stray files, first %s); the Journal service would refuse it, run %s\n",
+			shownRoot(c.Context, s.root), plural(len(other), "error"), safetext.Text(shownPath(c.Context, s.root, other[0].Path)), safetext.Text(rerun(c, "check")))
 	}
 	return t, t.known(co)
 }
@@ -113,42 +122,76 @@ func (t *treeView) known(co vt.Coordinate) error {
 	if len(t.lr.State.Entries(co)) > 0 {
 		return nil
 	}
-	return noArtifact(t.s, co)
+	return noArtifact(t.s, co, false)
 }
 
 // noArtifact is the usage error for a coordinate without accepted
-// revisions under the root of s.
-func noArtifact(s *settings, co vt.Coordinate) error {
-	if !s.examples {
-		if es, err := os.ReadDir(filepath.Join(s.root, co.String())); err == nil {
-			n := 0
-			for _, e := range es {
-				if strings.HasSuffix(e.Name(), load.ExampleSuffix) {
-					n++
-				}
-			}
-			if n > 0 {
-				return usageErrorf("%s has only %s under %s; add --examples to read them", co, plural(n, "*.journal.example file"), shownRoot(context.Background(), s.root))
-			}
+// revisions under the root of s: the hint to add --examples when its
+// directory holds only *.journal.example files, else "no artifact CO
+// under ROOT" with the nearest artifact's name (nearArtifact) and, when
+// start is set (new), how to start one.
+func noArtifact(s *settings, co vt.Coordinate, start bool) error {
+	root := shownRoot(context.Background(), s.root)
+	if n := onlyExamples(s, co.String()); n > 0 {
+		return usageErrorf("%s has only %s under %s; add --examples to read them", co, plural(n, "*.journal.example file"), root)
+	}
+	near := nearArtifact(s, co)
+	switch {
+	case start && near != "":
+		return usageErrorf("no artifact %s under %s%s (to start one: --genesis --description TEXT)", co, root, near)
+	case start:
+		return usageErrorf("no artifact %s under %s; start one with --genesis --description TEXT", co, root)
+	}
+	return usageErrorf("no artifact %s under %s%s", co, root, near)
+}
+
+// onlyExamples returns the number of *.journal.example files in the
+// artifact directory dir under the root of s when they are all it holds
+// of Journals and s does not read them (no --examples), else 0.
+func onlyExamples(s *settings, dir string) int {
+	if s.examples {
+		return 0
+	}
+	es, err := os.ReadDir(filepath.Join(s.root, dir))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range es {
+		switch {
+		case strings.HasSuffix(e.Name(), load.ExampleSuffix):
+			n++
+		case strings.HasSuffix(e.Name(), load.Suffix):
+			return 0
 		}
 	}
-	return usageErrorf("no artifact %s under %s%s", co, shownRoot(context.Background(), s.root), nearArtifact(s.root, co))
+	return n
 }
 
 // nearArtifact returns "; did you mean …?" with the artifact directory
-// under root whose name is nearest to co (a mistyped coordinate), or "".
-func nearArtifact(root string, co vt.Coordinate) string {
-	es, err := os.ReadDir(root)
+// under the root of s, other than co's own, whose name is nearest to co
+// (a mistyped coordinate), or "". When that directory holds only
+// *.journal.example files and s does not read them, it says to add
+// --examples.
+func nearArtifact(s *settings, co vt.Coordinate) string {
+	es, err := os.ReadDir(s.root)
 	if err != nil {
 		return ""
 	}
 	var names []string
 	for _, e := range es {
-		if _, err := vt.ParseCoordinate(e.Name()); err == nil && e.IsDir() {
+		if _, err := vt.ParseCoordinate(e.Name()); err == nil && e.IsDir() && e.Name() != co.String() {
 			names = append(names, e.Name())
 		}
 	}
-	return didYouMean(co.String(), names)
+	near := suggest.Closest(co.String(), names)
+	switch {
+	case near == "":
+		return ""
+	case onlyExamples(s, near) > 0:
+		return fmt.Sprintf("; did you mean %q (with --examples: it holds only *.journal.example files)?", near)
+	}
+	return fmt.Sprintf("; did you mean %q?", near)
 }
 
 // shownRoot is root as output shows paths (package outpath).
@@ -156,19 +199,90 @@ func shownRoot(ctx context.Context, root string) string {
 	return outpath.Join(outpath.Prefix(ctx, root), "")
 }
 
+// parseCoordinateArg returns the one COORDINATE argument of c's command.
 func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
 	if c.NArg() != 1 {
 		return vt.Coordinate{}, usageErrorf("%s needs exactly one COORDINATE", c.Command.Name)
 	}
-	co, err := vt.ParseCoordinate(c.Args().First())
-	if err != nil {
-		hint := ""
-		if strings.Contains(c.Args().First(), "@") && c.Command.Name == "show" {
-			hint = " (to show a revision: journal-lint show --revision VERSION COORDINATE)"
-		}
-		return vt.Coordinate{}, usageErrorf("%v%s", err, hint)
+	return coordinateArg(c, c.Args().First(), "")
+}
+
+// coordinateArg parses arg as the COORDINATE argument of c's command. Its
+// usage error adds what the argument was likely meant as: a revision or
+// release written COORDINATE@VERSION (atHint), or the coordinate in a
+// path, a name with a final slash (as shells complete a directory) or
+// capitals; else also.
+func coordinateArg(c *ucli.Context, arg, also string) (vt.Coordinate, error) {
+	co, err := vt.ParseCoordinate(arg)
+	if err == nil {
+		return co, nil
 	}
-	return co, nil
+	hint := ""
+	if name, version, ok := strings.Cut(arg, "@"); ok {
+		hint = atHint(c, name, version)
+	} else {
+		base := strings.ToLower(path.Base(filepath.ToSlash(strings.TrimRight(arg, `/\`))))
+		if _, err := vt.ParseCoordinate(base); err == nil && base != arg {
+			hint = fmt.Sprintf("; did you mean %q?", base)
+		}
+	}
+	if hint == "" {
+		hint = also
+	}
+	return vt.Coordinate{}, usageErrorf("%v%s", err, hint)
+}
+
+// atHint says how c's command takes the VERSION of an argument written
+// COORDINATE@VERSION: the command line with the flag that names it (a
+// Journal version, or for show a release version), or "" when name is
+// no coordinate or the command has no such flag.
+func atHint(c *ucli.Context, name, version string) string {
+	if _, err := vt.ParseCoordinate(name); err != nil {
+		return ""
+	}
+	_, tsErr := vt.ParseJournalVersion(version)
+	var flag, what string
+	switch cmd := c.Command.Name; {
+	case cmd == "show" && tsErr == nil:
+		flag, what = "--revision", "to show a revision"
+	case cmd == "show":
+		if _, err := vt.ParseVersion(version); err != nil {
+			return ""
+		}
+		flag, what = "--release", "to show a release"
+	case cmd == "log":
+		return "; log lists every revision: " + rerun(c, "log", name)
+	case tsErr != nil:
+		return ""
+	case cmd == "diff":
+		flag, what = "--to", "to compare a revision with its predecessor"
+	case cmd == "new":
+		flag, what = "--version", "to draft the revision of a Journal version"
+	default:
+		return ""
+	}
+	return fmt.Sprintf(" (%s: %s)", what, rerun(c, c.Command.Name, flag, version, name))
+}
+
+// rerun returns the command line, as shell words, that runs journal-lint
+// NAME with args on the tree that c's command read: the --config, --root
+// and --examples it was given come first, so that a hint works as
+// printed.
+func rerun(c *ucli.Context, name string, args ...string) string {
+	words := []string{"journal-lint", name}
+	for _, f := range []string{"config", "root"} {
+		if c.IsSet(f) {
+			words = append(words, "--"+f, c.String(f))
+		}
+	}
+	if c.Bool("examples") {
+		words = append(words, "--examples")
+	}
+	words = append(words, args...)
+	for i, w := range words {
+		words[i] = safetext.ShellWord(w)
+	}
+	return strings.Join(words, " ")
 }
 
 func logCommand() *ucli.Command {
@@ -180,7 +294,7 @@ func logCommand() *ucli.Command {
 			"count. --format oneline shortens digests to 12 hex digits; json prints an array.\n" +
 			"--graph draws every revision file of the artifact, rejected ones included, as a tree\n" +
 			"(a fork or a bridged link shows as a branch), in colour on a terminal.\n" +
-			queryExitCodes + "\n\n" +
+			queryExitCodes(true) + "\n\n" +
 			"Examples:\n" +
 			"   journal-lint log --root data/nenjim/journals --examples net.example.quill\n" +
 			"   journal-lint log --format json com.example.widget\n" +
@@ -316,7 +430,7 @@ func showCommand() *ucli.Command {
 		UsageText: "journal-lint show [--root DIR] [--revision V | --as-of V] [--release VERSION] [--format text|json] COORDINATE\n\n" +
 			"Without --revision or --as-of it shows the head. --as-of picks the newest revision at or\n" +
 			"before V. --release shows one release as that revision knows it.\n" +
-			queryExitCodes + "\n\n" +
+			queryExitCodes(false) + "\n\n" +
 			"Examples:\n   journal-lint show --root data/nenjim/journals --examples net.example.quill\n" +
 			"   journal-lint show --root data/nenjim/journals --examples net.example.quill --as-of 20260210T000000Z --release 1.0.0 --format json",
 		Flags: append(rootFlags(),
@@ -408,8 +522,8 @@ func (t *treeView) selectRevision(c *ucli.Context, co vt.Coordinate, at vt.Journ
 		if e, ok := st.Exact(co, at); ok {
 			return e.Revision, nil
 		}
-		return model.Revision{}, usageErrorf("--revision: %s has no revision %s; journal-lint log %s lists its %s, or use --as-of for the newest at or before a time",
-			co, at, co, plural(len(entries), "revision"))
+		return model.Revision{}, usageErrorf("--revision: %s has no revision %s; %s lists its %s, or use --as-of for the newest at or before a time",
+			co, at, rerun(c, "log", co.String()), plural(len(entries), "revision"))
 	case c.IsSet("as-of"):
 		if e, ok := st.AsOf(co, at); ok {
 			return e.Revision, nil
