@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,7 +65,7 @@ func (t *Tree) StagedConversion(ctx context.Context) (diag.List, error) {
 		if a := t.Attrs.Get(f.Path); a != nil && a.Text != "unset" {
 			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.Describe(), digests)
 			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
-				"); the lines to add to the .gitattributes at the top of the repository, which is staged too:\n" + gitfacts.NoConversionLines
+				"); end " + t.attributesFile() + " with these lines, and stage it too:\n" + gitfacts.NoConversionLines
 		} else {
 			d.Message = "the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): " + digests
 			d.Help = "stage the exact bytes again: " + renormalize
@@ -131,7 +133,7 @@ func (t *Tree) ConversionEnabled(ctx context.Context) (diag.List, error) {
 		Path:     attrs,
 		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that the attributes of %s keep byte for byte (first: %s)",
 			files, t.At(), first),
-		Help: "keep Journals byte for byte: end the .gitattributes at the top of the repository with these lines (a later line wins):\n" +
+		Help: "keep Journals byte for byte: end " + t.attributesFile() + " with these lines (a later line wins):\n" +
 			gitfacts.NoConversionLines,
 	}}, nil
 }
@@ -175,11 +177,28 @@ func (t *Tree) EOLConversion(summarised []EOLGroup) diag.List {
 		Code:     rules.RepoEOLConversion,
 		Severity: diag.Warning,
 		Message:  fmt.Sprintf("git may convert the line endings of %s, which changes %s (first: %s)", n, which, first),
-		Help: "add these lines to the .gitattributes at the top of the repository and commit it:\n" +
+		Help: "end " + t.attributesFile() + " with these lines and commit it:\n" +
 			gitfacts.NoConversionLines + "\n" +
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
 			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
 	}}
+}
+
+// attributesFile names, for help texts, the .gitattributes to end with
+// gitfacts.NoConversionLines: the deepest one that exists in the work tree
+// from the root up to the top of the repository, since git reads a deeper
+// .gitattributes after those above it and its lines win (gitattributes(5)),
+// so lines added above it would change nothing; "the .gitattributes at
+// the top of the repository" when there is none below the top. The path
+// is relative to the top of the work tree.
+func (t *Tree) attributesFile() string {
+	for dir := t.RootRel; t.Repo != nil && dir != "" && dir != "."; dir = path.Dir(dir) {
+		name := dir + "/.gitattributes"
+		if fi, err := os.Lstat(filepath.Join(t.Repo.Top(), filepath.FromSlash(name))); err == nil && fi.Mode().IsRegular() {
+			return name + " (the deepest .gitattributes above the Journals: git reads it last)"
+		}
+	}
+	return "the .gitattributes at the top of the repository"
 }
 
 // EOLGroup is what EOLConversion counts of one artifact directory: its

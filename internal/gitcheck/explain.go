@@ -73,8 +73,11 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 		}
 		dir := load.ArtifactDir(d.Path) + "/"
 		// The revision itself was committed and edited since: the edit is
-		// the cause, whatever link it broke.
-		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) {
+		// the cause, whatever link it broke. A checkout that converted its
+		// line endings (core.autocrlf) is no edit: it converted the
+		// predecessor as well, which the note below explains.
+		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) &&
+			(c.NoConvert || !bytes.Equal(gitfacts.ToLF(c.Head), gitfacts.ToLF(doc.Src))) {
 			tp := t.TopPath(d.Path)
 			notes = append(notes, diag.Note{At: i, DropFixes: true,
 				Message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
@@ -127,7 +130,7 @@ func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, e
 	switch {
 	case eolOnly && !noConvert:
 		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
-		n.Help = "keep git from converting Journals: add these lines to .gitattributes and commit it:\n" + gitfacts.NoConversionLines +
+		n.Help = "keep git from converting Journals: end " + t.attributesFile() + " with these lines and commit it:\n" + gitfacts.NoConversionLines +
 			"\nthen delete " + tp + " and check it out again (git checkout -- " + safetext.ShellWord(tp) + ") to get its committed bytes back"
 		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
@@ -217,10 +220,13 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 			if c := committed[d.Path]; c != nil && c.Head != nil {
 				if work, ok := t.workBytes(d.Path); ok && !bytes.Equal(work, c.Head) && bytes.Equal(gitfacts.ToLF(work), gitfacts.ToLF(c.Head)) && !bytes.Contains(c.Head, []byte("\r\n")) {
 					tp := t.TopPath(d.Path)
-					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: restore them (git checkout HEAD -- " + safetext.ShellWord(tp) + ") instead of changing the revision"
+					restore := "restore them (git checkout HEAD -- " + safetext.ShellWord(tp) + ") instead of changing the revision"
 					if !c.NoConvert {
-						d.Help += ", and keep git from converting Journals (see repo/eol-conversion)"
+						// git converts it: a checkout before the
+						// attributes change would convert it again.
+						restore = "keep git from converting Journals (see repo/eol-conversion), then " + restore
 					}
+					d.Help = "the committed bytes of this revision use LF line endings, and only this copy was converted: " + restore
 				}
 			}
 		}
