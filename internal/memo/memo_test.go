@@ -160,6 +160,37 @@ func TestCorruptObjectsAreMissesWithOneWarning(t *testing.T) {
 	}
 }
 
+// TestCorruptEntryWarningNamesTheCause: an index entry that does not parse
+// is a miss with one warning that gives the cause, not the Go cache's
+// "cache entry not found", which contradicts "corrupt".
+func TestCorruptEntryWarningNamesTheCause(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir, On)
+	tb := s.Table([]byte("ns"), "/root")
+	put(tb, 5, "v")
+	tb.Commit()
+	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*-a"))
+	if len(entries) == 0 {
+		t.Fatal("no entries to corrupt")
+	}
+	for _, p := range entries {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte(" "), []byte("!")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s2, warnings := open(t, dir, On)
+	if _, ok := s2.Table([]byte("ns"), "/root").Get("artifact-3", key("artifact-3")); ok {
+		t.Error("a record under a corrupt entry was given")
+	}
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "is corrupt (") || strings.Contains((*warnings)[0], "not found") {
+		t.Errorf("warnings: %q, want one that says the entry is corrupt, and why", *warnings)
+	}
+}
+
 func TestConcurrentRunsLeaveAValidState(t *testing.T) {
 	dir := t.TempDir()
 	var wg sync.WaitGroup

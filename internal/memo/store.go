@@ -307,6 +307,11 @@ func (s *Store) get(id ID) ([]byte, bool) {
 		// A missing entry is a miss; so is every entry under
 		// GODEBUG=gocacheverify=1, which the Go cache obeys.
 		if !errors.Is(err, fs.ErrNotExist) && !strings.Contains(err.Error(), "gocacheverify") {
+			// The Go cache calls every failure "cache entry not found:
+			// CAUSE"; the cause is what is said.
+			if cause := errors.Unwrap(err); cause != nil {
+				err = cause
+			}
 			s.warn("cache entry %x is corrupt (%v); it was recomputed", id[:4], err)
 		}
 		return nil, false
@@ -335,7 +340,11 @@ func (s *Store) put(id ID, data []byte) {
 	// Not Put: under GODEBUG=gocacheverify=1 the Go cache's Put panics
 	// when an entry changes, as a pointer does on every run.
 	if _, _, err := s.c.PutNoVerify(cache.ActionID(id), bytes.NewReader(data)); err != nil {
-		s.warn("cannot write to the cache: %v", err)
+		hint := ""
+		if errors.Is(err, fs.ErrPermission) {
+			hint = " (--cache readonly uses a cache without writing to it)"
+		}
+		s.warn("cannot write to the cache: %v%s", err, hint)
 	}
 }
 
