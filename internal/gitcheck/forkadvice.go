@@ -20,7 +20,9 @@ import (
 // abort the merge, take the other branch's revision out of its history
 // and redraft it on top of this branch's head; or, when the merged branch
 // brings a revision the remote's default branch holds (a feature branch
-// brought up to date), take this branch's revision out instead.
+// brought up to date), take this branch's revision out instead; and when
+// the default branch holds both, which no branch can mend, have it fixed
+// there.
 func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 	var forks []int
 	for i, d := range t.Load.Diagnostics {
@@ -50,6 +52,19 @@ func (t *Tree) AdviseFork(ctx context.Context) ([]diag.Note, error) {
 			continue
 		}
 		coord := load.ArtifactDir(d.Path)
+		if t.published(ctx, d.Path) && t.published(ctx, head) {
+			// The default branch holds the fork itself (pushed past the
+			// checks): no branch can mend it by a merge or a rebase.
+			abort := ""
+			if merging {
+				abort = "this merge cannot mend it: abort it (git merge --abort) and "
+			}
+			notes = append(notes, diag.Note{At: i, DropFixes: true, Help: fmt.Sprintf("the default branch (origin/HEAD) holds both %s and %s, successors of the same revision: "+
+				"it is broken itself, and not by this branch; %shave it fixed there first (whoever added %s takes it out and redrafts it on top of %s: "+
+				"journal-lint new %s), then bring this branch up to date",
+				t.TopPath(head), t.TopPath(d.Path), abort, t.TopPath(d.Path), t.TopPath(head), coord)})
+			continue
+		}
 		if merging {
 			// The revision that came with the merged branch is the one
 			// HEAD does not hold.
