@@ -3,6 +3,9 @@ package check
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/r35157/journal-lint/internal/config"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -89,6 +92,20 @@ func OpenAdded(ctx context.Context, opts AddedOptions) (*Added, error) {
 // chain/missing-predecessor).
 func (a *Added) NeedsWholeTree(ds diag.List) bool {
 	return a.sum.needsWholeTree(ds)
+}
+
+// HasArtifact reports whether the tree that [Added.Source] stands for
+// holds the artifact directory dir (root-relative): an entry of the index
+// under it with Staged, else the directory in the work tree. When git or
+// the disk cannot tell, it reports true: it serves a usage error for a
+// COORDINATE that names no artifact, never a finding.
+func (a *Added) HasArtifact(ctx context.Context, dir string) bool {
+	if a.g.staged {
+		l, err := a.g.Repo.Index(ctx, a.g.TopPath(dir)+"/")
+		return err != nil || l.Len() > 0
+	}
+	fi, err := os.Stat(filepath.Join(a.g.Repo.Top(), filepath.FromSlash(a.g.TopPath(dir))))
+	return err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
 }
 
 // Source returns where to load the tree from (load.Options.Source): the

@@ -64,6 +64,10 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 	if err != nil {
 		return nil, err
 	}
+	autocrlf, err := t.Repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return nil, fmt.Errorf("git config: %w", err)
+	}
 	var notes []diag.Note
 	for _, i := range chainDiags {
 		d := t.Load.Diagnostics[i]
@@ -73,11 +77,10 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 		}
 		dir := load.ArtifactDir(d.Path) + "/"
 		// The revision itself was committed and edited since: the edit is
-		// the cause, whatever link it broke. A checkout that converted its
-		// line endings (core.autocrlf) is no edit: it converted the
-		// predecessor as well, which the note below explains.
-		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) &&
-			(c.NoConvert || !bytes.Equal(gitfacts.ToLF(c.Head), gitfacts.ToLF(doc.Src))) {
+		// the cause, whatever link it broke. What a checkout wrote
+		// (core.autocrlf converting LF to CRLF) is no edit: it converted
+		// the predecessor as well, which the note below explains.
+		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) && !t.checkoutConverted(d.Path, autocrlf, c.Head, doc.Src) {
 			tp := t.TopPath(d.Path)
 			notes = append(notes, diag.Note{At: i, DropFixes: true,
 				Message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
@@ -108,19 +111,37 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 			if t.Commit != "" && !eolOnly {
 				continue // the history diagnostics explain it
 			}
-			notes = append(notes, t.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert))
+			notes = append(notes, t.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert, exists && t.checkoutConverted(p, autocrlf, blob, work)))
 			break
 		}
 	}
 	return notes, nil
 }
 
+// checkoutConverted reports whether work, the work-tree copy of the
+// root-relative path p, is its committed blob as a checkout here writes
+// it: git converts p (its attributes under core.autocrlf set to autocrlf,
+// gitfacts.Attrs.ConvertsNothing), the blob has no CRLF (git turns LF
+// into CRLF on checkout, never the other way), and work is the blob with
+// CRLF line endings. Without p's attributes it says whether they leave
+// text set.
+func (t *Tree) checkoutConverted(p, autocrlf string, blob, work []byte) bool {
+	if bytes.Contains(blob, []byte("\r\n")) || !bytes.Contains(work, []byte("\r\n")) || !bytes.Equal(gitfacts.ToLF(work), blob) {
+		return false
+	}
+	if a := t.Attrs.Get(p); a != nil {
+		return !a.ConvertsNothing(autocrlf)
+	}
+	return false
+}
+
 // explainOne returns the note on the chain/missing-predecessor diagnostic
 // at index at of the load result (of doc), whose PREDECESSOR is the digest of the bytes of p at where ("HEAD" or
 // "the index"): p's work-tree copy is work (exists false: none), which
 // differs from them (eolOnly: only in line endings; noConvert: the
-// attributes keep git from converting p).
-func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert bool) diag.Note {
+// attributes keep git from converting p; converted: as a checkout here
+// writes them, checkoutConverted).
+func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, exists, eolOnly bool, where string, noConvert, converted bool) diag.Note {
 	tp := t.TopPath(p)
 	restore := "git checkout -- " + safetext.ShellWord(tp)
 	if where == "HEAD" {
@@ -128,14 +149,18 @@ func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, e
 	}
 	n := diag.Note{At: at, DropFixes: true}
 	switch {
-	case eolOnly && !noConvert:
+	case eolOnly && converted:
 		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
 		n.Help = "keep git from converting Journals: end " + t.attributesFile() + " with these lines and commit it:\n" + gitfacts.NoConversionLines +
 			"\nthen delete " + tp + " and check it out again (git checkout -- " + safetext.ShellWord(tp) + ") to get its committed bytes back"
 		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case eolOnly:
-		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (.gitattributes keeps git from converting Journals, so an editor or another tool changed them)", tp)
+		why := "not as a checkout here writes them"
+		if noConvert {
+			why = ".gitattributes keeps git from converting Journals"
+		}
+		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (%s, so an editor or another tool changed them)", tp, why)
 		n.Help = "an accepted revision is immutable: restore its committed bytes (" + restore + ")"
 		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -463,14 +462,9 @@ func diffAll(c *ucli.Context, s *settings, lr *load.Result, ch *chains, pick cha
 			plural(len(names), "chain"), safetext.Text(strings.Join(names, ", ")), plural(n, "error"), rerun(c, "check"))}
 	}
 	if len(out) == 0 && pick.added != nil {
-		if pick.only != nil && len(ch.sources[*pick.only]) == 0 {
-			if _, err := os.Stat(filepath.Join(s.root, pick.only.String())); err != nil {
-				// A mistyped coordinate must not pass a hook for ever. (The
-				// work tree stands for the index here: a directory that
-				// only the index holds has no revision the index adds, or
-				// its chain would be in ch.)
-				return nil, noArtifact(s, *pick.only, false)
-			}
+		if pick.only != nil && len(ch.sources[*pick.only]) == 0 && !pick.added.HasArtifact(c.Context, pick.only.String()) {
+			// A mistyped coordinate must not pass a hook for ever.
+			return nil, noArtifact(s, *pick.only, false)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "journal-lint: nothing to compare: %s\n", noAddedWhy(s, ch, pick))
 	} else if len(out) == 0 && pick.only == nil {

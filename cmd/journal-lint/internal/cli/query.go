@@ -209,20 +209,23 @@ func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
 
 // coordinateArg parses arg as the COORDINATE argument of c's command. Its
 // usage error adds what the argument was likely meant as: a revision or
-// release written COORDINATE@VERSION (atHint), or the coordinate in a
-// path, a name with a final slash (as shells complete a directory) or
-// capitals; else also.
+// release written COORDINATE@VERSION or as the path of its file (atHint),
+// or the coordinate in a path, a name with a final slash (as shells
+// complete a directory) or capitals; else also.
 func coordinateArg(c *ucli.Context, arg, also string) (vt.Coordinate, error) {
 	co, err := vt.ParseCoordinate(arg)
 	if err == nil {
 		return co, nil
 	}
 	hint := ""
+	p := strings.TrimRight(filepath.ToSlash(arg), "/")
 	if name, version, ok := strings.Cut(arg, "@"); ok {
 		hint = atHint(c, name, version)
-	} else {
-		base := strings.ToLower(path.Base(filepath.ToSlash(strings.TrimRight(arg, `/\`))))
-		if _, err := vt.ParseCoordinate(base); err == nil && base != arg {
+	} else if version, ok := journalVersionOf(path.Base(p)); ok {
+		// The path of a revision: its directory and version.
+		hint = atHint(c, path.Base(path.Dir(p)), version)
+	} else if base := strings.ToLower(path.Base(p)); base != arg && !strings.HasSuffix(base, load.Suffix) && !strings.HasSuffix(base, load.ExampleSuffix) {
+		if _, err := vt.ParseCoordinate(base); err == nil {
 			hint = fmt.Sprintf("; did you mean %q?", base)
 		}
 	}
@@ -230,6 +233,19 @@ func coordinateArg(c *ucli.Context, arg, also string) (vt.Coordinate, error) {
 		hint = also
 	}
 	return vt.Coordinate{}, usageErrorf("%v%s", err, hint)
+}
+
+// journalVersionOf returns the Journal version that the file name of a
+// revision, <version>.journal or <version>.journal.example, names.
+func journalVersionOf(name string) (string, bool) {
+	stem, ok := strings.CutSuffix(name, load.ExampleSuffix)
+	if !ok {
+		if stem, ok = strings.CutSuffix(name, load.Suffix); !ok {
+			return "", false
+		}
+	}
+	_, err := vt.ParseJournalVersion(stem)
+	return stem, err == nil
 }
 
 // atHint says how c's command takes the VERSION of an argument written
@@ -266,13 +282,21 @@ func atHint(c *ucli.Context, name, version string) string {
 
 // rerun returns the command line, as shell words, that runs journal-lint
 // NAME with args on the tree that c's command read: the --config, --root
-// and --examples it was given come first, so that a hint works as
-// printed.
+// and --examples it was given come first (and for check, its --staged and
+// --against), so that a hint works as printed.
 func rerun(c *ucli.Context, name string, args ...string) string {
 	words := []string{"journal-lint", name}
 	for _, f := range []string{"config", "root"} {
 		if c.IsSet(f) {
 			words = append(words, "--"+f, c.String(f))
+		}
+	}
+	if name == "check" { // the tree diff --staged or --against read
+		if c.Bool("staged") {
+			words = append(words, "--staged")
+		}
+		if c.IsSet("against") {
+			words = append(words, "--against", c.String("against"))
 		}
 	}
 	if c.Bool("examples") {
