@@ -65,7 +65,7 @@ func (t *Tree) StagedConversion(ctx context.Context) (diag.List, error) {
 		if a := t.Attrs.Get(f.Path); a != nil && a.Text != "unset" {
 			d.Message = fmt.Sprintf("git converted the line endings of this revision as it was staged (%s): %s", a.Describe(), digests)
 			d.Help = "keep git from converting Journals, then stage the exact bytes again (" + renormalize +
-				"); end " + t.attributesFile() + " with these lines, and stage it too:\n" + gitfacts.NoConversionLines
+				"); end " + t.attributesFile() + " with these lines, and stage it too:\n" + gitfacts.NoConversionLines + t.attributesCaveat(load.ArtifactDir(f.Path))
 		} else {
 			d.Message = "the staged blob of this revision has other line endings than the file in the work tree (git converted them when the file was staged, under attributes that no longer ask for it): " + digests
 			d.Help = "stage the exact bytes again: " + renormalize
@@ -104,11 +104,11 @@ func (t *Tree) ConversionEnabled(ctx context.Context) (diag.List, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
-	n, first := 0, ""
+	n, first, firstDir := 0, "", ""
 	for i, p := range paths {
 		if gitfacts.AttrsOf(before[i]).Text == "unset" {
 			if n++; n == 1 {
-				first = t.TopPath(p) + ", " + t.Attrs.Get(p).Describe()
+				first, firstDir = t.TopPath(p)+", "+t.Attrs.Get(p).Describe(), load.ArtifactDir(p)
 			}
 		}
 	}
@@ -127,14 +127,18 @@ func (t *Tree) ConversionEnabled(ctx context.Context) (diag.List, error) {
 	} else if t.RootRel != "" {
 		attrs = strings.Repeat("../", strings.Count(t.RootRel, "/")+1) + attrs
 	}
+	stageIt := ""
+	if t.Staged {
+		stageIt = ", and stage it"
+	}
 	return diag.List{{
 		Code:     rules.RepoEOLConversionEnabled,
 		Severity: diag.Error,
 		Path:     attrs,
 		Message: fmt.Sprintf("this change of .gitattributes makes git convert the line endings of %s that the attributes of %s keep byte for byte (first: %s)",
 			files, t.At(), first),
-		Help: "keep Journals byte for byte: end " + t.attributesFile() + " with these lines (a later line wins):\n" +
-			gitfacts.NoConversionLines,
+		Help: "keep Journals byte for byte: end " + t.attributesFile() + " with these lines (a later line wins)" + stageIt + ":\n" +
+			gitfacts.NoConversionLines + t.attributesCaveat(firstDir),
 	}}, nil
 }
 
@@ -159,9 +163,10 @@ func (t *Tree) EOLConversion(summarised []EOLGroup) diag.List {
 		}
 		groups = append(groups, EOLGroup{Dir: dir, Count: 1, First: EOLFirst(t.Facts, f.Path, a)})
 	}
-	converted, first := 0, ""
+	converted, first, firstDir := 0, "", ""
 	if len(groups) > 0 {
-		first = slices.MinFunc(groups, func(a, b EOLGroup) int { return strings.Compare(a.Dir, b.Dir) }).First
+		g := slices.MinFunc(groups, func(a, b EOLGroup) int { return strings.Compare(a.Dir, b.Dir) })
+		first, firstDir = g.First, g.Dir
 	}
 	for _, gr := range groups {
 		converted += gr.Count
@@ -180,25 +185,67 @@ func (t *Tree) EOLConversion(summarised []EOLGroup) diag.List {
 		Help: "end " + t.attributesFile() + " with these lines and commit it:\n" +
 			gitfacts.NoConversionLines + "\n" +
 			"Not eol=lf: that also makes git rewrite CRLF-authored Journals, changing their digests. " +
-			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH).",
+			"A checkout that already converted a file: delete it and check it out again (git checkout -- PATH)." +
+			t.attributesCaveat(firstDir),
 	}}
 }
 
 // attributesFile names, for help texts, the .gitattributes to end with
 // gitfacts.NoConversionLines: the deepest one that exists in the work tree
-// from the root up to the top of the repository, since git reads a deeper
-// .gitattributes after those above it and its lines win (gitattributes(5)),
-// so lines added above it would change nothing; "the .gitattributes at
-// the top of the repository" when there is none below the top. The path
-// is relative to the top of the work tree.
+// from the root up to the top of the repository, since the lines of a
+// deeper .gitattributes win over those above it (gitattributes(5)), so
+// lines added above it would change nothing; "the .gitattributes at the
+// top of the repository" when there is none below the top. The path is
+// relative to the top of the work tree. What wins over that file too
+// (attributesCaveat) is said apart.
 func (t *Tree) attributesFile() string {
 	for dir := t.RootRel; t.Repo != nil && dir != "" && dir != "."; dir = path.Dir(dir) {
 		name := dir + "/.gitattributes"
-		if fi, err := os.Lstat(filepath.Join(t.Repo.Top(), filepath.FromSlash(name))); err == nil && fi.Mode().IsRegular() {
-			return name + " (the deepest .gitattributes above the Journals: git reads it last)"
+		if t.isFile(name) {
+			return name + " (the deepest .gitattributes above the Journals, whose lines win over those above it)"
 		}
 	}
 	return "the .gitattributes at the top of the repository"
+}
+
+// attributesCaveat returns what a help text that names attributesFile
+// must add, on a line of its own after a newline, or "": that a
+// .gitattributes in the artifact directory dir (root-relative) must go,
+// as its lines win over the root's (and only Journals belong there), and
+// that the repository's info/attributes, whose lines win over every
+// .gitattributes, must lose the lines it has.
+func (t *Tree) attributesCaveat(dir string) string {
+	if t.Repo == nil {
+		return ""
+	}
+	var out []string
+	if name := t.TopPath(dir + "/.gitattributes"); dir != "" && t.isFile(name) {
+		out = append(out, "Delete "+name+" too: only Journals belong in an artifact directory, and its lines would win over these.")
+	}
+	info := t.Repo.InfoAttributes()
+	if data, err := readfile.Read(info, readfile.Options{}); err == nil {
+		for line := range strings.Lines(string(data)) {
+			if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+				shown := filepath.ToSlash(info)
+				if rel, err := filepath.Rel(t.Repo.Top(), info); err == nil {
+					shown = filepath.ToSlash(rel)
+				}
+				out = append(out, "The repository's "+shown+" has lines that win over every .gitattributes: take out those that set text or eol for Journals.")
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "\n" + strings.Join(out, "\n")
+}
+
+// isFile reports whether the path name, relative to the top of the work
+// tree, is a regular file there.
+func (t *Tree) isFile(name string) bool {
+	fi, err := os.Lstat(filepath.Join(t.Repo.Top(), filepath.FromSlash(name)))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // EOLGroup is what EOLConversion counts of one artifact directory: its

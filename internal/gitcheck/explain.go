@@ -152,7 +152,8 @@ func (t *Tree) explainOne(at int, doc *syntax.Document, p string, work []byte, e
 	case eolOnly && converted:
 		n.Message = fmt.Sprintf(": it is the digest of the committed bytes of %s, whose working-tree copy differs from them only in line endings (git converted them on checkout)", tp)
 		n.Help = "keep git from converting Journals: end " + t.attributesFile() + " with these lines and commit it:\n" + gitfacts.NoConversionLines +
-			"\nthen delete " + tp + " and check it out again (git checkout -- " + safetext.ShellWord(tp) + ") to get its committed bytes back"
+			"\nthen delete " + tp + " and check it out again (git checkout -- " + safetext.ShellWord(tp) + ") to get its committed bytes back" +
+			t.attributesCaveat(load.ArtifactDir(p))
 		n.Related = []diag.Related{{Path: p,
 			Message: "committed with digest " + doc.Predecessor.String() + "; the working-tree copy has other line endings"}}
 	case eolOnly:

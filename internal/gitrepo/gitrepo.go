@@ -231,6 +231,13 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	return r, nil
 }
 
+// InfoAttributes returns the absolute path of the repository's
+// info/attributes file (gitattributes(5): its lines win over every
+// .gitattributes), which may not exist.
+func (r *Repo) InfoAttributes() string {
+	return r.stateFiles[slices.Index(stateFiles, "info/attributes")]
+}
+
 // Merging reports whether git is merging: MERGE_HEAD is in the work
 // tree's git directory, beside HEAD (a merge that stopped, and the git
 // commit that finishes it: git status and git commit look there too), or

@@ -312,7 +312,11 @@ func (s *Store) get(id ID) ([]byte, bool) {
 			if cause := errors.Unwrap(err); cause != nil {
 				err = cause
 			}
-			s.warn("cache entry %x is corrupt (%v); it was recomputed", id[:4], err)
+			if errors.Is(err, fs.ErrPermission) {
+				s.warn("cache entry %x cannot be read (%v); it was recomputed", id[:4], err)
+			} else {
+				s.warn("cache entry %x is corrupt (%v); it was recomputed", id[:4], err)
+			}
 		}
 		return nil, false
 	}

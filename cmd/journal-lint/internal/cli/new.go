@@ -123,6 +123,10 @@ func runNew(c *ucli.Context) error {
 		if len(chain) > 0 {
 			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(chain), "revision"))
 		}
+		if n := onlyExamples(s, co.String()); n > 0 {
+			return usageErrorf("%s has %s under %s: a genesis beside them would be a second one wherever examples are read; "+
+				"add --examples and leave out --genesis to draft its next revision", co, plural(n, "*.journal.example file"), shownRoot(c.Context, s.root))
+		}
 		if text, err = draft.Genesis(co, version, c.String("description")); err != nil {
 			return usageErrorf("--description: %v", err)
 		}
