@@ -94,18 +94,21 @@ func (a *Added) NeedsWholeTree(ds diag.List) bool {
 	return a.sum.needsWholeTree(ds)
 }
 
-// HasArtifact reports whether the tree that [Added.Source] stands for
-// holds the artifact directory dir (root-relative): an entry of the index
-// under it with Staged, else the directory in the work tree. When git or
-// the disk cannot tell, it reports true: it serves a usage error for a
-// COORDINATE that names no artifact, never a finding.
+// HasArtifact reports whether the artifact directory dir (root-relative)
+// is in the tree: in the work tree, or with Staged also as an entry of the
+// index under it (a directory the work tree lost is still the index's).
+// When git or the disk cannot tell, it reports true: it serves a usage
+// error for a COORDINATE that names no artifact, never a finding.
 func (a *Added) HasArtifact(ctx context.Context, dir string) bool {
+	fi, err := os.Stat(filepath.Join(a.g.Repo.Top(), filepath.FromSlash(a.g.TopPath(dir))))
+	if err == nil && fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
 	if a.g.staged {
 		l, err := a.g.Repo.Index(ctx, a.g.TopPath(dir)+"/")
 		return err != nil || l.Len() > 0
 	}
-	fi, err := os.Stat(filepath.Join(a.g.Repo.Top(), filepath.FromSlash(a.g.TopPath(dir))))
-	return err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
+	return false
 }
 
 // Source returns where to load the tree from (load.Options.Source): the

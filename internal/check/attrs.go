@@ -221,7 +221,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err != nil {
 		return fmt.Errorf("git diff-files: %w", err)
 	}
-	autocrlf, err := g.Repo.Config(ctx, "core.autocrlf")
+	conv, err := gitfacts.ReadConversion(ctx, g.Repo)
 	if err != nil {
 		return fmt.Errorf("git config: %w", err)
 	}
@@ -253,7 +253,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for i, p := range paths {
 		e := g.Index().Entry(at[i])
-		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(autocrlf) {
+		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(conv.AutoCRLF) {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}

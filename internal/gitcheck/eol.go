@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -205,6 +206,11 @@ func (t *Tree) attributesFile() string {
 			return name + " (the deepest .gitattributes above the Journals, whose lines win over those above it)"
 		}
 	}
+	if t.Repo != nil && !t.isFile(".gitattributes") {
+		if fi, err := os.Lstat(filepath.Join(t.Repo.Top(), ".gitattributes")); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "a .gitattributes file at the top of the repository, in place of the symbolic link there, which git does not read,"
+		}
+	}
 	return "the .gitattributes at the top of the repository"
 }
 
@@ -223,22 +229,41 @@ func (t *Tree) attributesCaveat(dir string) string {
 		out = append(out, "Delete "+name+" too: only Journals belong in an artifact directory, and its lines would win over these.")
 	}
 	info := t.Repo.InfoAttributes()
-	if data, err := readfile.Read(info, readfile.Options{}); err == nil {
-		for line := range strings.Lines(string(data)) {
-			if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
-				shown := filepath.ToSlash(info)
-				if rel, err := filepath.Rel(t.Repo.Top(), info); err == nil {
-					shown = filepath.ToSlash(rel)
-				}
-				out = append(out, "The repository's "+shown+" has lines that win over every .gitattributes: take out those that set text or eol for Journals.")
-				break
-			}
+	if data, err := readfile.Read(info, readfile.Options{}); err == nil && setsConversion(string(data)) {
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(info)); err == nil {
+			info = filepath.Join(dir, filepath.Base(info)) // as the top is
 		}
+		shown := filepath.ToSlash(info)
+		if rel, err := filepath.Rel(t.Repo.Top(), info); err == nil {
+			shown = filepath.ToSlash(rel)
+		}
+		out = append(out, "The repository's "+shown+" sets line-ending attributes, and its lines win over every .gitattributes: take out those that apply to Journals.")
 	}
 	if len(out) == 0 {
 		return ""
 	}
 	return "\n" + strings.Join(out, "\n")
+}
+
+// setsConversion reports whether the attributes file text has a line that
+// sets, unsets or unspecifies text, eol, crlf (the old name of text) or
+// binary (the macro that unsets text): what may decide git's line-ending
+// conversion, so that a file of other attributes goes unmentioned.
+func setsConversion(text string) bool {
+	for line := range strings.Lines(text) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		for _, a := range fields[1:] {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-!"), "=")
+			switch name {
+			case "text", "eol", "crlf", "binary":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isFile reports whether the path name, relative to the top of the work

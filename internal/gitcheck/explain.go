@@ -64,7 +64,7 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	autocrlf, err := t.Repo.Config(ctx, "core.autocrlf")
+	conv, err := gitfacts.ReadConversion(ctx, t.Repo)
 	if err != nil {
 		return nil, fmt.Errorf("git config: %w", err)
 	}
@@ -80,7 +80,7 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 		// the cause, whatever link it broke. What a checkout wrote
 		// (core.autocrlf converting LF to CRLF) is no edit: it converted
 		// the predecessor as well, which the note below explains.
-		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) && !t.checkoutConverted(d.Path, autocrlf, c.Head, doc.Src) {
+		if c := committed[d.Path]; c != nil && c.Head != nil && !bytes.Equal(c.Head, doc.Src) && !t.checkoutConverted(d.Path, conv, c.Head, doc.Src) {
 			tp := t.TopPath(d.Path)
 			notes = append(notes, diag.Note{At: i, DropFixes: true,
 				Message: fmt.Sprintf(" (this revision differs from its committed bytes at HEAD, digest %s)", vt.DigestOf(c.Head)),
@@ -111,7 +111,7 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 			if t.Commit != "" && !eolOnly {
 				continue // the history diagnostics explain it
 			}
-			notes = append(notes, t.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert, exists && t.checkoutConverted(p, autocrlf, blob, work)))
+			notes = append(notes, t.explainOne(i, doc, p, work, exists, eolOnly, where, c.NoConvert, exists && t.checkoutConverted(p, conv, blob, work)))
 			break
 		}
 	}
@@ -120,19 +120,16 @@ func (t *Tree) ExplainCommitted(ctx context.Context) ([]diag.Note, error) {
 
 // checkoutConverted reports whether work, the work-tree copy of the
 // root-relative path p, is its committed blob as a checkout here writes
-// it: git converts p (its attributes under core.autocrlf set to autocrlf,
-// gitfacts.Attrs.ConvertsNothing), the blob has no CRLF (git turns LF
-// into CRLF on checkout, never the other way), and work is the blob with
-// CRLF line endings. Without p's attributes it says whether they leave
-// text set.
-func (t *Tree) checkoutConverted(p, autocrlf string, blob, work []byte) bool {
+// it: a checkout under conv turns LF into CRLF for p's attributes
+// (gitfacts.Attrs.CheckoutWritesCRLF), the blob has no CRLF (git never
+// turns CRLF into LF on checkout), and work is the blob with CRLF line
+// endings. Without p's attributes it reports false.
+func (t *Tree) checkoutConverted(p string, conv gitfacts.Conversion, blob, work []byte) bool {
 	if bytes.Contains(blob, []byte("\r\n")) || !bytes.Contains(work, []byte("\r\n")) || !bytes.Equal(gitfacts.ToLF(work), blob) {
 		return false
 	}
-	if a := t.Attrs.Get(p); a != nil {
-		return !a.ConvertsNothing(autocrlf)
-	}
-	return false
+	a := t.Attrs.Get(p)
+	return a != nil && a.CheckoutWritesCRLF(conv)
 }
 
 // explainOne returns the note on the chain/missing-predecessor diagnostic
@@ -213,7 +210,11 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 			crlf = append(crlf, d.Path)
 		}
 	}
-	crlf, err := t.mayDifferFromHEAD(ctx, crlf)
+	conv, err := gitfacts.ReadConversion(ctx, t.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("git config: %w", err)
+	}
+	crlf, err = t.mayDifferFromHEAD(ctx, crlf)
 	if err != nil {
 		return nil, err
 	}
@@ -247,8 +248,8 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 				if work, ok := t.workBytes(d.Path); ok && !bytes.Equal(work, c.Head) && bytes.Equal(gitfacts.ToLF(work), gitfacts.ToLF(c.Head)) && !bytes.Contains(c.Head, []byte("\r\n")) {
 					tp := t.TopPath(d.Path)
 					restore := "restore them (git checkout HEAD -- " + safetext.ShellWord(tp) + ") instead of changing the revision"
-					if !c.NoConvert {
-						// git converts it: a checkout before the
+					if t.checkoutConverted(d.Path, conv, c.Head, work) {
+						// A checkout writes it so: one before the
 						// attributes change would convert it again.
 						restore = "keep git from converting Journals (see repo/eol-conversion), then " + restore
 					}
@@ -279,7 +280,7 @@ func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %w", err)
 	}
-	autocrlf, err := t.Repo.Config(ctx, "core.autocrlf")
+	conv, err := gitfacts.ReadConversion(ctx, t.Repo)
 	if err != nil {
 		return nil, fmt.Errorf("git config: %w", err)
 	}
@@ -294,7 +295,7 @@ func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	buffers, _ := t.Source.(*source.Overlay)
 	var out []string
 	for _, p := range paths {
-		if a := t.Attrs.Get(p); changed[p] || (buffers != nil && buffers.Holds(p)) || a == nil || !a.ConvertsNothing(autocrlf) {
+		if a := t.Attrs.Get(p); changed[p] || (buffers != nil && buffers.Holds(p)) || a == nil || !a.ConvertsNothing(conv.AutoCRLF) {
 			out = append(out, p)
 		}
 	}

@@ -145,3 +145,24 @@ func TestEOLConversionCounts(t *testing.T) {
 		t.Errorf("EOLConversion = %v, want nothing when every file unsets text", got)
 	}
 }
+
+// TestSetsConversion: only lines that may decide git's line-ending
+// conversion make the help name info/attributes.
+func TestSetsConversion(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"":                               false,
+		"# *.journal text\n":             false,
+		"*.png binary\n":                 true,
+		"*.png -diff\n*.sh linguist=x\n": false,
+		"*.journal text=auto\n":          true,
+		"* -text\n":                      true,
+		"*.journal !eol\n":               true,
+		"*.txt crlf\n":                   true,
+		"*.journal\n":                    false,
+	} {
+		if got := setsConversion(text); got != want {
+			t.Errorf("setsConversion(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

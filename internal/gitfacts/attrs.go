@@ -2,9 +2,11 @@ package gitfacts
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -117,11 +119,68 @@ func (t *AttrTable) Clone() *AttrTable {
 	return &c
 }
 
+// Conversion is the configuration that decides, beside the attributes,
+// how git converts line endings (git-config(1), core.autocrlf and
+// core.eol), as [ReadConversion] reads it.
+type Conversion struct {
+	// AutoCRLF is core.autocrlf as git reads it: "true", "input" or
+	// "false" (also when unset).
+	AutoCRLF string
+	// EOL is core.eol: "lf", "crlf" or "native" (also when unset).
+	EOL string
+}
+
+// ReadConversion reads core.autocrlf and core.eol of repo as git does: a
+// boolean core.autocrlf in any of git's spellings (a key without a value
+// is true), or "input". Its errors are git's.
+func ReadConversion(ctx context.Context, repo *gitrepo.Repo) (Conversion, error) {
+	c := Conversion{AutoCRLF: "false", EOL: "native"}
+	v, err := repo.Config(ctx, "core.autocrlf")
+	if err != nil {
+		return c, err
+	}
+	if strings.EqualFold(v, "input") {
+		c.AutoCRLF = "input"
+	} else if on, err := repo.ConfigBool(ctx, "core.autocrlf", false); err != nil {
+		return c, err
+	} else if on {
+		c.AutoCRLF = "true"
+	}
+	eol, err := repo.Config(ctx, "core.eol")
+	if err != nil {
+		return c, err
+	}
+	if eol = strings.ToLower(eol); eol == "lf" || eol == "crlf" {
+		c.EOL = eol
+	}
+	return c, nil
+}
+
+// CheckoutWritesCRLF reports whether a checkout under conv turns the LF
+// line endings of a file with the attributes a into CRLF
+// (gitattributes(5), "text" and "eol"): eol=crlf; text set or auto
+// without eol under core.autocrlf=true, or under core.eol=crlf (native
+// on Windows) without core.autocrlf; no text attribute under
+// core.autocrlf=true. Never with text unset or eol=lf.
+func (a Attrs) CheckoutWritesCRLF(conv Conversion) bool {
+	switch {
+	case a.Text == "unset" || a.EOL == "lf":
+		return false
+	case a.EOL == "crlf":
+		return true
+	case a.Text == "unspecified":
+		return conv.AutoCRLF == "true"
+	case conv.AutoCRLF != "false":
+		return conv.AutoCRLF == "true"
+	}
+	return conv.EOL == "crlf" || conv.EOL == "native" && runtime.GOOS == "windows"
+}
+
 // ConvertsNothing reports whether git stores and checks out a file with
 // the attributes a byte for byte, under core.autocrlf set to autocrlf
-// ("" when unset): no text conversion (text unset, or unspecified without
-// eol and without core.autocrlf), no filter, no $Id$ expansion, no
-// working-tree encoding.
+// (Conversion.AutoCRLF; "" counts as unset): no text conversion (text
+// unset, or unspecified without eol and without core.autocrlf), no
+// filter, no $Id$ expansion, no working-tree encoding.
 func (a Attrs) ConvertsNothing(autocrlf string) bool {
 	unsetOr := func(v string) bool { return v == "unspecified" || v == "unset" }
 	if !unsetOr(a.Filter) || !unsetOr(a.Ident) || !unsetOr(a.Encoding) {

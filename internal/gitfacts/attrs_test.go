@@ -80,6 +80,37 @@ func TestAttrTable(t *testing.T) {
 	}
 }
 
+// TestCheckoutWritesCRLF: which attributes and configuration make a
+// checkout write CRLF (gitattributes(5), "text" and "eol").
+func TestCheckoutWritesCRLF(t *testing.T) {
+	t.Parallel()
+	plain := Attrs{Text: "unspecified", EOL: "unspecified"}
+	off := Conversion{AutoCRLF: "false", EOL: "native"}
+	for _, tt := range []struct {
+		edit func(*Attrs)
+		conv Conversion
+		want bool
+	}{
+		{func(*Attrs) {}, off, false},
+		{func(*Attrs) {}, Conversion{AutoCRLF: "true", EOL: "native"}, true},
+		{func(*Attrs) {}, Conversion{AutoCRLF: "input", EOL: "native"}, false},
+		{func(*Attrs) {}, Conversion{AutoCRLF: "false", EOL: "crlf"}, false}, // core.eol needs text
+		{func(a *Attrs) { a.Text = "auto" }, off, false},
+		{func(a *Attrs) { a.Text = "auto" }, Conversion{AutoCRLF: "false", EOL: "crlf"}, true},
+		{func(a *Attrs) { a.Text = "set" }, Conversion{AutoCRLF: "true", EOL: "lf"}, true},
+		{func(a *Attrs) { a.Text = "set" }, Conversion{AutoCRLF: "input", EOL: "crlf"}, false},
+		{func(a *Attrs) { a.EOL = "crlf" }, off, true},
+		{func(a *Attrs) { a.Text, a.EOL = "set", "lf" }, Conversion{AutoCRLF: "true", EOL: "crlf"}, false},
+		{func(a *Attrs) { a.Text = "unset" }, Conversion{AutoCRLF: "true", EOL: "crlf"}, false},
+	} {
+		a := plain
+		tt.edit(&a)
+		if got := a.CheckoutWritesCRLF(tt.conv); got != tt.want {
+			t.Errorf("%+v under %+v: CheckoutWritesCRLF = %v, want %v", a, tt.conv, got, tt.want)
+		}
+	}
+}
+
 func TestConvertsNothing(t *testing.T) {
 	t.Parallel()
 	plain := Attrs{Text: "unspecified", EOL: "unspecified", Filter: "unspecified", Ident: "unspecified", Encoding: "unspecified"}

@@ -119,13 +119,17 @@ func runNew(c *ucli.Context) error {
 
 	var text []byte
 	example := false
+	note := "" // said after the draft is written
 	if genesis {
 		if len(chain) > 0 {
 			return usageErrorf("%s already has %s; leave out --genesis to draft its next revision", co, plural(len(chain), "revision"))
 		}
 		if n := onlyExamples(s, co.String()); n > 0 {
-			return usageErrorf("%s has %s under %s: a genesis beside them would be a second one wherever examples are read; "+
-				"add --examples and leave out --genesis to draft its next revision", co, plural(n, "*.journal.example file"), shownRoot(c.Context, s.root))
+			// Examples are no runtime Journals, so the genesis is valid;
+			// where they are read too, it is a second one.
+			note = fmt.Sprintf("journal-lint: note: %s also has %s under %s: where examples are read (--examples), this genesis is a second one (chain/duplicate-genesis); "+
+				"to draft the examples' next revision instead, delete it and run %s\n",
+				co, plural(n, "*.journal.example file"), shownRoot(c.Context, s.root), safetext.Text(rerun(c, "new", "--examples", co.String())))
 		}
 		if text, err = draft.Genesis(co, version, c.String("description")); err != nil {
 			return usageErrorf("--description: %v", err)
@@ -157,6 +161,7 @@ func runNew(c *ucli.Context) error {
 		return internalErrorf("%v", err)
 	}
 	fmt.Fprintln(c.App.Writer, outpath.Join(outpath.Prefix(c.Context, s.root), rel))
+	fmt.Fprint(c.App.ErrWriter, note)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -209,21 +210,29 @@ func parseCoordinateArg(c *ucli.Context) (vt.Coordinate, error) {
 
 // coordinateArg parses arg as the COORDINATE argument of c's command. Its
 // usage error adds what the argument was likely meant as: a revision or
-// release written COORDINATE@VERSION or as the path of its file (atHint),
-// or the coordinate in a path, a name with a final slash (as shells
-// complete a directory) or capitals; else also.
+// release written COORDINATE@VERSION, or the path of a revision's file
+// (atHint), or the coordinate in a path, a name with a final slash (as
+// shells complete a directory) or capitals; else also.
 func coordinateArg(c *ucli.Context, arg, also string) (vt.Coordinate, error) {
 	co, err := vt.ParseCoordinate(arg)
 	if err == nil {
 		return co, nil
 	}
 	hint := ""
-	p := strings.TrimRight(filepath.ToSlash(arg), "/")
-	if name, version, ok := strings.Cut(arg, "@"); ok {
-		hint = atHint(c, name, version)
+	p := strings.TrimRight(filepath.ToSlash(arg), `/\`)
+	if name, version, ok := strings.Cut(p, "@"); ok {
+		hint = atHint(c, path.Base(name), version, nil, false)
 	} else if version, ok := journalVersionOf(path.Base(p)); ok {
-		// The path of a revision: its directory and version.
-		hint = atHint(c, path.Base(path.Dir(p)), version)
+		// The path of a revision's file: the root is the directory above
+		// its artifact's, and an example needs --examples.
+		var flags []string
+		if root := path.Dir(path.Dir(p)); root != "." && !c.IsSet("root") {
+			flags = append(flags, "--root", root)
+		}
+		if strings.HasSuffix(p, load.ExampleSuffix) && !c.Bool("examples") {
+			flags = append(flags, "--examples")
+		}
+		hint = atHint(c, path.Base(path.Dir(p)), version, flags, true)
 	} else if base := strings.ToLower(path.Base(p)); base != arg && !strings.HasSuffix(base, load.Suffix) && !strings.HasSuffix(base, load.ExampleSuffix) {
 		if _, err := vt.ParseCoordinate(base); err == nil {
 			hint = fmt.Sprintf("; did you mean %q?", base)
@@ -248,36 +257,43 @@ func journalVersionOf(name string) (string, bool) {
 	return stem, err == nil
 }
 
-// atHint says how c's command takes the VERSION of an argument written
-// COORDINATE@VERSION: the command line with the flag that names it (a
-// Journal version, or for show a release version), or "" when name is
-// no coordinate or the command has no such flag.
-func atHint(c *ucli.Context, name, version string) string {
+// atHint says how c's command takes the VERSION of the revision or
+// release of artifact name that an argument named: the command line, with
+// flags before the rest, that shows it (--revision, or for show --release
+// with a release version), compares it with its predecessor (diff --to),
+// lists the chain (log) or drafts a revision (new: --version for
+// COORDINATE@VERSION, the next one for file, the path of an existing
+// revision); "" when name is no coordinate or the command has no such
+// form.
+func atHint(c *ucli.Context, name, version string, flags []string, file bool) string {
 	if _, err := vt.ParseCoordinate(name); err != nil {
 		return ""
 	}
 	_, tsErr := vt.ParseJournalVersion(version)
-	var flag, what string
+	var what string
+	var args []string
 	switch cmd := c.Command.Name; {
 	case cmd == "show" && tsErr == nil:
-		flag, what = "--revision", "to show a revision"
+		what, args = "to show a revision", []string{"--revision", version}
 	case cmd == "show":
 		if _, err := vt.ParseVersion(version); err != nil {
 			return ""
 		}
-		flag, what = "--release", "to show a release"
+		what, args = "to show a release", []string{"--release", version}
 	case cmd == "log":
-		return "; log lists every revision: " + rerun(c, "log", name)
+		return "; log lists every revision: " + rerun(c, "log", append(flags, name)...)
+	case cmd == "new" && file:
+		what = "to draft the next revision"
 	case tsErr != nil:
 		return ""
 	case cmd == "diff":
-		flag, what = "--to", "to compare a revision with its predecessor"
+		what, args = "to compare a revision with its predecessor", []string{"--to", version}
 	case cmd == "new":
-		flag, what = "--version", "to draft the revision of a Journal version"
+		what, args = "to draft the revision of a Journal version", []string{"--version", version}
 	default:
 		return ""
 	}
-	return fmt.Sprintf(" (%s: %s)", what, rerun(c, c.Command.Name, flag, version, name))
+	return fmt.Sprintf(" (%s: %s)", what, rerun(c, c.Command.Name, slices.Concat(flags, args, []string{name})...))
 }
 
 // rerun returns the command line, as shell words, that runs journal-lint
