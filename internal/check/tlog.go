@@ -11,6 +11,7 @@ import (
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/gitfacts"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/load"
 	"github.com/r35157/journal-lint/internal/tlog"
 	"github.com/r35157/journal-lint/rules"
@@ -27,6 +28,10 @@ type LogPreview struct {
 	After tlog.Checkpoint
 	// Added counts the revisions the change adds to the log.
 	Added int
+	// Signed says that the change is that append itself, signed with the
+	// log's key (the operator's append commit): After is the checkpoint
+	// the change holds.
+	Signed bool
 }
 
 // logGate is the analyzer of the transparency log, for a check against a
@@ -65,8 +70,15 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 		return append(out, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the checkpoint at the base revision %s does not verify with the base configuration's tlog: key: %v", gitfacts.ShortCommit(g.Commit), err)}), nil, nil
 	}
+	// A change of the log is the operator's append when it has an
+	// append's shape and its checkpoint, signed with the base's key, is
+	// the one the preview computes below (appended). Anything else is
+	// tlog/modified, and the work tree's tiles are then not the base's.
+	var appended *tlog.Signed
 	if len(out) > 0 {
-		return out, nil, nil // the work tree's tiles are not the base's
+		if appended = operatorAppend(ctx, r, dir, rel, base, changes); appended == nil {
+			return out, nil, nil
+		}
 	}
 	// The batch: the change's revisions, and the merge base's in the
 	// directories where its checkpoint may lag (unloggedDirs). When the
@@ -111,8 +123,39 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
 	}
+	if appended != nil {
+		if appended.Tree != plan.New.Tree {
+			return out, nil, nil // signed, but not the append of this tree
+		}
+		r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added), Signed: true}
+		return nil, nil, nil
+	}
 	r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added)}
 	return nil, nil, nil
+}
+
+// operatorAppend returns the log's checkpoint when the change of the log
+// (changes, under rel) is an append to the base's checkpoint base: the
+// checkpoint verifies with the base configuration's key, which only the
+// operator signs with, the change writes exactly what an append to its
+// size writes (tlog.IsAppend), and the tiles verify against it; else nil.
+// With --staged the log in the work tree must be the index's, which is
+// what is read.
+func operatorAppend(ctx context.Context, r *run, dir, rel string, base tlog.Signed, changes []gitrepo.Change) *tlog.Signed {
+	g := r.gate
+	if g.staged {
+		if dirty, err := g.Repo.DirtyFiles(ctx, rel); err != nil || len(dirty) > 0 {
+			return nil
+		}
+	}
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), r.cfg.TLog.VKey)
+	if err != nil || !tlog.IsAppend(changes, rel, base.N, cp.N) {
+		return nil
+	}
+	if _, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
+		return nil
+	}
+	return &cp
 }
 
 // unloggedDirs returns the artifact directories in which the compared

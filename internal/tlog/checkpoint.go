@@ -64,6 +64,34 @@ func (c Checkpoint) Sign(skey string) ([]byte, error) {
 	return note.Sign(&note.Note{Text: c.Text()}, s)
 }
 
+// CheckSigner returns an error when the private note key skey is not the
+// key of the public note key vkey (the log's, as the tlog: block names
+// it): a checkpoint it signed would not verify, and the log would stop
+// verifying until it is restored. It signs a note with skey and opens it
+// with vkey, so that two keys of one name are told apart. The errors name
+// neither key's secret.
+func CheckSigner(skey, vkey string) error {
+	s, err := note.NewSigner(skey)
+	if err != nil {
+		return fmt.Errorf("signing key: %w", errors.New(strings.ReplaceAll(err.Error(), skey, "…")))
+	}
+	v, err := note.NewVerifier(vkey)
+	if err != nil {
+		return fmt.Errorf("log verifier key: %w", err)
+	}
+	if s.Name() != v.Name() {
+		return fmt.Errorf("the signing key is for %q, not for the log's origin %q", s.Name(), v.Name())
+	}
+	msg, err := note.Sign(&note.Note{Text: "journal-lint key check\n"}, s)
+	if err == nil {
+		_, err = note.Open(msg, note.VerifierList(v))
+	}
+	if err != nil {
+		return fmt.Errorf("the signing key is not the log's key: it has the origin's name %q, but its checkpoints would not verify with the tlog: block's vkey", s.Name())
+	}
+	return nil
+}
+
 // Signed is a checkpoint read from a signed note, with the note's bytes.
 type Signed struct {
 	Checkpoint

@@ -6,15 +6,50 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/r35157/journal-lint/internal/atomicfile"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/r35157/journal-lint/internal/atomicfile"
+	"github.com/r35157/journal-lint/internal/gitrepo"
 
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
+
+// IsAppend reports whether changes, what git reports changed under the
+// log's directory logDir (relative to the top, forward slashes), are what
+// an append from size oldN to size newN writes (Plan.Write) and nothing
+// else: the checkpoint replaced, the new tiles added and the partial tiles
+// of size oldN that they replace removed (or renamed, where git pairs one
+// with a new tile). A full tile never changes.
+func IsAppend(changes []gitrepo.Change, logDir string, oldN, newN int64) bool {
+	if newN <= oldN {
+		return false
+	}
+	written, removed := map[string]bool{}, map[string]bool{}
+	for _, t := range tlog.NewTiles(height, oldN, newN) {
+		written[path.Join(logDir, TilePath(t))] = true
+	}
+	for _, t := range partialTiles(oldN) {
+		removed[path.Join(logDir, TilePath(t))] = true
+	}
+	checkpoint := false
+	for _, ch := range changes {
+		switch {
+		case ch.Status == 'M' && ch.Path == path.Join(logDir, CheckpointFile):
+			checkpoint = true
+		case ch.Status == 'A' && written[ch.Path],
+			ch.Status == 'D' && removed[ch.Path],
+			ch.Status == 'R' && removed[ch.OldPath] && written[ch.Path]:
+		default:
+			return false
+		}
+	}
+	return checkpoint
+}
 
 // DirName is the name of the log's directory, beside the Journal root
 // (outside it, so that the root holds only artifact directories).

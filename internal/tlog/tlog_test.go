@@ -1,6 +1,7 @@
 package tlog_test
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/mod/sumdb/note"
 	sumdb "golang.org/x/mod/sumdb/tlog"
 
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/longtest"
 	"github.com/r35157/journal-lint/internal/tlog"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -564,5 +566,59 @@ func TestClientStateConcurrent(t *testing.T) {
 	got, err := tlog.Remember(state, cps[0], vkey, hashes)
 	if err != nil || got.N != 40 {
 		t.Errorf("state after the clients: size %d, %v", got.N, err)
+	}
+}
+
+// TestCheckSigner: a signing key of the log's origin that is not the
+// log's key is refused before anything is signed (a checkpoint it signed
+// would stop the log verifying); the log's own key passes.
+func TestCheckSigner(t *testing.T) {
+	t.Parallel()
+	skey, vkey, err := note.GenerateKey(rand.Reader, "journals.example.org/registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := note.GenerateKey(rand.Reader, "journals.example.org/registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere, _, err := note.GenerateKey(rand.Reader, "other.example/log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.CheckSigner(skey, vkey); err != nil {
+		t.Errorf("the log's own key: %v", err)
+	}
+	if err := tlog.CheckSigner(other, vkey); err == nil || !strings.Contains(err.Error(), "is not the log's key") || strings.Contains(err.Error(), other) {
+		t.Errorf("another key of the same name: %v", err)
+	}
+	if err := tlog.CheckSigner(elsewhere, vkey); err == nil || !strings.Contains(err.Error(), "not for the log's origin") {
+		t.Errorf("a key of another origin: %v", err)
+	}
+}
+
+// TestIsAppend: only what an append writes counts as one; a file of any
+// other name, a changed full tile or a log that did not grow is not.
+func TestIsAppend(t *testing.T) {
+	t.Parallel()
+	ch := func(status byte, p string) gitrepo.Change { return gitrepo.Change{Status: status, Path: p} }
+	growth := []gitrepo.Change{ch('M', "journal-log/checkpoint"), ch('A', "journal-log/tile/0/000.p/3"), ch('D', "journal-log/tile/0/000.p/2")}
+	for _, tt := range []struct {
+		name       string
+		changes    []gitrepo.Change
+		oldN, newN int64
+		want       bool
+	}{
+		{"an append", growth, 2, 3, true},
+		{"the old partial tile kept", growth[:2], 2, 3, true},
+		{"another file", append(slices.Clone(growth), ch('A', "journal-log/extra")), 2, 3, false},
+		{"a tile of another size", []gitrepo.Change{ch('M', "journal-log/checkpoint"), ch('A', "journal-log/tile/0/000.p/4")}, 2, 3, false},
+		{"no checkpoint", growth[1:], 2, 3, false},
+		{"no growth", growth[:1], 3, 3, false},
+		{"a full tile changed", []gitrepo.Change{ch('M', "journal-log/checkpoint"), ch('M', "journal-log/tile/0/000")}, 256, 257, false},
+	} {
+		if got := tlog.IsAppend(tt.changes, "journal-log", tt.oldN, tt.newN); got != tt.want {
+			t.Errorf("%s: IsAppend = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -346,6 +346,9 @@ func tlogAppend(c *ucli.Context) error {
 		if skey, err = signingKey(c, s.root); err != nil {
 			return err
 		}
+		if err := tlog.CheckSigner(skey, s.cfg.TLog.VKey); err != nil {
+			return usageErrorf("%v; nothing appended", err)
+		}
 	}
 	batch, res, err := accepted(c.Context, s, true)
 	if err != nil {
@@ -546,21 +549,9 @@ func (b *baseLog) auditSince(ctx context.Context, dir string, cp tlog.Signed, ba
 		}
 		added[ch.Path] = true
 	}
-	// An append adds tiles, replaces the checkpoint and removes the
-	// partial tiles it replaced; a full tile never changes.
 	logChanges, err := b.repo.Diff(ctx, logCommit, false, b.rel)
-	if err != nil {
+	if err != nil || !tlog.IsAppend(logChanges, b.rel, b.old.N, cp.N) {
 		return nil, false
-	}
-	for _, ch := range logChanges {
-		switch {
-		case ch.Status == 'A',
-			ch.Status == 'M' && ch.Path == path.Join(b.rel, tlog.CheckpointFile),
-			ch.Status == 'D' && strings.Contains(ch.Path, ".p/"),
-			ch.Status == 'R' && strings.Contains(ch.OldPath, ".p/"):
-		default:
-			return nil, false
-		}
 	}
 	var since []tlog.Revision
 	for _, r := range batch {
@@ -725,6 +716,10 @@ func showLogPreview(c *ucli.Context, p *check.LogPreview, summary bool) error {
 	}
 	line := fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; after merge: size %d (+%d) root %s (unsigned: the operator's tlog append signs it)",
 		p.Base.N, p.After.N, p.Added, p.After.Hash)
+	if p.Signed {
+		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; the change appends to it, signed with the log's key: size %d (+%d) root %s",
+			p.Base.N, p.After.N, p.Added, p.After.Hash)
+	}
 	fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", line)
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if !summary || path == "" {
