@@ -2,6 +2,7 @@ package tlog
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,17 +19,25 @@ const proofHeader = "c2sp.org/tlog-proof@v1"
 const ProofSuffix = ".tlog-proof"
 
 // Proof is a C2SP tlog-proof: an entry's index, its inclusion proof and
-// the signed checkpoint the proof leads to.
+// the signed checkpoint the proof leads to, and the optional opaque extra
+// data of the application that made it.
 type Proof struct {
 	Index      int64
 	Inclusion  tlog.RecordProof
 	Checkpoint []byte // the signed note, as the log wrote it
+	// Extra is the "extra" line's data; nil without one (this log writes
+	// none, and a proof verifies whatever it holds).
+	Extra []byte
 }
 
 // Text returns the proof in the C2SP tlog-proof format.
 func (p Proof) Text() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nindex %d\n", proofHeader, p.Index)
+	b.WriteString(proofHeader + "\n")
+	if p.Extra != nil {
+		fmt.Fprintf(&b, "extra %s\n", base64.StdEncoding.EncodeToString(p.Extra))
+	}
+	fmt.Fprintf(&b, "index %d\n", p.Index)
 	for _, h := range p.Inclusion {
 		fmt.Fprintf(&b, "%s\n", h)
 	}
@@ -37,8 +46,8 @@ func (p Proof) Text() []byte {
 	return b.Bytes()
 }
 
-// ParseProof parses a C2SP tlog-proof. An "extra" line is refused: this
-// log defines none.
+// ParseProof parses a C2SP tlog-proof, its optional "extra" line (after
+// the header, before the index) included.
 func ParseProof(b []byte) (Proof, error) {
 	head, cp, ok := bytes.Cut(b, []byte("\n\n"))
 	if !ok {
@@ -48,6 +57,14 @@ func ParseProof(b []byte) (Proof, error) {
 	if lines[0] != proofHeader {
 		return Proof{}, fmt.Errorf("a tlog-proof starts with %q", proofHeader)
 	}
+	var extra []byte
+	if len(lines) > 1 && strings.HasPrefix(lines[1], "extra ") {
+		var err error
+		if extra, err = base64.StdEncoding.Strict().DecodeString(strings.TrimPrefix(lines[1], "extra ")); err != nil {
+			return Proof{}, errors.New("a tlog-proof's extra line holds standard base64")
+		}
+		lines = append(lines[:1], lines[2:]...)
+	}
 	if len(lines) < 2 || !strings.HasPrefix(lines[1], "index ") {
 		return Proof{}, errors.New(`a tlog-proof names the entry's index on its second line ("index N")`)
 	}
@@ -56,7 +73,7 @@ func ParseProof(b []byte) (Proof, error) {
 	if err != nil || idx < 0 || strconv.FormatInt(idx, 10) != s {
 		return Proof{}, fmt.Errorf("tlog-proof index %q is not a decimal number", s)
 	}
-	p := Proof{Index: idx, Checkpoint: cp}
+	p := Proof{Index: idx, Checkpoint: cp, Extra: extra}
 	for i, l := range lines[2:] {
 		h, err := tlog.ParseHash(l)
 		if err != nil {

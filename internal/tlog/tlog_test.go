@@ -1,6 +1,7 @@
 package tlog_test
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
@@ -202,8 +203,18 @@ func TestIndependentVerifier(t *testing.T) {
 				t.Fatalf("x/mod rejects the proof of %s: %v", r.Path, err)
 			}
 			pp, err := tlog.ParseProof(pr.Text())
-			if err != nil || pp.Index != pr.Index || len(pp.Inclusion) != len(pr.Inclusion) {
+			if err != nil || pp.Index != pr.Index || len(pp.Inclusion) != len(pr.Inclusion) || pp.Extra != nil {
 				t.Fatalf("proof round trip: %v", err)
+			}
+			// Another application's proof may carry extra data (C2SP
+			// tlog-proof: the optional "extra" line).
+			pr.Extra = []byte("application data")
+			text := pr.Text()
+			if !bytes.Contains(text, []byte("\nextra YXBwbGljYXRpb24gZGF0YQ==\nindex ")) {
+				t.Fatalf("extra line missing: %q", text)
+			}
+			if pp, err = tlog.ParseProof(text); err != nil || string(pp.Extra) != "application data" || pp.Index != pr.Index {
+				t.Fatalf("proof with extra data: %v", err)
 			}
 		}
 		for _, old := range trees {

@@ -132,6 +132,27 @@ func Cosignatures(msg []byte, vkeys []string) (map[string]time.Time, error) {
 	return out, nil
 }
 
+// FreshCosignature returns an error when the witness vkey's cosignature
+// on msg, a signed checkpoint, carries a time older than maxAge at now:
+// every client that holds the log's policy (max-age) would refuse the
+// checkpoint as stale, so the operator keeps no such cosignature. A
+// missing cosignature is an error too.
+func FreshCosignature(msg []byte, vkey string, maxAge time.Duration, now time.Time) error {
+	name, _, _ := strings.Cut(vkey, "+")
+	times, err := Cosignatures(msg, []string{vkey})
+	if err != nil {
+		return err
+	}
+	at, ok := times[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("witness %s: no cosignature of its key on the checkpoint", name)
+	case now.Sub(at) > maxAge:
+		return fmt.Errorf("witness %s cosigned with the time %s, older than the tlog: block's max-age %s: its cosignature is not kept", name, at.UTC().Format(time.RFC3339), maxAge)
+	}
+	return nil
+}
+
 // maxWitnessResponse bounds what a witness may answer.
 const maxWitnessResponse = 1 << 16
 

@@ -109,3 +109,32 @@ func TestCosignatureKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshCosignature: a cosignature whose time is already older than
+// the policy's max-age is told apart from a fresh one, before the
+// operator keeps it.
+func TestFreshCosignature(t *testing.T) {
+	dir, skey, vkey := newLog(t)
+	appendAll(t, dir, skey, vkey, revs(t, 0, 5))
+	fresh := tlogtest.Start("witness.example.org/fresh", vkey)
+	defer fresh.Close()
+	stale := tlogtest.Start("witness.example.org/stale", vkey)
+	defer stale.Close()
+	stale.Now = func() time.Time { return time.Now().Add(-40 * 24 * time.Hour) }
+	msg, err := cosign(t, dir, vkey, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.FreshCosignature(msg, fresh.VKey, time.Hour, time.Now()); err != nil {
+		t.Errorf("a fresh cosignature: %v", err)
+	}
+	if msg, err = cosign(t, dir, vkey, stale); err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.FreshCosignature(msg, stale.VKey, 720*time.Hour, time.Now()); err == nil || !strings.Contains(err.Error(), "older than the tlog: block's max-age 720h0m0s") {
+		t.Errorf("a cosignature 40 days old under max-age 720h: %v", err)
+	}
+	if err := tlog.FreshCosignature([]byte("not a note"), stale.VKey, time.Hour, time.Now()); err == nil {
+		t.Error("no cosignature: no error")
+	}
+}

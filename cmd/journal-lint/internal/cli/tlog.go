@@ -587,13 +587,16 @@ func tlogWitness(c *ucli.Context) error {
 		cur := cp
 		cur.Note = msg
 		next, err := tlog.AddCheckpoint(c.Context, client, tlog.Witness{VKey: w.VKey, URL: w.URL}, cur, tlog.Hashes(tlog.DirFS(dir), cp.Tree))
+		name, _, _ := strings.Cut(w.VKey, "+")
+		if err == nil && s.cfg.TLog.MaxAge > 0 {
+			err = tlog.FreshCosignature(next, w.VKey, s.cfg.TLog.MaxAge, time.Now())
+		}
 		if err != nil {
 			fmt.Fprintf(c.App.ErrWriter, "journal-lint: %s\n", safetext.Lines(err.Error()))
 			failed++
 			continue
 		}
 		msg = next
-		name, _, _ := strings.Cut(w.VKey, "+")
 		fmt.Fprintf(c.App.Writer, "%s: cosigned by %s (size %d)\n", shownLog(c, s, tlog.CheckpointFile), safetext.Text(name), cp.N)
 	}
 	if err := tlog.ReplaceCheckpoint(dir, cp, msg); err != nil {
