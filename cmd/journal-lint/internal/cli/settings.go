@@ -278,9 +278,9 @@ func findDefaultRoot(c *ucli.Context) (string, error) {
 			return cand, nil
 		}
 	}
-	how, cmd := "or pass it as ROOT:", "journal-lint "+c.Command.Name+" DIR"
+	how, cmd := "or pass it as ROOT:", "journal-lint "+commandPath(c)+" DIR"
 	if c.Command.Name != "check" {
-		how, cmd = "or pass it with --root:", "journal-lint "+c.Command.Name+" --root DIR"
+		how, cmd = "or pass it with --root:", "journal-lint "+commandPath(c)+" --root DIR"
 	}
 	return "", usageErrorf("no Journal root: there is no %s with root: and no journals/ directory here or at the repository top\n"+
 		"  %-32s%s\n  %-32s%s", config.FileName, "name it in "+config.FileName+":", "root: DIR", how, cmd)

@@ -279,6 +279,9 @@ func signingKey(c *ucli.Context, root string) (string, error) {
 		return strings.TrimSpace(string(b)), nil
 	}
 	if k := strings.TrimSpace(os.Getenv(keyEnv)); k != "" {
+		if _, err := os.Stat(k); err == nil && !strings.HasPrefix(k, "PRIVATE+KEY+") {
+			return "", usageErrorf("$%s names a file; it holds the key itself (for a file, pass --key-file FILE)", keyEnv)
+		}
 		return k, nil
 	}
 	return "", usageErrorf("--sign needs the log's signing key: --key-file FILE or $%s", keyEnv)
@@ -328,7 +331,15 @@ func openConfiguredLog(c *ucli.Context) (*settings, string, tlog.Signed, error) 
 func openLog(c *ucli.Context, s *settings, dir string) (tlog.Signed, error) {
 	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), s.cfg.TLog.VKey)
 	if errors.Is(err, fs.ErrNotExist) {
-		return tlog.Signed{}, usageErrorf("%s does not exist: journal-lint tlog init makes a log", shownLog(c, s, tlog.CheckpointFile))
+		shown := shownLog(c, s, tlog.CheckpointFile)
+		if repo, rerr := gitrepo.Open(c.Context, filepath.Dir(dir)); rerr == nil {
+			if rel, rerr := repo.Rel(filepath.Join(dir, tlog.CheckpointFile)); rerr == nil {
+				if entries, terr := repo.Tree(c.Context, "HEAD", rel); terr == nil && len(entries) > 0 {
+					return tlog.Signed{}, usageErrorf("%s does not exist, and HEAD holds it: restore it (git checkout HEAD -- %s); a new log (tlog init) would start another history", shown, safetext.ShellWord(rel))
+				}
+			}
+		}
+		return tlog.Signed{}, usageErrorf("%s does not exist: journal-lint tlog init makes a log", shown)
 	}
 	if err != nil {
 		return tlog.Signed{}, &exitError{code: ExitFindings, err: fmt.Errorf("%s: %v [%s]", shownLog(c, s, tlog.CheckpointFile), err, rules.TLogBadCheckpoint)}
@@ -432,8 +443,7 @@ func tlogVerify(c *ucli.Context) error {
 		_, serr := os.Stat(tlog.StateFile(st, cp.Origin))
 		first := errors.Is(serr, fs.ErrNotExist)
 		if _, err := tlog.Remember(st, cp, s.cfg.TLog.VKey, hashes); err != nil {
-			ds = append(ds, diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-				Message: fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s): %v", safetext.Text(st), err)})
+			ds = append(ds, inconsistent(checkpoint, fmt.Sprintf("the checkpoint does not extend the last one audited (--state %s)", safetext.Text(st)), err))
 		} else if first {
 			against += ", the first audited checkpoint (kept in --state)"
 		} else {
@@ -504,11 +514,7 @@ func extendsRevision(ctx context.Context, s *settings, dir string, cp tlog.Signe
 	}
 	hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
 	if err := tlog.Consistent(old, cp, hashes); err != nil || old.N > cp.N {
-		msg := fmt.Sprintf("the checkpoint (size %d) does not extend the one at %s (size %d)", cp.N, safetext.Text(rev), old.N)
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		return nil, diag.List{{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}}, nil
+		return nil, diag.List{inconsistent(checkpoint, fmt.Sprintf("the checkpoint (size %d) does not extend the one at %s (size %d)", cp.N, safetext.Text(rev), old.N), err)}, nil
 	}
 	root, err := repo.Rel(s.root)
 	if err != nil {
@@ -569,6 +575,23 @@ func (b *baseLog) auditSince(ctx context.Context, dir string, cp tlog.Signed, ba
 	}
 	return ds, true
 }
+
+// inconsistent is the tlog/inconsistent diagnostic on the checkpoint
+// (its shown path) that says msg, then why (err, when not nil): the first
+// paragraph of err joins the message, and the evidence after it (both
+// checkpoints, tlog.Consistent) goes to the help, line by line.
+func inconsistent(checkpoint, msg string, err error) diag.Diagnostic {
+	d := diag.Diagnostic{Code: rules.TLogInconsistent, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart, Message: msg}
+	if err != nil {
+		why, evidence, _ := strings.Cut(err.Error(), "\n\n")
+		d.Message += ": " + why
+		if evidence != "" {
+			d.Help = "the evidence, for whoever runs the log and its witnesses:\n" + strings.TrimRight(evidence, "\n")
+		}
+	}
+	return d
+}
+
 func tlogWitness(c *ucli.Context) error {
 	s, dir, cp, err := openConfiguredLog(c)
 	if err != nil {
