@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -119,6 +121,9 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			plan, err = tlog.Prepare(tlog.DirFS(dir), base, added)
 		}
 	}
+	if err != nil && appended != nil {
+		return out, nil, nil // the change's tiles, which Prepare read, are not an append to the base's
+	}
 	if err != nil {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
@@ -150,6 +155,16 @@ func operatorAppend(ctx context.Context, r *run, dir, rel string, base tlog.Sign
 	}
 	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), r.cfg.TLog.VKey)
 	if err != nil || !tlog.IsAppend(changes, rel, base.N, cp.N) {
+		return nil
+	}
+	for _, ch := range changes { // what git records, not a link to elsewhere
+		if fi, err := os.Lstat(filepath.Join(g.Repo.Top(), filepath.FromSlash(ch.Path))); ch.Status != 'D' && (err != nil || !fi.Mode().IsRegular()) {
+			return nil
+		}
+	}
+	// The witnesses' lines are outside what the log's key signs: each
+	// must verify, or a forged one would ride along.
+	if _, err := tlog.Cosignatures(cp.Note, r.cfg.TLog.WitnessKeys()); err != nil {
 		return nil
 	}
 	if _, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {

@@ -238,6 +238,16 @@ type TLog struct {
 	Pos Position
 }
 
+// WitnessKeys returns the cosignature keys of t's witnesses, in the
+// block's order.
+func (t TLog) WitnessKeys() []string {
+	keys := make([]string, len(t.Witnesses))
+	for i, w := range t.Witnesses {
+		keys[i] = w.VKey
+	}
+	return keys
+}
+
 // TLogWitness is one entry of tlog: witnesses:.
 type TLogWitness struct {
 	// VKey is the witness's cosignature/v1 key; URL its submission prefix.

@@ -21,30 +21,52 @@ import (
 
 // IsAppend reports whether changes, what git reports changed under the
 // log's directory logDir (relative to the top, forward slashes), are what
-// an append from size oldN to size newN writes (Plan.Write) and nothing
-// else: the checkpoint replaced, the new tiles added and the partial tiles
-// of size oldN that they replace removed (or renamed, where git pairs one
-// with a new tile). A full tile never changes.
+// an append from size oldN to size newN writes (Plan.Write), all of it and
+// nothing else: the checkpoint replaced, every new tile added and the
+// partial tiles of size oldN that they replace removed (or renamed, where
+// git pairs one with a new tile). A full tile never changes. At one size
+// (newN == oldN) only the checkpoint may change: cosignatures added
+// (tlog witness).
 func IsAppend(changes []gitrepo.Change, logDir string, oldN, newN int64) bool {
-	if newN <= oldN {
+	if newN < oldN {
 		return false
 	}
 	written, removed := map[string]bool{}, map[string]bool{}
+	places := map[[2]int64]bool{}
 	for _, t := range tlog.NewTiles(height, oldN, newN) {
-		written[path.Join(logDir, TilePath(t))] = true
+		written[path.Join(logDir, TilePath(t))] = false
+		places[[2]int64{int64(t.L), t.N}] = true
 	}
 	for _, t := range partialTiles(oldN) {
-		removed[path.Join(logDir, TilePath(t))] = true
+		if places[[2]int64{int64(t.L), t.N}] {
+			removed[path.Join(logDir, TilePath(t))] = false
+		}
 	}
 	checkpoint := false
 	for _, ch := range changes {
+		_, isNew := written[ch.Path]
+		_, isOld := removed[ch.Path]
+		_, wasOld := removed[ch.OldPath]
 		switch {
 		case ch.Status == 'M' && ch.Path == path.Join(logDir, CheckpointFile):
 			checkpoint = true
-		case ch.Status == 'A' && written[ch.Path],
-			ch.Status == 'D' && removed[ch.Path],
-			ch.Status == 'R' && removed[ch.OldPath] && written[ch.Path]:
+		case ch.Status == 'A' && isNew:
+			written[ch.Path] = true
+		case ch.Status == 'D' && isOld:
+			removed[ch.Path] = true
+		case ch.Status == 'R' && wasOld && isNew:
+			written[ch.Path], removed[ch.OldPath] = true, true
 		default:
+			return false
+		}
+	}
+	for _, done := range written {
+		if !done {
+			return false
+		}
+	}
+	for _, done := range removed {
+		if !done {
 			return false
 		}
 	}

@@ -58,26 +58,28 @@ func ParseProof(b []byte) (Proof, error) {
 		return Proof{}, fmt.Errorf("a tlog-proof starts with %q", proofHeader)
 	}
 	var extra []byte
-	if len(lines) > 1 && strings.HasPrefix(lines[1], "extra ") {
+	first := 1 // the line of the index, from 0
+	if len(lines) > 1 && (lines[1] == "extra" || strings.HasPrefix(lines[1], "extra ")) {
+		data, _ := strings.CutPrefix(lines[1], "extra ")
 		var err error
-		if extra, err = base64.StdEncoding.Strict().DecodeString(strings.TrimPrefix(lines[1], "extra ")); err != nil {
-			return Proof{}, errors.New("a tlog-proof's extra line holds standard base64")
+		if extra, err = base64.StdEncoding.Strict().DecodeString(data); err != nil || data == "" || data == "extra" {
+			return Proof{}, errors.New(`a tlog-proof's "extra" line holds data in standard base64`)
 		}
-		lines = append(lines[:1], lines[2:]...)
+		first = 2
 	}
-	if len(lines) < 2 || !strings.HasPrefix(lines[1], "index ") {
-		return Proof{}, errors.New(`a tlog-proof names the entry's index on its second line ("index N")`)
+	if len(lines) <= first || !strings.HasPrefix(lines[first], "index ") {
+		return Proof{}, fmt.Errorf(`a tlog-proof names the entry's index on line %d ("index N")`, first+1)
 	}
-	s := strings.TrimPrefix(lines[1], "index ")
+	s := strings.TrimPrefix(lines[first], "index ")
 	idx, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || idx < 0 || strconv.FormatInt(idx, 10) != s {
 		return Proof{}, fmt.Errorf("tlog-proof index %q is not a decimal number", s)
 	}
 	p := Proof{Index: idx, Checkpoint: cp, Extra: extra}
-	for i, l := range lines[2:] {
+	for i, l := range lines[first+1:] {
 		h, err := tlog.ParseHash(l)
 		if err != nil {
-			return Proof{}, fmt.Errorf("tlog-proof line %d: %w", i+3, err)
+			return Proof{}, fmt.Errorf("tlog-proof line %d: %w", first+i+2, err)
 		}
 		p.Inclusion = append(p.Inclusion, h)
 	}

@@ -79,7 +79,7 @@ func Remember(dir string, cp Signed, vkey string, hashes func(tlog.Tree) tlog.Ha
 	}
 	if ok && cp.N <= old.N {
 		if err := Consistent(old, cp, hashes); err != nil {
-			if cp.N < old.N && !errors.Is(err, ErrInconsistent) {
+			if cp.N < old.N && errors.Is(err, fs.ErrNotExist) {
 				// The tiles here are of the smaller tree: a mirror rolled
 				// back, or a proof of an older checkpoint without the log.
 				return Signed{}, fmt.Errorf("the checkpoint (size %d) is older than the one kept in the state (size %d), and the tiles at hand are too few to prove them consistent: %w", cp.N, old.N, err)

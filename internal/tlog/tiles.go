@@ -82,7 +82,7 @@ func (r tileReader) read(t tlog.Tile) ([]byte, error) {
 		}
 		return b[:t.W*tlog.HashSize], nil
 	}
-	return nil, fmt.Errorf("tile %s is missing", TilePath(t))
+	return nil, fmt.Errorf("tile %s is missing: %w", TilePath(t), fs.ErrNotExist)
 }
 
 // SaveTiles keeps nothing: the tiles are already on disk.

@@ -608,8 +608,9 @@ func TestCheckSigner(t *testing.T) {
 	}
 }
 
-// TestIsAppend: only what an append writes counts as one; a file of any
-// other name, a changed full tile or a log that did not grow is not.
+// TestIsAppend: only all of what an append writes counts as one (or, at
+// one size, a new checkpoint alone: cosignatures); a file of any other
+// name, a tile left out or kept, a changed full tile is not.
 func TestIsAppend(t *testing.T) {
 	t.Parallel()
 	ch := func(status byte, p string) gitrepo.Change { return gitrepo.Change{Status: status, Path: p} }
@@ -621,15 +622,36 @@ func TestIsAppend(t *testing.T) {
 		want       bool
 	}{
 		{"an append", growth, 2, 3, true},
-		{"the old partial tile kept", growth[:2], 2, 3, true},
+		{"the old partial tile kept", growth[:2], 2, 3, false},
+		{"the new tile missing (not staged)", []gitrepo.Change{growth[0], growth[2]}, 2, 3, false},
 		{"another file", append(slices.Clone(growth), ch('A', "journal-log/extra")), 2, 3, false},
 		{"a tile of another size", []gitrepo.Change{ch('M', "journal-log/checkpoint"), ch('A', "journal-log/tile/0/000.p/4")}, 2, 3, false},
 		{"no checkpoint", growth[1:], 2, 3, false},
-		{"no growth", growth[:1], 3, 3, false},
+		{"cosignatures added at one size", growth[:1], 3, 3, true},
+		{"tiles changed at one size", growth, 3, 3, false},
+		{"a smaller log", growth[:1], 3, 2, false},
 		{"a full tile changed", []gitrepo.Change{ch('M', "journal-log/checkpoint"), ch('M', "journal-log/tile/0/000")}, 256, 257, false},
 	} {
 		if got := tlog.IsAppend(tt.changes, "journal-log", tt.oldN, tt.newN); got != tt.want {
 			t.Errorf("%s: IsAppend = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestParseProofErrors: the messages name the line at fault, an "extra"
+// line counted.
+func TestParseProofErrors(t *testing.T) {
+	t.Parallel()
+	const cp = "\n\nlog\n1\nAAAA\n"
+	for text, want := range map[string]string{
+		"c2sp.org/tlog-proof@v1\nindex 1\nnot a hash" + cp:             "tlog-proof line 3:",
+		"c2sp.org/tlog-proof@v1\nextra aGk=\nindex 1\nnot a hash" + cp: "tlog-proof line 4:",
+		"c2sp.org/tlog-proof@v1\nextra aGk=\nnot an index" + cp:        "index on line 3",
+		"c2sp.org/tlog-proof@v1\nextra\nindex 1" + cp:                  `"extra" line holds data`,
+		"c2sp.org/tlog-proof@v1\nextra !!\nindex 1" + cp:               `"extra" line holds data`,
+	} {
+		if _, err := tlog.ParseProof([]byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseProof(%q) = %v, want an error with %q", text, err, want)
 		}
 	}
 }

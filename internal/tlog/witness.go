@@ -147,11 +147,17 @@ func FreshCosignature(msg []byte, vkey string, maxAge time.Duration, now time.Ti
 	switch {
 	case !ok:
 		return fmt.Errorf("witness %s: no cosignature of its key on the checkpoint", name)
+	case at.After(now.Add(maxClockSkew)):
+		return fmt.Errorf("witness %s cosigned with the time %s, ahead of this machine's clock, which would stretch the tlog: block's max-age: its cosignature is not kept", name, at.UTC().Format(time.RFC3339))
 	case now.Sub(at) > maxAge:
 		return fmt.Errorf("witness %s cosigned with the time %s, older than the tlog: block's max-age %s: its cosignature is not kept", name, at.UTC().Format(time.RFC3339), maxAge)
 	}
 	return nil
 }
+
+// maxClockSkew is how far ahead of this machine's clock a witness's
+// cosignature time may be (FreshCosignature).
+const maxClockSkew = 10 * time.Minute
 
 // maxWitnessResponse bounds what a witness may answer.
 const maxWitnessResponse = 1 << 16
@@ -216,16 +222,12 @@ func mergeSignatures(msg, answer []byte, w Witness) ([]byte, error) {
 	if len(answer) == 0 || answer[len(answer)-1] != '\n' {
 		return nil, fmt.Errorf("witness %s answered no signature lines", w.URL)
 	}
-	joined := append(append([]byte(nil), msg...), answer...)
 	v, err := NewCosignatureVerifier(w.VKey)
 	if err != nil {
 		return nil, err
 	}
-	n, err := note.Open(joined, note.VerifierList(v))
-	if err != nil {
-		return nil, fmt.Errorf("witness %s: its answer holds no valid cosignature of its key: %v", w.URL, err)
-	}
-	// The new cosignatures replace the witness's older ones.
+	// The new cosignatures replace the witness's older ones, which go
+	// first: a note keeps one signature of a key, the first it meets.
 	old := []byte("— " + v.Name() + " ")
 	split := bytes.LastIndex(msg, []byte("\n\n"))
 	out := append([]byte(nil), msg[:split+2]...)
@@ -233,6 +235,10 @@ func mergeSignatures(msg, answer []byte, w Witness) ([]byte, error) {
 		if len(line) > 0 && !bytes.HasPrefix(line, old) {
 			out = append(out, line...)
 		}
+	}
+	n, err := note.Open(append(append([]byte(nil), out...), answer...), note.VerifierList(v))
+	if err != nil {
+		return nil, fmt.Errorf("witness %s: its answer holds no valid cosignature of its key: %v", w.URL, err)
 	}
 	for _, s := range n.Sigs {
 		out = fmt.Appendf(out, "— %s %s\n", s.Name, s.Base64)

@@ -134,6 +134,23 @@ func TestFreshCosignature(t *testing.T) {
 	if err := tlog.FreshCosignature(msg, stale.VKey, 720*time.Hour, time.Now()); err == nil || !strings.Contains(err.Error(), "older than the tlog: block's max-age 720h0m0s") {
 		t.Errorf("a cosignature 40 days old under max-age 720h: %v", err)
 	}
+	// Cosigned again with a right clock, the new line replaces the old.
+	stale.Now = nil
+	if msg, err = cosign(t, dir, vkey, stale); err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.FreshCosignature(msg, stale.VKey, time.Hour, time.Now()); err != nil || strings.Count(string(msg), "— witness.example.org/stale ") != 1 {
+		t.Errorf("cosigned again: %v\n%s", err, msg)
+	}
+	ahead := tlogtest.Start("witness.example.org/ahead", vkey)
+	defer ahead.Close()
+	ahead.Now = func() time.Time { return time.Now().Add(2 * time.Hour) }
+	if msg, err = cosign(t, dir, vkey, ahead); err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.FreshCosignature(msg, ahead.VKey, 720*time.Hour, time.Now()); err == nil || !strings.Contains(err.Error(), "ahead of this machine's clock") {
+		t.Errorf("a cosignature two hours ahead: %v", err)
+	}
 	if err := tlog.FreshCosignature([]byte("not a note"), stale.VKey, time.Hour, time.Now()); err == nil {
 		t.Error("no cosignature: no error")
 	}

@@ -279,8 +279,8 @@ func signingKey(c *ucli.Context, root string) (string, error) {
 		return strings.TrimSpace(string(b)), nil
 	}
 	if k := strings.TrimSpace(os.Getenv(keyEnv)); k != "" {
-		if _, err := os.Stat(k); err == nil && !strings.HasPrefix(k, "PRIVATE+KEY+") {
-			return "", usageErrorf("$%s names a file; it holds the key itself (for a file, pass --key-file FILE)", keyEnv)
+		if !strings.HasPrefix(k, "PRIVATE+KEY+") {
+			return "", usageErrorf("$%s holds no private note key (PRIVATE+KEY+…): it holds the key itself (for a file, pass --key-file FILE)", keyEnv)
 		}
 		return k, nil
 	}
@@ -335,7 +335,7 @@ func openLog(c *ucli.Context, s *settings, dir string) (tlog.Signed, error) {
 		if repo, rerr := gitrepo.Open(c.Context, filepath.Dir(dir)); rerr == nil {
 			if rel, rerr := repo.Rel(filepath.Join(dir, tlog.CheckpointFile)); rerr == nil {
 				if entries, terr := repo.Tree(c.Context, "HEAD", rel); terr == nil && len(entries) > 0 {
-					return tlog.Signed{}, usageErrorf("%s does not exist, and HEAD holds it: restore it (git checkout HEAD -- %s); a new log (tlog init) would start another history", shown, safetext.ShellWord(rel))
+					return tlog.Signed{}, usageErrorf("%s does not exist, and HEAD holds it: restore it (git checkout HEAD -- %s); a new log (tlog init) would start another history", shown, safetext.ShellWord(":/"+rel))
 				}
 			}
 		}
@@ -414,6 +414,12 @@ func tlogVerify(c *ucli.Context) error {
 			plural(validityErrors(res), "validity error"))
 	}
 	var ds diag.List
+	// The witnesses' lines are outside what the log's key signs.
+	if _, err := tlog.Cosignatures(cp.Note, s.cfg.TLog.WitnessKeys()); err != nil {
+		ds = append(ds, diag.Diagnostic{Code: rules.TLogBadCheckpoint, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("a cosignature of a witness of the tlog: block does not verify: %v", err),
+			Help:    "run journal-lint tlog witness again, which replaces each witness's lines"})
+	}
 	against := ""
 	var base *baseLog
 	if rev := c.String("against"); rev != "" {
@@ -694,11 +700,7 @@ func trustedPolicy(c *ucli.Context) (jtlog.Policy, error) {
 		if t.VKey == "" {
 			return jtlog.Policy{}, usageErrorf("--policy %s has no tlog: block", safetext.Text(p))
 		}
-		pol := jtlog.Policy{VKey: t.VKey, Quorum: t.Quorum, MaxAge: t.MaxAge}
-		for _, w := range t.Witnesses {
-			pol.Witnesses = append(pol.Witnesses, w.VKey)
-		}
-		return pol, nil
+		return jtlog.Policy{VKey: t.VKey, Quorum: t.Quorum, MaxAge: t.MaxAge, Witnesses: t.WitnessKeys()}, nil
 	}
 	return jtlog.Policy{}, usageErrorf("tlog verify-proof needs the trusted key: --policy FILE or --vkey VKEY")
 }
@@ -742,7 +744,11 @@ func showLogPreview(c *ucli.Context, p *check.LogPreview, summary bool) error {
 	}
 	line := fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; after merge: size %d (+%d) root %s (unsigned: the operator's tlog append signs it)",
 		p.Base.N, p.After.N, p.Added, p.After.Hash)
-	if p.Signed {
+	switch {
+	case p.Signed && p.After.N == p.Base.N:
+		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; the change adds cosignatures to it, signed with the log's key: size %d root %s",
+			p.Base.N, p.After.N, p.After.Hash)
+	case p.Signed:
 		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; the change appends to it, signed with the log's key: size %d (+%d) root %s",
 			p.Base.N, p.After.N, p.Added, p.After.Hash)
 	}
