@@ -151,6 +151,7 @@ const (
 	TLogMissingFile   = "tlog/missing-file"
 	TLogModified      = "tlog/modified"
 	TLogOrder         = "tlog/order"
+	TLogStrayFile     = "tlog/stray-file"
 	TLogUnlogged      = "tlog/unlogged"
 
 	// TimeFutureVersion: JOURNAL_VERSION lies in the future ([Document]).
@@ -252,6 +253,7 @@ var registry = []Rule{
 	{Code: TLogMissingFile, Kind: Repository, DefaultSeverity: Error, Summary: "a logged revision has no file with its exact bytes in the tree"},
 	{Code: TLogModified, Kind: Repository, DefaultSeverity: Error, Summary: "a pull request changes journal-log/, which only the log's operator writes"},
 	{Code: TLogOrder, Kind: Repository, DefaultSeverity: Error, Summary: "a logged revision comes before its predecessor in the log"},
+	{Code: TLogStrayFile, Kind: Repository, DefaultSeverity: Warning, Summary: "a file in journal-log/ that is neither the checkpoint nor a tile of its size"},
 	{Code: TLogUnlogged, Kind: Repository, DefaultSeverity: Warning, Summary: "an accepted revision is not in the log yet"},
 }
 

@@ -173,6 +173,29 @@ func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
 	}
 }
 
+// Strays returns the files under the log's directory fsys, slash paths in
+// lexical order, that a log of size n does not hold: all but the
+// checkpoint, an append's lock and the tiles of size n (C2SP tlog-tiles:
+// the full tiles and the partial tiles of that size). Directories are
+// walked, not listed; its errors are those of walking fsys.
+func Strays(fsys fs.FS, n int64) ([]string, error) {
+	held := map[string]bool{CheckpointFile: true, lockFile: true}
+	for _, t := range tlog.NewTiles(height, 0, n) {
+		held[TilePath(t)] = true
+	}
+	var out []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !held[p] {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // partialTiles returns the partial tiles of a tree of size n, the only
 // tiles of it that a larger tree replaces.
 func partialTiles(n int64) []tlog.Tile {

@@ -655,3 +655,26 @@ func TestParseProofErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStrays: a file the log of its size does not hold is a stray, an
+// old partial tile among them; the checkpoint and the tiles are not.
+func TestStrays(t *testing.T) {
+	t.Parallel()
+	dir, skey, vkey := newLog(t)
+	appendAll(t, dir, skey, vkey, revs(t, 0, 5))
+	if got, err := tlog.Strays(os.DirFS(dir), 5); err != nil || len(got) != 0 {
+		t.Fatalf("a clean log: %v, %v", got, err)
+	}
+	for _, name := range []string{"notes.txt", "tile/0/000.p/3"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := tlog.Strays(os.DirFS(dir), 5)
+	if want := []string{"notes.txt", "tile/0/000.p/3"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Strays = %v, %v; want %v", got, err, want)
+	}
+}

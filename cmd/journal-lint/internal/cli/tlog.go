@@ -444,6 +444,12 @@ func tlogVerify(c *ucli.Context) error {
 		}
 	}
 	ds = append(ds, audit...)
+	if strays, err := tlog.Strays(os.DirFS(dir), cp.N); err == nil {
+		for _, p := range strays {
+			ds = append(ds, diag.Diagnostic{Code: rules.TLogStrayFile, Severity: diag.Warning, Path: "../" + tlog.DirName + "/" + p, Range: diag.FileStart,
+				Message: fmt.Sprintf("this file is neither the checkpoint nor a tile of the log at size %d: remove it", cp.N)})
+		}
+	}
 	if st := c.String("state"); st != "" && !slices.ContainsFunc(audit, func(d diag.Diagnostic) bool { return d.Code == rules.TLogBadTiles }) {
 		hashes := func(tr sumdb.Tree) sumdb.HashReader { return tlog.Hashes(tlog.DirFS(dir), tr) }
 		_, serr := os.Stat(tlog.StateFile(st, cp.Origin))
