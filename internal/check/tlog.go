@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -78,7 +76,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	// tlog/modified, and the work tree's tiles are then not the base's.
 	var appended *tlog.Signed
 	if len(out) > 0 {
-		if appended = operatorAppend(ctx, r, dir, rel, base, changes); appended == nil {
+		if appended = operatorAppend(ctx, r, rel, base, changes); appended == nil {
 			return out, nil, nil
 		}
 	}
@@ -128,10 +126,13 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 		return diag.List{{Code: rules.TLogBadTiles, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("the tiles at the base revision %s do not match its checkpoint: %v", gitfacts.ShortCommit(g.Commit), err)}}, nil, nil
 	}
-	if appended != nil {
-		if appended.Tree != plan.New.Tree {
-			return out, nil, nil // signed, but not the append of this tree
-		}
+	switch {
+	case appended != nil && appended.N == base.N: // cosignatures alone
+		r.logPreview = &LogPreview{Base: base.Checkpoint, After: appended.Checkpoint, Signed: true}
+		return nil, nil, nil
+	case appended != nil && appended.Tree != plan.New.Tree:
+		return out, nil, nil // signed, but not the append of this tree
+	case appended != nil:
 		r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added), Signed: true}
 		return nil, nil, nil
 	}
@@ -140,34 +141,60 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 }
 
 // operatorAppend returns the log's checkpoint when the change of the log
-// (changes, under rel) is an append to the base's checkpoint base: the
-// checkpoint verifies with the base configuration's key, which only the
-// operator signs with, the change writes exactly what an append to its
-// size writes (tlog.IsAppend), and the tiles verify against it; else nil.
-// With --staged the log in the work tree must be the index's, which is
-// what is read.
-func operatorAppend(ctx context.Context, r *run, dir, rel string, base tlog.Signed, changes []gitrepo.Change) *tlog.Signed {
+// (changes, under rel) is the operator's: an append to the base's
+// checkpoint base that writes all of what an append writes and nothing
+// else (tlog.IsAppend), as regular files, or at base's size and root a
+// new checkpoint alone that keeps every listed witness's cosignature at
+// least as new (tlog witness); with a checkpoint that verifies with the
+// base configuration's key and holds no other signature lines than the
+// log's and its listed witnesses', each verified (tlog.OperatorNote), and
+// tiles that verify against it. Else nil. What is judged is what git
+// records: the index with --staged, else HEAD, whose log the work tree
+// must hold unchanged.
+func operatorAppend(ctx context.Context, r *run, rel string, base tlog.Signed, changes []gitrepo.Change) *tlog.Signed {
 	g := r.gate
-	if g.staged {
-		if dirty, err := g.Repo.DirtyFiles(ctx, rel); err != nil || len(dirty) > 0 {
+	fsys := tlog.GitFS{Ctx: ctx, Repo: g.Repo, Dir: rel} // the index
+	if !g.staged {
+		head, err := g.Repo.ResolveCommit(ctx, "HEAD")
+		if err != nil {
 			return nil
 		}
+		if uncommitted, err := g.Repo.Diff(ctx, head, false, rel); err != nil || len(uncommitted) > 0 {
+			return nil
+		}
+		fsys.Commit = head
 	}
-	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), r.cfg.TLog.VKey)
+	cp, err := tlog.ReadCheckpoint(fsys, r.cfg.TLog.VKey)
 	if err != nil || !tlog.IsAppend(changes, rel, base.N, cp.N) {
 		return nil
 	}
-	for _, ch := range changes { // what git records, not a link to elsewhere
-		if fi, err := os.Lstat(filepath.Join(g.Repo.Top(), filepath.FromSlash(ch.Path))); ch.Status != 'D' && (err != nil || !fi.Mode().IsRegular()) {
-			return nil
+	for _, ch := range changes { // regular files in git (ReadFile reads no other)
+		if ch.Status != 'D' {
+			if _, err := fsys.ReadFile(strings.TrimPrefix(ch.Path, rel+"/")); err != nil {
+				return nil
+			}
 		}
 	}
-	// The witnesses' lines are outside what the log's key signs: each
-	// must verify, or a forged one would ride along.
-	if _, err := tlog.Cosignatures(cp.Note, r.cfg.TLog.WitnessKeys()); err != nil {
+	witnesses := r.cfg.TLog.WitnessKeys()
+	times, err := tlog.OperatorNote(cp.Note, r.cfg.TLog.VKey, witnesses)
+	if err != nil {
 		return nil
 	}
-	if _, err := tlog.Leaves(tlog.DirFS(dir), cp.Tree); err != nil {
+	if cp.N == base.N {
+		if cp.Tree != base.Tree {
+			return nil
+		}
+		before, err := tlog.Cosignatures(base.Note, witnesses)
+		if err != nil {
+			return nil
+		}
+		for name, t := range before {
+			if now, ok := times[name]; !ok || now.Before(t) {
+				return nil // a cosignature dropped or rolled back
+			}
+		}
+	}
+	if _, err := tlog.Leaves(fsys, cp.Tree); err != nil {
 		return nil
 	}
 	return &cp

@@ -157,6 +157,7 @@ func TestParseErrors(t *testing.T) {
 		{"tlog quorum above the witnesses", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  quorum: 1\n", []wantErr{{2, 3, "tlog quorum 1 is more than the 0 witnesses listed"}}},
 		{"tlog max-age without quorum", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  max-age: 24h\n", []wantErr{{2, 3, "tlog max-age needs a quorum of witnesses"}}},
 		{"tlog witness log key", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testVKey + "\n      url: http://127.0.0.1:1/\n", []wantErr{{5, 13, "not an Ed25519 cosignature/v1 key"}}},
+		{"tlog witness twice", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: http://127.0.0.1:1/\n    - vkey: " + testWitness + "\n      url: http://127.0.0.1:2/\n", []wantErr{{7, 13, "is listed twice: a checkpoint holds one cosignature of a key"}}},
 		{"tlog witness bad url", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: ftp://x/\n", []wantErr{{6, 12, `witness url "ftp://x/" is not an http or https URL`}}},
 		{"max-warning typo", "max-warning: 3\n", []wantErr{{1, 1, `did you mean "max-warnings"?`}}},
 		{"duplicate key", "format: text\nformat: json\n", []wantErr{{2, 1, `duplicate key "format" (first at line 1)`}}},

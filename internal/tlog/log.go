@@ -81,8 +81,8 @@ const DirName = "journal-log"
 // directory.
 const CheckpointFile = "checkpoint"
 
-// lockFile is held while an append writes; it is never committed.
-const lockFile = ".lock"
+// LockFile is held while an append writes; it is never committed.
+const LockFile = ".lock"
 
 // DirFor returns the log's directory for the Journal root root: DirName
 // beside it.
@@ -315,7 +315,7 @@ func (p *Plan) write(dir string, msg []byte) ([]byte, error) {
 // locked runs fn while it holds the log's lock in dir and the checkpoint
 // there is still old: a second writer fails with ErrBusy.
 func locked(dir string, old []byte, fn func() error) error {
-	lock := filepath.Join(dir, lockFile)
+	lock := filepath.Join(dir, LockFile)
 	l, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%w (%s exists; remove it if no append runs)", ErrBusy, lock)

@@ -175,11 +175,12 @@ func (r *savingReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {
 
 // Strays returns the files under the log's directory fsys, slash paths in
 // lexical order, that a log of size n does not hold: all but the
-// checkpoint, an append's lock and the tiles of size n (C2SP tlog-tiles:
-// the full tiles and the partial tiles of that size). Directories are
-// walked, not listed; its errors are those of walking fsys.
+// checkpoint and the tiles of size n (C2SP tlog-tiles: the full tiles and
+// the partial tiles of that size). An append's lock (LockFile) is one
+// too: left behind, it stops the next append, and the operator's job
+// would commit it. Its errors are those of walking fsys.
 func Strays(fsys fs.FS, n int64) ([]string, error) {
-	held := map[string]bool{CheckpointFile: true, lockFile: true}
+	held := map[string]bool{CheckpointFile: true}
 	for _, t := range tlog.NewTiles(height, 0, n) {
 		held[TilePath(t)] = true
 	}
@@ -212,7 +213,9 @@ func partialTiles(n int64) []tlog.Tile {
 // bytes, a checkpoint a few hundred.
 const maxLogFile = 1 << 16
 
-// GitFS is a TileFS over the log's directory as a git commit holds it.
+// GitFS is a TileFS over the log's directory as a git commit holds it,
+// or the index when Commit is "": the blobs of regular files, never the
+// work tree's copies.
 type GitFS struct {
 	Ctx    context.Context
 	Repo   *gitrepo.Repo
@@ -225,9 +228,22 @@ type GitFS struct {
 // ReadFile reads name under the directory at the commit.
 func (g GitFS) ReadFile(name string) ([]byte, error) {
 	p := path.Join(g.Dir, name)
-	entries, err := g.Repo.Tree(g.Ctx, g.Commit, p)
-	if err != nil {
-		return nil, err
+	var entries []gitrepo.Entry
+	if g.Commit == "" {
+		l, err := g.Repo.Index(g.Ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range l.All() {
+			if e.Stage == 0 {
+				entries = append(entries, e)
+			}
+		}
+	} else {
+		var err error
+		if entries, err = g.Repo.Tree(g.Ctx, g.Commit, p); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range entries {
 		if e.Path != p || !e.IsRegular() {

@@ -665,7 +665,7 @@ func TestStrays(t *testing.T) {
 	if got, err := tlog.Strays(os.DirFS(dir), 5); err != nil || len(got) != 0 {
 		t.Fatalf("a clean log: %v, %v", got, err)
 	}
-	for _, name := range []string{"notes.txt", "tile/0/000.p/3"} {
+	for _, name := range []string{tlog.LockFile, "notes.txt", "tile/0/000.p/3"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -674,7 +674,7 @@ func TestStrays(t *testing.T) {
 		}
 	}
 	got, err := tlog.Strays(os.DirFS(dir), 5)
-	if want := []string{"notes.txt", "tile/0/000.p/3"}; err != nil || !slices.Equal(got, want) {
+	if want := []string{".lock", "notes.txt", "tile/0/000.p/3"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Strays = %v, %v; want %v", got, err, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,6 +156,73 @@ func FreshCosignature(msg []byte, vkey string, maxAge time.Duration, now time.Ti
 	return nil
 }
 
+// signatureKey returns the key name and key hash of a signature line
+// "— NAME BASE64" of a signed note, and whether it is one.
+func signatureKey(line []byte) (name string, hash uint32, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSuffix(string(line), "\n"), "— ")
+	if !found {
+		return "", 0, false
+	}
+	name, b64, found := strings.Cut(rest, " ")
+	sig, err := base64.StdEncoding.DecodeString(b64)
+	if !found || err != nil || len(sig) < 4 {
+		return "", 0, false
+	}
+	return name, binary.BigEndian.Uint32(sig), true
+}
+
+// OperatorNote checks that msg, a signed checkpoint, holds only signature
+// lines its operator's job writes: one of the log's key vkey and at most
+// one of each witness key of witnesses, every one of them verified; a
+// line of any other key, a repeated key or a line that does not verify is
+// an error (the witnesses' lines lie outside what the log's key signs,
+// and a note verifier skips a repeated key). It returns the time of each
+// witness's cosignature, by name.
+func OperatorNote(msg []byte, vkey string, witnesses []string) (map[string]time.Time, error) {
+	log, err := note.NewVerifier(vkey)
+	if err != nil {
+		return nil, err
+	}
+	verifiers := []note.Verifier{log}
+	for _, k := range witnesses {
+		v, err := NewCosignatureVerifier(k)
+		if err != nil {
+			return nil, err
+		}
+		verifiers = append(verifiers, v)
+	}
+	split := bytes.LastIndex(msg, []byte("\n\n"))
+	if split < 0 {
+		return nil, errors.New("the checkpoint has no signature lines")
+	}
+	type key struct {
+		name string
+		hash uint32
+	}
+	seen := map[key]bool{}
+	lines := 0
+	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		name, hash, ok := signatureKey(line)
+		known := ok && slices.ContainsFunc(verifiers, func(v note.Verifier) bool { return v.Name() == name && v.KeyHash() == hash })
+		if !known || seen[key{name, hash}] {
+			return nil, fmt.Errorf("the checkpoint has a signature line of no key of the log or its witnesses, or one key twice: %q", strings.TrimSpace(string(line)))
+		}
+		seen[key{name, hash}] = true
+		lines++
+	}
+	n, err := note.Open(msg, note.VerifierList(verifiers...))
+	if err != nil {
+		return nil, err
+	}
+	if len(n.Sigs) != lines {
+		return nil, errors.New("a signature line of the checkpoint does not verify")
+	}
+	return Cosignatures(msg, witnesses)
+}
+
 // maxClockSkew is how far ahead of this machine's clock a witness's
 // cosignature time may be (FreshCosignature).
 const maxClockSkew = 10 * time.Minute
@@ -226,13 +294,13 @@ func mergeSignatures(msg, answer []byte, w Witness) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The new cosignatures replace the witness's older ones, which go
-	// first: a note keeps one signature of a key, the first it meets.
-	old := []byte("— " + v.Name() + " ")
+	// The new cosignatures replace the witness's older ones (of its key,
+	// not of another key of the same name), which go first: a note keeps
+	// one signature of a key, the first it meets.
 	split := bytes.LastIndex(msg, []byte("\n\n"))
 	out := append([]byte(nil), msg[:split+2]...)
 	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
-		if len(line) > 0 && !bytes.HasPrefix(line, old) {
+		if name, hash, ok := signatureKey(line); len(line) > 0 && !(ok && name == v.Name() && hash == v.KeyHash()) {
 			out = append(out, line...)
 		}
 	}

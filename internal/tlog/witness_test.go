@@ -155,3 +155,47 @@ func TestFreshCosignature(t *testing.T) {
 		t.Error("no cosignature: no error")
 	}
 }
+
+// TestOperatorNote: a checkpoint the operator's job wrote holds the log's
+// line and one verified line per listed witness; a line of another key,
+// a second line of a key, or one that does not verify is refused. Two
+// keys of one name are two witnesses: cosigning with one keeps the
+// other's line.
+func TestOperatorNote(t *testing.T) {
+	dir, skey, vkey := newLog(t)
+	appendAll(t, dir, skey, vkey, revs(t, 0, 3))
+	w := tlogtest.Start("witness.example.org/w1", vkey)
+	defer w.Close()
+	rotated := tlogtest.Start("witness.example.org/w1", vkey) // the same name, another key
+	defer rotated.Close()
+	if _, err := cosign(t, dir, vkey, w); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := cosign(t, dir, vkey, rotated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := []string{w.VKey, rotated.VKey}
+	times, err := tlog.OperatorNote(msg, vkey, both)
+	if err != nil || strings.Count(string(msg), "— witness.example.org/w1 ") != 2 {
+		t.Fatalf("two keys of one name: %v\n%s", err, msg)
+	}
+	if len(times) != 1 { // by name
+		t.Errorf("times %v", times)
+	}
+	lines := strings.SplitAfter(string(msg), "\n")
+	last := lines[len(lines)-2]
+	for name, bad := range map[string]string{
+		"a key not listed": strings.Join(lines, ""),
+		"a line twice":     strings.Join(lines, "") + last,
+		"a forged line":    strings.Join(lines[:len(lines)-2], "") + last[:len(last)-10] + "AAAAAAAAA\n",
+	} {
+		keys := both
+		if name == "a key not listed" {
+			keys = both[:1]
+		}
+		if _, err := tlog.OperatorNote([]byte(bad), vkey, keys); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

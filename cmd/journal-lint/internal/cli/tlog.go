@@ -446,8 +446,11 @@ func tlogVerify(c *ucli.Context) error {
 	ds = append(ds, audit...)
 	if strays, err := tlog.Strays(os.DirFS(dir), cp.N); err == nil {
 		for _, p := range strays {
-			ds = append(ds, diag.Diagnostic{Code: rules.TLogStrayFile, Severity: diag.Warning, Path: "../" + tlog.DirName + "/" + p, Range: diag.FileStart,
-				Message: fmt.Sprintf("this file is neither the checkpoint nor a tile of the log at size %d: remove it", cp.N)})
+			msg := fmt.Sprintf("this file is neither the checkpoint nor a tile of the log at size %d: remove it", cp.N)
+			if p == tlog.LockFile {
+				msg = "an append's lock: unless an append is writing the log now, remove it (it stops the next append)"
+			}
+			ds = append(ds, diag.Diagnostic{Code: rules.TLogStrayFile, Severity: diag.Warning, Path: "../" + tlog.DirName + "/" + p, Range: diag.FileStart, Message: msg})
 		}
 	}
 	if st := c.String("state"); st != "" && !slices.ContainsFunc(audit, func(d diag.Diagnostic) bool { return d.Code == rules.TLogBadTiles }) {
