@@ -30,8 +30,9 @@ type LogPreview struct {
 	Added int
 	// Signed says that the change is that append itself, signed with the
 	// log's key (the operator's append commit): After is the checkpoint
-	// the change holds.
-	Signed bool
+	// the change holds. Cosigned says that the change is the base's
+	// checkpoint cosigned anew (tlog witness).
+	Signed, Cosigned bool
 }
 
 // logGate is the analyzer of the transparency log, for a check against a
@@ -62,6 +63,9 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
+	if bad := logAttributes(ctx, g, rel, checkpoint); len(bad) > 0 {
+		return append(out, bad...), nil, nil
+	}
 	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -128,7 +132,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 	}
 	switch {
 	case appended != nil && appended.N == base.N: // cosignatures alone
-		r.logPreview = &LogPreview{Base: base.Checkpoint, After: appended.Checkpoint, Signed: true}
+		r.logPreview = &LogPreview{Base: base.Checkpoint, After: plan.New, Added: len(plan.Added), Cosigned: true}
 		return nil, nil, nil
 	case appended != nil && appended.Tree != plan.New.Tree:
 		return out, nil, nil // signed, but not the append of this tree
@@ -184,12 +188,11 @@ func operatorAppend(ctx context.Context, r *run, rel string, base tlog.Signed, c
 		if cp.Tree != base.Tree {
 			return nil
 		}
-		before, err := tlog.Cosignatures(base.Note, witnesses)
-		if err != nil {
-			return nil
-		}
-		for name, t := range before {
-			if now, ok := times[name]; !ok || now.Before(t) {
+		// A base whose lines do not verify bounds nothing: the new
+		// checkpoint's lines verify (OperatorNote).
+		before, _ := tlog.Cosignatures(base.Note, witnesses)
+		for id, t := range before {
+			if now, ok := times[id]; !ok || now.Before(t) {
 				return nil // a cosignature dropped or rolled back
 			}
 		}
@@ -198,6 +201,29 @@ func operatorAppend(ctx context.Context, r *run, rel string, base tlog.Signed, c
 		return nil
 	}
 	return &cp
+}
+
+// logAttributes returns tlog/modified on the checkpoint (its shown path)
+// when the attributes of the checked tree (the index's with --staged) make
+// git rewrite the log's files between the blob and the checkout, whatever
+// core.autocrlf says: a working-tree encoding, a filter or eol=crlf. The
+// signed bytes would then differ from what a checkout verifies, and every
+// append after the merge would stop. rel is the log's directory.
+func logAttributes(ctx context.Context, g *gate, rel, checkpoint string) diag.List {
+	vals, err := g.Repo.Attributes(ctx, g.staged, "", []string{path.Join(rel, tlog.CheckpointFile), path.Join(rel, "tile/0/000")}, gitfacts.AttrNames()...)
+	if err != nil {
+		return nil
+	}
+	for _, v := range vals {
+		a := gitfacts.AttrsOf(v)
+		set := func(v string) bool { return v != "unspecified" && v != "unset" }
+		if set(a.Encoding) || set(a.Filter) || a.EOL == "crlf" {
+			return diag.List{{Code: rules.TLogModified, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+				Message: fmt.Sprintf("the attributes of this tree make git rewrite the files of the transparency log on checkout (%s, filter: %s, working-tree-encoding: %s): they must stay byte for byte", a.Describe(), a.Filter, a.Encoding),
+				Help:    "end the .gitattributes at the top of the repository with: " + rel + "/** -text -filter -working-tree-encoding"}}
+		}
+	}
+	return nil
 }
 
 // unloggedDirs returns the artifact directories in which the compared

@@ -612,8 +612,8 @@ func (p *parser) witnesses(n *yaml.Node) []TLogWitness {
 			p.errf(keyNode, "%v", err)
 			continue
 		}
-		if slices.ContainsFunc(out, func(o TLogWitness) bool { return o.VKey == w.VKey }) {
-			p.errf(keyNode, "the witness key %s is listed twice: a checkpoint holds one cosignature of a key", strings.SplitN(w.VKey, "+", 2)[0])
+		if slices.ContainsFunc(out, func(o TLogWitness) bool { return tlog.KeyID(o.VKey) == tlog.KeyID(w.VKey) }) {
+			p.errf(keyNode, "the witness key %s is listed twice: a checkpoint holds one cosignature of a key", tlog.KeyID(w.VKey))
 			continue
 		}
 		if u, err := url.Parse(w.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -99,9 +99,18 @@ func NewCosignatureVerifierKey(name string, pub ed25519.PublicKey) string {
 	return fmt.Sprintf("%s+%08x+%s", name, cosignatureKeyID(name, pub), base64.StdEncoding.EncodeToString(append([]byte{algCosignature}, pub...)))
 }
 
+// KeyID returns the name and key hash of the note key vkey, as its first
+// two fields ("name+hash"): what tells two keys of one name apart.
+func KeyID(vkey string) string {
+	name, rest, _ := strings.Cut(vkey, "+")
+	hash, _, _ := strings.Cut(rest, "+")
+	return name + "+" + strings.ToLower(hash)
+}
+
 // Cosignatures returns the times of the valid cosignatures on msg, a
-// signed checkpoint, by the witnesses named by vkeys, one per witness:
-// the newest of each. Signatures of other keys are ignored.
+// signed checkpoint, by the witnesses of vkeys, by KeyID (two keys of one
+// name are two witnesses), one per key. Signatures of other keys are
+// ignored.
 func Cosignatures(msg []byte, vkeys []string) (map[string]time.Time, error) {
 	var vs []note.Verifier
 	for _, k := range vkeys {
@@ -126,8 +135,8 @@ func Cosignatures(msg []byte, vkeys []string) (map[string]time.Time, error) {
 			continue
 		}
 		t := time.Unix(int64(binary.BigEndian.Uint64(b[4:12])), 0)
-		if t.After(out[s.Name]) {
-			out[s.Name] = t
+		if id := fmt.Sprintf("%s+%08x", s.Name, s.Hash); t.After(out[id]) {
+			out[id] = t
 		}
 	}
 	return out, nil
@@ -144,7 +153,7 @@ func FreshCosignature(msg []byte, vkey string, maxAge time.Duration, now time.Ti
 	if err != nil {
 		return err
 	}
-	at, ok := times[name]
+	at, ok := times[KeyID(vkey)]
 	switch {
 	case !ok:
 		return fmt.Errorf("witness %s: no cosignature of its key on the checkpoint", name)
@@ -177,7 +186,7 @@ func signatureKey(line []byte) (name string, hash uint32, ok bool) {
 // line of any other key, a repeated key or a line that does not verify is
 // an error (the witnesses' lines lie outside what the log's key signs,
 // and a note verifier skips a repeated key). It returns the time of each
-// witness's cosignature, by name.
+// witness's cosignature, by KeyID.
 func OperatorNote(msg []byte, vkey string, witnesses []string) (map[string]time.Time, error) {
 	log, err := note.NewVerifier(vkey)
 	if err != nil {
@@ -221,6 +230,28 @@ func OperatorNote(msg []byte, vkey string, witnesses []string) (map[string]time.
 		return nil, errors.New("a signature line of the checkpoint does not verify")
 	}
 	return Cosignatures(msg, witnesses)
+}
+
+// OnlySignatures returns msg, a signed checkpoint, with the signature
+// lines of the log's key vkey and of the witness keys witnesses only:
+// what tlog witness writes, so that a witness dropped from the tlog:
+// block leaves no line behind that OperatorNote would refuse.
+func OnlySignatures(msg []byte, vkey string, witnesses []string) []byte {
+	keep := map[string]bool{KeyID(vkey): true}
+	for _, w := range witnesses {
+		keep[KeyID(w)] = true
+	}
+	split := bytes.LastIndex(msg, []byte("\n\n"))
+	if split < 0 {
+		return msg
+	}
+	out := append([]byte(nil), msg[:split+2]...)
+	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
+		if name, hash, ok := signatureKey(line); ok && keep[fmt.Sprintf("%s+%08x", name, hash)] {
+			out = append(out, line...)
+		}
+	}
+	return out
 }
 
 // maxClockSkew is how far ahead of this machine's clock a witness's

@@ -180,8 +180,14 @@ func TestOperatorNote(t *testing.T) {
 	if err != nil || strings.Count(string(msg), "— witness.example.org/w1 ") != 2 {
 		t.Fatalf("two keys of one name: %v\n%s", err, msg)
 	}
-	if len(times) != 1 { // by name
+	if len(times) != 2 { // by key
 		t.Errorf("times %v", times)
+	}
+	// A witness dropped from the tlog: block leaves no line behind once
+	// tlog witness writes the checkpoint again.
+	kept := tlog.OnlySignatures(msg, vkey, both[:1])
+	if _, err := tlog.OperatorNote(kept, vkey, both[:1]); err != nil || strings.Count(string(kept), "— witness.example.org/w1 ") != 1 {
+		t.Errorf("OnlySignatures: %v\n%s", err, kept)
 	}
 	lines := strings.SplitAfter(string(msg), "\n")
 	last := lines[len(lines)-2]

@@ -637,6 +637,7 @@ func tlogWitness(c *ucli.Context) error {
 		msg = next
 		fmt.Fprintf(c.App.Writer, "%s: cosigned by %s (size %d)\n", shownLog(c, s, tlog.CheckpointFile), safetext.Text(name), cp.N)
 	}
+	msg = tlog.OnlySignatures(msg, s.cfg.TLog.VKey, s.cfg.TLog.WitnessKeys())
 	if err := tlog.ReplaceCheckpoint(dir, cp, msg); err != nil {
 		return &exitError{code: ExitFindings, err: err}
 	}
@@ -754,9 +755,12 @@ func showLogPreview(c *ucli.Context, p *check.LogPreview, summary bool) error {
 	line := fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; after merge: size %d (+%d) root %s (unsigned: the operator's tlog append signs it)",
 		p.Base.N, p.After.N, p.Added, p.After.Hash)
 	switch {
-	case p.Signed && p.After.N == p.Base.N:
+	case p.Cosigned && p.Added == 0:
 		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; the change adds cosignatures to it, signed with the log's key: size %d root %s",
 			p.Base.N, p.After.N, p.After.Hash)
+	case p.Cosigned:
+		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies and the change adds cosignatures to it; after merge: size %d (+%d) root %s (unsigned: the operator's tlog append signs it)",
+			p.Base.N, p.After.N, p.Added, p.After.Hash)
 	case p.Signed:
 		line = fmt.Sprintf("transparency log: the base checkpoint (size %d) verifies; the change appends to it, signed with the log's key: size %d (+%d) root %s",
 			p.Base.N, p.After.N, p.Added, p.After.Hash)
