@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -63,7 +65,7 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	if bad := logAttributes(ctx, g, rel, checkpoint); len(bad) > 0 {
+	if bad := logAttributes(ctx, g, dir, rel, checkpoint); len(bad) > 0 {
 		return append(out, bad...), nil, nil
 	}
 	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
@@ -204,24 +206,44 @@ func operatorAppend(ctx context.Context, r *run, rel string, base tlog.Signed, c
 }
 
 // logAttributes returns tlog/modified on the checkpoint (its shown path)
-// when the attributes of the checked tree (the index's with --staged) make
-// git rewrite the log's files between the blob and the checkout, whatever
-// core.autocrlf says: a working-tree encoding, a filter or eol=crlf. The
-// signed bytes would then differ from what a checkout verifies, and every
-// append after the merge would stop. rel is the log's directory.
-func logAttributes(ctx context.Context, g *gate, rel, checkpoint string) diag.List {
-	vals, err := g.Repo.Attributes(ctx, g.staged, "", []string{path.Join(rel, tlog.CheckpointFile), path.Join(rel, "tile/0/000")}, gitfacts.AttrNames()...)
+// when the change makes git convert a file of the log between its blob
+// and the checkout: its attributes in the checked tree (the index's with
+// --staged) ask for a conversion (text, eol, a filter, ident, a
+// working-tree encoding: gitfacts.Attrs.ConvertsNothing without
+// core.autocrlf) and differ from those at the compared commit, so that a
+// repository whose log already lives under such attributes is not held
+// to them by every pull request. A converted file breaks the log after
+// the merge: the next append signs, or a checkout verifies, other bytes.
+// dir is the log's directory, rel the same relative to the top.
+func logAttributes(ctx context.Context, g *gate, dir, rel, checkpoint string) diag.List {
+	var paths []string
+	_ = fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			paths = append(paths, path.Join(rel, p))
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		return nil
+	}
+	names := gitfacts.AttrNames()
+	now, err := g.Repo.Attributes(ctx, g.staged, "", paths, names...)
 	if err != nil {
 		return nil
 	}
-	for _, v := range vals {
+	before, err := g.Repo.AttributesAt(ctx, g.Commit, "", paths, names...)
+	if err != nil {
+		return nil
+	}
+	for i, v := range now {
 		a := gitfacts.AttrsOf(v)
-		set := func(v string) bool { return v != "unspecified" && v != "unset" }
-		if set(a.Encoding) || set(a.Filter) || a.EOL == "crlf" {
-			return diag.List{{Code: rules.TLogModified, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
-				Message: fmt.Sprintf("the attributes of this tree make git rewrite the files of the transparency log on checkout (%s, filter: %s, working-tree-encoding: %s): they must stay byte for byte", a.Describe(), a.Filter, a.Encoding),
-				Help:    "end the .gitattributes at the top of the repository with: " + rel + "/** -text -filter -working-tree-encoding"}}
+		if a.ConvertsNothing("false") || slices.Equal(v, before[i]) {
+			continue
 		}
+		return diag.List{{Code: rules.TLogModified, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
+			Message: fmt.Sprintf("this change makes git convert the files of the transparency log between their blobs and the checkout (first: %s, %s, filter: %s, ident: %s, working-tree-encoding: %s): they must stay byte for byte",
+				paths[i], a.Describe(), a.Filter, a.Ident, a.Encoding),
+			Help: "end the .gitattributes at the top of the repository with: " + rel + "/** -text -eol -filter -ident -working-tree-encoding"}}
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -140,8 +142,19 @@ func (pol Policy) checkWitnesses(cp Signed) error {
 	if err != nil {
 		return err
 	}
-	if len(cos) < pol.Quorum {
-		return fmt.Errorf("%w: %d of the %d trusted, %d needed", ErrQuorum, len(cos), len(pol.Witnesses), pol.Quorum)
+	// The quorum counts witnesses, by name: two keys of one witness (a
+	// rotation) are one witness, whose cosignatures are one vote.
+	names := func(ids []string) int {
+		seen := map[string]bool{}
+		for _, id := range ids {
+			name, _, _ := strings.Cut(id, "+")
+			seen[name] = true
+		}
+		return len(seen)
+	}
+	signed, trusted := names(slices.Collect(maps.Keys(cos))), names(pol.Witnesses)
+	if signed < pol.Quorum {
+		return fmt.Errorf("%w: %d of the %d trusted, %d needed", ErrQuorum, signed, trusted, pol.Quorum)
 	}
 	var newest time.Time
 	for _, t := range cos {

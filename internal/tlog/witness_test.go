@@ -183,6 +183,20 @@ func TestOperatorNote(t *testing.T) {
 	if len(times) != 2 { // by key
 		t.Errorf("times %v", times)
 	}
+	// Two keys of one witness are one vote of a client's quorum.
+	cp, err := tlog.ReadCheckpoint(tlog.DirFS(dir), vkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := revs(t, 0, 3)[1].Entry
+	proof, err := tlog.Prove(tlog.DirFS(dir), cp, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := tlog.Policy{VKey: vkey, Witnesses: both, Quorum: 2, Now: time.Now()}
+	if _, err := tlog.VerifyEntry(entry, proof.Text(), two); !errors.Is(err, tlog.ErrQuorum) {
+		t.Errorf("quorum 2 met by one witness's two keys: %v", err)
+	}
 	// A witness dropped from the tlog: block leaves no line behind once
 	// tlog witness writes the checkpoint again.
 	kept := tlog.OnlySignatures(msg, vkey, both[:1])
