@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/r35157/journal-lint/internal/chain"
@@ -65,7 +64,11 @@ func logGate(ctx context.Context, r *run) (diag.List, []diag.Note, error) {
 			Help:    "drop the change of " + tlog.DirName + "/ from the pull request (git checkout <base> -- " + rel + "); see docs/tlog.md"})
 	}
 	checkpoint := "../" + tlog.DirName + "/" + tlog.CheckpointFile
-	if bad := logAttributes(ctx, g, dir, rel, checkpoint); len(bad) > 0 {
+	bad, err := logAttributes(ctx, g, dir, rel, checkpoint)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--against: %w", err)
+	}
+	if len(bad) > 0 {
 		return append(out, bad...), nil, nil
 	}
 	base, err := tlog.ReadCheckpoint(tlog.GitFS{Ctx: ctx, Repo: g.Repo, Commit: g.Commit, Dir: rel}, r.cfg.TLog.VKey)
@@ -207,45 +210,79 @@ func operatorAppend(ctx context.Context, r *run, rel string, base tlog.Signed, c
 
 // logAttributes returns tlog/modified on the checkpoint (its shown path)
 // when the change makes git convert a file of the log between its blob
-// and the checkout: its attributes in the checked tree (the index's with
-// --staged) ask for a conversion (text, eol, a filter, ident, a
-// working-tree encoding: gitfacts.Attrs.ConvertsNothing without
-// core.autocrlf) and differ from those at the compared commit, so that a
-// repository whose log already lives under such attributes is not held
-// to them by every pull request. A converted file breaks the log after
-// the merge: the next append signs, or a checkout verifies, other bytes.
-// dir is the log's directory, rel the same relative to the top.
-func logAttributes(ctx context.Context, g *gate, dir, rel, checkpoint string) diag.List {
+// and the checkout more than at the compared commit (moreConversion): its
+// attributes in the checked tree (the index's with --staged) against
+// those at the commit, for every file of the log and for the places of
+// the files later appends write (logProbes), whose attributes a pattern
+// may set before they exist. A repository whose log already lives under
+// such attributes is not held to them by every pull request. A converted
+// file breaks the log after the merge: the next append signs, or a
+// checkout verifies, other bytes. dir is the log's directory, rel the
+// same relative to the top. Its error is git's.
+func logAttributes(ctx context.Context, g *gate, dir, rel, checkpoint string) (diag.List, error) {
+	seen := map[string]bool{}
 	var paths []string
+	add := func(p string) {
+		if p = path.Join(rel, p); !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range logProbes {
+		add(p)
+	}
 	_ = fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
-			paths = append(paths, path.Join(rel, p))
+			add(p)
 		}
 		return nil
 	})
-	if len(paths) == 0 {
-		return nil
-	}
 	names := gitfacts.AttrNames()
 	now, err := g.Repo.Attributes(ctx, g.staged, "", paths, names...)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
 	before, err := g.Repo.AttributesAt(ctx, g.Commit, "", paths, names...)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("git check-attr: %w", err)
 	}
 	for i, v := range now {
 		a := gitfacts.AttrsOf(v)
-		if a.ConvertsNothing("false") || slices.Equal(v, before[i]) {
+		if !moreConversion(a, gitfacts.AttrsOf(before[i])) {
 			continue
 		}
 		return diag.List{{Code: rules.TLogModified, Severity: diag.Error, Path: checkpoint, Range: diag.FileStart,
 			Message: fmt.Sprintf("this change makes git convert the files of the transparency log between their blobs and the checkout (first: %s, %s, filter: %s, ident: %s, working-tree-encoding: %s): they must stay byte for byte",
 				paths[i], a.Describe(), a.Filter, a.Ident, a.Encoding),
-			Help: "end the .gitattributes at the top of the repository with: " + rel + "/** -text -eol -filter -ident -working-tree-encoding"}}
+			Help: "end the .gitattributes at the top of the repository with: " + rel + "/** -text -eol -filter -ident -working-tree-encoding"}}, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// logProbes are places of the log's files, relative to its directory,
+// that appends write as the log grows (C2SP tlog-tiles: partial and full
+// tiles of levels 0 to 2, and of the second thousand at level 0).
+var logProbes = []string{tlog.CheckpointFile, "tile/0/000", "tile/0/000.p/1", "tile/1/000", "tile/1/000.p/1", "tile/2/000", "tile/2/000.p/1", "tile/0/x001/000", "tile/0/x001/000.p/1"}
+
+// moreConversion reports whether the attributes now make git convert a
+// file in a way the attributes before did not (gitattributes(5)): any
+// conversion where there was none (Attrs.ConvertsNothing, without
+// core.autocrlf), else a filter, ident or working-tree encoding set anew,
+// eol=crlf anew, or text forced where it was auto. A change away from a
+// conversion (eol=lf where it was unspecified) is none.
+func moreConversion(now, before gitfacts.Attrs) bool {
+	set := func(v string) bool { return v != "unspecified" && v != "unset" }
+	switch {
+	case now.ConvertsNothing("false"):
+		return false
+	case before.ConvertsNothing("false"):
+		return true
+	}
+	return set(now.Filter) && now.Filter != before.Filter ||
+		set(now.Ident) && now.Ident != before.Ident ||
+		set(now.Encoding) && now.Encoding != before.Encoding ||
+		now.EOL == "crlf" && before.EOL != "crlf" ||
+		now.Text == "set" && before.Text != "set"
 }
 
 // unloggedDirs returns the artifact directories in which the compared

@@ -118,6 +118,9 @@ const testVKey = "a.example/log+0c0a7b31+ATli4Ea+73xJd7DvFBHTxPviimvSj2AySW7Jh10
 // testWitness is a cosignature/v1 verifier key named w.example/w1.
 const testWitness = "w.example/w1+1488f5e6+BA3RxKCt54yXJU1L9ACMpVWzXslIvbCHa9xaPiQRln5B"
 
+// testWitnessRotated is another key of testWitness's witness (the same name).
+const testWitnessRotated = "w.example/w1+8e1e42da+BOpKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs"
+
 func TestParseTLog(t *testing.T) {
 	cfg, err := Parse("cfg.yaml", []byte("tlog:\n  origin: a.example/log\n  vkey: "+testVKey+
 		"\n  witnesses:\n    - vkey: "+testWitness+"\n      url: https://w.example/\n  quorum: 1\n  max-age: 720h\n"))
@@ -157,6 +160,7 @@ func TestParseErrors(t *testing.T) {
 		{"tlog quorum above the witnesses", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  quorum: 1\n", []wantErr{{2, 3, "tlog quorum 1 is more than the 0 witnesses listed"}}},
 		{"tlog max-age without quorum", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  max-age: 24h\n", []wantErr{{2, 3, "tlog max-age needs a quorum of witnesses"}}},
 		{"tlog witness log key", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testVKey + "\n      url: http://127.0.0.1:1/\n", []wantErr{{5, 13, "not an Ed25519 cosignature/v1 key"}}},
+		{"tlog quorum of one witness's two keys", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: http://127.0.0.1:1/\n    - vkey: " + testWitnessRotated + "\n      url: http://127.0.0.1:2/\n  quorum: 2\n", []wantErr{{2, 3, "tlog quorum 2 is more than the 1 witnesses listed (two keys of one name are one witness)"}}},
 		{"tlog witness twice", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: http://127.0.0.1:1/\n    - vkey: " + testWitness + "\n      url: http://127.0.0.1:2/\n", []wantErr{{7, 13, "is listed twice: a checkpoint holds one cosignature of a key"}}},
 		{"tlog witness bad url", "tlog:\n  origin: a.example/log\n  vkey: " + testVKey + "\n  witnesses:\n    - vkey: " + testWitness + "\n      url: ftp://x/\n", []wantErr{{6, 12, `witness url "ftp://x/" is not an http or https URL`}}},
 		{"max-warning typo", "max-warning: 3\n", []wantErr{{1, 1, `did you mean "max-warnings"?`}}},

@@ -26,8 +26,10 @@ type Policy struct {
 	VKey string
 	// Witnesses are the cosignature/v1 keys of trusted witnesses (C2SP
 	// tlog-witness); Quorum of them must have cosigned the proof's
-	// checkpoint, and with MaxAge the newest of those cosignatures must be
-	// at most that old, so that a frozen log is caught.
+	// checkpoint, counted by name (two keys of one name, a witness's
+	// rotation, are one witness), and with MaxAge the newest of those
+	// cosignatures must be at most that old, so that a frozen log is
+	// caught.
 	Witnesses []string
 	Quorum    int
 	MaxAge    time.Duration
