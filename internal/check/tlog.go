@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/r35157/journal-lint/internal/chain"
 	"github.com/r35157/journal-lint/internal/diag"
@@ -228,7 +229,7 @@ func logAttributes(ctx context.Context, g *gate, dir, rel, checkpoint string) (d
 			paths = append(paths, p)
 		}
 	}
-	for _, p := range logProbes {
+	for _, p := range logProbes() {
 		add(p)
 	}
 	_ = fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
@@ -260,18 +261,39 @@ func logAttributes(ctx context.Context, g *gate, dir, rel, checkpoint string) (d
 }
 
 // logProbes are places of the log's files, relative to its directory,
-// that appends write as the log grows (C2SP tlog-tiles: partial and full
-// tiles of levels 0 to 2, and of the second thousand at level 0).
-var logProbes = []string{tlog.CheckpointFile, "tile/0/000", "tile/0/000.p/1", "tile/1/000", "tile/1/000.p/1", "tile/2/000", "tile/2/000.p/1", "tile/0/x001/000", "tile/0/x001/000.p/1"}
+// that appends write as the log grows (C2SP tlog-tiles), asked about
+// before they exist: the checkpoint, the first four tiles of levels 0 to
+// 3 with every partial width of the first, and the first tiles of the
+// second and third thousand at level 0. A pattern aimed at a place
+// further on is not seen before an append writes a file there.
+var logProbes = sync.OnceValue(func() []string {
+	out := []string{tlog.CheckpointFile}
+	for level := range 4 {
+		for n := range 4 {
+			out = append(out, fmt.Sprintf("tile/%d/%03d", level, n))
+		}
+		for w := 1; w < 256; w++ {
+			out = append(out, fmt.Sprintf("tile/%d/000.p/%d", level, w))
+		}
+	}
+	for _, x := range []string{"x001", "x002"} {
+		out = append(out, "tile/0/"+x+"/000", "tile/0/"+x+"/000.p/1")
+	}
+	return out
+})
 
 // moreConversion reports whether the attributes now make git convert a
 // file in a way the attributes before did not (gitattributes(5)): any
 // conversion where there was none (Attrs.ConvertsNothing, without
 // core.autocrlf), else a filter, ident or working-tree encoding set anew,
-// eol=crlf anew, or text forced where it was auto. A change away from a
-// conversion (eol=lf where it was unspecified) is none.
+// eol=crlf anew, or text forced (text set, or eol set without a text
+// attribute: no detection of binary files) where it was not. A change
+// away from a conversion (eol=lf where it was unspecified) is none.
 func moreConversion(now, before gitfacts.Attrs) bool {
 	set := func(v string) bool { return v != "unspecified" && v != "unset" }
+	forced := func(a gitfacts.Attrs) bool {
+		return a.Text == "set" || a.Text == "unspecified" && (a.EOL == "lf" || a.EOL == "crlf")
+	}
 	switch {
 	case now.ConvertsNothing("false"):
 		return false
@@ -282,7 +304,7 @@ func moreConversion(now, before gitfacts.Attrs) bool {
 		set(now.Ident) && now.Ident != before.Ident ||
 		set(now.Encoding) && now.Encoding != before.Encoding ||
 		now.EOL == "crlf" && before.EOL != "crlf" ||
-		now.Text == "set" && before.Text != "set"
+		forced(now) && !forced(before)
 }
 
 // unloggedDirs returns the artifact directories in which the compared
