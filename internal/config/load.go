@@ -579,17 +579,6 @@ func (p *parser) plugins(n *yaml.Node) {
 	}
 }
 
-// witnessNames counts the witnesses of ws by name: a client's quorum
-// counts two keys of one name (a rotation) as one witness.
-func witnessNames(ws []TLogWitness) int {
-	seen := map[string]bool{}
-	for _, w := range ws {
-		name, _, _ := strings.Cut(w.VKey, "+")
-		seen[name] = true
-	}
-	return len(seen)
-}
-
 // witnesses parses tlog: witnesses:, a list of {vkey, url}; every key
 // must be a cosignature/v1 key and every URL an http or https URL.
 func (p *parser) witnesses(n *yaml.Node) []TLogWitness {
@@ -665,8 +654,8 @@ func (p *parser) tlog(n *yaml.Node) {
 		}
 	}
 	switch {
-	case t.Quorum > witnessNames(t.Witnesses):
-		p.errf(n, "tlog quorum %d is more than the %d witnesses listed (two keys of one name are one witness)", t.Quorum, witnessNames(t.Witnesses))
+	case t.Quorum > tlog.WitnessCount(t.WitnessKeys()):
+		p.errf(n, "tlog quorum %d is more than the %d witnesses listed (two keys of one name are one witness)", t.Quorum, tlog.WitnessCount(t.WitnessKeys()))
 		return
 	case t.MaxAge > 0 && t.Quorum == 0:
 		p.errf(n, "tlog max-age needs a quorum of witnesses: their cosignatures carry the time")

@@ -214,7 +214,7 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 	if err != nil {
 		return nil, fmt.Errorf("git config: %w", err)
 	}
-	crlf, err = t.mayDifferFromHEAD(ctx, crlf)
+	crlf, err = t.mayDifferFromHEAD(ctx, crlf, conv)
 	if err != nil {
 		return nil, err
 	}
@@ -266,10 +266,10 @@ func (t *Tree) ReviseWorkTree(ctx context.Context, l diag.List) (diag.List, erro
 // Journal files whose bytes may differ from their blob at HEAD: all but
 // those that git reports unchanged since HEAD, that no editor's buffer
 // stands in for (git sees only the disk), and whose attributes convert
-// nothing under the configured core.autocrlf (gitfacts.Attrs.ConvertsNothing), which
+// nothing under the configured core.autocrlf (conv; gitfacts.Attrs.ConvertsNothing), which
 // hold the blob's exact bytes.
 // Before the first commit there is no blob to differ from.
-func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string, error) {
+func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string, conv gitfacts.Conversion) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -279,10 +279,6 @@ func (t *Tree) mayDifferFromHEAD(ctx context.Context, paths []string) ([]string,
 	changes, err := t.Repo.Diff(ctx, "HEAD", false, t.RootRel)
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %w", err)
-	}
-	conv, err := gitfacts.ReadConversion(ctx, t.Repo)
-	if err != nil {
-		return nil, fmt.Errorf("git config: %w", err)
 	}
 	changed := map[string]bool{}
 	for _, c := range changes {

@@ -110,12 +110,13 @@ func TestUnchangedTableWritesNothing(t *testing.T) {
 	}
 }
 
-// corrupt rewrites every object file of the store with f applied.
-func corrupt(t *testing.T, dir string, f func([]byte) []byte) {
+// corrupt rewrites every file of the store whose name ends in suffix
+// ("-d" for objects, "-a" for index entries) with f applied.
+func corrupt(t *testing.T, dir, suffix string, f func([]byte) []byte) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*-d"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"+suffix))
 	if len(files) == 0 {
-		t.Fatal("no objects to corrupt")
+		t.Fatalf("no *%s files to corrupt", suffix)
 	}
 	for _, p := range files {
 		data, err := os.ReadFile(p)
@@ -140,7 +141,7 @@ func TestCorruptObjectsAreMissesWithOneWarning(t *testing.T) {
 			tb := s.Table([]byte("ns"), "/root")
 			put(tb, 20, "v")
 			tb.Commit()
-			corrupt(t, dir, f)
+			corrupt(t, dir, "-d", f)
 			s2, warnings := open(t, dir, On)
 			tb2 := s2.Table([]byte("ns"), "/root")
 			if _, ok := tb2.Get("artifact-3", key("artifact-3")); ok {
@@ -169,19 +170,7 @@ func TestCorruptEntryWarningNamesTheCause(t *testing.T) {
 	tb := s.Table([]byte("ns"), "/root")
 	put(tb, 5, "v")
 	tb.Commit()
-	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*-a"))
-	if len(entries) == 0 {
-		t.Fatal("no entries to corrupt")
-	}
-	for _, p := range entries {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte(" "), []byte("!")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	corrupt(t, dir, "-a", func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(" "), []byte("!")) })
 	s2, warnings := open(t, dir, On)
 	if _, ok := s2.Table([]byte("ns"), "/root").Get("artifact-3", key("artifact-3")); ok {
 		t.Error("a record under a corrupt entry was given")

@@ -133,7 +133,20 @@ var ErrQuorum = errors.New("too few witnesses cosigned the checkpoint")
 // newest trusted cosignature is older than the policy's MaxAge.
 var ErrStale = errors.New("the checkpoint is stale")
 
-// checkWitnesses applies the policy's quorum and maximum age to cp.
+// WitnessCount returns the number of witnesses that keys (note keys, or
+// their KeyIDs) belong to, by name: two keys of one witness (a rotation)
+// are one witness, whose cosignatures are one vote of a quorum.
+func WitnessCount(keys []string) int {
+	seen := map[string]bool{}
+	for _, k := range keys {
+		name, _, _ := strings.Cut(k, "+")
+		seen[name] = true
+	}
+	return len(seen)
+}
+
+// checkWitnesses applies the policy's quorum (WitnessCount) and maximum
+// age to cp.
 func (pol Policy) checkWitnesses(cp Signed) error {
 	if pol.Quorum <= 0 {
 		return nil
@@ -142,17 +155,7 @@ func (pol Policy) checkWitnesses(cp Signed) error {
 	if err != nil {
 		return err
 	}
-	// The quorum counts witnesses, by name: two keys of one witness (a
-	// rotation) are one witness, whose cosignatures are one vote.
-	names := func(ids []string) int {
-		seen := map[string]bool{}
-		for _, id := range ids {
-			name, _, _ := strings.Cut(id, "+")
-			seen[name] = true
-		}
-		return len(seen)
-	}
-	signed, trusted := names(slices.Collect(maps.Keys(cos))), names(pol.Witnesses)
+	signed, trusted := WitnessCount(slices.Collect(maps.Keys(cos))), WitnessCount(pol.Witnesses)
 	if signed < pol.Quorum {
 		return fmt.Errorf("%w: %d of the %d trusted, %d needed", ErrQuorum, signed, trusted, pol.Quorum)
 	}

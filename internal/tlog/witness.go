@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +106,9 @@ func KeyID(vkey string) string {
 	return name + "+" + strings.ToLower(hash)
 }
 
+// keyID is KeyID of a key known by its name and key hash.
+func keyID(name string, hash uint32) string { return fmt.Sprintf("%s+%08x", name, hash) }
+
 // Cosignatures returns the times of the valid cosignatures on msg, a
 // signed checkpoint, by the witnesses of vkeys, by KeyID (two keys of one
 // name are two witnesses), one per key. Signatures of other keys are
@@ -135,7 +137,7 @@ func Cosignatures(msg []byte, vkeys []string) (map[string]time.Time, error) {
 			continue
 		}
 		t := time.Unix(int64(binary.BigEndian.Uint64(b[4:12])), 0)
-		if id := fmt.Sprintf("%s+%08x", s.Name, s.Hash); t.After(out[id]) {
+		if id := keyID(s.Name, s.Hash); t.After(out[id]) {
 			out[id] = t
 		}
 	}
@@ -165,19 +167,41 @@ func FreshCosignature(msg []byte, vkey string, maxAge time.Duration, now time.Ti
 	return nil
 }
 
-// signatureKey returns the key name and key hash of a signature line
-// "— NAME BASE64" of a signed note, and whether it is one.
-func signatureKey(line []byte) (name string, hash uint32, ok bool) {
-	rest, found := strings.CutPrefix(strings.TrimSuffix(string(line), "\n"), "— ")
-	if !found {
-		return "", 0, false
+// signatureLines splits msg, a signed note, into its text with the blank
+// line after it, and its signature lines ("— NAME BASE64\n"), each with
+// the KeyID of its key ("" for a line that is no signature line).
+func signatureLines(msg []byte) (text []byte, lines [][]byte, ids []string) {
+	split := bytes.LastIndex(msg, []byte("\n\n"))
+	if split < 0 {
+		return msg, nil, nil
 	}
-	name, b64, found := strings.Cut(rest, " ")
-	sig, err := base64.StdEncoding.DecodeString(b64)
-	if !found || err != nil || len(sig) < 4 {
-		return "", 0, false
+	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		id := ""
+		if rest, ok := strings.CutPrefix(strings.TrimSuffix(string(line), "\n"), "— "); ok {
+			name, b64, found := strings.Cut(rest, " ")
+			if sig, err := base64.StdEncoding.DecodeString(b64); found && err == nil && len(sig) >= 4 {
+				id = keyID(name, binary.BigEndian.Uint32(sig))
+			}
+		}
+		lines, ids = append(lines, line), append(ids, id)
 	}
-	return name, binary.BigEndian.Uint32(sig), true
+	return msg[:split+2], lines, ids
+}
+
+// keepSignatures returns msg, a signed note, with the signature lines
+// whose KeyID (signatureLines) keep accepts.
+func keepSignatures(msg []byte, keep func(id string) bool) []byte {
+	text, lines, ids := signatureLines(msg)
+	out := append([]byte(nil), text...)
+	for i, line := range lines {
+		if keep(ids[i]) {
+			out = append(out, line...)
+		}
+	}
+	return out
 }
 
 // OperatorNote checks that msg, a signed checkpoint, holds only signature
@@ -200,33 +224,26 @@ func OperatorNote(msg []byte, vkey string, witnesses []string) (map[string]time.
 		}
 		verifiers = append(verifiers, v)
 	}
-	split := bytes.LastIndex(msg, []byte("\n\n"))
-	if split < 0 {
+	known := map[string]bool{}
+	for _, v := range verifiers {
+		known[keyID(v.Name(), v.KeyHash())] = true
+	}
+	_, lines, ids := signatureLines(msg)
+	if len(lines) == 0 {
 		return nil, errors.New("the checkpoint has no signature lines")
 	}
-	type key struct {
-		name string
-		hash uint32
-	}
-	seen := map[key]bool{}
-	lines := 0
-	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
-		if len(line) == 0 {
-			continue
+	seen := map[string]bool{}
+	for i, id := range ids {
+		if !known[id] || seen[id] {
+			return nil, fmt.Errorf("the checkpoint has a signature line of no key of the log or its witnesses, or one key twice: %q", strings.TrimSpace(string(lines[i])))
 		}
-		name, hash, ok := signatureKey(line)
-		known := ok && slices.ContainsFunc(verifiers, func(v note.Verifier) bool { return v.Name() == name && v.KeyHash() == hash })
-		if !known || seen[key{name, hash}] {
-			return nil, fmt.Errorf("the checkpoint has a signature line of no key of the log or its witnesses, or one key twice: %q", strings.TrimSpace(string(line)))
-		}
-		seen[key{name, hash}] = true
-		lines++
+		seen[id] = true
 	}
 	n, err := note.Open(msg, note.VerifierList(verifiers...))
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Sigs) != lines {
+	if len(n.Sigs) != len(lines) {
 		return nil, errors.New("a signature line of the checkpoint does not verify")
 	}
 	return Cosignatures(msg, witnesses)
@@ -241,17 +258,7 @@ func OnlySignatures(msg []byte, vkey string, witnesses []string) []byte {
 	for _, w := range witnesses {
 		keep[KeyID(w)] = true
 	}
-	split := bytes.LastIndex(msg, []byte("\n\n"))
-	if split < 0 {
-		return msg
-	}
-	out := append([]byte(nil), msg[:split+2]...)
-	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
-		if name, hash, ok := signatureKey(line); ok && keep[fmt.Sprintf("%s+%08x", name, hash)] {
-			out = append(out, line...)
-		}
-	}
-	return out
+	return keepSignatures(msg, func(id string) bool { return keep[id] })
 }
 
 // maxClockSkew is how far ahead of this machine's clock a witness's
@@ -328,13 +335,8 @@ func mergeSignatures(msg, answer []byte, w Witness) ([]byte, error) {
 	// The new cosignatures replace the witness's older ones (of its key,
 	// not of another key of the same name), which go first: a note keeps
 	// one signature of a key, the first it meets.
-	split := bytes.LastIndex(msg, []byte("\n\n"))
-	out := append([]byte(nil), msg[:split+2]...)
-	for _, line := range bytes.SplitAfter(msg[split+2:], []byte("\n")) {
-		if name, hash, ok := signatureKey(line); len(line) > 0 && !(ok && name == v.Name() && hash == v.KeyHash()) {
-			out = append(out, line...)
-		}
-	}
+	old := keyID(v.Name(), v.KeyHash())
+	out := keepSignatures(msg, func(id string) bool { return id != old })
 	n, err := note.Open(append(append([]byte(nil), out...), answer...), note.VerifierList(v))
 	if err != nil {
 		return nil, fmt.Errorf("witness %s: its answer holds no valid cosignature of its key: %v", w.URL, err)
