@@ -217,6 +217,7 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err := g.Indexed(ctx); err != nil {
 		return err
 	}
+	g.readOnceWhereIndexed()
 	dirty, err := g.Repo.DirtyFiles(ctx, g.RootRel)
 	if err != nil {
 		return fmt.Errorf("git diff-files: %w", err)

@@ -229,7 +229,9 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		// The work tree's gate lists the index while git answers what
 		// differs from the commit: LoadBase needs both, and reports an
 		// error of either (asking again for a list that failed).
-		_ = g.Indexed(ctx)
+		if g.Indexed(ctx) == nil {
+			g.readOnceWhereIndexed()
+		}
 	}
 	if g.Commit != "" {
 		<-base.done
@@ -243,6 +245,20 @@ func openGate(ctx context.Context, opts Options, prior *run, sum *summaryUse) (*
 		}
 	}
 	return g, nil
+}
+
+// readOnceWhereIndexed makes the load read a work-tree file once when its
+// bytes are the blob the index lists for it (source.Disk.Blob): g's
+// source is the disk and the index is listed (Indexed).
+func (g *gate) readOnceWhereIndexed() {
+	d, ok := g.src.(*source.Disk)
+	if !ok || g.Index() == nil {
+		return
+	}
+	d.Blob = func(rel string) (string, bool) {
+		e, ok := g.IndexEntry(rel)
+		return e.Object, ok && e.IsRegular()
+	}
 }
 
 // Baseline is the commit a check with a gate compared with.

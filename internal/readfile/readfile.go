@@ -96,9 +96,11 @@ type Options struct {
 	// elsewhere by an entry swapped for a symlink).
 	NoFollow bool
 	// Verified says that the caller checks the bytes itself (against the
-	// digest of the text it read before): the file is read once, and
-	// nothing checks that it did not change meanwhile (no second read).
-	// The size limit and the refusal of what is no regular file stay.
+	// digest of the text it read before, or a blob id that git holds):
+	// the file is read once, and nothing checks that it did not change
+	// meanwhile (no second read, no second stat). The size limit and the
+	// refusal of what is no regular file stay, and [ReadStamped] still
+	// says whether the file's times were recent.
 	Verified bool
 	// Hook, when not nil, runs at the named point of each attempt ("open":
 	// before the file is opened; "read": after its bytes were read, before
@@ -282,7 +284,7 @@ func (c *countingHash) sameAgain(r io.ReaderAt) (bool, error) {
 // until an attempt sees a stable file, and hands the sink to done with the
 // file's state before that attempt read it and whether it was racy. A
 // racy attempt (see [racyWindow]) counts only when the next attempt gives
-// the same result.
+// the same result, unless the read is Verified (read once).
 func attempts(path string, opts Options, newSink func() sink, done func(s sink, before os.FileInfo, racy bool)) error {
 	var prev []byte
 	for attempt := 0; attempt < Attempts; attempt++ {
@@ -299,7 +301,7 @@ func attempts(path string, opts Options, newSink func() sink, done func(s sink, 
 			return err
 		default:
 			got := s.result()
-			if !racy || (prev != nil && bytes.Equal(prev, got)) {
+			if !racy || opts.Verified || (prev != nil && bytes.Equal(prev, got)) {
 				done(s, before, racy)
 				return nil
 			}
@@ -359,7 +361,9 @@ func readOnce(path string, opts Options, w sink) (before os.FileInfo, racy bool,
 		opts.Hook("read")
 	}
 	if opts.Verified {
-		return before, false, nil
+		// Read once: the caller checks the bytes. Whether the times are
+		// recent is still the stamp's to say (ReadStamped).
+		return before, changedSince(before, start.Add(-racyWindow)), nil
 	}
 	// The same bytes once more, through the same descriptor: a writer
 	// through a shared mapping changes them without changing the size or

@@ -131,6 +131,11 @@ func TestReadStamped(t *testing.T) {
 	if err := os.Chmod(p, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A read the caller verifies is read once, and still says that the
+	// times are recent.
+	if _, once, recent, err := ReadStamped(p, Options{Verified: true}); err != nil || once != lstamp() || !recent {
+		t.Errorf("Verified ReadStamped right after a change of mode = %x (lstat %x), recent %v, %v; want recent", once, lstamp(), recent, err)
+	}
 	if _, again, _, err := ReadStamped(p, Options{}); err != nil || again == stamp || again != lstamp() {
 		t.Errorf("ReadStamped after a change of mode = %x (before %x, lstat %x), %v", again, stamp, lstamp(), err)
 	}

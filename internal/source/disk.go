@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/r35157/journal-lint/internal/gitrepo"
 	"github.com/r35157/journal-lint/internal/readfile"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 )
@@ -25,6 +26,14 @@ type Disk struct {
 	// ("sha1" or "sha256", gitrepo.Repo.ObjectFormat), for the addresses
 	// of its files' bytes (AddressOf); "" is "sha1".
 	Format string
+	// Blob, when set, returns the object id (in hex, in Format) of the
+	// blob that git's index holds for the root-relative path rel, and
+	// whether it holds one. ReadFile then reads such a file once: bytes
+	// whose blob id is that object are what the index holds, so they
+	// cannot be half of a write, and need no second read or stat to
+	// show it (readfile.Options.Verified). Other bytes are read again
+	// the careful way.
+	Blob func(rel string) (object string, ok bool)
 }
 
 // AddressOf returns the blob address of data (BlobAddress) in d.Format.
@@ -84,12 +93,22 @@ func (d *Disk) Confirm(rel string, size int) bool {
 
 // ReadFile reads rel with readfile.ReadStamped: at most
 // readfile.MaxJournal bytes, read again when the file changed while it was
-// read.
+// read; a file whose bytes are the index's blob (Blob) is read once.
 func (d *Disk) ReadFile(rel string) (File, error) {
 	abs := d.abs(rel)
 	opts := readfile.Options{Max: readfile.MaxJournal, NoFollow: true}
 	if d.Hook != nil {
 		opts.Hook = func(point string) { d.Hook(point, abs) }
+	}
+	if d.Blob != nil {
+		if object, ok := d.Blob(rel); ok {
+			once := opts
+			once.Verified = true
+			data, stamp, recent, err := readfile.ReadStamped(abs, once)
+			if err == nil && gitrepo.BlobID(d.Format, data) == object {
+				return File{Data: data, Stamp: stamp, Recent: recent}, nil
+			}
+		}
 	}
 	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
 	return File{Data: data, Stamp: stamp, Recent: recent}, err

@@ -486,3 +486,47 @@ func TestStream(t *testing.T) {
 		t.Errorf("ReadFile of a large blob read %d bytes", len(f.Data))
 	}
 }
+
+// TestDiskReadsTheIndexBlobOnce checks that the disk reads a file once
+// where its bytes are the blob the index holds (Disk.Blob), even a file
+// written so recently that a careful read reads it again, and the careful
+// way (readfile's checks) where they are not or the index holds nothing:
+// the same bytes either way.
+func TestDiskReadsTheIndexBlobOnce(t *testing.T) {
+	dir := t.TempDir()
+	text := "JOURNAL_FORMAT 1\n"
+	blob := gitrepo.BlobID("sha1", []byte(text))
+	for _, tc := range []struct {
+		name string
+		blob func(string) (string, bool)
+		once bool // read once, as the index's blob
+	}{
+		{"no index", nil, false},
+		{"the index's blob", func(string) (string, bool) { return blob, true }, true},
+		{"another blob", func(string) (string, bool) { return strings.Repeat("0", 40), true }, false},
+		{"not in the index", func(string) (string, bool) { return "", false }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Written just now: a careful read waits and reads it again.
+			if err := os.WriteFile(filepath.Join(dir, "a.journal"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			opens := 0
+			d := &Disk{Root: dir, Blob: tc.blob, Hook: func(point, abs string) {
+				if point == "open" {
+					opens++
+				}
+			}}
+			f, err := d.ReadFile("a.journal")
+			if err != nil || string(f.Data) != text || f.Stamp == 0 {
+				t.Fatalf("ReadFile = %q, stamp %x, %v", f.Data, f.Stamp, err)
+			}
+			if tc.once && (opens != 1 || !f.Recent) {
+				t.Errorf("opened %d times, recent %v; want once, recent", opens, f.Recent)
+			}
+			if !tc.once && opens < 2 {
+				t.Errorf("opened %d times; want the careful reads of a recent file", opens)
+			}
+		})
+	}
+}
