@@ -65,6 +65,12 @@ type Options struct {
 	// Progress, when set, follows the reading of the tree's files
 	// (load.Options.Progress), such as a progress line on a terminal.
 	Progress load.Progress
+	// Loaded, when set, is called once the tree is loaded, before the
+	// rules that need all of it, the git gate's judgements and the
+	// report: what the run allocates from then on is small beside what
+	// the load keeps, which lets the command line lower the garbage
+	// collector's goal there (cli/gc.go). It is called once per run.
+	Loaded func()
 	// Prior is an earlier Result of Run for the same Root and Examples,
 	// both with KeepState and without Against or Staged: the artifacts
 	// that did not change since are taken over from it instead of being
@@ -348,6 +354,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	v.prior = nil
 	r.load, r.visitor = lr, v
+	if opts.Loaded != nil {
+		opts.Loaded()
+	}
 	g.askAhead(ctx)
 	var tree *lint.StaticTree
 	if prior != nil && prior.heads != nil && sameTreeHeads(v.trees, prior.visitor.trees) {

@@ -182,7 +182,7 @@ func runCheck(c *ucli.Context) (err error) {
 			against = publishedBase(c.Context, s.root)
 		}
 		opts := check.Options{Root: s.root, ShownRoot: outpath.Join(prefix, ""), Examples: s.examples, Config: s.cfg, Now: time.Now(),
-			Against: against, Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs, Cache: store}
+			Against: against, Staged: c.Bool("staged"), NewOnly: c.Bool("new-only"), Packs: s.packs, Cache: store, Loaded: checkLoaded}
 		var line *progress.Line
 		if progress.Wanted(c.App.ErrWriter, format == render.Text, c.Bool("no-progress")) {
 			line = progress.Start(c.App.ErrWriter, progress.Options{})

@@ -6,33 +6,47 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // The garbage collector's goal for journal-lint check, when the GOGC
 // environment variable does not set one. Go lets the heap grow by as much
 // as its live size between two collections (GOGC=100). A check's live heap
 // is what it keeps of every file of the tree (the summaries of the load,
-// the chain heads), and nearly all else it allocates is parse state that
-// dies with its artifact: on a large tree the default goal doubles the
-// summaries for nothing, while on a small one the collections are cheap
-// and more of them would cost CPU for a few megabytes. So after each
-// collection check lets the heap grow by gcRoom or by half the live heap,
-// whichever is more, and never by more than the live heap: on the
-// generated 100,000-file tree that takes about a third off the peak
-// memory for a few percent more CPU, and the 10,000-file tree runs as with
-// the default (docs/performance.md, "Known limits").
+// the chain heads), and nearly all else it allocates while the tree loads
+// is parse state that dies with its artifact: on a large tree the default
+// goal doubles the summaries for nothing, while on a small one the
+// collections are cheap and more of them would cost CPU for a few
+// megabytes. So after each collection check lets the heap grow by gcRoom
+// or by a part of the live heap, whichever is more, and never by more than
+// the live heap: half of it while the tree loads, a quarter once it is
+// loaded (checkLoaded), since the rest of the run (the head-only rules,
+// the git gate, the report) allocates little beside what the load keeps.
+// On the generated 100,000-file tree the first takes about a third off the
+// peak memory for a few percent more CPU, and the second another tenth for
+// a few collections more; the 10,000-file tree runs within gcRoom
+// (docs/performance.md, "Known limits").
 const (
-	gcRoom       = 16 << 20 // bytes
-	minGCPercent = 50
+	gcRoom = 16 << 20 // bytes
+	// The room over a large live heap is the live heap divided by
+	// these, while the tree loads and once it is loaded.
+	loadRoomDivisor   = 2
+	loadedRoomDivisor = 4
 )
 
-// gcPercent returns the GC percent for a live heap of live bytes: the
-// percent that lets the heap grow by gcRoom, between minGCPercent and 100.
-func gcPercent(live uint64) int {
+// gcPercent returns the GC percent for a live heap of live bytes, once
+// the tree is loaded or while it loads: the percent that lets the heap
+// grow by gcRoom or by the live heap divided by loadedRoomDivisor or
+// loadRoomDivisor, whichever is more, and at most 100.
+func gcPercent(live uint64, loaded bool) int {
 	if live == 0 {
 		return 100
 	}
-	return int(max(minGCPercent, min(100, gcRoom*100/live)))
+	divisor := uint64(loadRoomDivisor)
+	if loaded {
+		divisor = loadedRoomDivisor
+	}
+	return int(min(100, max(gcRoom, live/divisor)*100/live))
 }
 
 // setCheckGC keeps the goal above after every collection for the rest of
@@ -42,6 +56,21 @@ func gcPercent(live uint64) int {
 func setCheckGC() { checkGCOnce.Do(followCollections) }
 
 var checkGCOnce sync.Once
+
+// loaded says that checkLoaded was called.
+var loaded atomic.Bool
+
+// checkLoaded is check.Options.Loaded: from then on the goal is the one
+// for a loaded tree (gcPercent). It does nothing when GOGC is set.
+func checkLoaded() {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	loaded.Store(true)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	debug.SetGCPercent(gcPercent(sample[0].Value.Uint64(), true))
+}
 
 // followCollections is setCheckGC's first call.
 func followCollections() {
@@ -56,7 +85,7 @@ func followCollections() {
 		// for the next one and arms itself again.
 		runtime.SetFinalizer(new(gcMark), func(*gcMark) {
 			metrics.Read(sample)
-			debug.SetGCPercent(gcPercent(sample[0].Value.Uint64()))
+			debug.SetGCPercent(gcPercent(sample[0].Value.Uint64(), loaded.Load()))
 			arm()
 		})
 	}

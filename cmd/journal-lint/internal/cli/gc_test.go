@@ -3,22 +3,28 @@ package cli
 import "testing"
 
 // TestGCPercent: the heap may grow by gcRoom over a small live heap (at
-// most 100 %), and by half a large one.
+// most 100 %), and by half a large one while the tree loads, a quarter
+// once it is loaded.
 func TestGCPercent(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		live uint64
-		want int
+		live   uint64
+		loaded bool
+		want   int
 	}{
-		{0, 100},
-		{8 << 20, 100},
-		{gcRoom, 100},
-		{24 << 20, 66},
-		{32 << 20, 50},
-		{500 << 20, 50},
+		{0, false, 100},
+		{8 << 20, false, 100},
+		{gcRoom, false, 100},
+		{24 << 20, false, 66},
+		{32 << 20, false, 50},
+		{500 << 20, false, 50},
+		{8 << 20, true, 100},
+		{32 << 20, true, 50},
+		{64 << 20, true, 25},
+		{500 << 20, true, 25},
 	} {
-		if got := gcPercent(c.live); got != c.want {
-			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		if got := gcPercent(c.live, c.loaded); got != c.want {
+			t.Errorf("gcPercent(%d MiB, loaded %v) = %d, want %d", c.live>>20, c.loaded, got, c.want)
 		}
 	}
 }
