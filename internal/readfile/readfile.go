@@ -96,12 +96,18 @@ type Options struct {
 	// elsewhere by an entry swapped for a symlink).
 	NoFollow bool
 	// Verified says that the caller checks the bytes itself (against the
-	// digest of the text it read before, or a blob id that git holds):
-	// the file is read once, and nothing checks that it did not change
-	// meanwhile (no second read, no second stat). The size limit and the
-	// refusal of what is no regular file stay, and [ReadStamped] still
-	// says whether the file's times were recent.
+	// digest of the text it read before): the file is read once, and
+	// nothing checks that it did not change meanwhile (no second read).
+	// The size limit and the refusal of what is no regular file stay.
 	Verified bool
+	// Trust, when set, is asked about the bytes of each read before they
+	// are checked against the file: bytes it vouches for (such as bytes
+	// whose git blob id is the one the index holds for the file) are
+	// taken after that one read, without the second read and the stat
+	// that catch a writer, and without a stamp ([ReadStamped] gives 0:
+	// no stat vouches for them). Other bytes get the checks as usual.
+	// [Digest] does not ask it.
+	Trust func(data []byte) bool
 	// Hook, when not nil, runs at the named point of each attempt ("open":
 	// before the file is opened; "read": after its bytes were read, before
 	// they are checked against the file). It is a test seam.
@@ -128,11 +134,15 @@ func Read(path string, opts Options) ([]byte, error) {
 // as the bytes it returns were read, taken from the open file before they
 // were read (and the same after, or the file would have been read again):
 // a stamp that vouches for exactly these bytes, at no system call of its
-// own. recent reports whether the file's times were then recent
-// ([Recent], as of just before the file was opened).
+// own; 0 for bytes that [Options.Trust] took. recent reports whether the
+// file's times were then recent ([Recent], as of just before the file was
+// opened).
 func ReadStamped(path string, opts Options) (data []byte, stamp uint64, recent bool, err error) {
 	err = attempts(path, opts, func() sink { return new(exactBuffer) }, func(s sink, before os.FileInfo, racy bool) {
-		data, stamp, recent = s.result(), Stamp(before), racy
+		data = s.result()
+		if before != nil {
+			stamp, recent = Stamp(before), racy
+		}
 	})
 	return data, stamp, recent, err
 }
@@ -282,9 +292,9 @@ func (c *countingHash) sameAgain(r io.ReaderAt) (bool, error) {
 
 // attempts reads path up to Attempts times into a fresh sink from newSink,
 // until an attempt sees a stable file, and hands the sink to done with the
-// file's state before that attempt read it and whether it was racy. A
-// racy attempt (see [racyWindow]) counts only when the next attempt gives
-// the same result, unless the read is Verified (read once).
+// file's state before that attempt read it and whether it was racy; a nil
+// state for bytes that opts.Trust took. A racy attempt (see [racyWindow])
+// counts only when the next attempt gives the same result.
 func attempts(path string, opts Options, newSink func() sink, done func(s sink, before os.FileInfo, racy bool)) error {
 	var prev []byte
 	for attempt := 0; attempt < Attempts; attempt++ {
@@ -301,7 +311,7 @@ func attempts(path string, opts Options, newSink func() sink, done func(s sink, 
 			return err
 		default:
 			got := s.result()
-			if !racy || opts.Verified || (prev != nil && bytes.Equal(prev, got)) {
+			if before == nil || !racy || (prev != nil && bytes.Equal(prev, got)) {
 				done(s, before, racy)
 				return nil
 			}
@@ -324,8 +334,9 @@ var errUnstable = errors.New("the file changed during the read")
 
 // readOnce copies the regular file at path to w once, checking its size
 // limit and that it did not change, and returns the file's state before
-// the read (from the open file). racy reports a file changed so recently
-// that a change during the read cannot be ruled out by its timestamps.
+// the read (from the open file), or nil when opts.Trust took the bytes.
+// racy reports a file changed so recently that a change during the read
+// cannot be ruled out by its timestamps.
 func readOnce(path string, opts Options, w sink) (before os.FileInfo, racy bool, err error) {
 	if opts.Hook != nil {
 		opts.Hook("open")
@@ -361,9 +372,10 @@ func readOnce(path string, opts Options, w sink) (before os.FileInfo, racy bool,
 		opts.Hook("read")
 	}
 	if opts.Verified {
-		// Read once: the caller checks the bytes. Whether the times are
-		// recent is still the stamp's to say (ReadStamped).
-		return before, changedSince(before, start.Add(-racyWindow)), nil
+		return before, false, nil
+	}
+	if b, ok := w.(*exactBuffer); ok && opts.Trust != nil && opts.Trust(b.buf) {
+		return nil, false, nil
 	}
 	// The same bytes once more, through the same descriptor: a writer
 	// through a shared mapping changes them without changing the size or

@@ -28,11 +28,11 @@ type Disk struct {
 	Format string
 	// Blob, when set, returns the object id (in hex, in Format) of the
 	// blob that git's index holds for the root-relative path rel, and
-	// whether it holds one. ReadFile then reads such a file once: bytes
-	// whose blob id is that object are what the index holds, so they
-	// cannot be half of a write, and need no second read or stat to
-	// show it (readfile.Options.Verified). Other bytes are read again
-	// the careful way.
+	// whether it holds one. ReadFile then takes such a file's bytes after
+	// one read when their blob id is that object (readfile.Options.Trust):
+	// they are a whole content that git holds, even when the read met a
+	// writer, so they need no second read or stat; they get no stamp.
+	// Other bytes get readfile's checks as usual.
 	Blob func(rel string) (object string, ok bool)
 }
 
@@ -93,7 +93,7 @@ func (d *Disk) Confirm(rel string, size int) bool {
 
 // ReadFile reads rel with readfile.ReadStamped: at most
 // readfile.MaxJournal bytes, read again when the file changed while it was
-// read; a file whose bytes are the index's blob (Blob) is read once.
+// read; bytes that are the index's blob (Blob) are read once.
 func (d *Disk) ReadFile(rel string) (File, error) {
 	abs := d.abs(rel)
 	opts := readfile.Options{Max: readfile.MaxJournal, NoFollow: true}
@@ -102,12 +102,7 @@ func (d *Disk) ReadFile(rel string) (File, error) {
 	}
 	if d.Blob != nil {
 		if object, ok := d.Blob(rel); ok {
-			once := opts
-			once.Verified = true
-			data, stamp, recent, err := readfile.ReadStamped(abs, once)
-			if err == nil && gitrepo.BlobID(d.Format, data) == object {
-				return File{Data: data, Stamp: stamp, Recent: recent}, nil
-			}
+			opts.Trust = func(data []byte) bool { return gitrepo.BlobID(d.Format, data) == object }
 		}
 	}
 	data, stamp, recent, err := readfile.ReadStamped(abs, opts)

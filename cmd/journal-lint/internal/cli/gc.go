@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
-	"sync/atomic"
 )
 
 // The garbage collector's goal for journal-lint check, when the GOGC
@@ -50,42 +49,64 @@ func gcPercent(live uint64, loaded bool) int {
 }
 
 // setCheckGC keeps the goal above after every collection for the rest of
-// the process, unless GOGC is set (then it rules, as for any Go program).
-// Calls after the first do nothing, so that a process running several
-// checks follows the collections once.
-func setCheckGC() { checkGCOnce.Do(followCollections) }
-
-var checkGCOnce sync.Once
-
-// loaded says that checkLoaded was called.
-var loaded atomic.Bool
+// the process, unless GOGC is set (then it rules, as for any Go program):
+// the goal of a tree that loads, until checkLoaded. A process running
+// several checks calls it before each; the collections are followed once.
+func setCheckGC() {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	checkGCOnce.Do(followCollections)
+	setLoaded(false)
+}
 
 // checkLoaded is check.Options.Loaded: from then on the goal is the one
-// for a loaded tree (gcPercent). It does nothing when GOGC is set.
+// for a loaded tree, until the next setCheckGC.
 func checkLoaded() {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
-	loaded.Store(true)
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(sample)
-	debug.SetGCPercent(gcPercent(sample[0].Value.Uint64(), true))
+	setLoaded(true)
 }
 
-// followCollections is setCheckGC's first call.
-func followCollections() {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return
-	}
+var (
+	checkGCOnce sync.Once
+	// gcMu orders the changes of loaded and of the percent, so that a
+	// collection's follower does not put back the goal of a tree that
+	// loads after checkLoaded.
+	gcMu   sync.Mutex
+	loaded bool // the goal is a loaded tree's
+)
+
+// setLoaded records whether the tree is loaded and sets the percent for
+// it (setGCPercent).
+func setLoaded(v bool) {
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	loaded = v
+	setGCPercent()
+}
+
+// setGCPercent sets the percent for the live heap of the last collection
+// (gcPercent) and loaded; the caller holds gcMu.
+func setGCPercent() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	debug.SetGCPercent(gcPercent(sample[0].Value.Uint64(), loaded))
+}
+
+// followCollections is setCheckGC's first call: after each collection, it
+// sets the percent for the next one (setGCPercent).
+func followCollections() {
 	var arm func()
 	arm = func() {
 		// A finalizer runs once the collector found its object
 		// unreachable, that is after a collection: it sets the percent
 		// for the next one and arms itself again.
 		runtime.SetFinalizer(new(gcMark), func(*gcMark) {
-			metrics.Read(sample)
-			debug.SetGCPercent(gcPercent(sample[0].Value.Uint64(), loaded.Load()))
+			gcMu.Lock()
+			setGCPercent()
+			gcMu.Unlock()
 			arm()
 		})
 	}

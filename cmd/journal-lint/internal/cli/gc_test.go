@@ -1,6 +1,10 @@
 package cli
 
-import "testing"
+import (
+	"os"
+	"runtime/debug"
+	"testing"
+)
 
 // TestGCPercent: the heap may grow by gcRoom over a small live heap (at
 // most 100 %), and by half a large one while the tree loads, a quarter
@@ -26,5 +30,32 @@ func TestGCPercent(t *testing.T) {
 		if got := gcPercent(c.live, c.loaded); got != c.want {
 			t.Errorf("gcPercent(%d MiB, loaded %v) = %d, want %d", c.live>>20, c.loaded, got, c.want)
 		}
+	}
+}
+
+// TestLoadedUntilTheNextCheck: the goal of a loaded tree holds from
+// checkLoaded until the next check of the process starts (setCheckGC),
+// which is back to a tree that loads.
+func TestLoadedUntilTheNextCheck(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set: the collector's goal is the user's")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	isLoaded := func() bool {
+		gcMu.Lock()
+		defer gcMu.Unlock()
+		return loaded
+	}
+	setCheckGC()
+	if isLoaded() {
+		t.Fatal("loaded after setCheckGC")
+	}
+	checkLoaded()
+	if !isLoaded() {
+		t.Fatal("not loaded after checkLoaded")
+	}
+	setCheckGC()
+	if isLoaded() {
+		t.Error("still loaded when the next check starts")
 	}
 }
