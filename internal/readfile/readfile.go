@@ -17,7 +17,10 @@
 //     changing the file's size or times, and a read can catch half of its
 //     write), and a file changed so recently that the file system's coarse
 //     clock cannot tell a later write apart is read again later and
-//     compared.
+//     compared;
+//   - a caller that vouches for the bytes themselves, against a digest or
+//     a git blob id ([Options.Verified], [Options.Trust]), gets them after
+//     one read.
 //
 // [Digest] hashes a file as a stream under the same rules, so that hashing
 // a large file costs no more memory than a buffer.
