@@ -53,7 +53,7 @@ func gcPercent(live uint64, loaded bool) int {
 // the goal of a tree that loads, until checkLoaded. A process running
 // several checks calls it before each; the collections are followed once.
 func setCheckGC() {
-	if _, set := os.LookupEnv("GOGC"); set {
+	if userGOGC() {
 		return
 	}
 	checkGCOnce.Do(followCollections)
@@ -63,10 +63,16 @@ func setCheckGC() {
 // checkLoaded is check.Options.Loaded: from then on the goal is the one
 // for a loaded tree, until the next setCheckGC.
 func checkLoaded() {
-	if _, set := os.LookupEnv("GOGC"); set {
-		return
+	if !userGOGC() {
+		setLoaded(true)
 	}
-	setLoaded(true)
+}
+
+// userGOGC reports whether the GOGC environment variable sets the goal:
+// then it rules, and check follows nothing.
+func userGOGC() bool {
+	_, set := os.LookupEnv("GOGC")
+	return set
 }
 
 var (

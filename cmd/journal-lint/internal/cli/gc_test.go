@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -37,7 +36,7 @@ func TestGCPercent(t *testing.T) {
 // checkLoaded until the next check of the process starts (setCheckGC),
 // which is back to a tree that loads.
 func TestLoadedUntilTheNextCheck(t *testing.T) {
-	if _, set := os.LookupEnv("GOGC"); set {
+	if userGOGC() {
 		t.Skip("GOGC is set: the collector's goal is the user's")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
