@@ -254,3 +254,27 @@ func TestUnknownKeywordSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestMisplacedHeaderNamesTheLineToPrecede: a header directive out of
+// order is told to come before the first line it must precede, so that
+// moving it just above that line puts the header in order (a PREDECESSOR
+// added after INFO must come before DESCRIPTION, not INFO).
+func TestMisplacedHeaderNamesTheLineToPrecede(t *testing.T) {
+	head := "JOURNAL_FORMAT 1\nARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"after info", head + "DESCRIPTION \"d\"\nINFO urn:x\nPREDECESSOR " + dig + "\n", "header directive PREDECESSOR must come before DESCRIPTION"},
+		{"after policy", head + "DESCRIPTION \"d\"\nPOLICY allow\nINFO urn:x\n", "header directive INFO must come before POLICY"},
+		{"first line", "ARTIFACT com.example.widget\nJOURNAL_VERSION 20260110T080000Z\nJOURNAL_FORMAT 1\nDESCRIPTION \"d\"\n", "header directive JOURNAL_FORMAT must come before ARTIFACT"},
+	} {
+		_, ds := Parse("t.journal", []byte(tc.text))
+		var got []string
+		for _, d := range ds {
+			if d.Code == rules.SyntaxMisplacedDirective {
+				got = append(got, d.Message)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: misplaced-directive messages %q, want [%q]", tc.name, got, tc.want)
+		}
+	}
+}

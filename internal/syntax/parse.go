@@ -486,13 +486,13 @@ func (p *parser) placeHeader(d *Directive, v *values) {
 			p.duplicate(d, *slot, "the header states "+d.Keyword+" once (see \"The header\" in docs/journal-format.md)")
 			return
 		}
-		if m := p.maxHeader; m != nil && m.Kind > d.Kind {
+		if m := p.firstAfter(d.Kind); m != nil {
+			// Named is the first line it must precede: moving it just
+			// above that line puts it in order.
 			p.report(rules.SyntaxMisplacedDirective, d.KeywordRange(),
 				fmt.Sprintf("header directive %s must come before %s", d.Keyword, m.Keyword),
 				"header order: JOURNAL_FORMAT, ARTIFACT, JOURNAL_VERSION, PREDECESSOR, DESCRIPTION, INFO, POLICY",
 				diag.Related{Range: m.KeywordRange(), Message: m.Keyword + " stated here"})
-		} else {
-			p.maxHeader = d
 		}
 	}
 	*slot = d
@@ -511,6 +511,19 @@ func (p *parser) placeHeader(d *Directive, v *values) {
 	case KindPolicy:
 		st.policy, st.policyOK = model.NewPolicy(v.verdict, v.quoted), v.ok[0]
 	}
+}
+
+// firstAfter returns the header directive stated so far that comes first
+// in the text among those whose kind the header order puts after k, or
+// nil when there is none.
+func (p *parser) firstAfter(k Kind) *Directive {
+	var first *Directive
+	for n := k + 1; n <= KindPolicy; n++ {
+		if d := *p.headerSlot(n); d != nil && (first == nil || d.Line < first.Line) {
+			first = d
+		}
+	}
+	return first
 }
 
 // finishStructure reports what is missing once the whole text is read:

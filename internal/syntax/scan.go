@@ -63,8 +63,7 @@ type parser struct {
 	state         state
 	decodeScratch []byte
 	firstRelease  *Directive
-	maxHeader     *Directive // header directive of the highest order seen so far
-	chunk         int        // slab size: about the number of lines, 16 to 4096
+	chunk         int // slab size: about the number of lines, 16 to 4096
 }
 
 // blank reports whether c is white space inside a line ("Lines and encoding"
