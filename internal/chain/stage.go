@@ -1,12 +1,14 @@
 package chain
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/internal/syntax"
+	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
 	"github.com/r35157/journal-lint/rules"
 )
@@ -183,10 +185,13 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) (strin
 	pred, hasPred := rev.Predecessor()
 	if !hasPred {
 		if len(cs.entries) > 0 {
-			return Entry{}, Rejected, at(doc.Header.Artifact, rules.ChainDuplicateGenesis,
+			head := cs.entries[len(cs.entries)-1].Revision
+			ds := at(doc.Header.Artifact, rules.ChainDuplicateGenesis,
 				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c),
-				"a successor must name the digest of the current head in PREDECESSOR",
-				rel(cs.entries[0], "the accepted genesis")), nil
+				"a successor names the current head after JOURNAL_VERSION: PREDECESSOR "+head.Digest().String(),
+				rel(cs.entries[0], "the accepted genesis"))
+			ds[0].Fixes = predecessorLine(doc, head)
+			return Entry{}, Rejected, ds, nil
 		}
 		cs.append(entry)
 		return entry, Appended, nil, nil
@@ -283,6 +288,31 @@ func (cs *ChainStage) headFix(doc *syntax.Document) []diag.Fix {
 	}}
 }
 
+// predecessorLine is the fix of a successor written without PREDECESSOR:
+// the line naming head goes right after JOURNAL_VERSION, where the header
+// order puts it ("The header" in docs/journal-format.md), ended like the
+// text's lines. Nil when JOURNAL_VERSION ends the text.
+func predecessorLine(doc *syntax.Document, head model.Revision) []diag.Fix {
+	jv := doc.Header.JournalVersion
+	if jv == nil {
+		return nil
+	}
+	end := jv.Range().End.Offset
+	nl := bytes.IndexByte(doc.Src[end:], '\n')
+	if nl < 0 {
+		return nil
+	}
+	at := doc.Lines.Pos(end + nl + 1)
+	eol := "\n"
+	if doc.LineEnding == syntax.CRLF {
+		eol = "\r\n"
+	}
+	return []diag.Fix{{
+		Title: fmt.Sprintf("Add PREDECESSOR naming the head %s", head.JournalVersion()),
+		Edits: []diag.Edit{{Range: diag.Range{Start: at, End: at}, NewText: "PREDECESSOR " + head.Digest().String() + eol}},
+	}}
+}
+
 // Pending is the rejection of a revision whose PREDECESSOR names no
 // revision of its own chain: whether that digest belongs to another
 // artifact is known only once the whole input was read.
@@ -308,7 +338,7 @@ func (p *Pending) Resolve(owner func(vt.Digest) (vt.Coordinate, string, bool)) d
 	if oc, src, ok := owner(p.predecessor); ok && oc != p.coordinate {
 		return diag.List{{Code: rules.ChainCrossArtifact, Severity: diag.Error, Path: p.path, Range: p.rng,
 			Message: fmt.Sprintf("PREDECESSOR names a revision of %s, not of %s", oc, p.coordinate),
-			Help:    "a chain never crosses artifacts: name the digest of the head of " + p.coordinate.String(),
+			Help:    "a chain never crosses artifacts; " + p.help, Fixes: p.fixes,
 			Related: []diag.Related{{Path: src, Message: "the revision with that digest"}}}}
 	}
 	return diag.List{{Code: rules.ChainMissingPredecessor, Severity: diag.Error, Path: p.path, Range: p.rng,

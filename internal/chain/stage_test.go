@@ -1,11 +1,15 @@
 package chain
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/r35157/journal-lint/internal/syntax"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
+	"github.com/r35157/journal-lint/rules"
 )
 
 // revisionText returns a valid Journal text of com.example.a at day d of
@@ -94,5 +98,60 @@ func TestAsOfAndExact(t *testing.T) {
 		if exact != (tc.want == tc.at) {
 			t.Errorf("Exact(%s) = %v", tc.at, exact)
 		}
+	}
+}
+
+// TestSuccessorHelpNamesTheHead: a successor written without PREDECESSOR
+// (chain/duplicate-genesis) and one naming another artifact's revision
+// (chain/cross-artifact) get the head's digest in their help, and a fix
+// that, applied, makes the revision follow the head; an artifact without
+// a revision gets the help of a genesis instead.
+func TestSuccessorHelpNamesTheHead(t *testing.T) {
+	t.Parallel()
+	g := revisionText(1, nil)
+	s1 := revisionText(2, g)
+	head := vt.DigestOf(s1).String()
+	st := NewStage(Empty())
+	st.Ingest(parse(t, g), Link{})
+	st.Ingest(parse(t, s1), Link{})
+	c := parse(t, g).Coordinate
+
+	lone := revisionText(3, nil)
+	_, out, ds, _ := st.Chain(c).Ingest(parse(t, lone), nil)
+	if out != Rejected || len(ds) != 1 || ds[0].Code != rules.ChainDuplicateGenesis {
+		t.Fatalf("no PREDECESSOR: %v %v", out, ds)
+	}
+	if !strings.HasSuffix(ds[0].Help, "PREDECESSOR "+head) {
+		t.Errorf("duplicate-genesis help %q does not name the head %s", ds[0].Help, head)
+	}
+	if len(ds[0].Fixes) != 1 || len(ds[0].Fixes[0].Edits) != 1 {
+		t.Fatalf("duplicate-genesis fixes %v, want one edit", ds[0].Fixes)
+	}
+	e := ds[0].Fixes[0].Edits[0]
+	fixed := slices.Concat(lone[:e.Range.Start.Offset], []byte(e.NewText), lone[e.Range.End.Offset:])
+	if want := revisionText(3, s1); !bytes.Equal(fixed, want) {
+		t.Errorf("fixed text\n%s\nwant\n%s", fixed, want)
+	}
+	if _, out, ds, _ := st.Chain(c).Ingest(parse(t, fixed), nil); out != Appended {
+		t.Errorf("the fixed revision: %v %v", out, ds)
+	}
+
+	b, err := vt.ParseCoordinate("com.example.b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := func(vt.Digest) (vt.Coordinate, string, bool) { return b, "com.example.b/x.journal", true }
+	stray := revisionText(4, []byte("not of this chain"))
+	if _, _, _, p := st.Chain(c).Ingest(parse(t, stray), nil); p == nil {
+		t.Fatal("a PREDECESSOR of no revision of the chain is not pending")
+	} else if ds := p.Resolve(other); len(ds) != 1 || ds[0].Code != rules.ChainCrossArtifact ||
+		!strings.HasSuffix(ds[0].Help, head) || len(ds[0].Fixes) != 1 {
+		t.Errorf("cross-artifact with a head: %+v", ds)
+	}
+	empty := NewStage(Empty())
+	if _, _, _, p := empty.Chain(c).Ingest(parse(t, stray), nil); p == nil {
+		t.Fatal("not pending in an empty chain")
+	} else if ds := p.Resolve(other); len(ds) != 1 || !strings.Contains(ds[0].Help, "a first revision is a genesis") || ds[0].Fixes != nil {
+		t.Errorf("cross-artifact without a head: %+v", ds)
 	}
 }

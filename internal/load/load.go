@@ -1229,10 +1229,14 @@ func tooLargeMessage(size int64) string {
 func placement(doc *syntax.Document, c candidate) diag.List {
 	var ds diag.List
 	if doc.CoordinateOK && doc.Coordinate.String() != c.dir() {
+		help := fmt.Sprintf("move the file to %s/ (an accepted revision's text never changes)", doc.Coordinate)
+		if _, err := vt.ParseCoordinate(c.dir()); err == nil {
+			help = fmt.Sprintf("in a draft, correct ARTIFACT to %s; else %s", c.dir(), help)
+		}
 		ds = append(ds, diag.Diagnostic{Code: rules.FSDirectoryMismatch, Severity: diag.Error, Path: c.rel,
 			Range:   doc.Header.Artifact.ArgsRange(),
 			Message: fmt.Sprintf("ARTIFACT %s does not match its directory %s", doc.Coordinate, c.dir()),
-			Help:    fmt.Sprintf("move the file to %s/; correct ARTIFACT instead only in a draft (an accepted revision's text never changes)", doc.Coordinate)})
+			Help:    help})
 	}
 	if doc.JournalVersionOK && doc.JournalVersion.String() != c.stem() {
 		ds = append(ds, diag.Diagnostic{Code: rules.FSFilenameMismatch, Severity: diag.Error, Path: c.rel,
