@@ -557,7 +557,22 @@ func diffOne(c *ucli.Context, s *settings, lr *load.Result, ch *chains, co vt.Co
 	if err != nil {
 		return nil, cannotCompare(c, err)
 	}
+	if backwards(sel) {
+		fmt.Fprintf(c.App.ErrWriter, "journal-lint: note: --from %s is later than --to %s: the diff goes back in time, so what was added after %s shows as removed; swap them to see the changes in order\n",
+			*sel.From, *sel.To, *sel.To)
+	}
 	return rs, nil
+}
+
+// backwards reports whether sel names an old revision (--from) later
+// than its new one (--to), both valid Journal versions.
+func backwards(sel diff.Selection) bool {
+	if sel.From == nil || sel.To == nil {
+		return false
+	}
+	from, err1 := vt.ParseJournalVersion(*sel.From)
+	to, err2 := vt.ParseJournalVersion(*sel.To)
+	return err1 == nil && err2 == nil && from.Compare(to) > 0
 }
 
 // selection returns the revisions that --from, --to and --all pick.
