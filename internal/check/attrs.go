@@ -71,6 +71,10 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 		}
 		if ps := paths[lo:hi]; slices.Contains(ps, dir+"/.gitattributes") || !g.staged && g.workTreeAttributes(dir) {
 			own = append(own, ps...)
+			if g.ownAttributes == nil {
+				g.ownAttributes = map[string]bool{}
+			}
+			g.ownAttributes[dir] = true
 		} else {
 			n := memo.ShardOf(dir)
 			byShard[n] = append(byShard[n], ps...)
@@ -207,8 +211,11 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 // vouchWorkTree makes g's source of the work tree a cleanDisk: a file
 // whose index entry git watches (not assume-unchanged or skip-worktree),
 // that git does not report changed (gitrepo.Repo.DirtyFiles: git's own
-// stat comparison and racy-git rule) and whose attributes convert nothing
-// gets its index blob's address. Everything else is read. Nothing is
+// stat comparison and racy-git rule), whose attributes convert nothing
+// and whose artifact directory has no .gitattributes of its own gets its
+// index blob's address. Everything else is read, and so is every file
+// while a .gitattributes above the files differs from the index's
+// (attributesUnstaged). Nothing is
 // vouched for when the configuration weakens the stat comparison
 // (core.trustctime false, core.checkStat minimal): a same-size edit that
 // puts the modification time back then looks clean. It also fills
@@ -251,15 +258,39 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if !ok || weak {
 		return nil
 	}
+	if changed, err := g.attributesUnstaged(ctx); err != nil || changed {
+		return err
+	}
 	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
 	for i, p := range paths {
 		e := g.Index().Entry(at[i])
-		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(conv.AutoCRLF) {
+		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(conv.AutoCRLF) && !g.ownAttributes[load.ArtifactDir(p)] {
 			cd.addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}
 	g.src = cd
 	return nil
+}
+
+// attributesUnstaged reports whether the .gitattributes that decide the
+// attributes of the root's files differ between the work tree and the
+// index (gitrepo.Repo.AttributeSources of both): changed, deleted, or
+// not added yet. Git's comparison of a file with its index entry looks at
+// the file's stat data only, so after such a change it goes on calling
+// unchanged the bytes that the old attributes' conversion (a filter,
+// text, eol) wrote; vouchWorkTree then vouches for nothing. A change
+// already staged or committed without renormalizing the files is not
+// seen (--cache=verify finds it, checkMemo.Misvouched).
+func (g *gate) attributesUnstaged(ctx context.Context) (bool, error) {
+	work, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, false)
+	if err != nil {
+		return false, fmt.Errorf("git attributes: %w", err)
+	}
+	index, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, true)
+	if err != nil {
+		return false, fmt.Errorf("git attributes: %w", err)
+	}
+	return !bytes.Equal(work, index), nil
 }
 
 // trustBase limits what a check against a revision (--against, a

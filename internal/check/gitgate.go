@@ -49,7 +49,12 @@ type gate struct {
 	// files meanwhile (askAttributes), and is closed once eolAttrs has
 	// them.
 	eolAttrs *gitfacts.AttrTable
-	asked    chan struct{}
+	// ownAttributes holds the artifact directories (root-relative) with a
+	// .gitattributes of their own, in the index or the work tree, as
+	// knownAttributes found them; vouchWorkTree vouches for none of their
+	// files.
+	ownAttributes map[string]bool
+	asked         chan struct{}
 	// attrsAt, when set, is a commit whose .gitattributes files are the
 	// index's (a staged check that reads only what changed since HEAD,
 	// summary.go), to ask a few files' attributes of instead of the index.

@@ -62,12 +62,19 @@ const checkRecordFormat = 1
 // computed findings differ from the cached ones for the same key: a bug
 // in journal-lint (a key that misses an input), never in the Journals.
 type ErrCacheVerify struct {
-	// What names the record that differs.
+	// What names the record that differs, or the file whose content
+	// address was wrong.
 	What string
+	// Cause, when set, says why What differs and what to do, in place of
+	// the report of a bug.
+	Cause string
 }
 
 // Error says which record differs and what to do.
 func (e *ErrCacheVerify) Error() string {
+	if e.Cause != "" {
+		return "cache verification failed: " + e.What + ": " + e.Cause
+	}
 	return "cache verification failed: the cached record of " + e.What + " differs from what was computed now; run with --cache=off and report this as a bug"
 }
 
@@ -444,11 +451,33 @@ func sameAfter(cached, computed []byte, body int) bool {
 }
 
 // fail records the first difference of verify mode.
-func (m *checkMemo) fail(what string) {
+func (m *checkMemo) fail(what string) { m.failWith(&ErrCacheVerify{What: what}) }
+
+// failWith records err as the first difference of verify mode, unless one
+// was recorded before.
+func (m *checkMemo) failWith(err *ErrCacheVerify) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failed == nil {
-		m.failed = &ErrCacheVerify{What: what}
+		m.failed = err
+	}
+}
+
+// Misvouched implements load.Misvoucher: in verify mode, a work-tree file
+// that git reports unchanged since it was staged (the address the run
+// took without reading it, vouchWorkTree) whose bytes are not the staged
+// blob is the first difference. Git's comparison looks at the file's
+// stat data only: after a change of the attributes or of a filter that
+// converted the file, git keeps calling the bytes of the old conversion
+// unchanged until the file is renormalized. In the other modes the load
+// has read the file and keeps what it found under no key.
+func (m *checkMemo) Misvouched(path string) {
+	if m.verify {
+		if g := m.r.gate; g != nil && g.Repo != nil {
+			path = g.TopPath(path) // repository-relative, as every output
+		}
+		m.failWith(&ErrCacheVerify{What: "the work tree's " + path,
+			Cause: "git reports it unchanged since it was staged, but its bytes are not the staged blob's (a change of .gitattributes or of a filter since it was staged leaves the file as the old conversion wrote it); run git add --renormalize ., or check with --cache=off"})
 	}
 }
 

@@ -210,10 +210,22 @@ func keepVouched(a *artifactRun, cands []candidate, fs []*File, opts Options) {
 	for i, f := range fs {
 		vouched, _ := v.Vouch(cands[a.lo+i].rel)
 		if f.Doc == nil || opts.Source.AddressOf(f.Doc.Src) != vouched {
+			if mv, ok := opts.Memo.(Misvoucher); ok && f.Doc != nil {
+				mv.Misvouched(f.Path)
+			}
 			a.key = Key{}
 			return
 		}
 	}
+}
+
+// Misvoucher is a [Memo] that wants to know of a file whose bytes, read
+// after its artifact's record was missed, do not have the address its
+// source vouched for (source.Voucher): what vouched for it was wrong, or
+// the file changed while the load ran. Misvouched gets the file's
+// root-relative path; the load goes on, keeping the artifact under no key.
+type Misvoucher interface {
+	Misvouched(path string)
 }
 
 // lookup asks the memo for the artifact a of this load, whose candidates'
