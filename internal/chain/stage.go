@@ -186,11 +186,20 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) (strin
 	if !hasPred {
 		if len(cs.entries) > 0 {
 			head := cs.entries[len(cs.entries)-1].Revision
+			help := "a successor must name the digest of the current head in PREDECESSOR"
+			later := rev.JournalVersion().Compare(head.JournalVersion()) > 0
+			if later {
+				// Only a revision later than the head can follow it; an
+				// earlier one must be dated again first.
+				help = "a successor names the current head after JOURNAL_VERSION: PREDECESSOR " + head.Digest().String() +
+					"; if this is the artifact's first revision, the accepted genesis is the one in the wrong place"
+			}
 			ds := at(doc.Header.Artifact, rules.ChainDuplicateGenesis,
-				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c),
-				"a successor names the current head after JOURNAL_VERSION: PREDECESSOR "+head.Digest().String(),
+				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c), help,
 				rel(cs.entries[0], "the accepted genesis"))
-			ds[0].Fixes = predecessorLine(doc, head)
+			if later {
+				ds[0].Fixes = predecessorLine(doc, head)
+			}
 			return Entry{}, Rejected, ds, nil
 		}
 		cs.append(entry)

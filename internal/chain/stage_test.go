@@ -105,7 +105,8 @@ func TestAsOfAndExact(t *testing.T) {
 // (chain/duplicate-genesis) and one naming another artifact's revision
 // (chain/cross-artifact) get the head's digest in their help, and a fix
 // that, applied, makes the revision follow the head; an artifact without
-// a revision gets the help of a genesis instead.
+// a revision gets the help of a genesis instead, and a second genesis
+// dated before the head, which cannot follow it, neither digest nor fix.
 func TestSuccessorHelpNamesTheHead(t *testing.T) {
 	t.Parallel()
 	g := revisionText(1, nil)
@@ -121,7 +122,7 @@ func TestSuccessorHelpNamesTheHead(t *testing.T) {
 	if out != Rejected || len(ds) != 1 || ds[0].Code != rules.ChainDuplicateGenesis {
 		t.Fatalf("no PREDECESSOR: %v %v", out, ds)
 	}
-	if !strings.HasSuffix(ds[0].Help, "PREDECESSOR "+head) {
+	if !strings.Contains(ds[0].Help, "PREDECESSOR "+head+";") {
 		t.Errorf("duplicate-genesis help %q does not name the head %s", ds[0].Help, head)
 	}
 	if len(ds[0].Fixes) != 1 || len(ds[0].Fixes[0].Edits) != 1 {
@@ -153,5 +154,13 @@ func TestSuccessorHelpNamesTheHead(t *testing.T) {
 		t.Fatal("not pending in an empty chain")
 	} else if ds := p.Resolve(other); len(ds) != 1 || !strings.Contains(ds[0].Help, "a first revision is a genesis") || ds[0].Fixes != nil {
 		t.Errorf("cross-artifact without a head: %+v", ds)
+	}
+	// Dated before the head, it cannot follow it: no digest, no fix.
+	s3 := revisionText(5, revisionText(3, s1))
+	st.Ingest(parse(t, revisionText(3, s1)), Link{})
+	st.Ingest(parse(t, s3), Link{})
+	_, _, ds, _ = st.Chain(c).Ingest(parse(t, revisionText(4, nil)), nil)
+	if len(ds) != 1 || ds[0].Code != rules.ChainDuplicateGenesis || strings.Contains(ds[0].Help, "sha256:") || ds[0].Fixes != nil {
+		t.Errorf("an early second genesis: %+v", ds)
 	}
 }
