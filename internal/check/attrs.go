@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/r35157/journal-lint/internal/codec"
 	"github.com/r35157/journal-lint/internal/config"
@@ -51,10 +52,10 @@ func (g *gate) askEOL(ctx context.Context, paths []string) ([]*gitfacts.Attrs, e
 // of its own is always asked about (git reads it; the sources do not name
 // it): one the index lists, or for the work tree (not --staged) one the
 // work tree holds even untracked or ignored, which git reads as well.
-func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) error {
-	sources, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, g.staged)
+func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string) (sources []byte, err error) {
+	sources, err = g.Repo.AttributeSources(ctx, []string{g.RootRel}, g.staged)
 	if err != nil {
-		return fmt.Errorf("git attributes: %w", err)
+		return nil, fmt.Errorf("git attributes: %w", err)
 	}
 	if g.eolAttrs == nil {
 		g.eolAttrs = gitfacts.NewAttrTable(g.Index(), g.RootRel)
@@ -114,7 +115,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 	}
 	got, err := g.askEOL(ctx, asked)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, gr := range ask {
 		as := got[:len(gr.paths)]
@@ -126,7 +127,7 @@ func (g *gate) knownAttributes(ctx context.Context, m *checkMemo, paths []string
 			m.table.Put(load.ArtifactDir(gr.paths[0]), gr.key, appendAttrs(as))
 		}
 	}
-	return nil
+	return sources, nil
 }
 
 // workTreeAttributes reports whether the work tree holds an entry named
@@ -203,7 +204,13 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 		return nil
 	}
 	if index, ok := g.src.(*source.Git); ok {
-		return g.knownAttributes(ctx, m, index.Paths())
+		sources, err := g.knownAttributes(ctx, m, index.Paths())
+		if _, known := m.table.Get("", vouchedKey); err == nil && !known {
+			// The first run of this cache: the attributes' sources as the
+			// index has them are where later changes are seen from.
+			m.table.Put("", vouchedKey, sources)
+		}
+		return err
 	}
 	return g.vouchWorkTree(ctx, m)
 }
@@ -213,13 +220,24 @@ func (g *gate) fromCache(ctx context.Context, m *checkMemo) error {
 // that git does not report changed (gitrepo.Repo.DirtyFiles: git's own
 // stat comparison and racy-git rule), whose attributes convert nothing
 // and whose artifact directory has no .gitattributes of its own gets its
-// index blob's address. Everything else is read, and so is every file
-// while a .gitattributes above the files differs from the index's
-// (attributesUnstaged). Nothing is
-// vouched for when the configuration weakens the stat comparison
-// (core.trustctime false, core.checkStat minimal): a same-size edit that
-// puts the modification time back then looks clean. It also fills
-// g.eolAttrs (knownAttributes).
+// index blob's address. Everything else is read. Nothing is vouched for
+// when the configuration weakens the stat comparison (core.trustctime
+// false, core.checkStat minimal): a same-size edit that puts the
+// modification time back then looks clean. It also fills g.eolAttrs
+// (knownAttributes).
+//
+// Git's stat comparison does not see a change of what converts a file:
+// after attributes or a filter change (a .gitattributes, info/attributes,
+// the user's attributes file, core.autocrlf), git calls the bytes that
+// the old conversion wrote unchanged, until the file is renormalized. So
+// the cache keeps the attributes' sources (gitrepo.Repo.AttributeSources)
+// that its runs saw (vouchedKey), and under other sources nothing is
+// vouched for until a run has read every file that it would vouch for and
+// found each to be its index blob: such a run (a probe, probeVouch) keeps
+// the sources as they are now when it ends, and later runs under the same
+// ones vouch. The cache's first run takes git's word, as git does, when
+// the work tree's sources are the index's, and keeps them; a check of the
+// index keeps its sources as the first run.
 func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if err := g.Indexed(ctx); err != nil {
 		return err
@@ -251,46 +269,73 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 			paths, at = append(paths, p), append(at, i)
 		}
 	}
-	if err := g.knownAttributes(ctx, m, paths); err != nil {
+	sources, err := g.knownAttributes(ctx, m, paths)
+	if err != nil {
 		return err
 	}
 	d, ok := g.src.(*source.Disk)
 	if !ok || weak {
 		return nil
 	}
-	if changed, err := g.attributesUnstaged(ctx); err != nil || changed {
-		return err
-	}
-	cd := &cleanDisk{Disk: d, addrs: make(map[string]string, len(paths))}
+	addrs := make(map[string]string, len(paths))
 	for i, p := range paths {
 		e := g.Index().Entry(at[i])
 		if a := g.eolAttrs.Get(p); e.IsRegular() && e.Watched() && !dirty[e.Path] && a != nil && a.ConvertsNothing(conv.AutoCRLF) && !g.ownAttributes[load.ArtifactDir(p)] {
-			cd.addrs[p] = source.ObjectAddress(e.Object)
+			addrs[p] = source.ObjectAddress(e.Object)
 		}
 	}
-	g.src = cd
+	last, known := m.table.Get("", vouchedKey)
+	if !known {
+		index, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, true)
+		if err != nil {
+			return fmt.Errorf("git attributes: %w", err)
+		}
+		if known = bytes.Equal(index, sources); known {
+			last = sources
+			m.table.Put("", vouchedKey, sources)
+		}
+	}
+	if !known || !bytes.Equal(last, sources) {
+		g.probeVouch(d, addrs, sources)
+		return nil
+	}
+	g.src = &cleanDisk{Disk: d, addrs: addrs}
 	return nil
 }
 
-// attributesUnstaged reports whether the .gitattributes that decide the
-// attributes of the root's files differ between the work tree and the
-// index (gitrepo.Repo.AttributeSources of both): changed, deleted, or
-// not added yet. Git's comparison of a file with its index entry looks at
-// the file's stat data only, so after such a change it goes on calling
-// unchanged the bytes that the old attributes' conversion (a filter,
-// text, eol) wrote; vouchWorkTree then vouches for nothing. A change
-// already staged or committed without renormalizing the files is not
-// seen (--cache=verify finds it, checkMemo.Misvouched).
-func (g *gate) attributesUnstaged(ctx context.Context) (bool, error) {
-	work, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, false)
-	if err != nil {
-		return false, fmt.Errorf("git attributes: %w", err)
+// vouchedKey is the key of the attributes' sources that the cache's runs
+// saw last, under which the work tree's files git reports clean are
+// their index blobs (vouchWorkTree).
+var vouchedKey = memo.Key(sha256.Sum256([]byte("vouched")))
+
+// vouchProbe is a run that reads the files vouchWorkTree would vouch for,
+// to find whether each is its index blob.
+type vouchProbe struct {
+	sources []byte
+	unlike  atomic.Bool // a file it would vouch for is not its blob
+}
+
+// probeVouch makes g's run a probe of the files addrs names, on the disk
+// d, under the attributes' sources: the load reads them all (d stays the
+// source) and d tells which are not their index blob (source.Disk.Unlike,
+// with the blob ids of readOnceWhereIndexed).
+func (g *gate) probeVouch(d *source.Disk, addrs map[string]string, sources []byte) {
+	p := &vouchProbe{sources: sources}
+	d.Unlike = func(rel string) {
+		if _, ok := addrs[rel]; ok {
+			p.unlike.Store(true)
+		}
 	}
-	index, err := g.Repo.AttributeSources(ctx, []string{g.RootRel}, true)
-	if err != nil {
-		return false, fmt.Errorf("git attributes: %w", err)
+	g.probe = p
+}
+
+// keepProbed keeps, at the end of a load that probed (probeVouch) and
+// found every file it would vouch for to be its index blob, the
+// attributes' sources in m: the next run under them vouches.
+func (g *gate) keepProbed(m *checkMemo) {
+	if p := g.probe; p != nil && m != nil && !p.unlike.Load() {
+		m.table.Put("", vouchedKey, p.sources)
 	}
-	return !bytes.Equal(work, index), nil
 }
 
 // trustBase limits what a check against a revision (--against, a

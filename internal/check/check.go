@@ -352,6 +352,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.wholeTree = true
 		return Run(ctx, opts)
 	}
+	g.keepProbed(r.memo)
 	v.prior = nil
 	r.load, r.visitor = lr, v
 	if opts.Loaded != nil {

@@ -54,7 +54,10 @@ type gate struct {
 	// knownAttributes found them; vouchWorkTree vouches for none of their
 	// files.
 	ownAttributes map[string]bool
-	asked         chan struct{}
+	// probe, when set, is the run's probe of the files the work tree's
+	// source would vouch for (probeVouch).
+	probe *vouchProbe
+	asked chan struct{}
 	// attrsAt, when set, is a commit whose .gitattributes files are the
 	// index's (a staged check that reads only what changed since HEAD,
 	// summary.go), to ask a few files' attributes of instead of the index.

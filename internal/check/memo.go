@@ -466,18 +466,17 @@ func (m *checkMemo) failWith(err *ErrCacheVerify) {
 // Misvouched implements load.Misvoucher: in verify mode, a work-tree file
 // that git reports unchanged since it was staged (the address the run
 // took without reading it, vouchWorkTree) whose bytes are not the staged
-// blob is the first difference. Git's comparison looks at the file's
-// stat data only: after a change of the attributes or of a filter that
-// converted the file, git keeps calling the bytes of the old conversion
-// unchanged until the file is renormalized. In the other modes the load
-// has read the file and keeps what it found under no key.
+// blob is the first difference: it was written while the run read the
+// tree, or a conversion changed that neither git's stat comparison nor
+// the attributes' sources show. In the other modes the load has read the
+// file and keeps what it found under no key.
 func (m *checkMemo) Misvouched(path string) {
 	if m.verify {
 		if g := m.r.gate; g != nil && g.Repo != nil {
 			path = g.TopPath(path) // repository-relative, as every output
 		}
 		m.failWith(&ErrCacheVerify{What: "the work tree's " + path,
-			Cause: "git reports it unchanged since it was staged, but its bytes are not the staged blob's (a change of .gitattributes or of a filter since it was staged leaves the file as the old conversion wrote it); run git add --renormalize ., or check with --cache=off"})
+			Cause: "git reports it unchanged since it was staged, but its bytes are not the staged blob's: it was written while the check ran, or what converts it changed in a way git does not notice (run git add --renormalize .); check with --cache=off meanwhile"})
 	}
 }
 

@@ -26,10 +26,18 @@ func (d *vouchingDisk) Vouch(rel string) (string, bool) {
 }
 
 // missingMemo has no record, and remembers the key each artifact was
-// asked for by.
+// asked for by and the files it was told were not as vouched for
+// (Misvoucher).
 type missingMemo struct {
-	mu    sync.Mutex
-	asked map[string]Key
+	mu         sync.Mutex
+	asked      map[string]Key
+	misvouched []string
+}
+
+func (m *missingMemo) Misvouched(path string) {
+	m.mu.Lock()
+	m.misvouched = append(m.misvouched, path)
+	m.mu.Unlock()
 }
 
 func (m *missingMemo) Lookup(dir string, _ []string, key Key) (*Record, bool) {
@@ -43,6 +51,7 @@ func (m *missingMemo) Lookup(dir string, _ []string, key Key) (*Record, bool) {
 // only when every file read has the address vouched for: a file edited
 // after git looked at it, or one that could not be read, leaves its
 // artifact with no key, so that nothing is kept under a key that names
+// other bytes. A memo that is a Misvoucher is told of the file read with
 // other bytes.
 func TestReadKeepsAVouchedKeyOnlyForTheBytesVouchedFor(t *testing.T) {
 	t.Parallel()
@@ -86,6 +95,11 @@ func TestReadKeepsAVouchedKeyOnlyForTheBytesVouchedFor(t *testing.T) {
 	}
 	if len(visited) < 3 {
 		t.Fatalf("%d artifacts visited", len(visited))
+	}
+	// The memo is told of the edited file, read with other bytes; not of
+	// the one that could not be read.
+	if len(m.misvouched) != 1 || m.misvouched[0] != edited {
+		t.Errorf("the memo was told of %q, want [%q]", m.misvouched, edited)
 	}
 	for dir, key := range visited {
 		asked, ok := m.asked[dir]

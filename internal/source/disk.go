@@ -34,6 +34,10 @@ type Disk struct {
 	// writer, so they need no second read or stat; they get no stamp.
 	// Other bytes get readfile's checks as usual.
 	Blob func(rel string) (object string, ok bool)
+	// Unlike, when set with Blob, is told the root-relative path of each
+	// file read whose bytes are not the blob Blob names for it. It may be
+	// called from several goroutines at once.
+	Unlike func(rel string)
 }
 
 // AddressOf returns the blob address of data (BlobAddress) in d.Format.
@@ -102,7 +106,13 @@ func (d *Disk) ReadFile(rel string) (File, error) {
 	}
 	if d.Blob != nil {
 		if object, ok := d.Blob(rel); ok {
-			opts.Trust = func(data []byte) bool { return gitrepo.BlobID(d.Format, data) == object }
+			opts.Trust = func(data []byte) bool {
+				same := gitrepo.BlobID(d.Format, data) == object
+				if !same && d.Unlike != nil {
+					d.Unlike(rel)
+				}
+				return same
+			}
 		}
 	}
 	data, stamp, recent, err := readfile.ReadStamped(abs, opts)
