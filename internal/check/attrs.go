@@ -277,6 +277,18 @@ func (g *gate) vouchWorkTree(ctx context.Context, m *checkMemo) error {
 	if !ok || weak {
 		return nil
 	}
+	if len(g.ownAttributes) > 0 {
+		// Their files are not vouched for, but the sources name their
+		// .gitattributes, so that deleting one is a change too.
+		dirs := []string{g.RootRel}
+		for dir := range g.ownAttributes {
+			dirs = append(dirs, g.TopPath(dir))
+		}
+		slices.Sort(dirs[1:])
+		if sources, err = g.Repo.AttributeSources(ctx, dirs, false); err != nil {
+			return fmt.Errorf("git attributes: %w", err)
+		}
+	}
 	addrs := make(map[string]string, len(paths))
 	for i, p := range paths {
 		e := g.Index().Entry(at[i])
@@ -329,13 +341,15 @@ func (g *gate) probeVouch(d *source.Disk, addrs map[string]string, sources []byt
 	g.probe = p
 }
 
-// keepProbed keeps, at the end of a load that probed (probeVouch) and
-// found every file it would vouch for to be its index blob, the
-// attributes' sources in m: the next run under them vouches.
-func (g *gate) keepProbed(m *checkMemo) {
-	if p := g.probe; p != nil && m != nil && !p.unlike.Load() {
-		m.table.Put("", vouchedKey, p.sources)
+// probed returns, at the end of a load that probed (probeVouch) and found
+// every file it would vouch for to be its index blob, the attributes'
+// sources to keep under vouchedKey, so that the next run under them
+// vouches; ok is false otherwise.
+func (g *gate) probed() (sources []byte, ok bool) {
+	if p := g.probe; p != nil && !p.unlike.Load() {
+		return p.sources, true
 	}
+	return nil, false
 }
 
 // trustBase limits what a check against a revision (--against, a

@@ -352,7 +352,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.wholeTree = true
 		return Run(ctx, opts)
 	}
-	g.keepProbed(r.memo)
+	if sources, ok := g.probed(); ok && r.memo != nil {
+		r.memo.table.Put("", vouchedKey, sources) // committed with the run's records
+	}
 	v.prior = nil
 	r.load, r.visitor = lr, v
 	if opts.Loaded != nil {

@@ -38,8 +38,10 @@ type RecordsOptions struct {
 // and to look at a few chains (`new`, `diff --staged`): what a load finds
 // of an artifact is part of a check's record of it (memo.go), so an
 // artifact that a check took into the cache is not read again. Records
-// write nothing to the cache: a command that reads only some of a check's
-// records must not keep only those.
+// write no record to the cache: a command that reads only some of a
+// check's records must not keep only those. They keep only the attribute
+// sources under which the work tree's files were found to be their index
+// blobs (vouchWorkTree, Loaded).
 type Records struct {
 	m *checkMemo
 	g *gate
@@ -101,6 +103,20 @@ func (rs *Records) Options(lo load.Options) load.Options {
 	}
 	lo.Memo, lo.Source = rs.m, rs.g.src
 	return lo
+}
+
+// Loaded is called after a load with [Records.Options] that returned no
+// error: when the records did not vouch for the work tree's files but had
+// the load read them all to find whether git's word holds (a probe,
+// vouchWorkTree), it keeps what the load found, so that the next command
+// vouches. It is safe on nil.
+func (rs *Records) Loaded() {
+	if rs == nil {
+		return
+	}
+	if sources, ok := rs.g.probed(); ok {
+		rs.m.table.Keep("", vouchedKey, sources) // Records commit no record
+	}
 }
 
 // Close ends what the records opened. It is safe on nil.

@@ -434,3 +434,44 @@ func TestForgetUndoesGetAndPut(t *testing.T) {
 		t.Error("a record put and then forgotten was kept")
 	}
 }
+
+// TestKeepWritesOneRecordAndDropsNone: a run that reads some records
+// without committing them keeps one more with Keep; the next run finds it
+// and every record the table held, used or not. A read-only store keeps
+// nothing.
+func TestKeepWritesOneRecordAndDropsNone(t *testing.T) {
+	dir := t.TempDir()
+	s, warnings := open(t, dir, On)
+	ns := []byte("namespace")
+	tb := s.Table(ns, "/root")
+	put(tb, 600, "v1:")
+	tb.Commit()
+
+	tb2 := s.Table(ns, "/root")
+	for i := range 10 { // used by this run, as a command uses a few
+		name := fmt.Sprintf("artifact-%d", i)
+		tb2.Get(name, key(name))
+	}
+	tb2.Keep("", key("fact"), []byte("kept"))
+	tb2.Keep("", key("fact"), []byte("kept again")) // replaced, not doubled
+
+	tb3 := s.Table(ns, "/root")
+	if got, ok := tb3.Get("", key("fact")); !ok || string(got) != "kept again" {
+		t.Errorf("the kept record: %q, %v", got, ok)
+	}
+	for i := range 600 {
+		name := fmt.Sprintf("artifact-%d", i)
+		if got, ok := tb3.Get(name, key(name)); !ok || string(got) != "v1:"+name {
+			t.Fatalf("Get(%s) = %q, %v after Keep; want the record as committed", name, got, ok)
+		}
+	}
+	if len(*warnings) > 0 {
+		t.Errorf("warnings: %q", *warnings)
+	}
+
+	ro, _ := open(t, dir, ReadOnly)
+	ro.Table(ns, "/root").Keep("", key("other"), []byte("x"))
+	if _, ok := s.Table(ns, "/root").Get("", key("other")); ok {
+		t.Error("a read-only store kept a record")
+	}
+}

@@ -238,18 +238,7 @@ func (t *Table) Commit() {
 				keep[k] = sh.old[j]
 			}
 		}
-		if len(keep) == 0 {
-			return
-		}
-		w := codec.NewWriter(nil)
-		w.String(formatTable)
-		w.Uint(uint64(len(keep)))
-		for _, k := range slices.SortedFunc(maps.Keys(keep), func(a, b Key) int { return bytes.Compare(a[:], b[:]) }) {
-			w.Fixed(k[:])
-			w.Raw(keep[k])
-		}
-		ids[i] = idOf([]byte(formatTable), []byte("shard"), w.Bytes())
-		t.s.put(ids[i], w.Bytes())
+		ids[i] = t.writeShard(keep)
 	})
 	for i := range ids {
 		changed = changed || ids[i] != t.shards[i].id
@@ -257,6 +246,59 @@ func (t *Table) Commit() {
 	if !changed && t.hasState() {
 		return
 	}
+	t.writeState(ids)
+}
+
+// Keep stores rec under key for the record named name and writes at once
+// the shard that holds it, with every record that shard held, used or
+// not, and a state that lists the other shards as the table read them:
+// for a caller that reads records without committing them (a command
+// that uses only some, whose Commit would drop the others) and has one
+// fact to keep. A read-only store writes nothing.
+func (t *Table) Keep(name string, key Key, rec []byte) {
+	<-t.read
+	if t.s.mode == ReadOnly {
+		return
+	}
+	n := ShardOf(name)
+	sh := &t.shards[n]
+	sh.mu.Lock()
+	keep := make(map[Key][]byte, len(sh.keys)+len(sh.added)+1)
+	for j, k := range sh.keys {
+		keep[k] = sh.old[j]
+	}
+	maps.Copy(keep, sh.added)
+	keep[key] = rec
+	sh.mu.Unlock()
+	ids := make([]ID, Shards)
+	for i := range ids {
+		ids[i] = t.shards[i].id
+	}
+	ids[n] = t.writeShard(keep)
+	t.writeState(ids)
+}
+
+// writeShard writes a shard object of the records keep and returns its
+// id; none for no record.
+func (t *Table) writeShard(keep map[Key][]byte) ID {
+	if len(keep) == 0 {
+		return ID{}
+	}
+	w := codec.NewWriter(nil)
+	w.String(formatTable)
+	w.Uint(uint64(len(keep)))
+	for _, k := range slices.SortedFunc(maps.Keys(keep), func(a, b Key) int { return bytes.Compare(a[:], b[:]) }) {
+		w.Fixed(k[:])
+		w.Raw(keep[k])
+	}
+	id := idOf([]byte(formatTable), []byte("shard"), w.Bytes())
+	t.s.put(id, w.Bytes())
+	return id
+}
+
+// writeState writes the state that lists the shards ids and points the
+// table's scope at it.
+func (t *Table) writeState(ids []ID) {
 	w := codec.NewWriter(nil)
 	w.String(formatTable)
 	w.Raw(t.ns)

@@ -106,6 +106,7 @@ func runNew(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	recs.Loaded()
 	if !lr.Valid() {
 		var invalid []diag.Diagnostic
 		for _, d := range lr.Diagnostics {

@@ -87,6 +87,7 @@ func openTree(c *ucli.Context, co vt.Coordinate, tolerateChain bool) (*treeView,
 	if err != nil {
 		return nil, err
 	}
+	recs.Loaded()
 	t := &treeView{s: s, lr: lr}
 	if lr.Valid() {
 		return t, t.known(co)
