@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -187,19 +186,18 @@ func (cs *ChainStage) Ingest(doc *syntax.Document, bridge func(vt.Digest) (strin
 		if len(cs.entries) > 0 {
 			head := cs.entries[len(cs.entries)-1].Revision
 			help := "a successor must name the digest of the current head in PREDECESSOR"
-			later := rev.JournalVersion().Compare(head.JournalVersion()) > 0
-			if later {
+			var fixes []diag.Fix
+			if rev.JournalVersion().Compare(head.JournalVersion()) > 0 {
 				// Only a revision later than the head can follow it; an
 				// earlier one must be dated again first.
 				help = "a successor names the current head after JOURNAL_VERSION: PREDECESSOR " + head.Digest().String() +
 					"; if this is the artifact's first revision, the accepted genesis is the one in the wrong place"
+				fixes = predecessorLine(doc, head)
 			}
 			ds := at(doc.Header.Artifact, rules.ChainDuplicateGenesis,
 				fmt.Sprintf("a second genesis for %s (it has no PREDECESSOR)", c), help,
 				rel(cs.entries[0], "the accepted genesis"))
-			if later {
-				ds[0].Fixes = predecessorLine(doc, head)
-			}
+			ds[0].Fixes = fixes
 			return Entry{}, Rejected, ds, nil
 		}
 		cs.append(entry)
@@ -297,28 +295,15 @@ func (cs *ChainStage) headFix(doc *syntax.Document) []diag.Fix {
 	}}
 }
 
-// predecessorLine is the fix of a successor written without PREDECESSOR:
-// the line naming head goes right after JOURNAL_VERSION, where the header
-// order puts it ("The header" in docs/journal-format.md), ended like the
-// text's lines. Nil when JOURNAL_VERSION ends the text.
+// predecessorLine is the fix of a successor written without PREDECESSOR
+// (a revision, so its JOURNAL_VERSION line exists): the line naming head,
+// where syntax.Document.PredecessorLine puts it.
 func predecessorLine(doc *syntax.Document, head model.Revision) []diag.Fix {
-	jv := doc.Header.JournalVersion
-	if jv == nil {
-		return nil
-	}
-	end := jv.Range().End.Offset
-	nl := bytes.IndexByte(doc.Src[end:], '\n')
-	if nl < 0 {
-		return nil
-	}
-	at := doc.Lines.Pos(end + nl + 1)
-	eol := "\n"
-	if doc.LineEnding == syntax.CRLF {
-		eol = "\r\n"
-	}
+	off, line := doc.PredecessorLine(head.Digest())
+	at := doc.Lines.Pos(off)
 	return []diag.Fix{{
 		Title: fmt.Sprintf("Add PREDECESSOR naming the head %s", head.JournalVersion()),
-		Edits: []diag.Edit{{Range: diag.Range{Start: at, End: at}, NewText: "PREDECESSOR " + head.Digest().String() + eol}},
+		Edits: []diag.Edit{{Range: diag.Range{Start: at, End: at}, NewText: line}},
 	}}
 }
 

@@ -80,18 +80,7 @@ func Successor(head *syntax.Document, v vt.JournalVersion) ([]byte, error) {
 		at := p.ArgsRange()
 		edits = append(edits, edit{at.Start.Offset, at.End.Offset, head.Digest.String()})
 	} else {
-		eol := "\n"
-		if head.LineEnding == syntax.CRLF {
-			eol = "\r\n"
-		}
-		at := jv.Range().End.Offset
-		line := "PREDECESSOR " + head.Digest.String() + eol
-		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
-			at += i + 1
-		} else {
-			at = len(src)
-			line = eol + strings.TrimSuffix(line, eol)
-		}
+		at, line := head.PredecessorLine(head.Digest)
 		edits = append(edits, edit{at, at, line})
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })

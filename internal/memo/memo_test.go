@@ -40,13 +40,21 @@ func put(tb *Table, n int, value string) {
 	}
 }
 
-func TestTableKeepsWhatARunUsedOrAdded(t *testing.T) {
-	dir := t.TempDir()
-	s, warnings := open(t, dir, On)
-	ns := []byte("namespace")
+// committed opens a store in a new directory and commits 600 records
+// (put) to the table of namespace ns under the scope "/root".
+func committed(t *testing.T) (dir string, s *Store, warnings *[]string, ns []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	s, warnings = open(t, dir, On)
+	ns = []byte("namespace")
 	tb := s.Table(ns, "/root")
 	put(tb, 600, "v1:")
 	tb.Commit()
+	return dir, s, warnings, ns
+}
+
+func TestTableKeepsWhatARunUsedOrAdded(t *testing.T) {
+	dir, _, warnings, ns := committed(t)
 
 	// The next run finds every record under its key, and nothing under
 	// another key or in another namespace or scope.
@@ -440,12 +448,7 @@ func TestForgetUndoesGetAndPut(t *testing.T) {
 // and every record the table held, used or not. A read-only store keeps
 // nothing.
 func TestKeepWritesOneRecordAndDropsNone(t *testing.T) {
-	dir := t.TempDir()
-	s, warnings := open(t, dir, On)
-	ns := []byte("namespace")
-	tb := s.Table(ns, "/root")
-	put(tb, 600, "v1:")
-	tb.Commit()
+	dir, s, warnings, ns := committed(t)
 
 	tb2 := s.Table(ns, "/root")
 	for i := range 10 { // used by this run, as a command uses a few

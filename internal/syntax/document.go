@@ -25,6 +25,8 @@
 package syntax
 
 import (
+	"bytes"
+
 	"github.com/r35157/journal-lint/internal/diag"
 	"github.com/r35157/journal-lint/journal/model"
 	vt "github.com/r35157/journal-lint/journal/valuetypes"
@@ -178,4 +180,23 @@ type Document struct {
 	RevisionOK bool
 
 	mem docMemory // what Recycle gives back
+}
+
+// PredecessorLine returns where and what to insert to give d, a text
+// without PREDECESSOR whose JOURNAL_VERSION line exists
+// (Header.JournalVersion is set), the line "PREDECESSOR <pred>": right
+// after the JOURNAL_VERSION line, where the header order puts it ("The
+// header" in docs/journal-format.md), ended like d's lines (CRLF for a
+// CRLF text, else LF). at is a byte offset in d.Src; when JOURNAL_VERSION
+// ends the text, at is its end and line starts with the terminator.
+func (d *Document) PredecessorLine(pred vt.Digest) (at int, line string) {
+	eol := "\n"
+	if d.LineEnding == CRLF {
+		eol = "\r\n"
+	}
+	at = d.Header.JournalVersion.Range().End.Offset
+	if i := bytes.IndexByte(d.Src[at:], '\n'); i >= 0 {
+		return at + i + 1, "PREDECESSOR " + pred.String() + eol
+	}
+	return len(d.Src), eol + "PREDECESSOR " + pred.String()
 }
